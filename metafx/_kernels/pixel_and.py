@@ -1,0 +1,83 @@
+"""Packed evaluation of shift-invariant pixel-AND features.
+
+Images are bit-packed per pixel (see :mod:`.packing`) into *planes*:
+``planes[0, q]`` holds pixel ``q`` of a zero-padded image, ``planes[1, q]`` its
+negation (with the padding bits of the last word cleared), so a negated input
+is a plain lookup and a pixel shifted past the bottom or right edge reads as 0
+(its negation as 1).  A feature with ``k`` inputs and shift length ``a`` costs
+``k * a * a * ceil(m / 64)`` word operations.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from . import JIT
+from .packing import n_words, pack_columns, tail_mask
+
+__all__ = ["PAD", "make_planes", "eval_pixel_and"]
+
+#: rows and columns of zeros added below and right of the image (max shift - 1)
+PAD = 7
+
+
+def make_planes(images: np.ndarray) -> np.ndarray:
+    """``(2, (H + PAD) * (W + PAD), ceil(m / 64))`` planes of binary images ``(m, H, W)``."""
+    m, h, w = images.shape
+    padded = np.zeros((m, h + PAD, w + PAD), dtype=np.uint8)
+    padded[:, :h, :w] = images
+    pos = pack_columns(padded.reshape(m, -1))
+    neg = ~pos & tail_mask(m)
+    if n_words(m) > 1:
+        neg[:, :-1] = ~pos[:, :-1]
+    return np.ascontiguousarray(np.stack([pos, neg]))
+
+
+@numba.njit(parallel=True, **JIT)
+def _eval(planes, idx, neg, k, shift, wp, out):
+    nf = idx.shape[0]
+    nw = planes.shape[2]
+    for f in numba.prange(nf):
+        o = out[f]
+        tmp = np.empty(nw, dtype=np.uint64)
+        kk = k[f]
+        a = shift[f]
+        for w in range(nw):
+            o[w] = 0
+        for dy in range(a):
+            for dx in range(a):
+                off = dy * wp + dx
+                p0 = planes[neg[f, 0], idx[f, 0] + off]
+                for w in range(nw):
+                    tmp[w] = p0[w]
+                for j in range(1, kk):
+                    pj = planes[neg[f, j], idx[f, j] + off]
+                    for w in range(nw):
+                        tmp[w] &= pj[w]
+                for w in range(nw):
+                    o[w] |= tmp[w]
+
+
+def eval_pixel_and(
+    planes: np.ndarray,
+    width: int,
+    rows: np.ndarray,
+    cols: np.ndarray,
+    neg: np.ndarray,
+    k: np.ndarray,
+    shift: np.ndarray,
+) -> np.ndarray:
+    """Packed values ``(n_features, n_words)`` of pixel-AND features.
+
+    ``rows``, ``cols``, ``neg`` are ``(n_features, 8)``; only the first ``k[f]``
+    entries of row ``f`` are inputs.  ``width`` is the unpadded image width.
+    """
+    nf = rows.shape[0]
+    out = np.zeros((nf, planes.shape[2]), dtype=np.uint64)
+    if nf == 0:
+        return out
+    wp = int(width) + PAD
+    idx = (rows.astype(np.int64) * wp + cols.astype(np.int64)).astype(np.int64)
+    _eval(planes, idx, neg.astype(np.int64), k.astype(np.int64), shift.astype(np.int64), wp, out)
+    return out

@@ -1,0 +1,8 @@
+"""Built-in plugins: registered through the same hooks as third-party ones."""
+
+from __future__ import annotations
+
+from . import datasets, families, mufasa, svm_evaluator
+
+#: modules registered by :func:`metafx.plugins.get_plugin_manager` before entry points
+BUILTIN_PLUGINS = [families, datasets, svm_evaluator, mufasa]

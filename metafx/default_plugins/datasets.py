@@ -1,0 +1,45 @@
+"""Built-in datasets: ``digits`` (bundled with scikit-learn) and ``mnist`` (IDX files)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..base import Dataset
+from ..data import load_digits_binary, load_mnist
+from ..hookspecs import hookimpl
+
+
+class DigitsDataset(Dataset):
+    """scikit-learn's 1797 8x8 digits, binarized as ``value >= threshold`` (0-16, default 8)."""
+
+    name = "digits"
+    summary = "scikit-learn's bundled 8x8 digits, binarized (no download)"
+
+    def __init__(self, threshold: int = 8) -> None:
+        self.threshold = threshold
+
+    def load(self) -> tuple[np.ndarray, np.ndarray]:
+        return load_digits_binary(self.threshold)
+
+
+class MnistDataset(Dataset):
+    """MNIST from IDX files in ``data_dir`` or ``$METAFX_MNIST_DIR``, binarized as ``value >= threshold``."""
+
+    name = "mnist"
+    summary = "MNIST IDX files from data_dir or $METAFX_MNIST_DIR, binarized at 128"
+
+    def __init__(self, data_dir: Any = None, part: str = "t10k", threshold: int = 128) -> None:
+        self.data_dir = data_dir
+        self.part = part
+        self.threshold = threshold
+
+    def load(self) -> tuple[np.ndarray, np.ndarray]:
+        return load_mnist(self.data_dir, part=self.part, threshold=self.threshold)
+
+
+@hookimpl
+def metafx_register_datasets(register):
+    register(DigitsDataset)
+    register(MnistDataset)

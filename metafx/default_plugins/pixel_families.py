@@ -1,0 +1,456 @@
+"""Built-in feature families on binary images: ``pixel-and`` and ``pixels``.
+
+``pixel-and`` (thesis section 5.3.2).  A feature is a logical AND of 1 to 8
+*inputs*, each a pixel or a negated pixel, made shift-invariant by OR-ing over
+shifts.  With shift length ``a``::
+
+    value(image) = OR over (dy, dx) in {0..a-1} x {0..a-1} of
+                   AND over inputs (row, col, neg) of  pixel(row + dy, col + dx) XOR neg
+
+A pixel outside the image reads as 0 (so a negated one reads as 1); ``a = 1``
+means no shift.  Cost of a feature: ``0.5 * (1 + a**2)``.
+
+Meta-features (the search space):
+
+* ``numInputs`` K, 1..8;
+* ``percentPos``, 0..100: percent of non-negated inputs; a feature drawn for
+  ``percentPos = p`` has exactly ``round(K * p / 100)`` positive inputs;
+* ``shiftInvLen`` a, 1..8;
+* ``scatter``, 1..3.5: mean Euclidean distance (pixels) of the inputs from
+  their centre of gravity; ignored when K = 1 (a single input has scatter 0).
+
+Drawing for a point: each feature's K distinct positions are proposed around a
+centre drawn uniformly in the drawing window (the whole image by default,
+``window`` to restrict it), with offsets from an isotropic Gaussian whose
+width makes the expected scatter equal to the target; a proposal is accepted
+when its scatter is within ``scatter_tol`` of the target.  This approximates
+the thesis's "uniform over the features that satisfy the meta-features"
+(exact uniformity over that set is not needed by any algorithm here and would
+make drawing much slower).  Features are drawn until the budget is used up.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from ..base import FeatureFamily, MetaFeatureDescriber
+from ..data import check_binary_images
+from ..exceptions import ValidationError
+from ..types import Dimension, FeatureValues, MetaFeatureSpace
+
+__all__ = ["PixelAndFamily", "PixelsFamily", "PixelAndBatch", "PixelBatch", "LocationDescriber", "RadiusDescriber"]
+
+MAX_INPUTS = 8
+MAX_SHIFT = 8
+
+
+def pixel_and_cost(shift: np.ndarray | int) -> np.ndarray | float:
+    return 0.5 * (1.0 + np.asarray(shift, dtype=np.float64) ** 2)
+
+
+@dataclass
+class PixelAndBatch:
+    """Features of ``pixel-and``: ``(n, 8)`` input arrays; only the first ``k[i]`` slots are used."""
+
+    rows: np.ndarray  # int16 (n, 8)
+    cols: np.ndarray  # int16 (n, 8)
+    neg: np.ndarray  # bool (n, 8)
+    k: np.ndarray  # int8 (n,)
+    shift: np.ndarray  # int8 (n,)
+
+    @classmethod
+    def empty(cls) -> PixelAndBatch:
+        z = np.zeros((0, MAX_INPUTS), dtype=np.int16)
+        return cls(z, z.copy(), np.zeros((0, MAX_INPUTS), bool), np.zeros(0, np.int8), np.zeros(0, np.int8))
+
+    def __len__(self) -> int:
+        return int(self.k.shape[0])
+
+    @property
+    def costs(self) -> np.ndarray:
+        return pixel_and_cost(self.shift)
+
+    def take(self, idx: Sequence[int] | np.ndarray) -> PixelAndBatch:
+        i = np.asarray(idx, dtype=np.intp)
+        return PixelAndBatch(self.rows[i], self.cols[i], self.neg[i], self.k[i], self.shift[i])
+
+    @staticmethod
+    def concat(batches: Sequence[PixelAndBatch]) -> PixelAndBatch:
+        if not batches:
+            return PixelAndBatch.empty()
+        return PixelAndBatch(
+            *(np.concatenate([getattr(b, f) for b in batches]) for f in ("rows", "cols", "neg", "k", "shift"))
+        )
+
+    def centres(self) -> np.ndarray:
+        """Centre of gravity ``(row, col)`` of each feature's inputs."""
+        mask = np.arange(MAX_INPUTS)[None, :] < self.k[:, None]
+        kk = np.maximum(self.k, 1).astype(np.float64)
+        r = (self.rows * mask).sum(1) / kk
+        c = (self.cols * mask).sum(1) / kk
+        return np.stack([r, c], axis=1)
+
+    def scatter(self) -> np.ndarray:
+        mask = np.arange(MAX_INPUTS)[None, :] < self.k[:, None]
+        cog = self.centres()
+        d = np.hypot(self.rows - cog[:, :1], self.cols - cog[:, 1:])
+        return (d * mask).sum(1) / np.maximum(self.k, 1)
+
+
+def _scatter_of(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """Scatter of position sets ``(n, K)``."""
+    r0 = rows.mean(axis=1, keepdims=True)
+    c0 = cols.mean(axis=1, keepdims=True)
+    return np.hypot(rows - r0, cols - c0).mean(axis=1)
+
+
+class _ImageFamily(FeatureFamily):
+    data_kind = "binary-image"
+
+    def _need_shape(self) -> tuple[int, int]:
+        if self.image_shape is None:
+            raise ValidationError(
+                f"family {self.name!r} has no image_shape yet: call fit(X) first or pass image_shape=(H, W)"
+            )
+        h, w = (int(v) for v in self.image_shape)
+        return h, w
+
+    def _check_shape_param(self) -> None:
+        if self.image_shape is not None:
+            shp = tuple(int(v) for v in self.image_shape)
+            if len(shp) != 2 or min(shp) < 1:
+                raise ValidationError(f"image_shape={self.image_shape!r} must be (H, W) with H, W >= 1")
+            self.image_shape = list(shp)
+
+    def check_data(self, X: np.ndarray) -> np.ndarray:
+        shp = None if self.image_shape is None else tuple(self.image_shape)
+        return check_binary_images(X, shp)
+
+    def fit(self, X: np.ndarray, y: np.ndarray | None = None) -> _ImageFamily:
+        imgs = self.check_data(X)
+        self.image_shape = [int(imgs.shape[1]), int(imgs.shape[2])]
+        return self
+
+
+class PixelAndFamily(_ImageFamily):
+    """Shift-invariant ANDs of (possibly negated) pixels; see the module docstring.
+
+    Parameters
+    ----------
+    image_shape : (H, W), optional
+        Learned by :meth:`fit` when omitted.
+    scatter_tol : float, default 0.25
+        Accepted distance (pixels) between a drawn feature's scatter and the target.
+    window : (row0, row1, col0, col1), optional
+        Inclusive pixel rectangle where the inputs' centres are drawn; the whole
+        image when omitted.
+    """
+
+    name = "pixel-and"
+    summary = "logical ANDs of 1-8 (negated) pixels, OR-ed over shifts (thesis 5.3.2)"
+
+    def __init__(self, image_shape: Sequence[int] | None = None, scatter_tol: float = 0.25,
+                 window: Sequence[int] | None = None) -> None:
+        self.image_shape = image_shape
+        self.scatter_tol = scatter_tol
+        self.window = window
+        self._check_shape_param()
+        if not (isinstance(scatter_tol, (int, float)) and scatter_tol > 0):
+            raise ValidationError(f"scatter_tol={scatter_tol!r} must be a positive number")
+        if window is not None:
+            if len(window) != 4:
+                raise ValidationError(f"window={window!r} must be (row0, row1, col0, col1)")
+            self.window = [int(v) for v in window]
+
+    # ------------------------------------------------------------------ space
+    def space(self) -> MetaFeatureSpace:
+        return MetaFeatureSpace((
+            Dimension("numInputs", "int", 1, MAX_INPUTS, step=1, default=3, description="number of inputs K"),
+            Dimension("percentPos", "int", 0, 100, step=20, default=50, description="percent of non-negated inputs"),
+            Dimension("shiftInvLen", "int", 1, MAX_SHIFT, step=1, default=2, description="shift length a (a x a shifts)"),
+            Dimension("scatter", "float", 1.0, 3.5, step=0.35, default=2.0,
+                      description="mean distance of the inputs from their centre of gravity"),
+        ))
+
+    def min_cost(self) -> float:
+        return 1.0
+
+    # ------------------------------------------------------------------ draw
+    def _window(self) -> tuple[int, int, int, int]:
+        h, w = self._need_shape()
+        if self.window is None:
+            return 0, h - 1, 0, w - 1
+        r0, r1, c0, c1 = self.window
+        if not (0 <= r0 <= r1 < h and 0 <= c0 <= c1 < w):
+            raise ValidationError(f"window={self.window} is not inside the {h}x{w} image")
+        return r0, r1, c0, c1
+
+    def draw(self, point: Mapping[str, Any], budget: float, rng: np.random.Generator,
+             max_features: int | None = None) -> PixelAndBatch:
+        u = self.space().check_point(point)
+        K, a = int(u["numInputs"]), int(u["shiftInvLen"])
+        cost = float(pixel_and_cost(a))
+        n = int(math.floor(float(budget) / cost + 1e-9))
+        if max_features is not None:
+            n = min(n, int(max_features))
+        if n <= 0:
+            return PixelAndBatch.empty()
+        h, w = self._need_shape()
+        if K > h * w:
+            raise ValidationError(f"numInputs={K} exceeds the {h * w} pixels of the image")
+        n_pos = int(round(K * float(u["percentPos"]) / 100.0))
+        rows, cols = self._positions(n, K, float(u["scatter"]), rng)
+        neg = np.zeros((n, MAX_INPUTS), dtype=bool)
+        if K:
+            # exactly n_pos positive inputs, placed at random slots
+            order = np.argsort(rng.random((n, K)), axis=1)
+            neg[:, :K] = order >= n_pos
+        R = np.zeros((n, MAX_INPUTS), np.int16)
+        C = np.zeros((n, MAX_INPUTS), np.int16)
+        R[:, :K] = rows
+        C[:, :K] = cols
+        return PixelAndBatch(R, C, neg, np.full(n, K, np.int8), np.full(n, a, np.int8))
+
+    def _positions(self, n: int, K: int, target: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        r0, r1, c0, c1 = self._window()
+        h, w = self._need_shape()
+        if K == 1:
+            return rng.integers(r0, r1 + 1, (n, 1)), rng.integers(c0, c1 + 1, (n, 1))
+        # Gaussian offsets with E[scatter] ~ sigma * sqrt(pi/2) * sqrt((K-1)/K)
+        sigma = target / (math.sqrt(math.pi / 2) * math.sqrt((K - 1) / K))
+        tol = float(self.scatter_tol)
+        got_r, got_c, have = [], [], 0
+        tries = 0
+        while have < n:
+            tries += 1
+            if tries > 200:
+                raise ValidationError(
+                    f"cannot draw {K} distinct inputs with scatter {target:.3g} +- {tol} inside a {h}x{w} image; "
+                    "raise scatter_tol or change the point"
+                )
+            batch = max(64, 3 * (n - have))
+            cr = rng.uniform(r0 - 0.5, r1 + 0.5, (batch, 1))
+            cc = rng.uniform(c0 - 0.5, c1 + 0.5, (batch, 1))
+            pr = np.rint(cr + sigma * rng.standard_normal((batch, K))).astype(np.int64)
+            pc = np.rint(cc + sigma * rng.standard_normal((batch, K))).astype(np.int64)
+            ok = ((pr >= 0) & (pr < h) & (pc >= 0) & (pc < w)).all(axis=1)
+            ok &= np.abs(_scatter_of(pr, pc) - target) <= tol
+            # distinct positions
+            code = np.sort(pr * w + pc, axis=1)
+            ok &= (np.diff(code, axis=1) != 0).all(axis=1)
+            idx = np.flatnonzero(ok)[: n - have]
+            got_r.append(pr[idx])
+            got_c.append(pc[idx])
+            have += idx.size
+        return np.concatenate(got_r), np.concatenate(got_c)
+
+    def concat(self, batches: Sequence[PixelAndBatch]) -> PixelAndBatch:
+        return PixelAndBatch.concat(list(batches))
+
+    # ------------------------------------------------------------------ compute
+    def prepare(self, X: np.ndarray) -> dict[str, Any]:
+        from .._kernels.pixel_and import make_planes
+
+        imgs = self.check_data(X)
+        if self.image_shape is None:
+            self.image_shape = [imgs.shape[1], imgs.shape[2]]
+        return {"planes": make_planes(imgs), "n_samples": imgs.shape[0], "width": imgs.shape[2]}
+
+    def compute(self, prepared: Mapping[str, Any], batch: PixelAndBatch) -> FeatureValues:
+        from .._kernels.pixel_and import eval_pixel_and
+
+        packed = eval_pixel_and(prepared["planes"], prepared["width"], batch.rows, batch.cols, batch.neg,
+                                batch.k, batch.shift)
+        return FeatureValues(n_samples=prepared["n_samples"], packed=packed)
+
+    # ------------------------------------------------------------------ describe / JSON
+    def describe(self, batch: PixelAndBatch) -> dict[str, np.ndarray]:
+        npos = ((~batch.neg) & (np.arange(MAX_INPUTS)[None, :] < batch.k[:, None])).sum(1)
+        k = batch.k.astype(np.float64)
+        return {
+            "numInputs": batch.k.astype(np.int64),
+            "percentPos": np.rint(100.0 * npos / np.maximum(k, 1)).astype(np.int64),
+            "shiftInvLen": batch.shift.astype(np.int64),
+            "scatter": batch.scatter(),
+        }
+
+    def centres(self, batch: PixelAndBatch) -> np.ndarray:
+        """Centre ``(row, col)`` of the region a feature looks at (inputs' COG plus half the shift)."""
+        return batch.centres() + (batch.shift.astype(np.float64)[:, None] - 1) / 2
+
+    def to_json(self, batch: PixelAndBatch) -> list[dict[str, Any]]:
+        out = []
+        for i in range(len(batch)):
+            k = int(batch.k[i])
+            out.append({
+                "family": self.name,
+                "inputs": [[int(batch.rows[i, j]), int(batch.cols[i, j]), bool(batch.neg[i, j])] for j in range(k)],
+                "shift": int(batch.shift[i]),
+            })
+        return out
+
+    def from_json(self, specs: Sequence[Mapping[str, Any]]) -> PixelAndBatch:
+        h, w = self._need_shape()
+        n = len(specs)
+        b = PixelAndBatch(np.zeros((n, MAX_INPUTS), np.int16), np.zeros((n, MAX_INPUTS), np.int16),
+                          np.zeros((n, MAX_INPUTS), bool), np.zeros(n, np.int8), np.zeros(n, np.int8))
+        for i, s in enumerate(specs):
+            if s.get("family", self.name) != self.name:
+                raise ValidationError(f"feature {i} is of family {s.get('family')!r}, not {self.name!r}")
+            inputs = s.get("inputs")
+            a = s.get("shift", 1)
+            if not isinstance(inputs, (list, tuple)) or not 1 <= len(inputs) <= MAX_INPUTS:
+                raise ValidationError(f"feature {i}: 'inputs' must be a list of 1 to {MAX_INPUTS} [row, col, negated]")
+            if not isinstance(a, int) or not 1 <= a <= MAX_SHIFT:
+                raise ValidationError(f"feature {i}: shift={a!r} must be an integer in 1..{MAX_SHIFT}")
+            for j, inp in enumerate(inputs):
+                if len(inp) != 3:
+                    raise ValidationError(f"feature {i}: input {inp!r} must be [row, col, negated]")
+                r, c, ng = inp
+                if not (0 <= int(r) < h and 0 <= int(c) < w):
+                    raise ValidationError(f"feature {i}: input ({r}, {c}) is outside the {h}x{w} image")
+                b.rows[i, j], b.cols[i, j], b.neg[i, j] = int(r), int(c), bool(ng)
+            b.k[i] = len(inputs)
+            b.shift[i] = a
+        return b
+
+    def feature_names(self, batch: PixelAndBatch) -> list[str]:
+        names = []
+        for i in range(len(batch)):
+            lits = [("~" if batch.neg[i, j] else "") + f"p[{batch.rows[i, j]},{batch.cols[i, j]}]"
+                    for j in range(int(batch.k[i]))]
+            s = " & ".join(lits)
+            a = int(batch.shift[i])
+            names.append(s if a == 1 else f"({s}) shift {a}")
+        return names
+
+
+@dataclass
+class PixelBatch:
+    """Raw pixels, by position."""
+
+    rows: np.ndarray
+    cols: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.rows.shape[0])
+
+    @property
+    def costs(self) -> np.ndarray:
+        return np.ones(len(self))
+
+    def take(self, idx: Sequence[int] | np.ndarray) -> PixelBatch:
+        i = np.asarray(idx, dtype=np.intp)
+        return PixelBatch(self.rows[i], self.cols[i])
+
+
+class PixelsFamily(_ImageFamily):
+    """The raw pixels of binary images, with meta-features ``x`` (column) and ``y`` (row).
+
+    Each pixel costs 1.  A point ``(x, y)`` selects the pixels within ``radius``
+    of it (nearest first, ties broken at random).  :meth:`all_features` lists
+    every pixel (used by quality maps).
+    """
+
+    name = "pixels"
+    summary = "raw pixels, described by their location (x, y) and r"
+
+    def __init__(self, image_shape: Sequence[int] | None = None, radius: float = 2.0) -> None:
+        self.image_shape = image_shape
+        self.radius = radius
+        self._check_shape_param()
+        if not radius > 0:
+            raise ValidationError(f"radius={radius!r} must be positive")
+
+    def space(self) -> MetaFeatureSpace:
+        h, w = self._need_shape()
+        return MetaFeatureSpace((
+            Dimension("x", "float", 0.0, float(w - 1), step=max(1.0, w / 8)),
+            Dimension("y", "float", 0.0, float(h - 1), step=max(1.0, h / 8)),
+        ))
+
+    def all_features(self) -> PixelBatch:
+        h, w = self._need_shape()
+        r, c = np.divmod(np.arange(h * w), w)
+        return PixelBatch(r.astype(np.int16), c.astype(np.int16))
+
+    def draw(self, point: Mapping[str, Any], budget: float, rng: np.random.Generator,
+             max_features: int | None = None) -> PixelBatch:
+        u = self.space().check_point(point)
+        allf = self.all_features()
+        d = np.hypot(allf.rows - u["y"], allf.cols - u["x"])
+        cand = np.flatnonzero(d <= self.radius)
+        cand = cand[np.lexsort((rng.random(cand.size), d[cand]))]
+        n = int(math.floor(budget + 1e-9))
+        if max_features is not None:
+            n = min(n, max_features)
+        return allf.take(cand[:n])
+
+    def concat(self, batches: Sequence[PixelBatch]) -> PixelBatch:
+        if not batches:
+            return PixelBatch(np.zeros(0, np.int16), np.zeros(0, np.int16))
+        return PixelBatch(np.concatenate([b.rows for b in batches]), np.concatenate([b.cols for b in batches]))
+
+    def prepare(self, X: np.ndarray) -> dict[str, Any]:
+        from .._kernels.packing import pack_columns
+
+        imgs = self.check_data(X)
+        if self.image_shape is None:
+            self.image_shape = [imgs.shape[1], imgs.shape[2]]
+        return {"packed": pack_columns(imgs.reshape(imgs.shape[0], -1)), "n_samples": imgs.shape[0],
+                "width": imgs.shape[2]}
+
+    def compute(self, prepared: Mapping[str, Any], batch: PixelBatch) -> FeatureValues:
+        idx = batch.rows.astype(np.int64) * prepared["width"] + batch.cols
+        return FeatureValues(n_samples=prepared["n_samples"], packed=prepared["packed"][idx])
+
+    def describe(self, batch: PixelBatch) -> dict[str, np.ndarray]:
+        return {"x": batch.cols.astype(np.float64), "y": batch.rows.astype(np.float64)}
+
+    def centres(self, batch: PixelBatch) -> np.ndarray:
+        return np.stack([batch.rows, batch.cols], axis=1).astype(np.float64)
+
+    def to_json(self, batch: PixelBatch) -> list[dict[str, Any]]:
+        return [{"family": self.name, "row": int(r), "col": int(c)} for r, c in zip(batch.rows, batch.cols)]
+
+    def from_json(self, specs: Sequence[Mapping[str, Any]]) -> PixelBatch:
+        h, w = self._need_shape()
+        rows = np.array([int(s["row"]) for s in specs], np.int16)
+        cols = np.array([int(s["col"]) for s in specs], np.int16)
+        if rows.size and (rows.min() < 0 or rows.max() >= h or cols.min() < 0 or cols.max() >= w):
+            raise ValidationError(f"a pixel feature lies outside the {h}x{w} image")
+        return PixelBatch(rows, cols)
+
+    def feature_names(self, batch: PixelBatch) -> list[str]:
+        return [f"p[{r},{c}]" for r, c in zip(batch.rows, batch.cols)]
+
+
+class LocationDescriber(MetaFeatureDescriber):
+    """``x`` (column) and ``y`` (row) of the centre of the region a feature looks at."""
+
+    name = "location"
+    summary = "x, y of a feature's centre of gravity"
+    families = ("pixel-and", "pixels")
+    columns = ("x", "y")
+
+    def describe(self, family: FeatureFamily, batch: Any) -> np.ndarray:
+        c = family.centres(batch)
+        return np.stack([c[:, 1], c[:, 0]], axis=1)
+
+
+class RadiusDescriber(MetaFeatureDescriber):
+    """``r``: distance of a feature's centre from the image centre ``((H-1)/2, (W-1)/2)``."""
+
+    name = "r"
+    summary = "distance of a feature's centre from the image centre"
+    families = ("pixel-and", "pixels")
+    columns = ("r",)
+
+    def describe(self, family: FeatureFamily, batch: Any) -> np.ndarray:
+        h, w = family.image_shape
+        c = family.centres(batch)
+        return np.hypot(c[:, 0] - (h - 1) / 2, c[:, 1] - (w - 1) / 2)[:, None]
