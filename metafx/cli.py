@@ -1,0 +1,157 @@
+"""The ``metafx`` command line.
+
+``metafx plugins``                 list registered components and their plugins
+``metafx search --data digits ...`` run a budgeted search, test it, write the result JSON
+
+Bad input ends with one line on stderr and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Sequence
+
+from .exceptions import MetafxError, ValidationError
+
+__all__ = ["main", "build_parser"]
+
+DATA_DEFAULTS = {"digits": (1000, 797), "mnist": (2000, 2000)}
+
+
+def _kv(text: str) -> tuple[str, Any]:
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"{text!r} is not NAME=VALUE")
+    k, v = text.split("=", 1)
+    try:
+        return k.strip(), json.loads(v)
+    except json.JSONDecodeError:
+        return k.strip(), v
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="metafx", description="meta-feature-guided feature extraction")
+    from . import __version__
+
+    p.add_argument("--version", action="version", version=f"metafx {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    pl = sub.add_parser("plugins", help="list registered components by kind and the plugin providing each")
+    pl.add_argument("--json", action="store_true", help="machine-readable output")
+
+    s = sub.add_parser("search", help="run a budgeted meta-feature search")
+    d = s.add_argument_group("data")
+    d.add_argument("--data", default="digits", help="registered dataset name (digits, mnist, ...); default digits")
+    d.add_argument("--data-dir", default=None, help="directory of the dataset files (mnist; else $METAFX_MNIST_DIR)")
+    d.add_argument("--n-train", type=int, default=None, help="training images (default: digits 1000, mnist 2000)")
+    d.add_argument("--n-test", type=int, default=None, help="held-out test images (default: digits 797, mnist 2000; 0 = none)")
+    d.add_argument("--split-seed", type=int, default=0, help="seed of the random train/test split")
+    g = s.add_argument_group("search")
+    g.add_argument("--family", default="pixel-and")
+    g.add_argument("--budget", type=float, default=500.0, help="total feature cost (default 500)")
+    g.add_argument("--steps", type=int, default=50, help="search steps J (default 50)")
+    g.add_argument("--engine", default="mufasa")
+    g.add_argument("--evaluator", default="cv-linear-svm")
+    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--fix", type=_kv, action="append", default=[], metavar="NAME=VALUE",
+                   help="hold a meta-feature fixed, e.g. --fix shiftInvLen=1 (repeatable)")
+    g.add_argument("--family-param", type=_kv, action="append", default=[], metavar="NAME=VALUE")
+    g.add_argument("--engine-param", type=_kv, action="append", default=[], metavar="NAME=VALUE")
+    g.add_argument("--evaluator-param", type=_kv, action="append", default=[], metavar="NAME=VALUE")
+    g.add_argument("--storage", default=None, help="record finished steps here; rerun with the same arguments to resume")
+    g.add_argument("--study", default=None, help="study name inside --storage (engines that use one)")
+    g.add_argument("--n-jobs", type=int, default=1)
+    o = s.add_argument_group("output")
+    o.add_argument("--out", default=None, help="write the result JSON here")
+    o.add_argument("--final-c", default="cv", help="C of the final linear SVM, or 'cv' (default) to choose it on the training part")
+    prog = o.add_mutually_exclusive_group()
+    prog.add_argument("--progress", dest="progress", action="store_true", default=None, help="always show the progress bar")
+    prog.add_argument("--no-progress", dest="progress", action="store_false", help="never show the progress bar")
+    return p
+
+
+def cmd_plugins(args: argparse.Namespace) -> int:
+    from .plugins import get_registry
+
+    reg = get_registry()
+    if args.json:
+        print(json.dumps([
+            {"kind": r.kind, "name": r.name, "plugin": r.plugin, "distribution": r.distribution,
+             "class": f"{r.cls.__module__}.{r.cls.__qualname__}", "summary": r.cls.summary}
+            for r in reg
+        ], indent=1))
+        return 0
+    current = None
+    for r in reg:
+        if r.kind != current:
+            current = r.kind
+            print({"family": "families:"}.get(current, f"{current}s:"))
+        print(f"  {r.name:<20} {r.source:<40} {r.cls.summary}")
+    return 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from . import search
+    from .data import load_dataset, split_indices
+    from .evaluation import test_error
+
+    data_params = {}
+    if args.data_dir is not None:
+        data_params["data_dir"] = args.data_dir
+    X, y = load_dataset(args.data, **data_params)
+    n_train_d, n_test_d = DATA_DEFAULTS.get(args.data, (len(y) // 2, len(y) - len(y) // 2))
+    n_train = args.n_train if args.n_train is not None else n_train_d
+    n_test = args.n_test if args.n_test is not None else n_test_d
+    tr, te = split_indices(len(y), n_train, n_test, args.split_seed)
+    final_c: float | str = args.final_c
+    if final_c != "cv":
+        try:
+            final_c = float(final_c)
+        except ValueError:
+            raise ValidationError(f"--final-c={args.final_c!r} must be a number or 'cv'") from None
+    print(f"data {args.data}: {n_train} training and {n_test} test samples of shape {X.shape[1:]} "
+          f"(split seed {args.split_seed})", file=sys.stderr)
+    result = search(
+        X[tr], y[tr], family=args.family, budget=args.budget, steps=args.steps, engine=args.engine,
+        evaluator=args.evaluator, seed=args.seed, progress=args.progress, fixed=dict(args.fix),
+        family_params=dict(args.family_param), engine_params=dict(args.engine_param),
+        evaluator_params=dict(args.evaluator_param), storage=args.storage, study_name=args.study, n_jobs=args.n_jobs,
+    )
+    result.metadata["data"] = {"name": args.data, "n_train": n_train, "n_test": n_test, "split_seed": args.split_seed,
+                               **{k: str(v) for k, v in data_params.items()}}
+    if n_test > 0 and result.n_features > 0:
+        err, c = test_error(result, X[tr], y[tr], X[te], y[te], C=final_c, random_state=args.seed)
+        result.test_error = err
+        result.metadata["final_C"] = c
+    print(result.summary())
+    t = result.metadata.get("timings", {})
+    if t:
+        print("time: " + ", ".join(f"{k} {v:.2f} s" for k, v in t.items()))
+    if args.out:
+        result.to_json(args.out)
+        print(f"wrote {args.out}")
+    np.seterr(all="warn")
+    return 0
+
+
+COMMANDS = {"plugins": cmd_plugins, "search": cmd_search}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except MetafxError as e:
+        print(f"metafx: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("metafx: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
