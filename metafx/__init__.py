@@ -35,11 +35,14 @@ from .exceptions import (
 )
 from .hookspecs import hookimpl, hookspec
 from .plugins import get_registry, register_plugin, unregister_plugin
+from .scoring import score_features, select_features
 from .types import Dimension, FeatureValues, MetaFeatureSpace, SearchResult, StepRecord
 
 __all__ = [
     "__version__",
     "search",
+    "score_features",
+    "select_features",
     "load_dataset",
     "make_component",
     "get_registry",

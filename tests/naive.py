@@ -43,3 +43,32 @@ def pixel_and_features(images: np.ndarray, specs) -> np.ndarray:
     """``(m, n_features)`` values of JSON feature specs of the ``pixel-and`` family."""
     cols = [pixel_and_feature(images, s["inputs"], s["shift"]) for s in specs]
     return np.stack(cols, axis=1) if cols else np.zeros((images.shape[0], 0), dtype=np.uint8)
+
+
+# ------------------------------------------------------------------ scorers: infogain
+def class_counts(X: np.ndarray, y_codes: np.ndarray, n_classes: int) -> np.ndarray:
+    """``(n_features, n_classes)``: number of non-zero values of each column within each class."""
+    m, p = X.shape
+    out = np.zeros((p, n_classes), dtype=np.int64)
+    for j in range(p):
+        for i in range(m):
+            if X[i, j] != 0:
+                out[j, y_codes[i]] += 1
+    return out
+
+
+def infogain(x: np.ndarray, y: np.ndarray, pseudo_count: float = 0.0, values=None) -> float:
+    """I(x; y) in nats from the (pseudo-count corrected) empirical joint distribution."""
+    values = sorted(set(x.tolist())) if values is None else list(values)
+    classes = sorted(set(y.tolist()))
+    table = np.zeros((len(values), len(classes)))
+    for a, b in zip(x.tolist(), y.tolist()):
+        table[values.index(a), classes.index(b)] += 1
+    table += pseudo_count
+    P = table / table.sum()
+    mi = 0.0
+    for i in range(P.shape[0]):
+        for j in range(P.shape[1]):
+            if P[i, j] > 0:
+                mi += P[i, j] * np.log(P[i, j] / (P[i, :].sum() * P[:, j].sum()))
+    return max(mi, 0.0)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import datasets, families, mufasa, svm_evaluator
+from . import datasets, evaluators, families, mufasa, svm_evaluator
 
 #: modules registered by :func:`metafx.plugins.get_plugin_manager` before entry points
-BUILTIN_PLUGINS = [families, datasets, svm_evaluator, mufasa]
+BUILTIN_PLUGINS = [families, datasets, svm_evaluator, mufasa, evaluators]

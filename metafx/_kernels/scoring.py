@@ -1,0 +1,105 @@
+"""Counting kernels of the per-feature scorers (Infogain).
+
+The joint counts of a binary feature and the class label are all Infogain
+needs.  On bit-packed values they are popcounts: the number of samples of
+class ``c`` where feature ``f`` is 1 is ``popcount(packed[f] & class_mask[c])``
+summed over the words.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from . import JIT
+from .packing import _popcount64, pack_columns
+
+__all__ = ["class_masks", "packed_class_counts", "dense_binary_class_counts", "mutual_info_from_counts"]
+
+
+def class_masks(codes: np.ndarray, n_classes: int) -> np.ndarray:
+    """``(n_classes, ceil(m/64))`` packed indicator of each class (codes ``0..K-1``)."""
+    codes = np.asarray(codes, dtype=np.intp)
+    onehot = np.zeros((codes.shape[0], n_classes), dtype=np.uint8)
+    onehot[np.arange(codes.shape[0]), codes] = 1
+    return pack_columns(onehot)
+
+
+@numba.njit(**JIT)
+def _packed_class_counts(packed, masks, out):
+    nf, nw = packed.shape
+    nk = masks.shape[0]
+    for f in range(nf):
+        for k in range(nk):
+            s = np.uint64(0)
+            for w in range(nw):
+                s += _popcount64(packed[f, w] & masks[k, w])
+            out[f, k] = np.int64(s)
+
+
+def packed_class_counts(packed: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """``(n_features, n_classes)`` number of ones of each feature within each class."""
+    packed = np.ascontiguousarray(packed, dtype=np.uint64)
+    masks = np.ascontiguousarray(masks, dtype=np.uint64)
+    out = np.zeros((packed.shape[0], masks.shape[0]), dtype=np.int64)
+    if packed.size and masks.size:
+        _packed_class_counts(packed, masks, out)
+    return out
+
+
+@numba.njit(**JIT)
+def _dense_binary_class_counts(X, codes, out):
+    m, nf = X.shape
+    for i in range(m):
+        c = codes[i]
+        for j in range(nf):
+            if X[i, j] != 0:
+                out[c, j] += 1
+
+
+def dense_binary_class_counts(X: np.ndarray, codes: np.ndarray, n_classes: int) -> np.ndarray:
+    """``(n_features, n_classes)`` number of non-zero entries of each column within each class."""
+    X = np.ascontiguousarray(X)
+    if X.dtype == bool:
+        X = X.view(np.uint8)
+    codes = np.ascontiguousarray(codes, dtype=np.intp)
+    out = np.zeros((n_classes, X.shape[1]), dtype=np.int64)
+    if X.size:
+        _dense_binary_class_counts(X, codes, out)
+    return np.ascontiguousarray(out.T)
+
+
+@numba.njit(**JIT)
+def _mi_binary(ones, class_sizes, pseudo, out):
+    # ones: (nf, K) counts of value 1 per class; value 0 counts are class_sizes - ones.
+    nf, nk = ones.shape
+    for f in range(nf):
+        total = 0.0
+        row1 = 0.0
+        for k in range(nk):
+            total += class_sizes[k] + 2.0 * pseudo
+            row1 += ones[f, k] + pseudo
+        row0 = total - row1
+        mi = 0.0
+        for k in range(nk):
+            col = class_sizes[k] + 2.0 * pseudo
+            n1 = ones[f, k] + pseudo
+            n0 = class_sizes[k] - ones[f, k] + pseudo
+            if n1 > 0.0:
+                mi += n1 / total * (np.log(n1) - np.log(row1) - np.log(col) + np.log(total))
+            if n0 > 0.0:
+                mi += n0 / total * (np.log(n0) - np.log(row0) - np.log(col) + np.log(total))
+        out[f] = mi if mi > 0.0 else 0.0
+
+
+def mutual_info_from_counts(ones: np.ndarray, class_sizes: np.ndarray, pseudo_count: float = 0.0) -> np.ndarray:
+    """Mutual information (nats) of binary features and the label from their joint counts.
+
+    ``ones[f, k]`` is the number of samples of class ``k`` with feature ``f``
+    equal to 1; ``pseudo_count`` is added to each of the ``2 * K`` cells.
+    """
+    ones = np.ascontiguousarray(ones, dtype=np.float64)
+    out = np.zeros(ones.shape[0], dtype=np.float64)
+    if ones.size:
+        _mi_binary(ones, np.ascontiguousarray(class_sizes, dtype=np.float64), float(pseudo_count), out)
+    return out

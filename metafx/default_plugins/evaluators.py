@@ -1,0 +1,18 @@
+"""Built-in quality evaluators: per-feature scorers, set evaluators and selectors.
+
+See ``docs/evaluators.md`` for each one and the reading of the source texts it implements.
+"""
+
+from __future__ import annotations
+
+from ..hookspecs import hookimpl
+from . import scorers, selectors
+
+
+@hookimpl
+def metafx_register_evaluators(register):
+    for cls in (
+        scorers.Infogain,
+        selectors.TopN,
+    ):
+        register(cls)
