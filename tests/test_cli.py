@@ -1,0 +1,51 @@
+"""The metafx command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from metafx.cli import main
+
+
+def test_plugins_lists_every_kind(capsys):
+    assert main(["plugins"]) == 0
+    out = capsys.readouterr().out
+    for word in ("families:", "pixel-and", "evaluators:", "cv-linear-svm", "engines:", "mufasa", "datasets:", "digits"):
+        assert word in out
+
+
+def test_search_on_digits_writes_result(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    rc = main(["search", "--data", "digits", "--n-train", "500", "--n-test", "300", "--budget", "100", "--steps", "3",
+               "--no-progress", "--out", str(out), "--fix", "shiftInvLen=1", "--final-c", "0.1"])
+    assert rc == 0
+    text = capsys.readouterr().out
+    assert "best point" in text and "test error" in text
+    data = json.loads(out.read_text())
+    assert 0 <= data["test_error"] <= 1 and data["total_cost"] <= 100
+    assert all(t["point"]["shiftInvLen"] == 1 for t in data["trajectory"])
+
+
+@pytest.mark.parametrize("argv,match", [
+    (["search", "--budget", "0.5"], "below the cheapest"),
+    (["search", "--engine", "mufsa"], "did you mean 'mufasa'"),
+    (["search", "--data", "mnist", "--data-dir", "/nonexistent"], "does not exist"),
+    (["search", "--n-train", "5000"], "exceeds"),
+    (["search", "--evaluator-param", "C=-1"], "C=-1"),
+])
+def test_bad_input_is_one_line_and_exit_2(argv, match, capsys):
+    assert main(argv + ["--no-progress", "--steps", "1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("metafx: error:") and match in err[-1]
+    assert not any("Traceback" in line for line in err)
+
+
+def test_console_script_runs():
+    out = subprocess.run([sys.executable, "-m", "metafx.cli", "plugins", "--json"], capture_output=True, text=True,
+                         check=True)
+    names = {r["name"] for r in json.loads(out.stdout)}
+    assert {"pixel-and", "mufasa", "digits"} <= names
