@@ -405,6 +405,41 @@ class SearchResult:
             lines.append(f"test error: {100 * self.test_error:.2f} %")
         return "\n".join(lines)
 
+    def bound(self, delta: float = 0.05, gamma: float = 1.0, *, train_error: float | None = None,
+              fat_d: float | None = None, steps: int | None = None, space_size: float | None = None):
+        """Thesis Theorem 5.1 for this search (see :func:`metafx.bounds.mufasa_bound`).
+
+        Uses ``m = n_samples``, ``J = len(trajectory)`` and
+        ``|MF| = metadata["space_size"]`` (``inf`` for a continuous space);
+        each can be overridden.  ``fat_d`` defaults to ``n_features + 1``, the
+        pseudo-dimension of affine functions of the selected features, which
+        bounds their fat-shattering dimension at every scale (right for a
+        linear classifier).  ``train_error`` is the gamma-sensitive training
+        error of the final classifier; without it the bound's ``value`` is
+        ``nan`` and ``gap`` holds what it adds.  ``terms`` also reports
+        ``n ln N`` with ``N = n 2^J``, the price of choosing the same features
+        directly from ``n 2^J`` candidates (thesis section 5.4.1).
+
+        Examples
+        --------
+        >>> import metafx
+        >>> X, y = metafx.load_dataset("digits")
+        >>> res = metafx.search(X[:300], y[:300], budget=20, steps=3, seed=0, progress=False)
+        >>> b = res.bound(delta=0.05, gamma=1.0)
+        >>> b.terms["g(J)"] == 3 * math.log(2)
+        True
+        """
+        from . import bounds
+
+        J = len(self.trajectory) if steps is None else steps
+        mf = space_size if space_size is not None else self.metadata.get("space_size")
+        mf = math.inf if mf is None or (isinstance(mf, float) and math.isnan(mf)) else float(mf)
+        d = self.n_features + 1 if fat_d is None else fat_d
+        b = bounds.mufasa_bound(self.n_samples, gamma, delta, d, J, mf, train_error=train_error)
+        n = max(self.n_features, 1)
+        b.terms["direct n ln(n 2^J)"] = n * (math.log(n) + J * math.log(2.0))
+        return b
+
 
 def iter_json_floats(values: Iterable[float]) -> list[float]:
     return [float(v) for v in values]
