@@ -68,7 +68,18 @@ def build_parser() -> argparse.ArgumentParser:
     prog = o.add_mutually_exclusive_group()
     prog.add_argument("--progress", dest="progress", action="store_true", default=None, help="always show the progress bar")
     prog.add_argument("--no-progress", dest="progress", action="store_false", help="never show the progress bar")
+    pp = sub.add_parser("plot", help="draw a result's trajectory and meta-feature path as PNG files")
+    pp.add_argument("result", help="result JSON written by metafx search --out")
+    pp.add_argument("--out", default=None, help="directory of the PNG files (default: beside the JSON)")
     return p
+
+
+def cmd_plot(args: argparse.Namespace) -> int:
+    from .plotting import plot_result
+
+    for path in plot_result(args.result, args.out):
+        print(f"wrote {path}")
+    return 0
 
 
 def cmd_plugins(args: argparse.Namespace) -> int:
@@ -137,7 +148,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"plugins": cmd_plugins, "search": cmd_search}
+COMMANDS = {"plugins": cmd_plugins, "search": cmd_search, "plot": cmd_plot}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
