@@ -68,3 +68,15 @@ __all__ = [
     "DuplicateComponentError",
     "StorageError",
 ]
+
+# Imported on first use so that ``import metafx`` does not load scikit-learn.
+_LAZY = {"MetaFeatureExtractor": "metafx.sklearn"}
+__all__ += list(_LAZY)
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'metafx' has no attribute {name!r}")

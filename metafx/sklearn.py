@@ -1,0 +1,282 @@
+"""A scikit-learn transformer around :func:`metafx.search`.
+
+:class:`MetaFeatureExtractor` runs a budgeted meta-feature search in ``fit``
+and computes the chosen features in ``transform``, so metafx can be one step
+of a :class:`sklearn.pipeline.Pipeline` and its ``budget`` (or any other
+parameter) can be tuned with :class:`sklearn.model_selection.GridSearchCV`.
+
+>>> import metafx
+>>> from sklearn.datasets import load_digits
+>>> X, y = load_digits(return_X_y=True)
+>>> fx = metafx.MetaFeatureExtractor(budget=40, steps=3, threshold=8).fit(X[:300], y[:300])
+>>> fx.transform(X[:5]).shape[0], fx.result_.total_cost <= 40
+(5, True)
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from typing import Any, Mapping
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.validation import _check_feature_names_in, check_is_fitted, validate_data
+
+from .base import Component, FeatureFamily
+from .exceptions import ValidationError
+
+__all__ = ["MetaFeatureExtractor"]
+
+
+def _family_class(family: Any) -> type | None:
+    """The class of ``family`` (a registered name, a class or an instance), or None."""
+    if isinstance(family, FeatureFamily):
+        return type(family)
+    if isinstance(family, type) and issubclass(family, FeatureFamily):
+        return family
+    if isinstance(family, str):
+        from .plugins import get_registry
+
+        try:
+            return get_registry().get("family", family)
+        except Exception:
+            return None
+    return None
+
+
+def _fresh(component: Any) -> Any:
+    """A private copy of an already constructed component (``fit`` must not mutate parameters)."""
+    return copy.deepcopy(component) if isinstance(component, Component) else component
+
+
+class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
+    """Learn a feature set by a budgeted meta-feature search; compute it on new data.
+
+    ``fit(X, y)`` calls :func:`metafx.search` with the parameters below and
+    keeps the best feature set found; ``transform(X)`` computes those features.
+    The output has one column per chosen feature, named by a readable
+    description (:meth:`get_feature_names_out`; for ``pixel-and``:
+    ``"(p[3,4] & ~p[5,4]) shift 2"``).
+
+    Parameters
+    ----------
+    family : str or FeatureFamily, default="pixel-and"
+        The feature family (a registered name, see ``metafx plugins``).
+    budget : float, default=100.0
+        Total cost of the chosen feature set (for ``pixel-and`` a feature of
+        shift length ``a`` costs ``0.5 * (1 + a**2)``).
+    steps : int, default=20
+        Number of search steps (points of meta-feature space evaluated).
+    engine : str or SearchEngine, default="mufasa"
+        The search engine.
+    evaluator : str or SetEvaluator, default="cv-linear-svm"
+        Scores a candidate feature set on the training data.
+    seed : int or None, default=0
+        Seed of the search (``None`` draws one; it is stored in ``result_.seed``).
+    fixed : dict, optional
+        Meta-features held fixed during the search, e.g. ``{"shiftInvLen": 1}``.
+    family_params, engine_params, evaluator_params : dict, optional
+        Constructor parameters of the named components.
+    threshold : float, optional
+        Binary-image families only: a pixel is 1 where ``X >= threshold``
+        (e.g. ``8`` for scikit-learn's 0-16 digits).  ``None`` (default)
+        requires ``X`` to hold 0/1 values already.
+    progress : bool, default=False
+        Show a progress bar during ``fit``.
+    n_jobs : int, default=1
+        Parallel evaluations per step, where the engine supports it.
+
+    Attributes
+    ----------
+    result_ : SearchResult
+        The whole search: trajectory, best point, features, timings.
+    best_point_ : dict
+        The meta-feature point whose features were kept.
+    best_quality_ : float
+        Their quality on the training data, as measured by ``evaluator``.
+    features_ : list of dict
+        JSON specifications of the chosen features (``result_.features``).
+    family_ : FeatureFamily
+        The fitted family that computes ``features_``.
+    n_features_in_ : int
+        Number of input columns (pixels) seen in ``fit``.
+    feature_names_in_ : ndarray of str
+        Input column names, when ``X`` had string column names.
+    image_shape_ : tuple of int or None
+        ``(H, W)`` of the images for binary-image families, else None.
+    n_features_out_ : int
+        Number of chosen features (output columns).
+
+    Notes
+    -----
+    Images may be given as ``(n, H, W)`` or flat ``(n, H*W)``.  A flat row is
+    read with ``family_params["image_shape"]`` when given, as a square image
+    when its length is a perfect square, and otherwise as a one-row image
+    ``(1, n_features)`` (a binary vector).
+
+    Examples
+    --------
+    >>> import metafx
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.svm import LinearSVC
+    >>> X, y = metafx.load_dataset("digits")
+    >>> pipe = make_pipeline(metafx.MetaFeatureExtractor(budget=40, steps=2), LinearSVC())
+    >>> pipe.fit(X[:300], y[:300]).score(X[300:400], y[300:400]) > 0.5
+    True
+    """
+
+    def __init__(
+        self,
+        family: Any = "pixel-and",
+        budget: float = 100.0,
+        steps: int = 20,
+        engine: Any = "mufasa",
+        evaluator: Any = "cv-linear-svm",
+        seed: int | None = 0,
+        fixed: Mapping[str, Any] | None = None,
+        family_params: Mapping[str, Any] | None = None,
+        engine_params: Mapping[str, Any] | None = None,
+        evaluator_params: Mapping[str, Any] | None = None,
+        threshold: float | None = None,
+        progress: bool = False,
+        n_jobs: int = 1,
+    ) -> None:
+        self.family = family
+        self.budget = budget
+        self.steps = steps
+        self.engine = engine
+        self.evaluator = evaluator
+        self.seed = seed
+        self.fixed = fixed
+        self.family_params = family_params
+        self.engine_params = engine_params
+        self.evaluator_params = evaluator_params
+        self.threshold = threshold
+        self.progress = progress
+        self.n_jobs = n_jobs
+
+    # ------------------------------------------------------------------ helpers
+    def _is_image_family(self) -> bool:
+        cls = _family_class(self.family)
+        return cls is not None and getattr(cls, "data_kind", "table") == "binary-image"
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        # binary-image families output 0/1 columns (uint8) whatever the input
+        # dtype; table families compute in float64
+        tags.transformer_tags.preserves_dtype = [] if self._is_image_family() else ["float64"]
+        return tags
+
+    def _validate(self, X: Any, y: Any = None, *, reset: bool) -> tuple[np.ndarray, Any]:
+        """sklearn validation (2-D, finite, numeric, n_features_in_) plus the image layout."""
+        shape = None
+        arr = np.asarray(X) if isinstance(X, (list, tuple)) else X
+        if isinstance(arr, np.ndarray) and arr.ndim == 3:
+            shape = arr.shape[1:]
+            arr = arr.reshape(arr.shape[0], -1)
+        if reset:
+            arr, y = validate_data(self, arr, y, dtype="numeric", y_numeric=False)
+            type_of_target(y, input_name="y", raise_unknown=True)
+        else:
+            arr = validate_data(self, arr, reset=False, dtype="numeric")
+        if not self._is_image_family():
+            if self.threshold is not None:
+                raise ValidationError(
+                    f"threshold={self.threshold!r} only applies to binary-image families; "
+                    f"family {self.family!r} works on tables: leave threshold=None"
+                )
+            return arr, y
+        if self.threshold is not None:
+            t = self.threshold
+            if isinstance(t, bool) or not isinstance(t, (int, float, np.number)) or not math.isfinite(float(t)):
+                raise ValidationError(f"threshold={t!r} must be a finite number or None")
+            arr = (arr >= t).astype(np.uint8)
+        if reset:
+            if shape is None:
+                given = (self.family_params or {}).get("image_shape")
+                d = arr.shape[1]
+                side = int(round(math.sqrt(d)))
+                shape = tuple(int(v) for v in given) if given is not None else ((side, side) if side * side == d else (1, d))
+            self.image_shape_ = tuple(int(v) for v in shape)
+        elif shape is not None and tuple(shape) != tuple(self.image_shape_):
+            raise ValidationError(f"X has images of shape {tuple(shape)} but the extractor was fitted on {self.image_shape_}")
+        h, w = self.image_shape_
+        if h * w != arr.shape[1]:
+            raise ValidationError(
+                f"X has {arr.shape[1]} pixels per sample but image_shape={self.image_shape_} needs {h * w}"
+            )
+        return arr.reshape(arr.shape[0], h, w), y
+
+    # ------------------------------------------------------------------ API
+    def fit(self, X: Any, y: Any) -> MetaFeatureExtractor:
+        """Search the family's meta-feature space on ``(X, y)`` and keep the best feature set.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features) or (n_samples, H, W)
+            Training data in the family's layout.
+        y : array-like of shape (n_samples,)
+            Targets (class labels for ``cv-linear-svm``).
+
+        Returns
+        -------
+        self
+        """
+        from ._api import search
+
+        self.image_shape_ = None
+        Xv, y = self._validate(X, y, reset=True)
+        family = _fresh(self.family)
+        family_params = dict(self.family_params or {})
+        if self.image_shape_ is not None and "image_shape" not in family_params and isinstance(family, str):
+            family_params["image_shape"] = list(self.image_shape_)
+        names = getattr(self, "feature_names_in_", None)
+        cls = _family_class(family)
+        if names is not None and isinstance(family, str) and cls is not None \
+                and "column_names" in cls._param_names() and "column_names" not in family_params:
+            family_params["column_names"] = [str(n) for n in names]
+        result = search(
+            Xv, y, family=family, budget=self.budget, steps=self.steps, engine=_fresh(self.engine),
+            evaluator=_fresh(self.evaluator), seed=self.seed, progress=self.progress,
+            fixed=None if self.fixed is None else dict(self.fixed),
+            family_params=family_params or None,
+            engine_params=None if self.engine_params is None else dict(self.engine_params),
+            evaluator_params=None if self.evaluator_params is None else dict(self.evaluator_params),
+            n_jobs=self.n_jobs,
+        )
+        self.result_ = result
+        self.best_point_ = dict(result.best_point)
+        self.best_quality_ = float(result.best_quality)
+        self.features_ = list(result.features)
+        # rebuild the family from the result (exercises the same path as a JSON reload)
+        self.family_, self._batch = result.feature_batch()
+        self.n_features_out_ = len(self.features_)
+        return self
+
+    def transform(self, X: Any) -> np.ndarray:
+        """Compute the chosen features on ``X``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features_out_)
+            0/1 ``uint8`` columns for binary-image families, ``float64`` for tables.
+        """
+        check_is_fitted(self, "result_")
+        Xv, _ = self._validate(X, reset=False)
+        return self.family_.transform(Xv, self._batch)
+
+    def get_feature_names_out(self, input_features: Any = None) -> np.ndarray:
+        """Readable descriptions of the chosen features (made unique with a ``#k`` suffix)."""
+        check_is_fitted(self, "result_")
+        _check_feature_names_in(self, input_features, generate_names=False)
+        names = self.family_.feature_names(self._batch)
+        seen: dict[str, int] = {}
+        out = []
+        for n in names:
+            k = seen.get(n, 0) + 1
+            seen[n] = k
+            out.append(n if k == 1 else f"{n} #{k}")
+        return np.asarray(out, dtype=object)
