@@ -72,3 +72,175 @@ def infogain(x: np.ndarray, y: np.ndarray, pseudo_count: float = 0.0, values=Non
             if P[i, j] > 0:
                 mi += P[i, j] * np.log(P[i, j] / (P[i, :].sum() * P[:, j].sum()))
     return max(mi, 0.0)
+
+
+# ------------------------------------------------------------------ margins, Relief, Simba, G-flip, RGS
+def weighted_sqdist(a: np.ndarray, b: np.ndarray, w2: np.ndarray) -> float:
+    s = 0.0
+    for f in range(a.shape[0]):
+        s += w2[f] * (a[f] - b[f]) ** 2
+    return s
+
+
+def nearest_by_class(X, codes, n_classes, w2, queries):
+    """For each query: index and squared distance of its nearest other instance in each class
+    (-1 / inf when the class has no other member); ties -> lowest index."""
+    idx = np.full((len(queries), n_classes), -1)
+    dist = np.full((len(queries), n_classes), np.inf)
+    for q, i in enumerate(queries):
+        for j in range(X.shape[0]):
+            if j == i:
+                continue
+            d = weighted_sqdist(X[i], X[j], w2)
+            if d < dist[q, codes[j]]:
+                dist[q, codes[j]] = d
+                idx[q, codes[j]] = j
+    return idx, dist
+
+
+def hit_miss(X, codes, w2, i):
+    """Nearest hit and nearest miss (any other class) of instance i: (hit, miss, d2_hit, d2_miss)."""
+    hit, miss, dh, dm = -1, -1, np.inf, np.inf
+    for j in range(X.shape[0]):
+        if j == i:
+            continue
+        d = weighted_sqdist(X[i], X[j], w2)
+        if codes[j] == codes[i] and d < dh:
+            hit, dh = j, d
+        if codes[j] != codes[i] and d < dm:
+            miss, dm = j, d
+    return hit, miss, dh, dm
+
+
+def loo_margins(X, codes, w2):
+    m = X.shape[0]
+    theta = np.zeros(m)
+    valid = np.zeros(m, dtype=bool)
+    for i in range(m):
+        h, mm, dh, dm = hit_miss(X, codes, w2, i)
+        if h >= 0 and mm >= 0:
+            valid[i] = True
+            theta[i] = 0.5 * (np.sqrt(dm) - np.sqrt(dh))
+    return theta, valid
+
+
+def utility(theta, name, beta):
+    theta = np.asarray(theta, dtype=float)
+    if name == "linear":
+        return theta
+    if name == "zero-one":
+        return (theta > 0).astype(float)
+    return 1.0 / (1.0 + np.exp(-beta * theta))
+
+
+def margin_evaluation(X, codes, w, name="linear", beta=1.0):
+    """e(w) = sum_x u(theta_w(x)) (thesis eq. 3.2), leave-one-out, instances without hit or miss skipped."""
+    theta, valid = loo_margins(X, codes, np.asarray(w, float) ** 2)
+    return float(utility(theta[valid], name, beta).sum())
+
+
+def relief(X, codes, queries):
+    w = np.zeros(X.shape[1])
+    for i in queries:
+        h, mm, _, _ = hit_miss(X, codes, np.ones(X.shape[1]), i)
+        if h >= 0 and mm >= 0:
+            w += (X[i] - X[mm]) ** 2 - (X[i] - X[h]) ** 2
+    return w
+
+
+def relieff(X, codes, n_classes, queries):
+    w = np.zeros(X.shape[1])
+    idx, _ = nearest_by_class(X, codes, n_classes, np.ones(X.shape[1]), queries)
+    for q, i in enumerate(queries):
+        h = idx[q, codes[i]]
+        misses = [idx[q, c] for c in range(n_classes) if c != codes[i] and idx[q, c] >= 0]
+        if h < 0 or not misses:
+            continue
+        w += np.mean([(X[i] - X[j]) ** 2 for j in misses], axis=0) - (X[i] - X[h]) ** 2
+    return w
+
+
+def simba_delta(X, codes, w, i, name="linear", beta=1.0):
+    """Delta of thesis Alg 2 step (c) for instance i (zero if it has no hit or miss)."""
+    h, mm, dh, dm = hit_miss(X, codes, w ** 2, i)
+    if h < 0 or mm < 0:
+        return np.zeros(X.shape[1])
+    nh, nm = np.sqrt(dh), np.sqrt(dm)
+    theta = 0.5 * (nm - nh)
+    if name == "linear":
+        up = 1.0
+    else:
+        s = 1.0 / (1.0 + np.exp(-beta * theta))
+        up = beta * s * (1 - s)
+    t1 = (X[i] - X[mm]) ** 2 / nm if nm > 0 else np.zeros(X.shape[1])
+    t2 = (X[i] - X[h]) ** 2 / nh if nh > 0 else np.zeros(X.shape[1])
+    return 0.5 * up * (t1 - t2) * w
+
+
+def simba_pass(X, codes, order, w, name="linear", beta=1.0):
+    w = np.array(w, dtype=float)
+    for i in order:
+        w = w + simba_delta(X, codes, w, i, name, beta)
+    return w
+
+
+def gflip(X, codes, perms, name="linear", beta=1.0):
+    """G-flip (thesis Alg 1) recomputing e(F) from scratch; perms[t] is the order of pass t.
+    Returns (selected mask, e after each pass, number of passes run)."""
+    n = X.shape[1]
+    F = np.zeros(n, dtype=bool)
+    history = []
+    for order in perms:
+        changed = False
+        for f in order:
+            plus, minus = F.copy(), F.copy()
+            plus[f], minus[f] = True, False
+            e1 = margin_evaluation(X, codes, plus.astype(float), name, beta)
+            e2 = margin_evaluation(X, codes, minus.astype(float), name, beta)
+            if e1 > e2 and not F[f]:
+                F[f] = True
+                changed = True
+            elif e2 > e1 and F[f]:
+                F[f] = False
+                changed = True
+        history.append(margin_evaluation(X, codes, F.astype(float), name, beta))
+        if not changed:
+            break
+    return F, history
+
+
+def soft_knn(X, g, w, k, beta, i):
+    """ĝ_w(x_i) (thesis eq. 4.1, leave-one-out) and the neighbour indices."""
+    d = np.array([weighted_sqdist(X[i], X[j], w ** 2) if j != i else np.inf for j in range(X.shape[0])])
+    nb = np.argsort(d, kind="stable")[:k]
+    e = np.exp(-d[nb] / beta)
+    return float(np.sum(g[nb] * e) / np.sum(e)), nb
+
+
+def rgs_value(X, g, w, k, beta):
+    """e(w) = -1/2 sum_x (g(x) - ĝ_w(x))^2 (thesis eq. 4.2)."""
+    return float(-0.5 * sum((g[i] - soft_knn(X, g, w, k, beta, i)[0]) ** 2 for i in range(X.shape[0])))
+
+
+def rgs_sample_gradient(X, g, w, k, beta, i):
+    """Corrected per-instance gradient of ALGORITHMS.md 5.2, written as the double sum over x', x''."""
+    ghat, nb = soft_knn(X, g, w, k, beta, i)
+    x = X[i]
+    num = np.zeros(X.shape[1])
+    den = 0.0
+    for a in nb:
+        for b in nb:
+            da = weighted_sqdist(x, X[a], w ** 2)
+            db = weighted_sqdist(x, X[b], w ** 2)
+            aab = np.exp(-(da + db) / beta)
+            num += g[b] * aab * w * ((x - X[a]) ** 2 - (x - X[b]) ** 2)
+            den += aab
+    dghat = (2.0 / beta) * num / den
+    return (g[i] - ghat) * dghat
+
+
+def rgs_pass(X, g, order, w, k, beta, eta):
+    w = np.array(w, dtype=float)
+    for t, i in enumerate(order):
+        w = w + eta[t] * rgs_sample_gradient(X, g, w, k, beta, i)
+    return w

@@ -130,3 +130,257 @@ def test_top_n_and_select_features(rng):
         metafx.select_features(X, y, "top-n", n=-1)
     with pytest.raises(UnknownComponentError, match="top-n"):
         metafx.select_features(X, y, "nope")
+
+
+# ------------------------------------------------------------------ nearest hit / miss kernels
+def datasets(rng):
+    """Random data sets with the awkward cases: odd sizes, ties, duplicates, single-member classes."""
+    out = []
+    X = rng.normal(size=(37, 5))
+    y = rng.integers(0, 3, 37)
+    out.append(("continuous", X, y))
+    Xi = rng.integers(0, 3, (65, 7)).astype(float)  # many ties
+    yi = rng.integers(0, 2, 65)
+    Xi[5] = Xi[6]  # duplicate rows, same label
+    yi[6] = yi[5]
+    Xi[8] = Xi[9]  # duplicate rows, other label
+    yi[9] = 1 - yi[8]
+    out.append(("integer-ties", Xi, yi))
+    Xs = rng.normal(size=(23, 4))
+    ys = rng.integers(0, 2, 23)
+    ys[4] = 7  # single-member class
+    out.append(("single-member", Xs, ys))
+    out.append(("one-class", rng.normal(size=(9, 3)), np.zeros(9, dtype=int)))
+    Xb = rng.integers(0, 2, (70, 67)).astype(float)
+    Xb[3] = Xb[4]
+    out.append(("binary", Xb, rng.integers(0, 4, 70)))
+    out.append(("one-sample-per-class", rng.normal(size=(3, 2)), np.array([0, 1, 2])))
+    return out
+
+
+def codes_of(y):
+    from metafx.default_plugins.evaluator_utils import encode_labels
+
+    return encode_labels(np.asarray(y))
+
+
+def rows_packed(X):
+    from metafx._kernels.packing import pack_columns
+
+    return pack_columns(np.ascontiguousarray(X.astype(np.uint8).T))
+
+
+def test_hit_miss_kernels_match_naive(rng):
+    from metafx._kernels import margin as K
+
+    for label, X, y in datasets(rng):
+        codes, k = codes_of(y)
+        w2 = rng.uniform(0, 2, X.shape[1])
+        w2[0] = 0.0
+        for weights in (np.ones(X.shape[1]), w2):
+            hit, miss, dh, dm = K.hit_miss(X, codes, weights)
+            ref = [naive.hit_miss(X, codes, weights, i) for i in range(X.shape[0])]
+            assert hit.tolist() == [r[0] for r in ref], label
+            assert miss.tolist() == [r[1] for r in ref], label
+            np.testing.assert_allclose(dh, [r[2] for r in ref], rtol=1e-12)
+            np.testing.assert_allclose(dm, [r[3] for r in ref], rtol=1e-12)
+            q = np.array([X.shape[0] - 1, 0], dtype=np.int64)
+            idx, dist = K.nearest_by_class(X, codes, k, weights, q)
+            ridx, rdist = naive.nearest_by_class(X, codes, k, weights, q)
+            assert np.array_equal(idx, ridx), label
+            np.testing.assert_allclose(dist, rdist, rtol=1e-12)
+        if label == "binary":
+            R = rows_packed(X)
+            hit, miss, dh, dm = K.hit_miss_packed(R, codes)
+            ref = [naive.hit_miss(X, codes, np.ones(X.shape[1]), i) for i in range(X.shape[0])]
+            assert hit.tolist() == [r[0] for r in ref] and miss.tolist() == [r[1] for r in ref]
+            idx, dist = K.nearest_by_class_packed(R, codes, k)
+            ridx, rdist = naive.nearest_by_class(X, codes, k, np.ones(X.shape[1]), np.arange(X.shape[0]))
+            assert np.array_equal(idx, ridx) and np.array_equal(dist, rdist)
+
+
+def test_loo_margins_match_naive(rng):
+    from metafx._kernels import margin as K
+
+    for label, X, y in datasets(rng):
+        codes, _ = codes_of(y)
+        w2 = rng.uniform(0, 1, X.shape[1])
+        theta, valid = K.loo_margins(X, codes, w2)
+        rt, rv = naive.loo_margins(X, codes, w2)
+        assert np.array_equal(valid, rv), label
+        np.testing.assert_allclose(theta, rt, atol=1e-12)
+        assert np.isfinite(theta).all()
+
+
+def test_empty_feature_set_margins(rng):
+    from metafx._kernels import margin as K
+
+    X = np.zeros((6, 0))
+    codes = np.array([0, 0, 1, 1, 1, 2])
+    theta, valid = K.loo_margins(X, codes, np.zeros(0))
+    assert np.array_equal(valid, [True] * 5 + [False]) and np.all(theta == 0)
+
+
+# ------------------------------------------------------------------ Relief, Relief-F
+def test_relief_matches_naive(rng):
+    for label, X, y in datasets(rng):
+        codes, k = codes_of(y)
+        ref = naive.relief(X, codes, range(X.shape[0]))
+        got = metafx.score_features(X, y, "relief")
+        np.testing.assert_allclose(got, ref, atol=1e-9, err_msg=label)
+        assert np.isfinite(got).all()
+        ref_f = naive.relieff(X, codes, k, list(range(X.shape[0])))
+        np.testing.assert_allclose(metafx.score_features(X, y, "relief-f"), ref_f, atol=1e-9, err_msg=label)
+        if label == "binary":
+            np.testing.assert_allclose(metafx.score_features(packed(X), y, "relief"), ref, atol=1e-9)
+            np.testing.assert_allclose(metafx.score_features(packed(X), y, "relief-f"), ref_f, atol=1e-9)
+
+
+def test_relief_sampled_and_two_class_relieff(rng):
+    X = rng.normal(size=(50, 6))
+    y = rng.integers(0, 2, 50)
+    codes, _ = codes_of(y)
+    q = np.random.default_rng(3).integers(0, 50, size=17)
+    np.testing.assert_allclose(metafx.score_features(X, y, "relief", n_iter=17, random_state=3),
+                               naive.relief(X, codes, q), atol=1e-9)
+    # with two classes Relief-F is Relief
+    np.testing.assert_allclose(metafx.score_features(X, y, "relief-f"), metafx.score_features(X, y, "relief"),
+                               atol=1e-9)
+
+
+# ------------------------------------------------------------------ Simba
+def test_simba_pass_matches_naive(rng):
+    from metafx._kernels import margin as K
+
+    for label, X, y in datasets(rng):
+        codes, _ = codes_of(y)
+        order = np.concatenate([rng.permutation(X.shape[0]), rng.permutation(X.shape[0])[:5]])
+        for name, code in (("linear", 0), ("sigmoid", 2)):
+            w = K.simba_pass(X, codes, order, np.ones(X.shape[1]), code, 0.7)
+            ref = naive.simba_pass(X, codes, order, np.ones(X.shape[1]), name, 0.7)
+            np.testing.assert_allclose(w, ref, rtol=1e-9, atol=1e-12, err_msg=f"{label} {name}")
+            assert np.isfinite(w).all()
+
+
+def test_simba_scorer_keeps_best_restart(rng):
+    from metafx.default_plugins.scorers import instance_order
+
+    X = rng.normal(size=(40, 5))
+    y = (X[:, 0] * X[:, 1] > 0).astype(int)
+    codes, _ = codes_of(y)
+    got = metafx.score_features(X, y, "simba", n_restarts=3, random_state=5, utility="sigmoid", beta=2.0)
+    r = np.random.default_rng(5)
+    best = (-np.inf, None)
+    for _ in range(3):
+        w = naive.simba_pass(X, codes, instance_order(40, None, r, permutations=True), np.ones(5), "sigmoid", 2.0)
+        v = w / np.abs(w).max()
+        e = naive.margin_evaluation(X, codes, v, "sigmoid", 2.0)
+        if e > best[0]:
+            best = (e, v)
+    np.testing.assert_allclose(got, best[1] ** 2, rtol=1e-9)
+    assert got.max() == 1.0
+
+
+@pytest.mark.parametrize("name,code", [("linear", 0), ("sigmoid", 2)])
+def test_simba_gradient_vs_finite_differences(rng, name, code):
+    from metafx._kernels import margin as K
+
+    X = rng.normal(size=(30, 6))
+    y = rng.integers(0, 3, 30)
+    codes, _ = codes_of(y)
+    w = rng.uniform(0.5, 1.5, 6)
+    grad = K.simba_gradient(X, codes, w, code, 1.3)
+    h = 1e-6
+    fd = np.zeros(6)
+    for f in range(6):
+        wp, wm = w.copy(), w.copy()
+        wp[f] += h
+        wm[f] -= h
+        fd[f] = (naive.margin_evaluation(X, codes, wp, name, 1.3) - naive.margin_evaluation(X, codes, wm, name, 1.3)) / (2 * h)
+    np.testing.assert_allclose(grad, fd, rtol=1e-5, atol=1e-7)
+    # and it is the sum of the per-instance steps of Algorithm 2
+    steps = sum(naive.simba_delta(X, codes, w, i, name, 1.3) for i in range(30))
+    np.testing.assert_allclose(grad, steps, rtol=1e-10)
+
+
+def test_simba_duplicates_and_degenerate_inputs(rng):
+    X = np.zeros((6, 3))
+    y = np.array([0, 0, 0, 1, 1, 1])
+    w = metafx.score_features(X, y, "simba", n_restarts=2)
+    assert np.isfinite(w).all()
+    X = rng.normal(size=(10, 3))
+    X[1] = X[0]
+    X[2] = X[3]
+    y = np.array([0, 0, 1, 0, 1, 1, 0, 1, 1, 2])
+    assert np.isfinite(metafx.score_features(X, y, "simba", n_restarts=2)).all()
+    assert metafx.score_features(X[:, :0], y, "simba").shape == (0,)
+
+
+# ------------------------------------------------------------------ corrcoef
+def test_corrcoef(rng):
+    X = rng.normal(size=(41, 6))
+    X[:, 2] = 3.0  # constant column
+    g = X[:, 0] - 2 * X[:, 1] + rng.normal(size=41)
+    got = metafx.score_features(X, g, "corrcoef")
+    ref = [abs(np.corrcoef(X[:, j], g)[0, 1]) if j != 2 else 0.0 for j in range(6)]
+    np.testing.assert_allclose(got, ref, atol=1e-12)
+    assert np.all(metafx.score_features(X, np.ones(41), "corrcoef") == 0)
+    with pytest.raises(ValidationError, match="numeric"):
+        metafx.score_features(X, np.array(["a"] * 41), "corrcoef")
+
+
+# ------------------------------------------------------------------ RGS
+def test_rgs_value_and_gradient_match_naive_and_finite_differences(rng):
+    from metafx._kernels import margin as K
+
+    X = rng.normal(size=(25, 4))
+    g = np.sin(X[:, 0]) + 0.1 * X[:, 1]
+    w = rng.uniform(0.5, 1.5, 4)
+    for k in (24, 6):  # k = m - 1: neighbour sets cannot change
+        e, grad = K.rgs_value_and_gradient(X, g, w, k, 1.7)
+        assert e == pytest.approx(naive.rgs_value(X, g, w, k, 1.7), rel=1e-10)
+        ref = sum(naive.rgs_sample_gradient(X, g, w, k, 1.7, i) for i in range(25))
+        np.testing.assert_allclose(grad, ref, rtol=1e-8, atol=1e-12)
+        h = 1e-6
+        fd = np.zeros(4)
+        for f in range(4):
+            wp, wm = w.copy(), w.copy()
+            wp[f] += h
+            wm[f] -= h
+            fd[f] = (naive.rgs_value(X, g, wp, k, 1.7) - naive.rgs_value(X, g, wm, k, 1.7)) / (2 * h)
+        np.testing.assert_allclose(grad, fd, rtol=1e-5, atol=1e-8)
+
+
+def test_rgs_pass_matches_naive_and_finds_relevant_feature(rng):
+    from metafx._kernels import margin as K
+
+    X = rng.normal(size=(31, 5))
+    g = X[:, 2] ** 2
+    order = rng.permutation(31)
+    eta = 1.0 / (1 + 0.1 * np.arange(31))
+    w = K.rgs_pass(X, g, order, np.ones(5), 7, 0.9, eta)
+    np.testing.assert_allclose(w, naive.rgs_pass(X, g, order, np.ones(5), 7, 0.9, eta), rtol=1e-8)
+    X = rng.uniform(-1, 1, (200, 5))
+    s = metafx.score_features(X, np.sin(3 * X[:, 3]) + X[:, 1], "rgs", k=15)
+    assert set(np.argsort(-s)[:2]) == {1, 3} and s.max() == 1.0
+
+
+def test_scorer_bad_params(rng):
+    X = rng.normal(size=(20, 3))
+    y = rng.integers(0, 2, 20)
+    for method, params, match in [
+        ("relief", {"n_iter": 0}, "n_iter"),
+        ("relief", {"n_iter": 2.5}, "n_iter"),
+        ("simba", {"utility": "zero-one"}, "utility"),
+        ("simba", {"beta": 0}, "beta"),
+        ("simba", {"n_restarts": 0}, "n_restarts"),
+        ("rgs", {"k": 0}, "k="),
+        ("rgs", {"eta": -1}, "eta"),
+        ("relief-f", {"foo": 1}, "does not take"),
+    ]:
+        with pytest.raises(ValidationError, match=match):
+            metafx.score_features(X, y, method, **params)
+    with pytest.raises(UnknownComponentError) as info:
+        metafx.score_features(X, y, "reliefF")
+    for name in ("infogain", "relief", "relief-f", "simba", "corrcoef", "rgs"):
+        assert name in str(info.value)

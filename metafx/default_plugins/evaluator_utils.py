@@ -22,6 +22,7 @@ __all__ = [
     "check_costs",
     "UTILITIES",
     "utility_code",
+    "binary_rows",
 ]
 
 #: utility functions of the margin evaluation function (thesis section 3.4)
@@ -119,3 +120,17 @@ def check_costs(costs: Any, n_features: int) -> np.ndarray | None:
 def utility_code(utility: str) -> int:
     """0 linear, 1 zero-one, 2 sigmoid (the kernels' encoding)."""
     return UTILITIES.index(check_choice("utility", utility, UTILITIES))
+
+
+def binary_rows(values: FeatureValues) -> np.ndarray | None:
+    """Binary values as bit-packed *rows* ``(m, ceil(N/64))`` (for Hamming distances), else ``None``."""
+    if values.packed is None:
+        dense = getattr(values, "_dense", None)
+        if dense is None or not values.binary:
+            return None
+        X = dense
+    else:
+        X = values.dense(np.uint8)
+    from .._kernels.packing import pack_columns
+
+    return pack_columns(np.ascontiguousarray(np.asarray(X, dtype=np.uint8).T))

@@ -13,6 +13,11 @@ from . import scorers, selectors
 def metafx_register_evaluators(register):
     for cls in (
         scorers.Infogain,
+        scorers.Relief,
+        scorers.ReliefF,
+        scorers.Simba,
+        scorers.Corrcoef,
+        scorers.RGS,
         selectors.TopN,
     ):
         register(cls)

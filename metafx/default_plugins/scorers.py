@@ -4,6 +4,16 @@
     Mutual information (nats) between each discrete column and the label
     (thesis section 1.2.1); median binarization of continuous columns;
     optional pseudo-count; optional division by per-feature costs.
+``relief`` / ``relief-f``
+    Relief (thesis Alg 3) and Relief-F (nearest miss of every other class, averaged).
+``simba``
+    Simba (thesis Alg 2): stochastic gradient ascent on the leave-one-out
+    margin evaluation function e(w), random restarts keeping the best e(w).
+``corrcoef``
+    Absolute Pearson correlation of each column with a real target.
+``rgs``
+    RGS (thesis Alg 4): gradient ascent on the leave-one-out soft k-NN
+    regression fit, with the corrected gradient of ALGORITHMS.md section 5.2.
 """
 
 from __future__ import annotations
@@ -15,9 +25,20 @@ import numpy as np
 from ..base import FeatureScorer
 from ..exceptions import ValidationError
 from ..types import FeatureValues
-from .evaluator_utils import check_choice, check_costs, check_number, check_xy, encode_labels
+from .evaluator_utils import (
+    binary_rows,
+    check_choice,
+    check_costs,
+    check_int,
+    check_number,
+    check_xy,
+    dense_float,
+    encode_labels,
+    utility_code,
+)
 
-__all__ = ["Infogain", "infogain_table", "median_binarize"]
+__all__ = ["Infogain", "Relief", "ReliefF", "Simba", "Corrcoef", "RGS", "infogain_table", "median_binarize",
+           "instance_order"]
 
 
 def raw_matrix(values: FeatureValues) -> np.ndarray:
@@ -164,3 +185,324 @@ class Infogain(FeatureScorer):
             joint = np.bincount(inv * n_classes + codes, minlength=n_values * n_classes)
             out[j] = infogain_table(joint.reshape(n_values, n_classes), pseudo)
         return out
+
+
+# ------------------------------------------------------------------ Relief, Relief-F
+def instance_order(m: int, n_iter: int | None, rng: np.random.Generator, *, permutations: bool) -> np.ndarray:
+    """Instances visited: ``n_iter`` draws (with replacement, or as consecutive random permutations)."""
+    if n_iter is None:
+        n_iter = m
+    if m == 0 or n_iter == 0:
+        return np.zeros(0, dtype=np.int64)
+    if not permutations:
+        return rng.integers(0, m, size=n_iter).astype(np.int64)
+    reps = -(-n_iter // m)
+    return np.concatenate([rng.permutation(m) for _ in range(reps)])[:n_iter].astype(np.int64)
+
+
+class Relief(FeatureScorer):
+    """Relief (Kira & Rendell; thesis Algorithm 3).
+
+    ``w_f = sum_x (x_f - nearmiss(x)_f)^2 - (x_f - nearhit(x)_f)^2`` over the
+    visited instances, nearest hit and nearest miss (any other class) found
+    with the plain Euclidean metric among the other instances (the lowest
+    index wins ties).  An instance without a hit (single-member class) or a
+    miss (one class) adds nothing.  Binary data use Hamming distances on
+    packed bits (the same neighbours).
+
+    Parameters
+    ----------
+    n_iter : int or None, default None
+        ``None``: every instance once, in index order (deterministic).
+        Otherwise ``n_iter`` instances drawn uniformly with replacement.
+    random_state : int, default 0
+        Seed of the draws when ``n_iter`` is given.
+
+    Examples
+    --------
+    >>> import numpy as np, metafx
+    >>> X = np.array([[0., 0.], [0., 1.], [1., 0.], [1., 1.]])
+    >>> metafx.score_features(X, [0, 0, 1, 1], "relief")
+    array([ 4., -4.])
+    """
+
+    name = "relief"
+    summary = "Relief feature weights (nearest hit / nearest miss, thesis Alg 3)"
+
+    def __init__(self, n_iter: int | None = None, random_state: int = 0) -> None:
+        self.n_iter = n_iter
+        self.random_state = random_state
+        check_int("n_iter", n_iter, 1, allow_none=True)
+        check_int("random_state", random_state, 0)
+
+    def _queries(self, m: int) -> np.ndarray:
+        if self.n_iter is None:
+            return np.arange(m, dtype=np.int64)
+        return instance_order(m, self.n_iter, np.random.default_rng(self.random_state), permutations=False)
+
+    def _neighbours(self, values, codes, n_classes, queries):
+        from .._kernels import margin as K
+
+        R = binary_rows(values)
+        if R is not None:
+            return K.nearest_by_class_packed(R, codes, n_classes, queries)
+        X = dense_float(values)
+        return K.nearest_by_class(X, codes, n_classes, np.ones(X.shape[1]), queries)
+
+    def score(self, X, y) -> np.ndarray:
+        from .._kernels import margin as K
+
+        values, y = check_xy(X, y)
+        codes, n_classes = encode_labels(y)
+        queries = self._queries(values.n_samples)
+        if values.n_features == 0:
+            return np.zeros(0)
+        idx, dist = self._neighbours(values, codes, n_classes, queries)
+        return self._weights(dense_float(values), codes, queries, idx, dist)
+
+    @staticmethod
+    def _weights(X, codes, queries, idx, dist):
+        from .._kernels import margin as K
+
+        own = codes[queries]
+        rows = np.arange(queries.shape[0])
+        hit = idx[rows, own]
+        other = dist.copy()
+        other[rows, own] = np.inf
+        # nearest miss over all other classes: smallest distance, then lowest index
+        best = other.min(axis=1, keepdims=True) if other.shape[1] else np.full((len(rows), 1), np.inf)
+        cand = np.where((other == best) & np.isfinite(other), idx, np.iinfo(np.int64).max)
+        miss = cand.min(axis=1) if cand.shape[1] else np.full(len(rows), -1)
+        miss = np.where(np.isfinite(best[:, 0]), miss, -1)
+        return K.relief_weights(X, queries, hit, miss)
+
+
+class ReliefF(Relief):
+    """Relief-F: Relief whose miss term averages the nearest instance of *every* other class.
+
+    ``w_f = sum_x [ mean_{c != y(x)} (x_f - nearest_c(x)_f)^2 - (x_f - nearhit(x)_f)^2 ]``
+    (plain average over classes, as thesis section 3.5.3 describes it; no
+    class-prior weighting).  Same parameters as ``relief``; with two classes
+    it equals ``relief``.
+
+    Examples
+    --------
+    >>> import numpy as np, metafx
+    >>> X = np.array([[0., 0.], [0., 1.], [1., 0.], [1., 1.], [3., 3.], [3., 2.]])
+    >>> metafx.score_features(X, [0, 0, 1, 1, 2, 2], "relief-f")
+    array([28.,  4.])
+    """
+
+    name = "relief-f"
+    summary = "Relief-F: Relief with the nearest miss of every other class, averaged"
+
+    @staticmethod
+    def _weights(X, codes, queries, idx, dist):
+        from .._kernels import margin as K
+
+        return K.relieff_weights(X, codes, queries, idx)
+
+
+# ------------------------------------------------------------------ Simba
+class Simba(FeatureScorer):
+    """Simba (thesis Algorithm 2): margin-based feature weighting.
+
+    Stochastic gradient ascent (step 1) on the leave-one-out margin evaluation
+    function ``e(w) = sum_x u(theta_w(x))``, ``theta_w(x) = 1/2 (||x -
+    nearmiss(x)||_w - ||x - nearhit(x)||_w)`` with nearest hit and miss
+    re-found under ``||z||_w = sqrt(sum_i w_i^2 z_i^2)`` at every step.
+    Each restart starts from ``w = 1`` and visits the instances in a fresh
+    random permutation (``n_iter`` steps, consecutive permutations when
+    ``n_iter > m``); the restart with the highest ``e(w / max|w|)`` is kept and
+    ``w^2 / max(w^2)`` is returned.  Where a nearest neighbour is at weighted
+    distance 0 its term of the gradient is 0 (the limit of
+    ``w_i z_i^2 / ||z||_w``).
+
+    Parameters
+    ----------
+    n_iter : int or None, default None
+        Steps T per restart; ``None``: one pass, T = m.
+    utility : {"linear", "sigmoid"}, default "linear"
+        ``u(t) = t`` or ``1 / (1 + exp(-beta t))`` (zero-one is not differentiable).
+    beta : float, default 1.0
+        Sigmoid slope (thesis: 0.01 on faces, 1 on Reuters; about one over
+        the mean distance between instances).
+    n_restarts : int, default 10
+        Random starting points (the thesis used 10).
+    random_state : int, default 0
+
+    Attributes
+    ----------
+    evaluation_ : float
+        ``e(w)`` of the kept restart (normalized ``max |w_i| = 1``).
+
+    Examples
+    --------
+    >>> import numpy as np, metafx
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, (200, 4))
+    >>> w = metafx.score_features(X, X[:, 0] > 0, "simba", n_restarts=2)
+    >>> int(np.argmax(w)), float(w.max())
+    (0, 1.0)
+    """
+
+    name = "simba"
+    summary = "Simba margin-based feature weights (thesis Alg 2), restarts keep the best e(w)"
+
+    def __init__(self, n_iter: int | None = None, utility: str = "linear", beta: float = 1.0,
+                 n_restarts: int = 10, random_state: int = 0) -> None:
+        self.n_iter = n_iter
+        self.utility = utility
+        self.beta = beta
+        self.n_restarts = n_restarts
+        self.random_state = random_state
+        check_int("n_iter", n_iter, 1, allow_none=True)
+        check_choice("utility", utility, ("linear", "sigmoid"))
+        check_number("beta", beta, low=0.0, strict=True)
+        check_int("n_restarts", n_restarts, 1)
+        check_int("random_state", random_state, 0)
+
+    def score(self, X, y) -> np.ndarray:
+        from .._kernels import margin as K
+
+        values, y = check_xy(X, y)
+        codes, _ = encode_labels(y)
+        Xd = dense_float(values)
+        m, n = Xd.shape
+        if n == 0:
+            self.evaluation_ = 0.0
+            return np.zeros(0)
+        code = utility_code(self.utility)
+        rng = np.random.default_rng(self.random_state)
+        best_e, best_v = -np.inf, None
+        for _ in range(self.n_restarts):
+            w = np.ones(n)
+            K.simba_pass(Xd, codes, instance_order(m, self.n_iter, rng, permutations=True), w, code, self.beta)
+            top = np.abs(w).max()
+            v = w / top if top > 0 else w
+            theta, valid = K.loo_margins(Xd, codes, v * v)
+            e = float(K.utility(theta[valid], code, self.beta).sum())
+            if e > best_e:
+                best_e, best_v = e, v
+        self.evaluation_ = best_e
+        return best_v * best_v
+
+
+# ------------------------------------------------------------------ corrcoef
+class Corrcoef(FeatureScorer):
+    """Absolute Pearson correlation of each column with a real target (thesis section 1.2.1).
+
+    A constant column (or target) scores 0.
+
+    Examples
+    --------
+    >>> import numpy as np, metafx
+    >>> X = np.array([[1., 0.], [2., 1.], [3., 0.], [4., 1.]])
+    >>> metafx.score_features(X, [2., 4., 6., 8.], "corrcoef").round(3)
+    array([1.   , 0.447])
+    """
+
+    name = "corrcoef"
+    task = "regression"
+    summary = "absolute Pearson correlation of each feature with the target"
+
+    def __init__(self) -> None:
+        pass
+
+    def score(self, X, y) -> np.ndarray:
+        values, g = check_xy(X, y, task="regression")
+        Xd = dense_float(values)
+        Xc = Xd - Xd.mean(axis=0) if Xd.shape[0] else Xd
+        gc = g - g.mean() if g.size else g
+        num = gc @ Xc
+        den = np.sqrt((Xc * Xc).sum(axis=0) * float(gc @ gc))
+        out = np.zeros(Xd.shape[1])
+        ok = den > 0
+        out[ok] = np.abs(num[ok]) / den[ok]
+        return np.minimum(out, 1.0)
+
+
+# ------------------------------------------------------------------ RGS
+class RGS(FeatureScorer):
+    """RGS (thesis Algorithm 4): Regression, Gradient-guided feature Selection.
+
+    Stochastic gradient ascent on ``e(w) = -1/2 sum_x (g(x) - ĝ_w(x))^2``,
+    where ``ĝ_w(x)`` is the soft k-NN estimate from the ``k`` nearest other
+    instances under ``d_w(x, x') = sum_i w_i^2 (x_i - x'_i)^2`` with weights
+    ``exp(-d_w / beta)`` (thesis eq. 4.1, leave-one-out).  The per-instance
+    gradient is the corrected form of ALGORITHMS.md section 5.2; the update is
+    ``w <- w + eta_t grad`` from ``w = 1``.  Returns ``w^2 / max(w^2)``.
+
+    Parameters
+    ----------
+    k : int, default 50
+        Neighbours (capped at ``m - 1``); 50 in thesis section 4.4.
+    beta : float or None, default None
+        ``None``: half the mean squared distance between the instances and
+        their ``k`` nearest neighbours under ``w = 1`` (thesis section 4.4).
+    n_iter : int or None, default None
+        Steps T; ``None``: one epoch (T = m), instances in a random permutation.
+    eta : float, default 1.0
+        Step size (constant, "convergence was also achieved with eta_t = 1").
+    decay : float, default 0.0
+        ``eta_t = eta / (1 + decay * t)``.
+    random_state : int, default 0
+
+    Examples
+    --------
+    >>> import numpy as np, metafx
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, (150, 3))
+    >>> w = metafx.score_features(X, np.sin(3 * X[:, 1]), "rgs", k=10)
+    >>> int(np.argmax(w))
+    1
+    """
+
+    name = "rgs"
+    task = "regression"
+    summary = "RGS feature weights for a real target (thesis Alg 4, soft k-NN regression)"
+
+    def __init__(self, k: int = 50, beta: float | None = None, n_iter: int | None = None, eta: float = 1.0,
+                 decay: float = 0.0, random_state: int = 0) -> None:
+        self.k = k
+        self.beta = beta
+        self.n_iter = n_iter
+        self.eta = eta
+        self.decay = decay
+        self.random_state = random_state
+        check_int("k", k, 1)
+        check_number("beta", beta, low=0.0, strict=True, allow_none=True)
+        check_int("n_iter", n_iter, 1, allow_none=True)
+        check_number("eta", eta, low=0.0, strict=True)
+        check_number("decay", decay, low=0.0)
+        check_int("random_state", random_state, 0)
+
+    def resolved_beta(self, X: np.ndarray, k: int) -> float:
+        from .._kernels import margin as K
+
+        if self.beta is not None:
+            return float(self.beta)
+        b = 0.5 * K.knn_mean_sqdist(X, k)
+        return b if b > 0 else 1.0
+
+    def score(self, X, y) -> np.ndarray:
+        from .._kernels import margin as K
+
+        values, g = check_xy(X, y, task="regression")
+        Xd = dense_float(values)
+        m, n = Xd.shape
+        if m < 2:
+            raise ValidationError(f"rgs needs at least 2 samples, got {m}")
+        if n == 0:
+            return np.zeros(0)
+        k = min(int(self.k), m - 1)
+        beta = self.resolved_beta(Xd, k)
+        self.beta_ = beta
+        rng = np.random.default_rng(self.random_state)
+        order = instance_order(m, self.n_iter, rng, permutations=True)
+        eta = self.eta / (1.0 + self.decay * np.arange(order.shape[0]))
+        w = np.ones(n)
+        K.rgs_pass(Xd, g, order, w, k, beta, eta)
+        w2 = w * w
+        top = w2.max()
+        return w2 / top if top > 0 else w2
