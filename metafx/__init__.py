@@ -35,11 +35,22 @@ from .exceptions import (
 )
 from .hookspecs import hookimpl, hookspec
 from .plugins import get_registry, register_plugin, unregister_plugin
+from . import bounds, transfer
+from .quality_map import QualityMap, smooth_qualities
+from .transfer import source_qualities, transfer_direct, transfer_indirect, transfer_quality
 from .scoring import score_features, select_features
 from .types import Dimension, FeatureValues, MetaFeatureSpace, SearchResult, StepRecord
 
 __all__ = [
     "__version__",
+    "QualityMap",
+    "smooth_qualities",
+    "source_qualities",
+    "transfer_direct",
+    "transfer_indirect",
+    "transfer_quality",
+    "bounds",
+    "transfer",
     "search",
     "score_features",
     "select_features",
