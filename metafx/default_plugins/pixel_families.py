@@ -419,8 +419,11 @@ class PixelsFamily(_ImageFamily):
 
     def from_json(self, specs: Sequence[Mapping[str, Any]]) -> PixelBatch:
         h, w = self._need_shape()
-        rows = np.array([int(s["row"]) for s in specs], np.int16)
-        cols = np.array([int(s["col"]) for s in specs], np.int16)
+        try:
+            rows = np.array([int(s["row"]) for s in specs], np.int16)
+            cols = np.array([int(s["col"]) for s in specs], np.int16)
+        except (KeyError, TypeError, ValueError) as e:
+            raise ValidationError(f"a pixel feature must be {{'row': int, 'col': int}}; got an invalid spec ({e!r})") from None
         if rows.size and (rows.min() < 0 or rows.max() >= h or cols.min() < 0 or cols.max() >= w):
             raise ValidationError(f"a pixel feature lies outside the {h}x{w} image")
         return PixelBatch(rows, cols)

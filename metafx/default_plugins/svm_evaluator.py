@@ -74,8 +74,10 @@ class CVLinearSVM(SetEvaluator):
     def evaluate(self, X, y, *, random_state=None) -> float:
         from sklearn.exceptions import ConvergenceWarning
 
+        from ..data import check_labels
+
         values = as_values(X)
-        y = np.asarray(y)
+        y = check_labels(y, values.n_samples)
         folds = stratified_folds(y, self.n_splits, random_state)
         if values.n_features == 0:
             return float(np.mean([majority_accuracy(y[tr], y[te]) for tr, te in folds]))

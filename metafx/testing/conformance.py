@@ -1,0 +1,557 @@
+"""Conformance test suites for metafx components (pytest).
+
+A plugin's test module subclasses one class per component and names it
+``Test...`` so that pytest collects the inherited tests::
+
+    from metafx.testing import FamilyConformance
+
+    class TestMyFamily(FamilyConformance):
+        family = "my-family"                 # registered name (or the class)
+        family_params = {"alpha": 2}         # optional constructor parameters
+
+        def make_data(self):                 # optional: data in the family's layout
+            return X, y
+
+Every class reads its component from class attributes, builds it through the
+registry (so the tests also prove the plugin is registered), and checks the
+contract that :func:`metafx.search`, :class:`metafx.SearchResult` and the
+command line rely on.  Override ``make_data`` (or ``make_problem`` for
+engines) when the default synthetic data does not suit the component.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import pickle
+from typing import Any, ClassVar, Mapping
+
+import numpy as np
+import pytest
+
+from .._search import SearchProblem, _jsonable
+from ..base import (
+    Component,
+    FeatureFamily,
+    FeatureScorer,
+    FeatureSelector,
+    MetaFeatureDescriber,
+    SearchEngine,
+    SetEvaluator,
+)
+from ..exceptions import ValidationError
+from ..plugins import get_registry
+from ..types import FeatureValues, MetaFeatureSpace, SearchResult
+
+__all__ = [
+    "FamilyConformance",
+    "DescriberConformance",
+    "EvaluatorConformance",
+    "EngineConformance",
+    "synthetic_data",
+]
+
+
+# --------------------------------------------------------------------------- helpers
+def synthetic_data(kind: str, *, n_samples: int = 70, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Small random data of a family's ``data_kind`` with a learnable two-class label.
+
+    ``"binary-image"``: ``(n, 10, 11)`` 0/1 images (odd sizes on purpose; 70 samples
+    is not a multiple of 64, the packing word size) whose label is the top-left
+    pixel OR the centre pixel.  ``"table"``: ``(n, 6)`` Gaussian columns, label
+    ``x0 * x1 + x2 > 0``.
+    """
+    rng = np.random.default_rng(seed)
+    if kind == "binary-image":
+        X = (rng.random((n_samples, 10, 11)) < 0.4).astype(np.uint8)
+        y = (X[:, 0, 0] | X[:, 5, 5]).astype(np.int64)
+    elif kind == "table":
+        X = rng.normal(size=(n_samples, 6))
+        y = (X[:, 0] * X[:, 1] + X[:, 2] > 0).astype(np.int64)
+    else:
+        raise ValidationError(f"kind={kind!r}; allowed: 'binary-image', 'table' (override make_data for others)")
+    return X, y
+
+
+def _resolve(kind: str, spec: Any, params: Mapping[str, Any] | None) -> Component:
+    if isinstance(spec, str):
+        cls = get_registry().get(kind, spec)
+    elif isinstance(spec, type) and issubclass(spec, Component):
+        cls = spec
+    else:
+        raise TypeError(f"set the class attribute to a registered {kind} name or a component class, not {spec!r}")
+    return cls.create(dict(params or {}))
+
+
+def _values_equal(a: FeatureValues, b: FeatureValues) -> None:
+    assert a.n_samples == b.n_samples and a.n_features == b.n_features
+    np.testing.assert_array_equal(a.dense(np.float64), b.dense(np.float64))
+
+
+# --------------------------------------------------------------------------- families
+class FamilyConformance:
+    """The contract of a :class:`metafx.base.FeatureFamily`.
+
+    Class attributes: ``family`` (registered name or class, required),
+    ``family_params`` (dict), ``budget`` (a budget that buys several features).
+    Override :meth:`make_data` to give data in the family's layout.
+    """
+
+    family: ClassVar[Any] = None
+    family_params: ClassVar[Mapping[str, Any]] = {}
+    budget: ClassVar[float] = 12.0
+    #: draws tried at random points in the draw tests
+    n_points: ClassVar[int] = 8
+
+    def make_data(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(X, y)`` for the family; by default :func:`synthetic_data` of its ``data_kind``."""
+        cls = type(_resolve("family", self.family, self.family_params))
+        return synthetic_data(cls.data_kind)
+
+    # -- fixtures
+    @pytest.fixture
+    def data(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.make_data()
+
+    @pytest.fixture
+    def fam(self, data) -> FeatureFamily:
+        X, y = data
+        f = _resolve("family", self.family, self.family_params)
+        assert f.fit(X, y) is f, "fit must return self"
+        return f
+
+    @pytest.fixture
+    def batch(self, fam):
+        b = fam.draw(fam.space().start(), self.budget, np.random.default_rng(0))
+        if len(b) == 0:  # the start point buys nothing on this data: try random points
+            rng = np.random.default_rng(1)
+            for _ in range(50):
+                b = fam.draw(fam.space().uniform(rng), self.budget, rng)
+                if len(b):
+                    break
+        assert len(b) > 0, f"no point of the space yields a feature within budget {self.budget}"
+        return b
+
+    # -- identity and parameters
+    def test_is_a_registered_family(self):
+        f = _resolve("family", self.family, self.family_params)
+        assert isinstance(f, FeatureFamily)
+        assert isinstance(type(f).name, str) and type(f).name
+        if isinstance(self.family, str):
+            assert get_registry().get("family", self.family) is type(f)
+        assert type(f).data_kind in ("binary-image", "table")
+
+    def test_params_round_trip_and_unknown_params_rejected(self):
+        f = _resolve("family", self.family, self.family_params)
+        params = f.get_params()
+        assert set(params) == set(type(f)._param_names()), "__init__ must store every argument under its name"
+        assert repr(type(f).create(params)) == repr(f)
+        with pytest.raises(ValidationError):
+            type(f).create({**params, "no_such_parameter_xyz": 1})
+
+    def test_fitted_params_rebuild_an_equivalent_family(self, fam, batch, data):
+        """``SearchResult`` rebuilds the family from JSON parameters, without data."""
+        params = json.loads(json.dumps(_jsonable(fam.get_params())))
+        again = type(fam)(**params)
+        specs = json.loads(json.dumps(fam.to_json(batch)))
+        X, _ = data
+        np.testing.assert_array_equal(again.transform(X, again.from_json(specs)), fam.transform(X, batch))
+
+    # -- space
+    def test_space(self, fam):
+        space = fam.space()
+        assert isinstance(space, MetaFeatureSpace) and len(space.dimensions) >= 1
+        rng = np.random.default_rng(0)
+        start = space.start()
+        assert space.check_point(start) == start
+        for _ in range(20):
+            u = space.uniform(rng)
+            assert space.check_point(u) == u
+            v = space.neighbour(u, rng)
+            assert space.check_point(v) == v
+
+    # -- drawing
+    def test_draw_respects_budget_and_costs(self, fam):
+        space = fam.space()
+        rng = np.random.default_rng(2)
+        min_cost = float(fam.min_cost())
+        assert math.isfinite(min_cost) and min_cost > 0
+        for _ in range(self.n_points):
+            b = fam.draw(space.uniform(rng), self.budget, rng)
+            costs = np.asarray(b.costs, dtype=np.float64)
+            assert costs.shape == (len(b),)
+            assert np.all(np.isfinite(costs)) and np.all(costs >= min_cost - 1e-9)
+            assert costs.sum() <= self.budget + 1e-9
+
+    def test_draw_below_min_cost_is_empty(self, fam):
+        b = fam.draw(fam.space().start(), 0.999 * float(fam.min_cost()), np.random.default_rng(0))
+        assert len(b) == 0
+
+    def test_draw_max_features(self, fam, batch):
+        b = fam.draw(fam.space().start(), self.budget, np.random.default_rng(0), max_features=1)
+        assert len(b) <= 1
+
+    def test_draw_is_reproducible(self, fam):
+        u = fam.space().start()
+        a = fam.draw(u, self.budget, np.random.default_rng(7))
+        b = fam.draw(u, self.budget, np.random.default_rng(7))
+        assert fam.to_json(a) == fam.to_json(b)
+
+    def test_draw_random(self, fam):
+        b = fam.draw_random(self.budget, np.random.default_rng(3))
+        assert float(np.sum(b.costs)) <= self.budget + 1e-9
+
+    # -- batches
+    def test_take_and_concat(self, fam, batch, data):
+        X, _ = data
+        prep = fam.prepare(X)
+        full = fam.compute(prep, batch)
+        idx = np.arange(len(batch))[::-1][: max(1, len(batch) // 2)]
+        _values_equal(fam.compute(prep, batch.take(idx)), full.take(idx))
+        both = fam.concat([batch, batch.take(idx)])
+        assert len(both) == len(batch) + len(idx)
+        np.testing.assert_allclose(np.asarray(both.costs), np.r_[batch.costs, np.asarray(batch.costs)[idx]])
+        empty = fam.concat([])
+        assert len(empty) == 0
+        assert fam.compute(prep, empty).n_features == 0
+        assert fam.compute(prep, batch.take([])).n_features == 0
+
+    # -- values
+    def test_compute(self, fam, batch, data):
+        X, _ = data
+        vals = fam.compute(fam.prepare(X), batch)
+        assert isinstance(vals, FeatureValues)
+        assert vals.n_samples == len(X) and vals.n_features == len(batch)
+        dense = vals.dense(np.float64)
+        assert dense.shape == (len(X), len(batch)) and np.all(np.isfinite(dense))
+        if vals.packed is not None:
+            assert set(np.unique(dense)) <= {0.0, 1.0}
+        out = fam.transform(X, batch)
+        assert out.shape == (len(X), len(batch))
+        np.testing.assert_array_equal(out.astype(np.float64), dense)
+
+    def test_rows_are_independent(self, fam, batch, data):
+        """A sample's feature values do not depend on the other samples of the call."""
+        X, _ = data
+        full = fam.transform(X, batch)
+        part = fam.transform(X[::3], batch)
+        np.testing.assert_allclose(part, full[::3])
+
+    def test_check_data_rejects_bad_input(self, fam):
+        with pytest.raises(ValidationError):
+            fam.check_data(np.zeros(5))
+
+    # -- description and JSON
+    def test_describe(self, fam, batch):
+        desc = fam.describe(batch)
+        assert isinstance(desc, Mapping)
+        missing = set(fam.space().names) - set(desc)
+        assert not missing, f"describe() must give every meta-feature of the space; missing {sorted(missing)}"
+        for name, col in desc.items():
+            col = np.asarray(col, dtype=np.float64)
+            assert col.shape == (len(batch),), name
+            assert np.all(np.isfinite(col)), name
+        sub = fam.describe(batch.take([0]))
+        for name in desc:
+            np.testing.assert_allclose(np.asarray(sub[name], np.float64), np.asarray(desc[name], np.float64)[:1])
+
+    def test_json_round_trip(self, fam, batch, data):
+        X, _ = data
+        specs = fam.to_json(batch)
+        assert len(specs) == len(batch)
+        text = json.dumps(specs)
+        again = fam.from_json(json.loads(text))
+        assert fam.to_json(again) == specs
+        np.testing.assert_allclose(np.asarray(again.costs), np.asarray(batch.costs))
+        np.testing.assert_array_equal(fam.transform(X, again), fam.transform(X, batch))
+
+    def test_from_json_rejects_bad_specs(self, fam):
+        with pytest.raises(ValidationError):
+            fam.from_json([{"family": type(fam).name, "no_such_key": 1}])
+
+    def test_feature_names(self, fam, batch):
+        names = fam.feature_names(batch)
+        assert len(names) == len(batch) and all(isinstance(n, str) and n for n in names)
+
+    def test_pickle(self, fam, batch, data):
+        X, _ = data
+        f2, b2 = pickle.loads(pickle.dumps((fam, batch)))
+        np.testing.assert_array_equal(f2.transform(X, b2), fam.transform(X, batch))
+
+
+# --------------------------------------------------------------------------- describers
+class DescriberConformance:
+    """The contract of a :class:`metafx.base.MetaFeatureDescriber`.
+
+    Class attributes: ``describer`` (name or class), ``describer_params``, and
+    the family it is tested on: ``family`` / ``family_params`` (one the
+    describer applies to); override :meth:`make_data` for that family's layout.
+    """
+
+    describer: ClassVar[Any] = None
+    describer_params: ClassVar[Mapping[str, Any]] = {}
+    family: ClassVar[Any] = None
+    family_params: ClassVar[Mapping[str, Any]] = {}
+    budget: ClassVar[float] = 12.0
+
+    def make_data(self) -> tuple[np.ndarray, np.ndarray]:
+        cls = type(_resolve("family", self.family, self.family_params))
+        return synthetic_data(cls.data_kind)
+
+    @pytest.fixture
+    def fam(self) -> FeatureFamily:
+        X, y = self.make_data()
+        return _resolve("family", self.family, self.family_params).fit(X, y)
+
+    @pytest.fixture
+    def desc(self) -> MetaFeatureDescriber:
+        return _resolve("describer", self.describer, self.describer_params)
+
+    @pytest.fixture
+    def batch(self, fam):
+        b = fam.draw_random(self.budget, np.random.default_rng(0))
+        assert len(b) > 0
+        return b
+
+    def test_is_a_registered_describer(self, desc):
+        assert isinstance(desc, MetaFeatureDescriber)
+        if isinstance(self.describer, str):
+            assert get_registry().get("describer", self.describer) is type(desc)
+
+    def test_columns(self, desc):
+        cols = type(desc).columns
+        assert isinstance(cols, tuple) and len(cols) >= 1
+        assert all(isinstance(c, str) and c for c in cols) and len(set(cols)) == len(cols)
+
+    def test_applies_to_its_families(self, desc, fam):
+        assert desc.applies_to(fam) and desc.applies_to(type(fam).name)
+        fams = type(desc).families
+        if "*" not in fams:
+            assert not desc.applies_to("no-such-family-xyz")
+            for name in fams:  # every family it names exists
+                assert ("family", name) in get_registry(), name
+
+    def test_describe(self, desc, fam, batch):
+        M = np.asarray(desc.describe(fam, batch), dtype=np.float64)
+        assert M.shape == (len(batch), len(type(desc).columns))
+        assert np.all(np.isfinite(M))
+        np.testing.assert_allclose(np.asarray(desc.describe(fam, batch), np.float64), M)  # deterministic
+        idx = np.arange(len(batch))[::-1]
+        np.testing.assert_allclose(np.asarray(desc.describe(fam, batch.take(idx)), np.float64), M[idx])
+
+    def test_describe_empty_batch(self, desc, fam, batch):
+        M = np.asarray(desc.describe(fam, batch.take([])), dtype=np.float64)
+        assert M.shape == (0, len(type(desc).columns))
+
+    def test_needs_no_data(self, desc, fam, batch):
+        """Meta-features do not depend on the instances: a family rebuilt from its parameters gives the same."""
+        again = type(fam)(**json.loads(json.dumps(_jsonable(fam.get_params()))))
+        b2 = again.from_json(fam.to_json(batch))
+        np.testing.assert_allclose(np.asarray(desc.describe(again, b2), np.float64),
+                                   np.asarray(desc.describe(fam, batch), np.float64))
+
+
+# --------------------------------------------------------------------------- evaluators
+def _informative(task: str, n_samples: int = 160, seed: int = 0) -> tuple[np.ndarray, np.ndarray, int]:
+    """0/1 columns: ``n_inf`` informative ones first, then pure noise; the target."""
+    rng = np.random.default_rng(seed)
+    n_inf, n_noise = 3, 5
+    if task == "classification":
+        y = rng.integers(0, 3, n_samples)
+        inf = np.stack([(y == c) ^ (rng.random(n_samples) < 0.08) for c in range(n_inf)], axis=1)
+    else:
+        inf = rng.random((n_samples, n_inf)) < 0.5
+        y = inf @ np.array([2.0, -1.5, 1.0]) + 0.2 * rng.normal(size=n_samples)
+    noise = rng.random((n_samples, n_noise)) < 0.5
+    return np.concatenate([inf, noise], axis=1).astype(np.uint8), y, n_inf
+
+
+def _packed(X: np.ndarray) -> FeatureValues:
+    from .._kernels.packing import pack_columns
+
+    return FeatureValues(n_samples=X.shape[0], packed=pack_columns(np.ascontiguousarray(X, dtype=np.uint8)))
+
+
+class EvaluatorConformance:
+    """The contract of an evaluator: a :class:`~metafx.base.SetEvaluator`,
+    :class:`~metafx.base.FeatureScorer` or :class:`~metafx.base.FeatureSelector`.
+
+    Class attributes: ``evaluator`` (name or class), ``evaluator_params``,
+    ``task`` (``"classification"`` or ``"regression"``; by default the
+    scorer's own ``task``).  The default data are 0/1 columns, the first
+    three informative about the target and five pure noise; override
+    :meth:`make_data` (returning ``(X, y, n_informative)``) for other inputs.
+    """
+
+    evaluator: ClassVar[Any] = None
+    evaluator_params: ClassVar[Mapping[str, Any]] = {}
+    task: ClassVar[str | None] = None
+
+    def make_data(self) -> tuple[np.ndarray, np.ndarray, int]:
+        ev = _resolve("evaluator", self.evaluator, self.evaluator_params)
+        return _informative(self.task or getattr(ev, "task", "classification"))
+
+    @pytest.fixture
+    def ev(self):
+        return _resolve("evaluator", self.evaluator, self.evaluator_params)
+
+    @pytest.fixture
+    def data(self):
+        return self.make_data()
+
+    def _run(self, ev, X, y, seed=0):
+        if isinstance(ev, SetEvaluator):
+            return ev.evaluate(X, y, random_state=seed)
+        if isinstance(ev, FeatureScorer):
+            return ev.score(X, y)
+        return ev.select(X, y)
+
+    def test_is_a_registered_evaluator(self, ev):
+        assert isinstance(ev, (SetEvaluator, FeatureScorer, FeatureSelector))
+        if isinstance(self.evaluator, str):
+            assert get_registry().get("evaluator", self.evaluator) is type(ev)
+        params = ev.get_params()
+        assert set(params) == set(type(ev)._param_names())
+        with pytest.raises(ValidationError):
+            type(ev).create({**params, "no_such_parameter_xyz": 1})
+
+    def test_output(self, ev, data):
+        X, y, _ = data
+        out = self._run(ev, X, y)
+        if isinstance(ev, SetEvaluator):
+            assert isinstance(out, (float, np.floating)) and math.isfinite(out)
+        elif isinstance(ev, FeatureScorer):
+            out = np.asarray(out, dtype=np.float64)
+            assert out.shape == (X.shape[1],) and np.all(np.isfinite(out))
+        else:
+            out = np.asarray(out)
+            assert out.ndim == 1 and out.dtype.kind in "iu"
+            assert len(set(out.tolist())) == out.size and np.all((out >= 0) & (out < X.shape[1]))
+
+    def test_deterministic(self, ev, data):
+        X, y, _ = data
+        np.testing.assert_array_equal(np.asarray(self._run(ev, X, y, 3)), np.asarray(self._run(ev, X, y, 3)))
+
+    def test_dense_and_feature_values_agree(self, ev, data):
+        """Arrays, dense FeatureValues and (for 0/1 data) bit-packed FeatureValues give one answer."""
+        X, y, _ = data
+        ref = np.asarray(self._run(ev, X, y), dtype=np.float64)
+        forms = [FeatureValues.from_dense(X)]
+        if set(np.unique(X)) <= {0, 1}:
+            forms.append(_packed(X))
+        for vals in forms:
+            np.testing.assert_allclose(np.asarray(self._run(ev, vals, y), dtype=np.float64), ref, rtol=1e-9, atol=1e-12)
+
+    def test_informative_beats_noise(self, ev, data):
+        X, y, n_inf = data
+        if isinstance(ev, SetEvaluator):
+            good = ev.evaluate(X[:, :n_inf], y, random_state=0)
+            bad = ev.evaluate(X[:, n_inf:], y, random_state=0)
+            assert good > bad, (good, bad)
+        elif isinstance(ev, FeatureScorer):
+            s = np.asarray(ev.score(X, y), dtype=np.float64)
+            assert s[:n_inf].min() > s[n_inf:].max(), s
+        else:
+            sel = np.asarray(ev.select(X, y))
+            if sel.size:
+                assert sel[0] < n_inf, sel
+
+    def test_rejects_mismatched_lengths(self, ev, data):
+        X, y, _ = data
+        with pytest.raises(ValueError):
+            self._run(ev, X, y[:-1])
+
+
+# --------------------------------------------------------------------------- engines
+class EngineConformance:
+    """The contract of a :class:`metafx.base.SearchEngine`.
+
+    Class attributes: ``engine`` (name or class), ``engine_params``, ``steps``.
+    The default problem is ``pixel-and`` on 300 binarized digits with
+    ``cv-linear-svm`` and budget 15; override :meth:`make_problem`.
+    """
+
+    engine: ClassVar[Any] = None
+    engine_params: ClassVar[Mapping[str, Any]] = {}
+    steps: ClassVar[int] = 4
+
+    def make_problem(self) -> SearchProblem:
+        from .._api import make_component
+        from ..data import load_digits_binary
+
+        X, y = load_digits_binary()
+        fam = make_component("family", "pixel-and")
+        ev = make_component("evaluator", "cv-linear-svm")
+        return SearchProblem(fam, X[:300], y[:300], ev, 15.0, eval_seed=0)
+
+    @pytest.fixture
+    def eng(self) -> SearchEngine:
+        return _resolve("engine", self.engine, self.engine_params)
+
+    @pytest.fixture
+    def problem(self) -> SearchProblem:
+        return self.make_problem()
+
+    @pytest.fixture
+    def result(self, eng, problem) -> SearchResult:
+        return eng.run(problem, steps=self.steps, seed=5, callbacks=[], progress=False)
+
+    def test_is_a_registered_engine(self, eng):
+        assert isinstance(eng, SearchEngine)
+        if isinstance(self.engine, str):
+            assert get_registry().get("engine", self.engine) is type(eng)
+        with pytest.raises(ValidationError):
+            type(eng).create({**eng.get_params(), "no_such_parameter_xyz": 1})
+
+    def test_result(self, result, problem, eng):
+        assert isinstance(result, SearchResult)
+        assert result.engine == type(eng).name and result.family == problem.family.name
+        traj = result.trajectory
+        assert 1 <= len(traj) <= self.steps
+        assert [r.step for r in traj] == sorted(r.step for r in traj)
+        best = max(r.quality for r in traj)
+        assert result.best_quality == pytest.approx(best)
+        assert result.total_cost <= problem.budget + 1e-9
+        assert all(r.cost <= problem.budget + 1e-9 for r in traj)
+        assert all(problem.space.check_point(r.point) == r.point for r in traj)
+        assert len(result.features) == result.n_features
+        best_rec = [r for r in traj if r.step == result.best_step]
+        assert best_rec and best_rec[0].quality == pytest.approx(result.best_quality)
+        assert best_rec[0].n_features == result.n_features
+
+    def test_fixed_dimensions_stay_fixed(self, eng, problem):
+        space = problem.space
+        dim = space.free[0]
+        problem.space = space.with_fixed({dim.name: dim.start})
+        res = eng.run(problem, steps=self.steps, seed=2, callbacks=[], progress=False)
+        assert all(r.point[dim.name] == dim.start for r in res.trajectory)
+
+    def test_features_recompute_to_the_best_quality(self, result, problem):
+        """The returned features are the ones that scored ``best_quality``."""
+        fam, batch = result.feature_batch()
+        vals = fam.compute(problem.prepared, batch)
+        q = problem.evaluator.evaluate(vals, problem.y, random_state=problem.eval_seed)
+        assert q == pytest.approx(result.best_quality)
+
+    def test_json_round_trip(self, result):
+        again = SearchResult.from_json(result.to_json())
+        assert again == result
+
+    def test_reproducible(self, eng, problem, result):
+        again = eng.run(problem, steps=self.steps, seed=5, callbacks=[], progress=False)
+        assert [r.point for r in again.trajectory] == [r.point for r in result.trajectory]
+        assert again.features == result.features
+
+    def test_callbacks_and_stop(self, eng, problem):
+        seen = []
+
+        def cb(state, record):
+            seen.append(record.step)
+            return False  # stop after the first step
+
+        res = eng.run(problem, steps=self.steps, seed=1, callbacks=[cb], progress=False)
+        assert len(res.trajectory) == 1 and seen == [res.trajectory[0].step]
+
+        calls = []
+        eng.run(problem, steps=2, seed=1, callbacks=[lambda s, r: calls.append(r.step)], progress=False)
+        assert len(calls) == 2
