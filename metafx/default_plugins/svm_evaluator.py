@@ -69,7 +69,8 @@ class CVLinearSVM(SetEvaluator):
     def _model(self):
         from sklearn.svm import LinearSVC
 
-        return LinearSVC(C=self.C, max_iter=self.max_iter, tol=self.tol, dual=True)
+        # liblinear's dual solver shuffles with its own seed: fix it, or equal inputs may score differently
+        return LinearSVC(C=self.C, max_iter=self.max_iter, tol=self.tol, dual=True, random_state=0)
 
     def evaluate(self, X, y, *, random_state=None) -> float:
         from sklearn.exceptions import ConvergenceWarning
