@@ -244,3 +244,87 @@ def rgs_pass(X, g, order, w, k, beta, eta):
     for t, i in enumerate(order):
         w = w + eta[t] * rgs_sample_gradient(X, g, w, k, beta, i)
     return w
+
+
+# ------------------------------------------------------------------ nearest-neighbour classifiers, potentials
+def nn_predict_index(A, B):
+    """Index of the nearest row of A for each row of B (squared Euclidean; ties -> lowest index)."""
+    out = []
+    for b in B:
+        d = [float(np.sum((a - b) ** 2)) for a in A]
+        out.append(int(np.argmin(d)))
+    return np.array(out, dtype=int)
+
+
+def loo_1nn_correct(X, codes):
+    m = X.shape[0]
+    ok = np.zeros(m, dtype=bool)
+    for i in range(m):
+        d = [float(np.sum((X[i] - X[j]) ** 2)) if j != i else np.inf for j in range(m)]
+        if m > 1:
+            ok[i] = codes[int(np.argmin(d))] == codes[i]
+    return ok
+
+
+def gamma_net(X, gamma2):
+    """Algorithm 1 of the compression paper, rows scanned in index order (squared distances vs gamma^2)."""
+    net = []
+    for p in range(X.shape[0]):
+        if all(weighted_sqdist(X[p], X[j], np.ones(X.shape[1])) >= gamma2 for j in net):
+            net.append(p)
+    return net
+
+
+def prune(X, codes, net, radii, gamma):
+    """Algorithm 2 of the compression paper; returns the kept net indices (in net order)."""
+    alive = {p: True for p in net}
+    for r in radii:
+        for p in net:
+            if not alive[p]:
+                continue
+            if any(alive[o] and codes[o] != codes[p] and np.linalg.norm(X[p] - X[o]) < 2 * r for o in net):
+                continue
+            for q in net:
+                if q != p and alive[q] and np.linalg.norm(X[p] - X[q]) < r - gamma:
+                    alive[q] = False
+    return [p for p in net if alive[p]]
+
+
+def class_potentials(A, codes, n_classes, x, sigma, exclude=None):
+    """phi_k(x) = (1/|S|) sum_{i: z_i = k} exp(-||x - x_i||^2 / sigma^2) (S without `exclude`)."""
+    phi = np.zeros(n_classes)
+    idx = [i for i in range(A.shape[0]) if i != exclude]
+    for i in idx:
+        phi[codes[i]] += np.exp(-np.sum((x - A[i]) ** 2) / sigma ** 2)
+    return phi / len(idx)
+
+
+def potential_h(X, codes, n_classes, sigma):
+    """h = var - mean of the leave-one-out normalized margins (Teng et al. eq. 17)."""
+    gams = []
+    for i in range(X.shape[0]):
+        phi = class_potentials(X, codes, n_classes, X[i], sigma, exclude=i)
+        tot = np.sum(np.abs(phi))
+        if tot == 0:
+            gams.append(0.0)
+            continue
+        ph = phi / tot
+        second = sorted(ph)[-2] if n_classes >= 2 else 0.0
+        gams.append(ph[codes[i]] - second)
+    gams = np.array(gams)
+    return float(np.var(gams, ddof=1) - np.mean(gams)), gams
+
+
+def weighted_knn_vote(A, codes, n_classes, B, W, k):
+    out = []
+    for q in range(B.shape[0]):
+        d = np.array([np.sum(W[q] * (B[q] - a) ** 2) for a in A])
+        nb = np.argsort(d, kind="stable")[:k]
+        votes = np.zeros(n_classes)
+        first = np.full(n_classes, np.inf)
+        for rank, j in enumerate(nb):
+            votes[codes[j]] += 1
+            first[codes[j]] = min(first[codes[j]], rank)
+        best = max(range(n_classes), key=lambda c: (votes[c], -first[c]))
+        out.append(best)
+    return np.array(out)

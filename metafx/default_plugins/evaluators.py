@@ -6,7 +6,7 @@ See ``docs/evaluators.md`` for each one and the reading of the source texts it i
 from __future__ import annotations
 
 from ..hookspecs import hookimpl
-from . import scorers, selectors
+from . import scorers, selectors, set_evaluators
 
 
 @hookimpl
@@ -19,5 +19,12 @@ def metafx_register_evaluators(register):
         scorers.Corrcoef,
         scorers.RGS,
         selectors.TopN,
+        set_evaluators.CVNearestNeighbor,
+        set_evaluators.CVCondensed1NN,
+        set_evaluators.CVAdaptiveNN,
+        set_evaluators.CVPotential,
+        set_evaluators.LOO1NN,
+        set_evaluators.MarginEvaluator,
+        set_evaluators.PotentialMargin,
     ):
         register(cls)
