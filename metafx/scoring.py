@@ -43,22 +43,22 @@ def _kind(cls: type) -> str:
     return cls.__name__
 
 
-def _lookup(method: Any, bases: tuple[type, ...], what: str, allowed: list[str]) -> type:
+def _lookup(method: Any, bases: tuple[type, ...], what: str, allowed: list[str], param: str = "method") -> type:
     from .plugins import get_registry
 
     if isinstance(method, type) and issubclass(method, bases):
         return method
     if not isinstance(method, str):
-        raise ValidationError(f"method={method!r} must be the name of a registered {what}; registered: "
+        raise ValidationError(f"{param}={method!r} must be the name of a registered {what}; registered: "
                               f"{', '.join(allowed) or '(none)'}")
     reg = get_registry()
     if ("evaluator", method) not in reg:
         raise UnknownComponentError(
-            f"unknown {what} method={method!r}; registered: {', '.join(allowed) or '(none)'}")
+            f"unknown {what} {param}={method!r}; registered: {', '.join(allowed) or '(none)'}")
     cls = reg.get("evaluator", method)
     if not issubclass(cls, bases):
         raise ValidationError(
-            f"method={method!r} is a {_kind(cls)}, not a {what}; registered: {', '.join(allowed)}")
+            f"{param}={method!r} is a {_kind(cls)}, not a {what}; registered: {', '.join(allowed)}")
     return cls
 
 

@@ -19,6 +19,7 @@ def metafx_register_evaluators(register):
         scorers.Corrcoef,
         scorers.RGS,
         selectors.TopN,
+        selectors.GFlip,
         set_evaluators.CVNearestNeighbor,
         set_evaluators.CVCondensed1NN,
         set_evaluators.CVAdaptiveNN,
