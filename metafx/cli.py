@@ -62,12 +62,25 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--storage", default=None, help="record finished steps here; rerun with the same arguments to resume")
     g.add_argument("--study", default=None, help="study name inside --storage (engines that use one)")
     g.add_argument("--n-jobs", type=int, default=1)
+    g.add_argument("--n-workers", type=int, default=1,
+                   help="engine optuna with --storage: processes on this machine (1: this one; k > 1: this one and "
+                        "k-1 `metafx worker`s; 0: only create the study, wait for workers and collect)")
+    g.add_argument("--sampler", default=None,
+                   help="engine optuna: tpe (default), cmaes, gp, random or qmc (same as --engine-param sampler=...)")
     o = s.add_argument_group("output")
     o.add_argument("--out", default=None, help="write the result JSON here")
     o.add_argument("--final-c", default="cv", help="C of the final linear SVM, or 'cv' (default) to choose it on the training part")
     prog = o.add_mutually_exclusive_group()
     prog.add_argument("--progress", dest="progress", action="store_true", default=None, help="always show the progress bar")
     prog.add_argument("--no-progress", dest="progress", action="store_false", help="never show the progress bar")
+    w = sub.add_parser("worker", help="join a shared optuna search (created by metafx search --storage --study)")
+    w.add_argument("--storage", required=True, help="the study's optuna storage URL or journal file")
+    w.add_argument("--study", required=True, help="the study name")
+    w.add_argument("--n-jobs", type=int, default=1, help="trials evaluated at once by this worker (threads)")
+    w.add_argument("--data-dir", default=None, help="where the dataset files are on this machine")
+    wprog = w.add_mutually_exclusive_group()
+    wprog.add_argument("--progress", dest="progress", action="store_true", default=None)
+    wprog.add_argument("--no-progress", dest="progress", action="store_false")
     pp = sub.add_parser("plot", help="draw a result's trajectory and meta-feature path as PNG files")
     pp.add_argument("result", help="result JSON written by metafx search --out")
     pp.add_argument("--out", default=None, help="directory of the PNG files (default: beside the JSON)")
@@ -125,12 +138,20 @@ def cmd_search(args: argparse.Namespace) -> int:
             raise ValidationError(f"--final-c={args.final_c!r} must be a number or 'cv'") from None
     print(f"data {args.data}: {n_train} training and {n_test} test samples of shape {X.shape[1:]} "
           f"(split seed {args.split_seed})", file=sys.stderr)
-    result = search(
-        X[tr], y[tr], family=args.family, budget=args.budget, steps=args.steps, engine=args.engine,
-        evaluator=args.evaluator, seed=args.seed, progress=args.progress, fixed=dict(args.fix),
-        family_params=dict(args.family_param), engine_params=dict(args.engine_param),
-        evaluator_params=dict(args.evaluator_param), storage=args.storage, study_name=args.study, n_jobs=args.n_jobs,
-    )
+    engine_params = dict(args.engine_param)
+    if args.sampler is not None:
+        engine_params["sampler"] = args.sampler
+    if args.engine == "optuna" and args.storage is not None:  # a study workers can join
+        result = _shared_search(args, X[tr], y[tr], n_train, n_test, engine_params, data_params)
+    elif args.n_workers != 1:
+        raise ValidationError(f"--n-workers={args.n_workers} needs --engine optuna and --storage")
+    else:
+        result = search(
+            X[tr], y[tr], family=args.family, budget=args.budget, steps=args.steps, engine=args.engine,
+            evaluator=args.evaluator, seed=args.seed, progress=args.progress, fixed=dict(args.fix),
+            family_params=dict(args.family_param), engine_params=engine_params,
+            evaluator_params=dict(args.evaluator_param), storage=args.storage, study_name=args.study, n_jobs=args.n_jobs,
+        )
     result.metadata["data"] = {"name": args.data, "n_train": n_train, "n_test": n_test, "split_seed": args.split_seed,
                                **{k: str(v) for k, v in data_params.items()}}
     if n_test > 0 and result.n_features > 0:
@@ -148,7 +169,32 @@ def cmd_search(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"plugins": cmd_plugins, "search": cmd_search, "plot": cmd_plot}
+def _shared_search(args: argparse.Namespace, X, y, n_train: int, n_test: int, engine_params: dict,
+                   data_params: dict):
+    from .distributed import ProblemSpec, run_search
+
+    spec = ProblemSpec(data=args.data, data_params=data_params, n_train=n_train, n_test=n_test,
+                       split_seed=args.split_seed, family=args.family, family_params=dict(args.family_param),
+                       fixed=dict(args.fix), budget=args.budget, steps=args.steps, seed=args.seed,
+                       evaluator=args.evaluator, evaluator_params=dict(args.evaluator_param),
+                       engine_params=engine_params)
+    study = args.study or f"metafx-{args.data}-{args.family}-b{args.budget:g}-s{args.seed}"
+    print(f"study {study!r} ({args.n_workers} worker process(es) here)", file=sys.stderr)
+    return run_search(spec, args.storage, study, n_workers=args.n_workers, n_jobs=args.n_jobs,
+                      progress=args.progress, data=(X, y))
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    from .distributed import run_worker
+
+    data_params = {} if args.data_dir is None else {"data_dir": args.data_dir}
+    result = run_worker(args.storage, args.study, n_jobs=args.n_jobs, progress=args.progress,
+                        data_params=data_params)
+    print(f"study {args.study!r} finished: {len(result.trajectory)} trials, best quality {result.best_quality:.4f}")
+    return 0
+
+
+COMMANDS = {"plugins": cmd_plugins, "search": cmd_search, "plot": cmd_plot, "worker": cmd_worker}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -16,17 +16,21 @@ a uniform step in ``[-step, step]``, floats by a Gaussian), redrawn if it lands
 on ``u_best`` itself.  Step ``j`` draws every random number from a generator
 seeded by ``(seed, j)``, so a resumed search (``storage=``) replays the journal
 and continues exactly as an uninterrupted one.
+
+``n_candidates = c > 1`` evaluates ``c`` distinct points per step (step 1:
+``u_0`` and ``c - 1`` neighbours of it; later steps: ``c`` neighbours of
+``u_best``) and keeps the best of them (the first one on ties) as the step's
+record.  Candidate ``i`` of step ``j`` uses generators seeded by
+``(seed, j, ..., i)`` (candidate 0 exactly as with ``c = 1``), so the result
+does not depend on ``n_jobs``, the number of threads evaluating them.
 """
 
 from __future__ import annotations
 
-import hashlib
-import math
 import time
 from typing import Any, Mapping, Sequence
 
-import numpy as np
-
+from .._engine_tools import draw_or_empty, evaluate_drawn, journal_path_for, problem_signature, resolve_n_jobs, thread_map
 from .._journal import Journal
 from .._search import Evaluation, Progress, SearchProblem, SearchState, step_rng
 from ..base import SearchEngine
@@ -36,31 +40,14 @@ from ..types import SearchResult, StepRecord
 
 _MOVE, _DRAW = 0, 1
 
-
-def data_fingerprint(problem: SearchProblem) -> str:
-    h = hashlib.sha256()
-    for v in problem.prepared.values() if isinstance(problem.prepared, Mapping) else [problem.prepared]:
-        if isinstance(v, np.ndarray):
-            h.update(v.tobytes())
-    h.update(np.ascontiguousarray(problem.y).tobytes())
-    return h.hexdigest()[:16]
+__all__ = ["Mufasa", "candidate_rng"]
 
 
-def problem_signature(engine: SearchEngine, problem: SearchProblem, seed: int, steps: int | None = None) -> dict:
-    from .._search import _jsonable
-
-    return _jsonable({
-        "engine": engine.name,
-        "engine_params": engine.get_params(),
-        "family": problem.family.name,
-        "family_params": problem.family.get_params(),
-        "evaluator": problem.evaluator.name,
-        "evaluator_params": problem.evaluator.get_params(),
-        "budget": problem.budget,
-        "fixed": problem.space.fixed,
-        "seed": seed,
-        "data": data_fingerprint(problem),
-    })
+def candidate_rng(seed: int, step: int, kind: int, candidate: int):
+    """The generator of one candidate of one step (candidate 0: ``step_rng(seed, step, kind)``)."""
+    if candidate == 0:
+        return step_rng(seed, step, kind)
+    return step_rng(seed, step, kind, candidate)
 
 
 class Mufasa(SearchEngine):
@@ -70,65 +57,108 @@ class Mufasa(SearchEngine):
     ----------
     start : dict, optional
         The initial point ``u_0`` (missing dimensions take their defaults).
+    n_candidates : int, default 1
+        Points evaluated per step, all near ``u_best``; 1 is the thesis's
+        algorithm.  Evaluated on ``n_jobs`` threads with the same result
+        whatever ``n_jobs`` is.
+
+    Examples
+    --------
+    >>> import metafx
+    >>> X, y = metafx.load_dataset("digits")
+    >>> r = metafx.search(X[:300], y[:300], budget=40, steps=3, engine="mufasa",
+    ...                   engine_params={"n_candidates": 2}, seed=0, progress=False)
+    >>> len(r.trajectory), r.total_cost <= 40
+    (3, True)
     """
 
     name = "mufasa"
     summary = "stochastic local search in meta-feature space (thesis Algorithm 6)"
 
-    def __init__(self, start: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, start: Mapping[str, Any] | None = None, n_candidates: int = 1) -> None:
         self.start = None if start is None else dict(start)
+        self.n_candidates = n_candidates
+        if isinstance(n_candidates, bool) or not isinstance(n_candidates, int) or n_candidates < 1:
+            raise ValidationError(f"n_candidates={n_candidates!r} must be an integer >= 1")
+
+    def _candidates(self, space, j: int, centre: Mapping[str, Any], seed: int) -> list[dict[str, Any]]:
+        """The distinct points of step ``j`` (deterministic in ``(seed, j)``)."""
+        out: list[dict[str, Any]] = [dict(centre)] if j == 1 else []
+        key = 1 if j == 1 else 0  # candidate 0 of step j > 1 moves exactly as with n_candidates=1
+        while len(out) < self.n_candidates and key < 20 * self.n_candidates:
+            cand = space.neighbour(centre, candidate_rng(seed, j, _MOVE, key))
+            key += 1
+            if cand not in out:
+                out.append(cand)
+        return out
 
     def run(self, problem: SearchProblem, *, steps: int, seed: int | None, callbacks: Sequence = (),
             progress: bool | None = False, storage: str | None = None, study_name: str | None = None,
             n_jobs: int = 1) -> SearchResult:
         if seed is None:
             raise ValidationError("mufasa needs an integer seed (metafx.search draws one when seed=None)")
+        if study_name is not None and storage is None:
+            raise ValidationError("study_name was given without storage; mufasa records steps in a journal file")
+        n_jobs = resolve_n_jobs(n_jobs)
         space = problem.space
-        u = space.start(self.start)
+        u_best = space.start(self.start)
         state = SearchState(total_steps=steps)
         best: Evaluation | None = None
-        u_best = dict(u)
+        best_key: tuple[int, int] | None = None
         journal = None
         done: list[StepRecord] = []
         if storage is not None:
-            journal = Journal(storage, problem_signature(self, problem, seed))
+            journal = Journal(journal_path_for(self.name, storage), problem_signature(self, problem, seed))
             done = [r for r in journal.records if r.step <= steps]
         with Progress(steps, progress, desc="mufasa", initial=0) as bar:
             for j in range(1, steps + 1):
-                if j > 1:
-                    u = space.neighbour(u_best, step_rng(seed, j, _MOVE))
+                cands = self._candidates(space, j, u_best, seed)
                 if j <= len(done):  # replay a journaled step
                     rec = done[j - 1]
-                    if rec.point != u:
-                        raise ValidationError(f"journal step {j} was at {rec.point}, replay reached {u}")
+                    if rec.point not in cands:
+                        raise ValidationError(f"journal step {j} was at {rec.point}, replay reached {cands}")
+                    if rec.accepted:
+                        best, best_key = None, (j, cands.index(rec.point))
                 else:
                     t0 = time.perf_counter()
-                    ev = problem.evaluate(u, step_rng(seed, j, _DRAW))
+
+                    def one(i: int, _c=cands, _j=j) -> Evaluation:
+                        u = _c[i]
+                        rng = candidate_rng(seed, _j, _DRAW, i)
+                        return evaluate_drawn(problem, u, lambda: problem.family.draw(u, problem.budget, rng))
+
+                    evs = thread_map(one, list(range(len(cands))), n_jobs)
+                    k = max(range(len(evs)), key=lambda i: (evs[i].quality, -i))
+                    ev = evs[k]
                     accepted = ev.quality >= state.best_quality
+                    timings = dict(ev.timings) if len(evs) == 1 else {
+                        key: float(sum(e.timings.get(key, 0.0) for e in evs)) for key in ev.timings}
                     rec = StepRecord(
-                        step=j, point=dict(u), quality=ev.quality, cost=ev.cost, n_features=ev.n_features,
+                        step=j, point=dict(ev.point), quality=ev.quality, cost=ev.cost, n_features=ev.n_features,
                         seconds=time.perf_counter() - t0,
-                        best_quality=max(ev.quality, state.best_quality), accepted=accepted, timings=ev.timings,
+                        best_quality=max(ev.quality, state.best_quality), accepted=accepted, timings=timings,
                     )
                     if journal is not None:
                         journal.append(rec)
                     if accepted:
-                        best = ev
+                        best, best_key = ev, (j, k)
                 if rec.accepted:
                     u_best = dict(rec.point)
-                    if j <= len(done):
-                        best = None  # re-drawn below if it stays the best
                 state.record(rec, callbacks)
                 bar.update(state)
                 if state.stop_requested:
                     break
-        if best is None and state.best_step:
+        if best is None and best_key is not None:
             # the best step was replayed from the journal: draw its features again (same generator)
-            rec = state.trajectory[state.best_step - 1]
-            batch = problem.family.draw(rec.point, problem.budget, step_rng(seed, rec.step, _DRAW))
+            j, i = best_key
+            rec = state.trajectory[j - 1]
+            rng = candidate_rng(seed, j, _DRAW, i)
+            batch = draw_or_empty(problem, lambda: problem.family.draw(rec.point, problem.budget, rng))
             best = Evaluation(dict(rec.point), batch, rec.quality, rec.cost, rec.n_features, rec.timings)
-        return problem.make_result(self, seed, state.trajectory, best, state.best_step,
-                                   metadata={"resumed_steps": len(done)} if done else None)
+        meta: dict[str, Any] = {"n_candidates": self.n_candidates}
+        if done:
+            meta["resumed_steps"] = len(done)
+        return problem.make_result(self, seed, state.trajectory, best, state.best_step, metadata=meta)
 
 
 @hookimpl

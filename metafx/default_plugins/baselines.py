@@ -1,0 +1,305 @@
+"""The thesis's budget-matched baselines of guided feature extraction (section
+5.3.2), as search engines: ``random`` (MF+Rand) and ``ranked`` (MF+Norm Infogain).
+
+Both return the same :class:`~metafx.SearchResult` as ``mufasa``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from .._engine_tools import (
+    draw_or_empty,
+    evaluate_drawn,
+    summary_point,
+    journal_path_for,
+    problem_signature,
+    resolve_n_jobs,
+    thread_map,
+)
+from .._journal import Journal
+from .._search import Evaluation, Progress, SearchProblem, SearchState, step_rng
+from ..base import SearchEngine
+from ..exceptions import ValidationError
+from ..hookspecs import hookimpl
+from ..types import SearchResult, StepRecord
+
+__all__ = ["RandomSearch", "RankedBaseline", "budget_prefix"]
+
+_MOVE, _DRAW = 0, 1
+_MODES = ("point", "feature")
+
+
+class RandomSearch(SearchEngine):
+    """MF+Rand: ``steps`` independent feature sets of the budget; keep the best.
+
+    The thesis: "doing 50 steps of choosing features of the allowed budget
+    randomly, i.e. over all possible values of the meta-features.  Then we use
+    the set with the lowest 2-fold cross-validation error."  Two readings:
+
+    * ``mode="point"`` (default): each step draws one meta-feature point
+      uniformly over the space (fixed dimensions held) and fills the budget
+      with features drawn at that point -- Mufasa without the local search,
+      the natural ablation;
+    * ``mode="feature"``: each step fills the budget with features whose
+      meta-feature values are drawn independently per feature
+      (``family.draw_random``); the record's point then summarizes the set
+      (mean meta-feature values, see :func:`summary_point`).
+
+    Step ``j`` uses generators seeded by ``(seed, j)`` only, so steps are
+    independent: ``n_jobs`` threads evaluate several at once with the same
+    result, and ``storage=`` (a JSON-lines journal, as for ``mufasa``) resumes
+    a killed search exactly.
+
+    Examples
+    --------
+    >>> import metafx
+    >>> X, y = metafx.load_dataset("digits")
+    >>> r = metafx.search(X[:300], y[:300], budget=40, steps=3, engine="random", seed=0, progress=False)
+    >>> len(r.trajectory), r.best_quality == max(t.quality for t in r.trajectory)
+    (3, True)
+    """
+
+    name = "random"
+    summary = "MF+Rand baseline: independent uniform meta-feature points, keep the best"
+
+    def __init__(self, mode: str = "point") -> None:
+        self.mode = mode
+        if mode not in _MODES:
+            raise ValidationError(f"mode={mode!r} is not a mode of engine 'random'; allowed: {', '.join(_MODES)}")
+
+    def _point(self, problem: SearchProblem, seed: int, j: int) -> dict[str, Any]:
+        if self.mode == "feature":
+            return {}
+        return problem.space.uniform(step_rng(seed, j, _MOVE))
+
+    def _draw(self, problem: SearchProblem, seed: int, j: int, point: Mapping[str, Any]):
+        rng = step_rng(seed, j, _DRAW)
+        if self.mode == "feature":
+            return lambda: _draw_random_fixed(problem, rng)
+        return lambda: problem.family.draw(point, problem.budget, rng)
+
+    def run(self, problem: SearchProblem, *, steps: int, seed: int | None, callbacks: Sequence = (),
+            progress: bool | None = False, storage: str | None = None, study_name: str | None = None,
+            n_jobs: int = 1) -> SearchResult:
+        if seed is None:
+            raise ValidationError("engine 'random' needs an integer seed (metafx.search draws one when seed=None)")
+        n_jobs = resolve_n_jobs(n_jobs)
+        state = SearchState(total_steps=steps)
+        journal = None
+        done: list[StepRecord] = []
+        if storage is not None:
+            journal = Journal(journal_path_for(self.name, storage), problem_signature(self, problem, seed))
+            done = [r for r in journal.records if r.step <= steps]
+        best: Evaluation | None = None
+        j = 1
+        with Progress(steps, progress, desc="random") as bar:
+            while j <= steps and not state.stop_requested:
+                if j <= len(done):
+                    rec = done[j - 1]
+                    if self.mode == "point" and rec.point != self._point(problem, seed, j):
+                        raise ValidationError(f"journal step {j} was at {rec.point}, replay reached another point")
+                    if rec.accepted:
+                        best = None
+                    state.record(rec, callbacks)
+                    bar.update(state)
+                    j += 1
+                    continue
+                block = list(range(j, min(steps, j + n_jobs - 1) + 1))
+
+                def one(jj: int) -> tuple[Evaluation, float]:
+                    t0 = time.perf_counter()
+                    u = self._point(problem, seed, jj)
+                    ev = evaluate_drawn(problem, u, self._draw(problem, seed, jj, u))
+                    if self.mode == "feature":
+                        ev.point = summary_point(problem, ev.batch)
+                    return ev, time.perf_counter() - t0
+
+                for jj, (ev, secs) in zip(block, thread_map(one, block, n_jobs)):
+                    accepted = ev.quality >= state.best_quality
+                    rec = StepRecord(step=jj, point=dict(ev.point), quality=ev.quality, cost=ev.cost,
+                                     n_features=ev.n_features, seconds=secs,
+                                     best_quality=max(ev.quality, state.best_quality), accepted=accepted,
+                                     timings=ev.timings)
+                    if journal is not None:
+                        journal.append(rec)
+                    if accepted:
+                        best = ev
+                    state.record(rec, callbacks)
+                    bar.update(state)
+                    j = jj + 1
+                    if state.stop_requested:
+                        break
+        if best is None and state.best_step:
+            rec = state.trajectory[state.best_step - 1]
+            batch = draw_or_empty(problem, self._draw(problem, seed, rec.step, rec.point))
+            best = Evaluation(dict(rec.point), batch, rec.quality, rec.cost, rec.n_features, rec.timings)
+        meta: dict[str, Any] = {"mode": self.mode}
+        if done:
+            meta["resumed_steps"] = len(done)
+        return problem.make_result(self, seed, state.trajectory, best, state.best_step, metadata=meta)
+
+
+def _draw_random_fixed(problem: SearchProblem, rng: np.random.Generator):
+    """Features from the whole family (each at its own uniform point, fixed
+    dimensions held) filling the budget."""
+    space = problem.space
+    fam = problem.family
+    if not space.fixed:
+        try:
+            return fam.draw_random(problem.budget, rng)
+        except ValidationError:
+            pass  # a point where the family cannot draw: fall back to the loop below, which skips such points
+    parts = []
+    spent = 0.0
+    min_cost = float(fam.min_cost())
+    misses = 0
+    while problem.budget - spent >= min_cost and misses < 1000:
+        b = draw_or_empty(problem, lambda: fam.draw(space.uniform(rng), problem.budget - spent, rng, max_features=1))
+        if len(b) == 0:
+            misses += 1
+            continue
+        parts.append(b)
+        spent += float(np.sum(b.costs))
+    return fam.concat(parts)
+
+
+def budget_prefix(costs: np.ndarray, order: np.ndarray, budget: float) -> np.ndarray:
+    """The longest prefix of ``order`` whose total cost is at most ``budget``.
+
+    >>> budget_prefix(np.array([1.0, 5.0, 2.5, 1.0]), np.array([2, 0, 1, 3]), 4.0)
+    array([2, 0])
+    """
+    c = np.cumsum(np.asarray(costs, dtype=np.float64)[order])
+    n = int(np.searchsorted(c, float(budget) + 1e-9, side="right"))
+    return np.asarray(order[:n], dtype=np.intp)
+
+
+class RankedBaseline(SearchEngine):
+    """MF+Norm Infogain: rank a large random pool by infogain per cost, keep a prefix.
+
+    The thesis: "draw features randomly using a budget which is 50 times
+    larger, then sort them by Infogain normalized by the cost and take a
+    prefix that uses the allowed budget" (plain Infogain is worse, footnote 5).
+    Reading implemented here: the pool is ``family.draw_random(pool_factor *
+    budget)`` -- every feature drawn at its own uniformly drawn meta-feature
+    point (fixed dimensions held) -- ranked by ``score / cost`` (``score`` from
+    :func:`metafx.score_features`, ``infogain`` by default; ``normalize=False``
+    ranks by the score alone), ties kept in draw order; the result is the
+    longest prefix of the ranking whose cost fits the budget (a strict prefix:
+    ranking stops at the first feature that does not fit).  The chosen set is
+    scored once by the evaluator: the trajectory has one record, whatever
+    ``steps`` is; its point summarizes the set (mean meta-feature values,
+    see :func:`metafx._engine_tools.summary_point`), no point drew it.
+
+    The pool's values are computed in chunks of at most ``max_memory_mb``
+    megabytes of packed values; only the scores are kept, and the winners are
+    computed again at the end, so memory does not grow with the pool.
+
+    Parameters
+    ----------
+    pool_factor : float, default 50
+        The pool's budget is ``pool_factor * budget``.
+    scorer : str, default "infogain"
+        A registered per-feature scorer (``metafx plugins``).
+    normalize : bool, default True
+        Rank by ``score / cost`` (the thesis's MF+Norm Infogain) or ``score``.
+    max_memory_mb : float, default 32
+        Largest chunk of candidate values held at once.
+
+    Examples
+    --------
+    >>> import metafx
+    >>> X, y = metafx.load_dataset("digits")
+    >>> r = metafx.search(X[:300], y[:300], budget=40, steps=1, engine="ranked", seed=0, progress=False)
+    >>> len(r.trajectory), r.total_cost <= 40
+    (1, True)
+    """
+
+    name = "ranked"
+    summary = "MF+Norm Infogain baseline: best infogain/cost features of a 50x-budget random pool"
+
+    def __init__(self, pool_factor: float = 50.0, scorer: str = "infogain", normalize: bool = True,
+                 max_memory_mb: float = 32.0) -> None:
+        self.pool_factor = pool_factor
+        self.scorer = scorer
+        self.normalize = normalize
+        self.max_memory_mb = max_memory_mb
+        if isinstance(pool_factor, bool) or not isinstance(pool_factor, (int, float)) or not pool_factor >= 1:
+            raise ValidationError(f"pool_factor={pool_factor!r} must be a number >= 1")
+        if not isinstance(max_memory_mb, (int, float)) or not max_memory_mb > 0:
+            raise ValidationError(f"max_memory_mb={max_memory_mb!r} must be a positive number")
+        from ..scoring import scorer_names
+
+        if scorer not in scorer_names():
+            raise ValidationError(f"scorer={scorer!r} is not a registered per-feature scorer; "
+                                  f"registered: {', '.join(scorer_names())}")
+
+    def chunk_size(self, n_samples: int) -> int:
+        """Features per chunk: packed words plus one byte per sample (dense fallback) per feature."""
+        per_feature = 8 * ((n_samples + 63) // 64) + n_samples
+        return max(1, int(self.max_memory_mb * 2**20 // per_feature))
+
+    def rank_pool(self, problem: SearchProblem, pool: Any) -> np.ndarray:
+        """``score`` (or ``score / cost``) of every feature of ``pool``, chunk by chunk."""
+        from ..scoring import score_features
+
+        n = len(pool)
+        scores = np.empty(n, dtype=np.float64)
+        step = self.chunk_size(problem.n_samples)
+        for a in range(0, n, step):
+            idx = np.arange(a, min(n, a + step))
+            values = problem.family.compute(problem.prepared, pool.take(idx))
+            scores[idx] = score_features(values, problem.y, self.scorer)
+            del values
+        if self.normalize:
+            scores = scores / np.asarray(pool.costs, dtype=np.float64)
+        return scores
+
+    def run(self, problem: SearchProblem, *, steps: int, seed: int | None, callbacks: Sequence = (),
+            progress: bool | None = False, storage: str | None = None, study_name: str | None = None,
+            n_jobs: int = 1) -> SearchResult:
+        if seed is None:
+            raise ValidationError("engine 'ranked' needs an integer seed (metafx.search draws one when seed=None)")
+        if storage is not None:
+            raise ValidationError("engine 'ranked' runs one step, so there is nothing to resume: omit storage")
+        state = SearchState(total_steps=1)
+        with Progress(1, progress, desc="ranked") as bar:
+            t0 = time.perf_counter()
+            pool = draw_or_empty(problem, lambda: _draw_random_fixed(
+                _PoolProblem(problem, self.pool_factor * problem.budget), step_rng(seed, 1, _DRAW)))
+            t1 = time.perf_counter()
+            scores = self.rank_pool(problem, pool)
+            order = np.argsort(-scores, kind="stable")
+            chosen = budget_prefix(pool.costs, order, problem.budget)
+            t2 = time.perf_counter()
+            ev = evaluate_drawn(problem, {}, lambda: pool.take(chosen))
+            ev.point = summary_point(problem, ev.batch)
+            rec = StepRecord(step=1, point=dict(ev.point), quality=ev.quality, cost=ev.cost, n_features=ev.n_features,
+                             seconds=time.perf_counter() - t0, best_quality=ev.quality, accepted=True,
+                             timings={"draw": t1 - t0, "compute": ev.timings["compute"] + (t2 - t1),
+                                      "evaluate": ev.timings["evaluate"]})
+            state.record(rec, callbacks)
+            bar.update(state)
+        meta = {"pool_size": len(pool), "pool_budget": self.pool_factor * problem.budget,
+                "chunk_features": self.chunk_size(problem.n_samples)}
+        return problem.make_result(self, seed, state.trajectory, ev, 1, metadata=meta)
+
+
+class _PoolProblem:
+    """``problem`` with another budget (for drawing the pool)."""
+
+    def __init__(self, problem: SearchProblem, budget: float) -> None:
+        self.family = problem.family
+        self.space = problem.space
+        self.budget = float(budget)
+
+
+@hookimpl
+def metafx_register_search_engines(register):
+    register(RandomSearch)
+    register(RankedBaseline)

@@ -1,0 +1,605 @@
+"""Search engine ``optuna``: the meta-feature point of each step is proposed by
+an optuna sampler; the step draws features there under the budget, scores them
+with the evaluator and reports the quality (maximized).
+
+How it maps onto optuna
+-----------------------
+* one optuna trial = one step; integer meta-features become
+  ``IntDistribution(low, high)``, float ones ``FloatDistribution(low, high)``;
+  fixed meta-features are not parameters (they are added to every point);
+* trial number ``t`` is step ``t + 1``; its features are drawn with
+  ``step_rng(seed, t + 1, 1)``, so the best set is re-drawn from ``seed`` and
+  the trial number alone (nothing but the point is stored);
+* samplers: ``tpe`` (default), ``cmaes``, ``gp``, ``random``, ``qmc``.  Each
+  trial's sampler is seeded from ``(seed, trial number)`` (``qmc``: its
+  scrambling uses ``seed`` itself), so a search is a function of its seed even
+  when it is resumed or shared by workers;
+* ``storage`` is an optuna storage (``sqlite:///search.db``,
+  ``postgresql://...``, a journal file ``journal:///path.log`` or ``*.log``);
+  the study (default name: ``metafx-<digest of the problem>``) records every
+  finished step, and its user attributes record what determines the search.
+  Run again with the same arguments, a search goes on from its last finished
+  trial.  A trial left running by a process that died is taken over (same
+  trial number, same point, same draw), so nothing is lost or counted twice.
+
+Several processes (``metafx worker``) may share one study; see
+``docs/engines.md``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import math
+import os
+import socket
+import threading
+import time
+import warnings
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from datetime import datetime
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+
+from .._engine_tools import draw_or_empty, evaluate_drawn, problem_signature, resolve_n_jobs, signature_digest
+from .._search import Evaluation, Progress, SearchProblem, SearchState, step_rng
+from .._storage import mask_url, open_storage
+from ..base import SearchEngine
+from ..exceptions import StorageError, ValidationError
+from ..hookspecs import hookimpl
+from ..types import SearchResult, StepRecord
+
+__all__ = ["OptunaEngine", "SAMPLERS", "trial_seed"]
+
+SAMPLERS = ("tpe", "cmaes", "gp", "random", "qmc")
+_REQUIRES = {"cmaes": ("cmaes", "pip install cmaes"), "gp": ("torch", "pip install torch")}
+_DRAW = 1
+_POLL = 1.0
+
+SIGNATURE_KEY = "metafx:signature"
+STEPS_KEY = "metafx:steps"
+SPEC_KEY = "metafx:spec"
+RECORD_KEY = "metafx:record"
+OWNER_KEY = "metafx:owner"
+BEAT_KEY = "metafx:heartbeat"
+SURPLUS_KEY = "metafx:surplus"
+
+
+def trial_seed(seed: int, number: int, *keys: int) -> int:
+    """The sampler seed of trial ``number`` (a 32-bit integer)."""
+    ss = np.random.SeedSequence([int(seed) & 0xFFFFFFFFFFFFFFFF, int(number), 0x6F70, *keys])
+    return int(ss.generate_state(1, dtype=np.uint32)[0])
+
+
+def _name_key(name: str) -> int:
+    import zlib
+
+    return zlib.crc32(name.encode())
+
+
+# ------------------------------------------------------------------ samplers
+def _sampler_factory(name: str, seed: int, params: Mapping[str, Any]) -> Callable[[int], Any]:
+    import optuna
+
+    params = dict(params)
+
+    def make(s: int):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+            if name == "tpe":
+                return optuna.samplers.TPESampler(seed=s, **params)
+            if name == "random":
+                return optuna.samplers.RandomSampler(seed=s, **params)
+            if name == "cmaes":
+                return optuna.samplers.CmaEsSampler(seed=s, independent_sampler=optuna.samplers.RandomSampler(seed=s),
+                                                    warn_independent_sampling=False, **params)
+            if name == "gp":
+                return optuna.samplers.GPSampler(seed=s, independent_sampler=optuna.samplers.RandomSampler(seed=s),
+                                                 **params)
+            if name == "qmc":
+                p = {"scramble": True, **params}
+                return optuna.samplers.QMCSampler(seed=int(seed) & 0xFFFFFFFF,
+                                                  independent_sampler=optuna.samplers.RandomSampler(seed=s),
+                                                  warn_independent_sampling=False, **p)
+        raise AssertionError(name)
+
+    return make
+
+
+class _TrialSeededSampler:
+    """Delegates to a fresh sampler per trial, seeded from ``(seed, trial number)``
+    (independent draws: from ``(seed, trial number, parameter)``), so what a
+    trial gets does not depend on which process asked for it or when."""
+
+    def __init__(self, factory: Callable[[int], Any], seed: int) -> None:
+        self._factory = factory
+        self._seed = seed
+        self._per_trial: dict[int, Any] = {}
+        self._lock = threading.Lock()
+
+    def _for(self, number: int):
+        with self._lock:
+            s = self._per_trial.get(number)
+            if s is None:
+                if len(self._per_trial) > 4096:
+                    self._per_trial.clear()
+                s = self._per_trial[number] = self._factory(trial_seed(self._seed, number))
+            return s
+
+    def infer_relative_search_space(self, study, trial):
+        return self._for(trial.number).infer_relative_search_space(study, trial)
+
+    def sample_relative(self, study, trial, search_space):
+        return self._for(trial.number).sample_relative(study, trial, search_space)
+
+    def sample_independent(self, study, trial, param_name, param_distribution):
+        s = self._factory(trial_seed(self._seed, trial.number, _name_key(param_name)))
+        s.before_trial(study, trial)
+        return s.sample_independent(study, trial, param_name, param_distribution)
+
+    def before_trial(self, study, trial) -> None:
+        self._for(trial.number).before_trial(study, trial)
+
+    def after_trial(self, study, trial, state, values) -> None:
+        self._for(trial.number).after_trial(study, trial, state, values)
+        with self._lock:
+            self._per_trial.pop(trial.number, None)
+
+    def reseed_rng(self) -> None:  # seeds are per trial already
+        pass
+
+
+def _wrap_sampler(factory: Callable[[int], Any], seed: int):
+    import optuna
+
+    class TrialSeededSampler(_TrialSeededSampler, optuna.samplers.BaseSampler):
+        pass
+
+    return TrialSeededSampler(factory, seed)
+
+
+# ------------------------------------------------------------------ owners
+def _host_id() -> str:
+    boot = ""
+    with contextlib.suppress(OSError):
+        with open("/proc/sys/kernel/random/boot_id") as fh:
+            boot = fh.read().strip()[:8]
+    return f"{socket.gethostname()}/{boot}"
+
+
+def _proc_start(pid: int) -> str | None:
+    """Start time of process ``pid`` (clock ticks since boot), ``"Z"`` for a zombie, None if unknown."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            text = fh.read()
+    except FileNotFoundError:
+        return "gone"
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2:].split()
+    if fields[0] in ("Z", "X"):
+        return "Z"
+    return fields[19]
+
+
+_HOST = _host_id()
+
+
+def _me() -> str:
+    pid = os.getpid()
+    return f"{_HOST}|{pid}|{_proc_start(pid) or ''}"
+
+
+def _owner_alive(owner: str) -> bool | None:
+    """Whether the process named by ``owner`` runs (None: on another host, unknown)."""
+    try:
+        host, pid_s, start = owner.split("|")
+        pid = int(pid_s)
+    except ValueError:
+        return None
+    if host != _HOST:
+        return None
+    now = _proc_start(pid)
+    if now == "gone" or now == "Z":
+        return False
+    if now is None:  # no /proc: ask the kernel
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
+    return not start or now == start
+
+
+class _Heartbeat:
+    """Marks this process's running trials as alive every ``interval`` seconds."""
+
+    def __init__(self, storage, interval: float) -> None:
+        self.storage = storage
+        self.interval = interval
+        self.trials: set[int] = set()
+        self.lock = threading.Lock()
+        self.stop_event = threading.Event()
+        self.thread = threading.Thread(target=self._loop, name="metafx-heartbeat", daemon=True)
+        self.thread.start()
+
+    def _loop(self) -> None:
+        while not self.stop_event.wait(self.interval):
+            with self.lock:
+                ids = list(self.trials)
+            for tid in ids:
+                with contextlib.suppress(Exception):  # finished meanwhile, or the database blinked
+                    self.storage.set_trial_system_attr(tid, BEAT_KEY, time.time())
+
+    def add(self, tid: int) -> None:
+        with self.lock:
+            self.trials.add(tid)
+
+    def remove(self, tid: int) -> None:
+        with self.lock:
+            self.trials.discard(tid)
+
+    def close(self) -> None:
+        self.stop_event.set()
+        self.thread.join(timeout=5)
+
+
+@contextlib.contextmanager
+def _quiet_optuna():
+    import optuna
+
+    old = optuna.logging.get_verbosity()
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    try:
+        yield
+    finally:
+        optuna.logging.set_verbosity(old)
+
+
+# ------------------------------------------------------------------ engine
+class OptunaEngine(SearchEngine):
+    """Meta-feature search driven by an optuna sampler (see the module docstring).
+
+    Parameters
+    ----------
+    sampler : {"tpe", "cmaes", "gp", "random", "qmc"}, default "tpe"
+        ``cmaes`` needs the ``cmaes`` package, ``gp`` needs ``torch``.
+    sampler_params : dict, optional
+        Extra keyword arguments of the optuna sampler (e.g.
+        ``{"n_startup_trials": 5}`` for ``tpe``; ``{"constant_liar": True}``
+        helps ``tpe`` when many trials run at once).
+    stale_after : float, default 600
+        Seconds without a heartbeat after which a running trial of a process
+        on *another* machine is taken over (processes on this machine are
+        checked directly).
+    heartbeat : float, default 30
+        Seconds between heartbeats of this process's running trials.
+
+    Notes
+    -----
+    With ``n_jobs > 1`` (threads) or several workers, trials run at the same
+    time and a sampler proposes a point without the results still running:
+    the search then depends on timing, except with ``sampler="random"``, whose
+    points depend only on the seed and the trial number.
+
+    Examples
+    --------
+    >>> import metafx
+    >>> X, y = metafx.load_dataset("digits")
+    >>> r = metafx.search(X[:300], y[:300], budget=40, steps=3, engine="optuna",
+    ...                   engine_params={"sampler": "random"}, seed=0, progress=False)
+    >>> [t.step for t in r.trajectory]
+    [1, 2, 3]
+    """
+
+    name = "optuna"
+    summary = "meta-feature points proposed by an optuna sampler (tpe, cmaes, gp, random, qmc)"
+    _runtime_params = ("stale_after", "heartbeat")
+
+    def __init__(self, sampler: str = "tpe", sampler_params: Mapping[str, Any] | None = None,
+                 stale_after: float = 600.0, heartbeat: float = 30.0) -> None:
+        self.sampler = sampler
+        self.sampler_params = None if sampler_params is None else dict(sampler_params)
+        self.stale_after = stale_after
+        self.heartbeat = heartbeat
+        if sampler not in SAMPLERS:
+            raise ValidationError(f"sampler={sampler!r} is not an optuna sampler metafx knows; "
+                                  f"allowed: {', '.join(SAMPLERS)}")
+        if sampler in _REQUIRES and importlib.util.find_spec(_REQUIRES[sampler][0]) is None:
+            mod, cmd = _REQUIRES[sampler]
+            raise ValidationError(f"sampler={sampler!r} needs the {mod!r} package, which is not installed: {cmd}")
+        if sampler_params is not None and not isinstance(sampler_params, Mapping):
+            raise ValidationError(f"sampler_params={sampler_params!r} must be a dict of sampler arguments")
+        for name, v in (("stale_after", stale_after), ("heartbeat", heartbeat)):
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0:
+                raise ValidationError(f"{name}={v!r} must be a positive number of seconds")
+        try:
+            _sampler_factory(sampler, 0, self.sampler_params or {})(0)
+        except (TypeError, ValueError) as e:
+            raise ValidationError(f"sampler_params={self.sampler_params!r} are not valid for sampler "
+                                  f"{sampler!r}: {e}") from None
+
+    # -------------------------------------------------------------- study
+    def signature(self, problem: SearchProblem, seed: int) -> dict[str, Any]:
+        return problem_signature(self, problem, seed, exclude_params=self._runtime_params)
+
+    def distributions(self, problem: SearchProblem) -> dict[str, Any]:
+        import optuna
+
+        out = {}
+        for d in problem.space.free:
+            if d.kind == "int":
+                out[d.name] = optuna.distributions.IntDistribution(int(d.low), int(d.high))
+            else:
+                out[d.name] = optuna.distributions.FloatDistribution(float(d.low), float(d.high))
+        return out
+
+    def open_study(self, problem: SearchProblem, seed: int, storage: Any = None, study_name: str | None = None,
+                   *, steps: int | None = None, spec: Mapping[str, Any] | None = None, create: bool = True):
+        """Create or load the study of this search (checking it is the same search)."""
+        import optuna
+
+        sig = self.signature(problem, seed)
+        st = open_storage(storage)
+        where = mask_url(str(storage)) if storage is not None else "memory"
+        name = study_name or f"metafx-{signature_digest(sig)}"
+        sampler = _wrap_sampler(_sampler_factory(self.sampler, seed, self.sampler_params or {}), seed)
+        with _quiet_optuna():
+            try:
+                study = optuna.load_study(study_name=name, storage=st, sampler=sampler)
+            except KeyError:
+                if not create:
+                    raise StorageError(f"there is no study {name!r} in storage {where!r}") from None
+                study = optuna.create_study(study_name=name, storage=st, sampler=sampler, direction="maximize",
+                                            load_if_exists=True)
+        attrs = study.user_attrs
+        if SIGNATURE_KEY not in attrs:
+            if study.get_trials(deepcopy=False):
+                raise StorageError(f"study {name!r} in {where!r} was not made by metafx; choose another study name")
+            study.set_user_attr(SIGNATURE_KEY, sig)
+            if spec is not None:
+                study.set_user_attr(SPEC_KEY, dict(spec))
+            attrs = study.user_attrs
+        if attrs[SIGNATURE_KEY] != sig:
+            old = attrs[SIGNATURE_KEY]
+            diff = sorted(k for k in set(old) | set(sig) if old.get(k) != sig.get(k))
+            raise StorageError(
+                f"study {name!r} in {where!r} belongs to a different search (differs in: {', '.join(diff)}); "
+                "use another study name or the same arguments")
+        if study.direction != optuna.study.StudyDirection.MAXIMIZE:
+            raise StorageError(f"study {name!r} in {where!r} minimizes; metafx studies maximize quality")
+        if steps is not None and int(attrs.get(STEPS_KEY, 0)) < steps:
+            study.set_user_attr(STEPS_KEY, int(steps))
+        self._where = where
+        return study
+
+    def run(self, problem: SearchProblem, *, steps: int, seed: int | None, callbacks: Sequence = (),
+            progress: bool | None = False, storage: str | None = None, study_name: str | None = None,
+            n_jobs: int = 1) -> SearchResult:
+        if seed is None:
+            raise ValidationError("engine 'optuna' needs an integer seed (metafx.search draws one when seed=None)")
+        study = self.open_study(problem, seed, storage, study_name, steps=steps)
+        self.work(study, problem, seed, steps, callbacks=callbacks, progress=progress, n_jobs=n_jobs)
+        return self.collect(study, problem, seed, steps)
+
+    # -------------------------------------------------------------- trials
+    def _point(self, problem: SearchProblem, params: Mapping[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for d in problem.space.dimensions:
+            if d.name in problem.space.fixed:
+                out[d.name] = problem.space.fixed[d.name]
+            else:
+                v = params[d.name]
+                out[d.name] = int(v) if d.kind == "int" else float(v)
+        return out
+
+    def _is_stale(self, t, now: float) -> bool:
+        owner = t.system_attrs.get(OWNER_KEY)
+        if owner:
+            alive = _owner_alive(owner)
+            if alive is not None:
+                return not alive
+        beat = t.system_attrs.get(BEAT_KEY)
+        if beat is None:
+            beat = t.datetime_start.timestamp() if t.datetime_start else now
+        return now - float(beat) > self.stale_after
+
+    def _new_trial(self, study, dists: Mapping[str, Any], me: str):
+        """Like ``study.ask(dists)``, with the owner recorded atomically with the trial."""
+        import optuna
+        from optuna.trial import FrozenTrial, TrialState
+
+        now = time.time()
+        template = FrozenTrial(number=-1, state=TrialState.RUNNING, value=None, datetime_start=datetime.now(),
+                               datetime_complete=None, params={}, distributions={}, user_attrs={},
+                               system_attrs={OWNER_KEY: me, BEAT_KEY: now}, intermediate_values={}, trial_id=-1)
+        tl = getattr(study, "_thread_local", None)
+        if tl is not None and hasattr(tl, "cached_all_trials"):
+            tl.cached_all_trials = None  # as Study.ask: the samplers read fresh trials
+        tid = study._storage.create_new_trial(study._study_id, template_trial=template)
+        return self._open_trial(study, tid, dists)
+
+    def _open_trial(self, study, tid: int, dists: Mapping[str, Any]):
+        import optuna
+
+        tl = getattr(study, "_thread_local", None)
+        if tl is not None and hasattr(tl, "cached_all_trials"):
+            tl.cached_all_trials = None
+        trial = optuna.Trial(study, tid)
+        for name, dist in dists.items():  # a taken-over trial gets its stored values back
+            if isinstance(dist, optuna.distributions.IntDistribution):
+                trial.suggest_int(name, dist.low, dist.high)
+            else:
+                trial.suggest_float(name, dist.low, dist.high)
+        return trial
+
+    def _next_trial(self, study, steps: int, dists: Mapping[str, Any], me: str, mine: set[int]):
+        """A trial to evaluate (taken over or new), or None when the study needs no more from us."""
+        from optuna.trial import TrialState
+
+        now = time.time()
+        trials = study.get_trials(deepcopy=False)
+        complete = sum(t.state == TrialState.COMPLETE for t in trials)
+        running = [t for t in trials if t.state == TrialState.RUNNING]
+        stale = [t for t in running if t._trial_id not in mine and self._is_stale(t, now)]
+        live = len(running) - len(stale)
+        cutoff = self._cutoff(trials, steps)
+        for t in sorted(stale, key=lambda t: t.number):
+            if t.number >= cutoff:  # beyond the search's trials: close it
+                study._storage.set_trial_system_attr(t._trial_id, SURPLUS_KEY, True)
+                study.tell(t.number, state=TrialState.FAIL, skip_if_finished=True)
+                continue
+            # a process died while evaluating this trial: take it over (same number, point and draw)
+            study._storage.set_trial_system_attr(t._trial_id, OWNER_KEY, me)
+            study._storage.set_trial_system_attr(t._trial_id, BEAT_KEY, time.time())
+            return self._open_trial(study, t._trial_id, dists), True
+        if complete + live >= steps:
+            return None, False
+        trial = self._new_trial(study, dists, me)
+        # another process may have asked at the same moment: keep only the first `steps` live trials
+        trials = study.get_trials(deepcopy=False)
+        before = sum(t.number < trial.number and t.state in (TrialState.COMPLETE, TrialState.RUNNING)
+                     for t in trials)
+        if before >= steps:
+            study._storage.set_trial_system_attr(trial._trial_id, SURPLUS_KEY, True)
+            study.tell(trial, state=TrialState.FAIL)
+            return None, False
+        return trial, False
+
+    @staticmethod
+    def _cutoff(trials, steps: int) -> int:
+        """Number of the first trial beyond the first ``steps`` complete-or-running ones."""
+        from optuna.trial import TrialState
+
+        n = 0
+        for t in sorted(trials, key=lambda t: t.number):
+            if t.state in (TrialState.COMPLETE, TrialState.RUNNING):
+                n += 1
+                if n > steps:
+                    return t.number
+        return 1 << 62
+
+    def work(self, study, problem: SearchProblem, seed: int, steps: int, *, callbacks: Sequence = (),
+             progress: bool | None = False, n_jobs: int = 1) -> SearchState:
+        """Evaluate trials of ``study`` until it has ``steps`` complete ones (or a callback stops)."""
+        from optuna.exceptions import UpdateFinishedTrialError
+        from optuna.trial import TrialState
+
+        n_jobs = resolve_n_jobs(n_jobs)
+        dists = self.distributions(problem)
+        me = _me()
+        in_memory = type(study._storage).__name__ == "InMemoryStorage"
+        beat = None if in_memory else _Heartbeat(study._storage, float(self.heartbeat))
+        state = SearchState(total_steps=steps)
+        pending: dict[Future, Any] = {}
+        mine: set[int] = set()
+        error: BaseException | None = None
+
+        def evaluate(number: int, point: dict[str, Any]) -> tuple[Evaluation, float]:
+            t0 = time.perf_counter()
+            rng = step_rng(seed, number + 1, _DRAW)
+            ev = evaluate_drawn(problem, point, lambda: problem.family.draw(point, problem.budget, rng))
+            return ev, time.perf_counter() - t0
+
+        def n_complete() -> int:
+            return sum(t.state == TrialState.COMPLETE for t in study.get_trials(deepcopy=False))
+
+        shown = n_complete()
+        try:
+            with _quiet_optuna(), ThreadPoolExecutor(max_workers=n_jobs) as pool, \
+                    Progress(steps, progress, desc=f"optuna-{self.sampler}", initial=min(shown, steps)) as bar:
+                while True:
+                    while error is None and not state.stop_requested and len(pending) < n_jobs:
+                        trial, _ = self._next_trial(study, steps, dists, me, mine)
+                        if trial is None:
+                            break
+                        mine.add(trial._trial_id)
+                        if beat is not None:
+                            beat.add(trial._trial_id)
+                        point = self._point(problem, trial.params)
+                        pending[pool.submit(evaluate, trial.number, point)] = trial
+                    if not pending:
+                        if error is not None or state.stop_requested or n_complete() >= steps:
+                            break
+                        time.sleep(_POLL)  # the last trials run elsewhere: wait (and take them over if they die)
+                        continue
+                    done, _ = wait(list(pending), timeout=_POLL, return_when=FIRST_COMPLETED)
+                    for fut in sorted(done, key=lambda f: pending[f].number):
+                        trial = pending.pop(fut)
+                        try:
+                            ev, secs = fut.result()
+                        except BaseException as e:  # the evaluation failed: record it, stop asking
+                            study.tell(trial, state=TrialState.FAIL, skip_if_finished=True)
+                            error = error or e
+                            continue
+                        finally:
+                            if beat is not None:
+                                beat.remove(trial._trial_id)
+                        with contextlib.suppress(UpdateFinishedTrialError):  # another process finished it
+                            trial.set_user_attr(RECORD_KEY, {"cost": ev.cost, "n_features": ev.n_features,
+                                                             "seconds": secs, "timings": ev.timings})
+                        study.tell(trial, ev.quality, skip_if_finished=True)
+                        accepted = ev.quality >= state.best_quality
+                        rec = StepRecord(step=trial.number + 1, point=dict(ev.point), quality=ev.quality,
+                                         cost=ev.cost, n_features=ev.n_features, seconds=secs,
+                                         best_quality=max(ev.quality, state.best_quality), accepted=accepted,
+                                         timings=ev.timings)
+                        state.record(rec, callbacks)
+                    now = n_complete()
+                    if now > shown:
+                        bar.update(state, min(now, steps) - min(shown, steps))
+                        shown = now
+        finally:
+            if beat is not None:
+                beat.close()
+        if error is not None:
+            raise error
+        return state
+
+    # -------------------------------------------------------------- result
+    def collect(self, study, problem: SearchProblem, seed: int, steps: int | None = None) -> SearchResult:
+        """The search's result from the study: the first ``steps`` complete trials."""
+        from optuna.trial import TrialState
+
+        trials = sorted((t for t in study.get_trials(deepcopy=False) if t.state == TrialState.COMPLETE),
+                        key=lambda t: t.number)
+        if steps is not None:
+            trials = trials[:steps]
+        trajectory: list[StepRecord] = []
+        best_q, best_t = -math.inf, None
+        for pos, t in enumerate(trials, start=1):
+            r = t.user_attrs.get(RECORD_KEY, {})
+            q = float(t.value)
+            accepted = q >= best_q
+            if accepted:
+                best_q, best_t = q, t
+            trajectory.append(StepRecord(
+                step=pos, point=self._point(problem, t.params), quality=q, cost=float(r.get("cost", 0.0)),
+                n_features=int(r.get("n_features", 0)), seconds=float(r.get("seconds", 0.0)), best_quality=best_q,
+                accepted=accepted, timings={k: float(v) for k, v in r.get("timings", {}).items()}))
+        best = None
+        best_step = 0
+        if best_t is not None:
+            idx = [t.number for t in trials].index(best_t.number)
+            rec = trajectory[idx]
+            rng = step_rng(seed, best_t.number + 1, _DRAW)
+            batch = draw_or_empty(problem, lambda: problem.family.draw(rec.point, problem.budget, rng))
+            best = Evaluation(dict(rec.point), batch, rec.quality, rec.cost, rec.n_features, rec.timings)
+            best_step = rec.step
+        n_fail = sum(t.state == TrialState.FAIL and not t.system_attrs.get(SURPLUS_KEY)
+                     for t in study.get_trials(deepcopy=False))
+        numbers = [t.number for t in trials]
+        meta = {"study_name": study.study_name, "sampler": self.sampler,
+                "storage": getattr(self, "_where", "memory"),
+                "best_trial": None if best_t is None else best_t.number, "failed_trials": n_fail}
+        if numbers != list(range(len(numbers))):  # steps are positions; trials are these numbers
+            meta["trial_numbers"] = numbers
+        return problem.make_result(self, seed, trajectory, best, best_step, metadata=meta)
+
+
+@hookimpl
+def metafx_register_search_engines(register):
+    register(OptunaEngine)

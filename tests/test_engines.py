@@ -1,0 +1,318 @@
+"""Search engines mufasa (n_candidates), optuna, random and ranked on digits:
+contracts, determinism across n_jobs, the baselines' definitions, bad input."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+
+import numpy as np
+import pytest
+
+import metafx
+import naive
+from metafx._search import SearchProblem, step_rng
+from metafx.testing import EngineConformance
+
+
+@pytest.fixture(scope="module")
+def small(digits):
+    X, y = digits
+    return X[:400], y[:400]
+
+
+def strip(res):
+    return [(t.step, t.point, t.quality, t.n_features, t.cost) for t in res.trajectory]
+
+
+# ----------------------------------------------------------------- contracts
+class TestRandomEngine(EngineConformance):
+    engine = "random"
+
+
+class TestRandomFeatureMode(EngineConformance):
+    engine = "random"
+    engine_params = {"mode": "feature"}
+
+
+class TestOptunaTPE(EngineConformance):
+    engine = "optuna"
+
+
+class TestOptunaQMC(EngineConformance):
+    engine = "optuna"
+    engine_params = {"sampler": "qmc"}
+
+
+class TestMufasaCandidates(EngineConformance):
+    engine = "mufasa"
+    engine_params = {"n_candidates": 3}
+
+
+class TestRanked(EngineConformance):
+    engine = "ranked"
+
+    def test_callbacks_and_stop(self, eng, problem):
+        # one step whatever `steps` is: the callback sees it once
+        calls = []
+        res = eng.run(problem, steps=5, seed=1, callbacks=[lambda s, r: calls.append(r.step)], progress=False)
+        assert calls == [1] and len(res.trajectory) == 1
+
+
+# ----------------------------------------------------------------- optuna
+@pytest.mark.parametrize("sampler", ["tpe", "cmaes", "gp", "random", "qmc"])
+def test_optuna_samplers_are_seeded(small, sampler):
+    if sampler == "gp" and importlib.util.find_spec("torch") is None:
+        with pytest.raises(metafx.ValidationError, match=r"sampler='gp' needs the 'torch' package.*pip install torch"):
+            metafx.make_component("engine", "optuna", {"sampler": "gp"})
+        pytest.skip("sampler gp needs torch (not installed); its clear error was checked instead")
+    if sampler == "cmaes" and importlib.util.find_spec("cmaes") is None:
+        pytest.skip("sampler cmaes needs the cmaes package (pip install cmaes)")
+    X, y = small
+    kw = dict(budget=50, steps=12, engine="optuna", engine_params={"sampler": sampler,
+              **({"sampler_params": {"n_startup_trials": 4}} if sampler in ("tpe", "gp") else {})},
+              progress=False, fixed={"percentPos": 50})
+    a = metafx.search(X, y, seed=4, **kw)
+    b = metafx.search(X, y, seed=4, **kw)
+    c = metafx.search(X, y, seed=5, **kw)
+    assert strip(a) == strip(b) and a.features == b.features
+    assert [t.point for t in a.trajectory] != [t.point for t in c.trajectory]
+    assert [t.step for t in a.trajectory] == list(range(1, 13))
+    assert all(t.point["percentPos"] == 50 for t in a.trajectory)
+    space = metafx.make_component("family", "pixel-and").fit(X).space()
+    assert all(space.check_point(t.point) == t.point for t in a.trajectory)
+    assert a.metadata["sampler"] == sampler
+    # the best features are re-drawn from the seed and the trial number alone
+    best = a.trajectory[a.best_step - 1]
+    fam = metafx.make_component("family", "pixel-and").fit(X)
+    redrawn = fam.draw(best.point, 50, step_rng(4, a.metadata["best_trial"] + 1, 1))
+    assert fam.to_json(redrawn) == a.features
+
+
+def test_optuna_points_follow_the_sampler(small):
+    """After its start-up trials TPE concentrates near good points: its late points
+    score better on average than random search's."""
+    X, y = small
+    kw = dict(budget=50, steps=24, engine="optuna", progress=False, seed=0)
+    tpe = metafx.search(X, y, engine_params={"sampler_params": {"n_startup_trials": 6}}, **kw)
+    rnd = metafx.search(X, y, engine_params={"sampler": "random"}, **kw)
+    assert np.mean(tpe.qualities[12:]) > np.mean(rnd.qualities[12:])
+
+
+def test_optuna_random_sampler_same_result_whatever_n_jobs(small):
+    X, y = small
+    kw = dict(budget=50, steps=8, engine="optuna", engine_params={"sampler": "random"}, seed=2, progress=False)
+    one = metafx.search(X, y, n_jobs=1, **kw)
+    two = metafx.search(X, y, n_jobs=2, **kw)
+    assert strip(one) == strip(two) and one.features == two.features
+
+
+def test_optuna_tpe_parallel_trials_are_complete(small):
+    X, y = small
+    res = metafx.search(X, y, budget=50, steps=9, engine="optuna", seed=1, n_jobs=3, progress=False)
+    assert [t.step for t in res.trajectory] == list(range(1, 10))
+    assert res.best_quality == max(res.qualities)
+
+
+# ----------------------------------------------------------------- mufasa with candidates
+def test_mufasa_one_candidate_is_the_thesis_algorithm(small):
+    X, y = small
+    a = metafx.search(X, y, budget=40, steps=6, seed=9, progress=False)
+    b = metafx.search(X, y, budget=40, steps=6, seed=9, progress=False, engine_params={"n_candidates": 1})
+    assert strip(a) == strip(b)
+    # step j > 1 is a neighbour of the best point so far (every free dimension moved by at most its step)
+    space = metafx.make_component("family", "pixel-and").fit(X).space()
+    for prev, rec in zip(a.trajectory, a.trajectory[1:]):
+        u_best = [r for r in a.trajectory[: rec.step - 1] if r.accepted][-1].point
+        for d in space.dimensions:
+            limit = max(1, round(d.step)) if d.kind == "int" else 8 * d.step
+            assert abs(rec.point[d.name] - u_best[d.name]) <= limit + 1e-9
+
+
+def test_mufasa_candidates_same_result_whatever_n_jobs(small):
+    X, y = small
+    kw = dict(budget=40, steps=5, seed=3, progress=False, engine_params={"n_candidates": 3})
+    one = metafx.search(X, y, n_jobs=1, **kw)
+    two = metafx.search(X, y, n_jobs=2, **kw)
+    assert strip(one) == strip(two) and one.features == two.features
+    plain = metafx.search(X, y, budget=40, steps=5, seed=3, progress=False)
+    # more candidates per step: at least as good a first step (u_0 is candidate 0 of step 1)
+    assert one.trajectory[0].quality >= plain.trajectory[0].quality
+
+
+def test_mufasa_bad_candidates():
+    with pytest.raises(metafx.ValidationError, match="n_candidates=0 must be an integer >= 1"):
+        metafx.make_component("engine", "mufasa", {"n_candidates": 0})
+
+
+# ----------------------------------------------------------------- random (MF+Rand)
+def test_random_engine_draws_uniform_points_independently(small):
+    X, y = small
+    res = metafx.search(X, y, budget=40, steps=6, engine="random", seed=8, progress=False)
+    fam = metafx.make_component("family", "pixel-and").fit(X)
+    space = fam.space()
+    for rec in res.trajectory:
+        assert rec.point == space.uniform(step_rng(8, rec.step, 0))
+    par = metafx.search(X, y, budget=40, steps=6, engine="random", seed=8, progress=False, n_jobs=2)
+    assert strip(par) == strip(res) and par.features == res.features
+    q = res.qualities
+    assert res.best_quality == q.max() and res.best_step == max(i + 1 for i, v in enumerate(q) if v == q.max())
+
+
+def test_random_feature_mode_mixes_meta_features(small):
+    X, y = small
+    res = metafx.search(X, y, budget=60, steps=3, engine="random", engine_params={"mode": "feature"}, seed=1,
+                        progress=False)
+    fam, batch = res.feature_batch()
+    d = fam.describe(batch)
+    assert len(set(d["shiftInvLen"].tolist())) > 1 or len(set(d["numInputs"].tolist())) > 1
+    with pytest.raises(metafx.ValidationError, match="mode='grid'.*allowed: point, feature"):
+        metafx.make_component("engine", "random", {"mode": "grid"})
+
+
+# ----------------------------------------------------------------- ranked (MF+Norm Infogain)
+def _reference_ranked(X, y, budget, seed, normalize=True):
+    """Independent re-statement: draw the pool, score every feature with the
+    NumPy infogain, sort by infogain / cost (stable), take the fitting prefix."""
+    fam = metafx.make_component("family", "pixel-and").fit(X)
+    pool = fam.draw_random(50 * budget, step_rng(seed, 1, 1))
+    specs = fam.to_json(pool)
+    V = naive.pixel_and_features(X, specs)
+    ig = np.array([naive.infogain(V[:, j], y) for j in range(V.shape[1])])
+    cost = np.array([0.5 * (1 + s["shift"] ** 2) for s in specs])
+    score = ig / cost if normalize else ig
+    order = np.argsort(-score, kind="stable")
+    chosen, spent = [], 0.0
+    for i in order:
+        if spent + cost[i] > budget + 1e-9:
+            break
+        chosen.append(specs[i])
+        spent += cost[i]
+    return chosen, ig
+
+
+@pytest.mark.parametrize("normalize", [True, False])
+def test_ranked_takes_the_best_prefix_of_the_pool(digits, normalize):
+    X, y = digits
+    X, y = X[:200], y[:200]
+    res = metafx.search(X, y, budget=30, steps=1, engine="ranked", engine_params={"normalize": normalize},
+                        seed=6, progress=False)
+    ref, _ = _reference_ranked(X, y, 30, 6, normalize)
+    assert res.features == ref
+    assert len(res.trajectory) == 1 and res.total_cost <= 30
+    assert res.metadata["pool_budget"] == 1500
+
+
+def test_ranked_chunks_bound_memory_and_do_not_change_the_result(small, monkeypatch):
+    X, y = small
+    fam_cls = metafx.get_registry().get("family", "pixel-and")
+    sizes = []
+    orig = fam_cls.compute
+
+    def spy(self, prepared, batch):
+        sizes.append(len(batch))
+        return orig(self, prepared, batch)
+
+    monkeypatch.setattr(fam_cls, "compute", spy)
+    big = metafx.search(X, y, budget=40, engine="ranked", seed=2, progress=False)
+    n_pool = big.metadata["pool_size"]
+    sizes.clear()
+    tiny = metafx.search(X, y, budget=40, engine="ranked", seed=2, progress=False,
+                         engine_params={"max_memory_mb": 0.02})
+    eng = metafx.make_component("engine", "ranked", {"max_memory_mb": 0.02})
+    chunk = eng.chunk_size(len(y))
+    assert chunk * (8 * math.ceil(len(y) / 64) + len(y)) <= 0.02 * 2**20
+    assert max(sizes[:-1]) <= chunk and sum(sizes[:-1]) == n_pool and len(sizes) > 3
+    assert tiny.features == big.features and tiny.best_quality == big.best_quality
+
+
+def test_ranked_at_budget_12000_on_2000_images_fits_64_mb():
+    eng = metafx.make_component("engine", "ranked")
+    chunk = eng.chunk_size(2000)
+    assert chunk * 32 * 8 <= 64 * 2**20  # packed values of one chunk
+    assert chunk * (32 * 8 + 2000) <= 64 * 2**20  # even if a scorer unpacks them to bytes
+
+
+# ----------------------------------------------------------------- infeasible points
+def test_points_without_features_score_the_empty_set(small):
+    """8 inputs with scatter 3.5 do not fit an 8x8 image: the step scores the empty
+    set (majority class) instead of stopping the search."""
+    X, y = small
+    fixed = {"numInputs": 8, "scatter": 3.5, "percentPos": 50, "shiftInvLen": 1}
+    for engine in ("mufasa", "random", "optuna"):
+        res = metafx.search(X, y, budget=30, steps=2, engine=engine, seed=0, fixed=fixed, progress=False)
+        assert all(t.n_features == 0 for t in res.trajectory)
+        assert res.n_features == 0 and 0 < res.best_quality < 0.2
+
+
+# ----------------------------------------------------------------- progress
+@pytest.mark.parametrize("engine", ["mufasa", "optuna", "random", "ranked"])
+def test_progress_bar_shows_best_and_spent(small, capsys, engine):
+    X, y = small
+    metafx.search(X, y, budget=30, steps=2, engine=engine, seed=0, progress=True)
+    err = capsys.readouterr().err
+    assert "best=" in err and "spent=" in err
+    metafx.search(X, y, budget=30, steps=2, engine=engine, seed=0, progress=None)  # not a terminal: no bar
+    assert capsys.readouterr().err == ""
+
+
+# ----------------------------------------------------------------- bad input
+@pytest.mark.parametrize("engine", ["mufasa", "optuna", "random", "ranked"])
+def test_budget_below_cheapest_feature_and_no_steps(small, engine):
+    X, y = small
+    with pytest.raises(metafx.ValidationError, match=r"budget=0.5 is below the cheapest feature's cost 1"):
+        metafx.search(X, y, budget=0.5, steps=2, engine=engine, progress=False)
+    for steps in (0, -1):
+        with pytest.raises(metafx.ValidationError, match=f"steps={steps} must be an integer >= 1"):
+            metafx.search(X, y, budget=30, steps=steps, engine=engine, progress=False)
+
+
+def test_unknown_sampler_lists_the_allowed_ones():
+    with pytest.raises(metafx.ValidationError, match=r"sampler='nsga'.*allowed: tpe, cmaes, gp, random, qmc"):
+        metafx.make_component("engine", "optuna", {"sampler": "nsga"})
+    with pytest.raises(metafx.ValidationError, match=r"sampler_params=.*not valid for sampler 'tpe'"):
+        metafx.make_component("engine", "optuna", {"sampler_params": {"no_such_option": 1}})
+
+
+def test_unreachable_storage_names_url_without_password(small):
+    X, y = small
+    url = "postgresql://alice:s3cr3t-pw@127.0.0.1:1/metafx"
+    with pytest.raises(metafx.StorageError) as e:
+        metafx.search(X, y, budget=30, steps=2, engine="optuna", storage=url, progress=False)
+    msg = str(e.value)
+    assert "postgresql://alice:***@127.0.0.1:1/metafx" in msg and "s3cr3t" not in msg
+    with pytest.raises(metafx.StorageError, match="directory .* does not exist"):
+        metafx.search(X, y, budget=30, steps=2, engine="optuna", storage="sqlite:////no/such/dir/x.db",
+                      progress=False)
+
+
+def test_storage_kinds_are_checked(small, tmp_path):
+    X, y = small
+    with pytest.raises(metafx.ValidationError, match="is not a storage; use an optuna storage URL"):
+        metafx.search(X, y, budget=30, steps=1, engine="optuna", storage=str(tmp_path / "plain"), progress=False)
+    with pytest.raises(metafx.ValidationError, match="engine 'mufasa' records its steps in a JSON-lines journal"):
+        metafx.search(X, y, budget=30, steps=1, storage=f"sqlite:///{tmp_path}/a.db", progress=False)
+    with pytest.raises(metafx.ValidationError, match="engine 'ranked' runs one step"):
+        metafx.search(X, y, budget=30, steps=1, engine="ranked", storage=str(tmp_path / "j.jsonl"), progress=False)
+
+
+def test_mask_url_and_journal_paths():
+    from metafx._storage import journal_path, mask_url, scrub
+
+    assert mask_url("postgresql+psycopg2://u:p%40ss@h:5/db") == "postgresql+psycopg2://u:***@h:5/db"
+    assert mask_url("postgresql://u@h/db") == "postgresql://u@h/db"
+    assert mask_url("sqlite:////tmp/x.db") == "sqlite:////tmp/x.db"
+    assert scrub("failed for p@ss and p%40ss", "postgresql://u:p%40ss@h/db") == "failed for *** and ***"
+    assert journal_path("journal:///tmp/a.log") == "/tmp/a.log"
+    assert journal_path("journal://rel/a.log") == "rel/a.log"
+    assert journal_path("runs/a.log") == "runs/a.log"
+    assert journal_path("sqlite:///a.db") is None
+
+
+def test_another_search_refuses_the_study(small, tmp_path):
+    X, y = small
+    url = f"sqlite:///{tmp_path}/s.db"
+    metafx.search(X, y, budget=30, steps=2, engine="optuna", seed=1, storage=url, study_name="s", progress=False)
+    with pytest.raises(metafx.StorageError, match=r"study 's' in .* belongs to a different search \(differs in: budget"):
+        metafx.search(X, y, budget=31, steps=2, engine="optuna", seed=1, storage=url, study_name="s",
+                      progress=False)
