@@ -119,6 +119,14 @@ def open_storage(storage: Any, *, connect_timeout: float = 10.0):
     if s.startswith(("postgresql", "postgres")):
         if s.startswith("postgres://"):
             s = "postgresql://" + s[len("postgres://"):]
+        if s.startswith("postgresql://"):
+            # SQLAlchemy's default driver differs between versions (psycopg2 / psycopg 3): use the installed one
+            import importlib.util
+
+            if importlib.util.find_spec("psycopg") is None and importlib.util.find_spec("psycopg2") is not None:
+                s = "postgresql+psycopg2://" + s[len("postgresql://"):]
+            elif importlib.util.find_spec("psycopg") is not None:
+                s = "postgresql+psycopg://" + s[len("postgresql://"):]
         engine_kwargs["connect_args"] = {"connect_timeout": max(1, int(connect_timeout))}
         engine_kwargs["pool_pre_ping"] = True
     elif s.startswith("mysql"):
