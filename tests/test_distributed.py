@@ -1,0 +1,213 @@
+"""Shared searches: several worker processes on one optuna study (SQLite, journal
+file, PostgreSQL), a worker killed mid-trial, the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+import uuid
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import metafx
+from metafx.distributed import ProblemSpec, create_study, run_worker, study_spec
+
+REPO = Path(__file__).resolve().parents[1]
+TESTS = Path(__file__).resolve().parent
+PG_ENV = "METAFX_TEST_POSTGRES_URL"
+
+# One worker: registers the slow evaluator, waits at a barrier until every
+# worker is ready (so they really overlap), runs, prints the trials it evaluated.
+WORKER = textwrap.dedent("""
+    import json, os, sys, time
+    sys.path.insert(0, {tests!r})
+    import metafx, _slow_plugin
+    metafx.register_plugin(_slow_plugin)
+    from metafx.distributed import run_worker
+
+    url, study, barrier, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+    open(os.path.join(barrier, str(os.getpid())), "w").close()
+    while len(os.listdir(barrier)) < n:
+        time.sleep(0.02)
+    mine = []
+    def cb(state, rec):
+        mine.append(rec.step)
+        print("STEP", rec.step, flush=True)
+    res = run_worker(url, study, progress=False, callbacks=[cb])
+    print("RESULT", json.dumps({{"pid": os.getpid(), "mine": mine, "best": res.best_quality,
+                                 "steps": [t.step for t in res.trajectory]}}), flush=True)
+""").format(tests=str(TESTS))
+
+
+@pytest.fixture
+def slow_plugin():
+    sys.path.insert(0, str(TESTS))
+    import _slow_plugin
+
+    metafx.register_plugin(_slow_plugin)
+    yield _slow_plugin
+    metafx.unregister_plugin(_slow_plugin)
+
+
+def _spec(steps: int = 12, **kw) -> ProblemSpec:
+    return ProblemSpec(data="digits", n_train=400, n_test=0, split_seed=1, budget=50, steps=steps, seed=3,
+                       evaluator="slow-cv-linear-svm", engine_params={"sampler": "tpe",
+                                                                      "sampler_params": {"n_startup_trials": 4}},
+                       **kw)
+
+
+def _start_workers(tmp_path: Path, url: str, study: str, n: int, slow: float):
+    script = tmp_path / "worker.py"
+    script.write_text(WORKER)
+    barrier = tmp_path / f"barrier-{uuid.uuid4().hex[:6]}"
+    barrier.mkdir()
+    env = {**os.environ, "METAFX_TEST_SLOW": str(slow), "PYTHONPATH": str(REPO)}
+    return [subprocess.Popen([sys.executable, str(script), url, study, str(barrier), str(n)], stdout=subprocess.PIPE,
+                             text=True, env=env, cwd=str(tmp_path)) for _ in range(n)]
+
+
+def _finish(procs) -> list[dict]:
+    out = []
+    for p in procs:
+        text, _ = p.communicate(timeout=300)
+        assert p.returncode == 0, text
+        line = [s for s in text.splitlines() if s.startswith("RESULT ")][-1]
+        out.append(json.loads(line[len("RESULT "):]))
+    return out
+
+
+def _check_shared_study(url: str, study: str, steps: int, reports: list[dict]) -> None:
+    import optuna
+
+    from metafx._storage import open_storage
+
+    trials = optuna.load_study(study_name=study, storage=open_storage(url)).get_trials(deepcopy=False)
+    # none lost, none duplicated: exactly trials 0..steps-1, all complete, each evaluated by one worker
+    assert [t.number for t in trials] == list(range(steps))
+    assert all(t.state.name == "COMPLETE" for t in trials)
+    mine = [set(r["mine"]) for r in reports]
+    assert all(mine), f"a worker contributed no trial: {[r['mine'] for r in reports]}"
+    assert set.union(*mine) == set(range(1, steps + 1))
+    assert sum(len(r["mine"]) for r in reports) == steps  # no trial evaluated twice
+    owners = Counter(t.system_attrs["metafx:owner"].split("|")[1] for t in trials)
+    assert set(owners) == {str(r["pid"]) for r in reports}
+    # every worker returns the same, complete result
+    assert all(r["steps"] == list(range(1, steps + 1)) and r["best"] == reports[0]["best"] for r in reports)
+
+
+def _two_workers(tmp_path: Path, url: str, slow_plugin) -> None:
+    study = f"two-workers-{uuid.uuid4().hex[:8]}"
+    steps = 12
+    create_study(url, study, _spec(steps))
+    reports = _finish(_start_workers(tmp_path, url, study, 2, slow=0.3))
+    _check_shared_study(url, study, steps, reports)
+    # the coordinator's view (metafx search --n-workers 0) is the same result
+    from metafx.distributed import wait_for_study
+
+    res = wait_for_study(url, study, progress=False, timeout=5)
+    assert res.best_quality == reports[0]["best"] and len(res.trajectory) == steps
+    if url.startswith("postgresql"):
+        import optuna
+
+        from metafx._storage import open_storage
+
+        optuna.delete_study(study_name=study, storage=open_storage(url))
+
+
+def test_two_workers_sqlite(tmp_path, slow_plugin):
+    _two_workers(tmp_path, f"sqlite:///{tmp_path}/shared.db", slow_plugin)
+
+
+def test_two_workers_postgresql(tmp_path, slow_plugin):
+    url = os.environ.get(PG_ENV)
+    if not url:
+        pytest.skip(f"no PostgreSQL server configured: set {PG_ENV} (e.g. `source .ci/postgres.sh`, as .ci/run does)")
+    _two_workers(tmp_path, url, slow_plugin)
+
+
+def test_killed_worker_trial_is_taken_over(tmp_path, slow_plugin):
+    """Worker A is killed with SIGKILL while evaluating; worker B finishes the study,
+    evaluating A's unfinished trial under its number: nothing lost or duplicated."""
+    url = f"sqlite:///{tmp_path}/shared.db"
+    study, steps = "takeover", 8
+    create_study(url, study, _spec(steps))
+    a, b = _start_workers(tmp_path, url, study, 2, slow=0.4)
+    seen = 0
+    for line in a.stdout:
+        if line.startswith("STEP"):
+            seen += 1
+            if seen == 2:  # A has finished two trials and is evaluating its third
+                time.sleep(0.1)
+                os.kill(a.pid, signal.SIGKILL)
+                break
+    a.stdout.close()
+    assert a.wait(timeout=60) == -signal.SIGKILL
+    [report_b] = _finish([b])
+    import optuna
+
+    from metafx._storage import open_storage
+
+    trials = optuna.load_study(study_name=study, storage=open_storage(url)).get_trials(deepcopy=False)
+    assert [t.number for t in trials] == list(range(steps)) and all(t.state.name == "COMPLETE" for t in trials)
+    owners = Counter(t.system_attrs["metafx:owner"].split("|")[1] for t in trials)
+    assert owners[str(a.pid)] == 2 and owners[str(report_b["pid"])] == steps - 2  # B took A's third trial over
+    assert report_b["steps"] == list(range(1, steps + 1))
+
+
+def test_cli_coordinator_and_worker(tmp_path):
+    """`metafx search --n-workers 0` creates the study and waits; `metafx worker` does the work."""
+    url = f"journal:///{tmp_path}/cli.log"
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    out = tmp_path / "res.json"
+    coord = subprocess.Popen([sys.executable, "-m", "metafx.cli", "search", "--data", "digits", "--n-train", "300",
+                              "--n-test", "200", "--budget", "40", "--steps", "6", "--engine", "optuna",
+                              "--sampler", "random", "--storage", url, "--study", "cli", "--n-workers", "0",
+                              "--out", str(out), "--no-progress"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    # the worker joins once the study exists (it fails clearly before that)
+    deadline = time.monotonic() + 120
+    while True:
+        w = subprocess.run([sys.executable, "-m", "metafx.cli", "worker", "--storage", url, "--study", "cli",
+                            "--no-progress"], capture_output=True, text=True, env=env)
+        if w.returncode == 0 or time.monotonic() > deadline:
+            break
+        assert "there is no study 'cli'" in w.stderr or "records no problem" in w.stderr, w.stderr
+        time.sleep(0.5)
+    assert w.returncode == 0, w.stderr
+    assert "study 'cli' finished: 6 trials" in w.stdout
+    stdout, stderr = coord.communicate(timeout=120)
+    assert coord.returncode == 0, stderr
+    res = metafx.SearchResult.from_json(out)
+    assert res.engine == "optuna" and len(res.trajectory) == 6 and res.test_error is not None
+    assert res.metadata["study_name"] == "cli"
+    spec = study_spec(url, "cli")
+    assert spec.n_train == 300 and spec.budget == 40 and spec.engine_params == {"sampler": "random"}
+
+
+def test_problem_spec_round_trip_and_errors(tmp_path):
+    spec = _spec(5, fixed={"shiftInvLen": 1})
+    assert ProblemSpec.from_dict(json.loads(json.dumps(spec.to_dict()))) == spec
+    with pytest.raises(metafx.ValidationError, match=r"unknown problem-spec fields \['dataset'\]"):
+        ProblemSpec.from_dict({"dataset": "digits"})
+    url = f"sqlite:///{tmp_path}/s.db"
+    with pytest.raises(metafx.ValidationError, match="steps=0 must be an integer >= 1"):
+        create_study(url, "s", ProblemSpec(data="digits", n_train=100, steps=0))
+    with pytest.raises(metafx.ValidationError, match="budget=0.5 is below the cheapest feature's cost"):
+        create_study(url, "s", ProblemSpec(data="digits", n_train=100, budget=0.5))
+    with pytest.raises(metafx.StorageError, match="there is no study 'nope'"):
+        run_worker(url, "nope")
+    # a study made by metafx.search (no problem spec) cannot be joined by workers
+    X, y = metafx.load_dataset("digits")
+    metafx.search(X[:200], y[:200], budget=20, steps=1, engine="optuna", storage=url, study_name="api",
+                  progress=False)
+    with pytest.raises(metafx.StorageError, match="records no problem for workers"):
+        run_worker(url, "api")
+    with pytest.raises(metafx.StorageError, match=r"postgresql://u:\*\*\*@127.0.0.1:1/db"):
+        run_worker("postgresql://u:topsecret@127.0.0.1:1/db", "x")
