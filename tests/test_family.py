@@ -113,3 +113,17 @@ def test_pixels_family_and_describers(rng):
     assert r.shape == (36, 1) and np.isclose(r.min(), np.hypot(0.5, 0.5))
     b = fam.draw({"x": 2, "y": 3}, 5, rng)
     assert len(b) == 5 and np.hypot(b.rows - 3, b.cols - 2).max() <= fam.radius
+
+
+def test_ink_location_prior_follows_pixel_variance(rng):
+    imgs = np.zeros((200, 12, 12), np.uint8)
+    imgs[:, 3:6, 6:9] = rng.random((200, 3, 3)) < 0.5  # only this block varies
+    fam = PixelAndFamily(location_prior="ink").fit(imgs)
+    b = fam.draw({"numInputs": 1, "percentPos": 100, "shiftInvLen": 1, "scatter": 1.0}, 2000, rng)
+    inside = (b.rows[:, 0] >= 2) & (b.rows[:, 0] <= 6) & (b.cols[:, 0] >= 5) & (b.cols[:, 0] <= 9)
+    assert inside.mean() > 0.9
+    assert len(fam.draw({"numInputs": 3, "scatter": 1.5}, 50, rng)) == 50
+    with pytest.raises(metafx.ValidationError, match="call fit"):
+        PixelAndFamily(image_shape=(12, 12), location_prior="ink").draw({}, 10, rng)
+    with pytest.raises(metafx.ValidationError, match="location_prior='x'"):
+        PixelAndFamily(location_prior="x")
