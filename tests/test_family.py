@@ -122,7 +122,7 @@ def test_ink_location_prior_follows_pixel_variance(rng):
     b = fam.draw({"numInputs": 1, "percentPos": 100, "shiftInvLen": 1, "scatter": 1.0}, 2000, rng)
     inside = (b.rows[:, 0] >= 2) & (b.rows[:, 0] <= 6) & (b.cols[:, 0] >= 5) & (b.cols[:, 0] <= 9)
     assert inside.mean() > 0.9
-    assert len(fam.draw({"numInputs": 3, "scatter": 1.5}, 50, rng)) == 50
+    assert len(fam.draw({"numInputs": 3, "scatter": 1.5, "shiftInvLen": 1}, 50, rng)) == 50
     with pytest.raises(metafx.ValidationError, match="call fit"):
         PixelAndFamily(image_shape=(12, 12), location_prior="ink").draw({}, 10, rng)
     with pytest.raises(metafx.ValidationError, match="location_prior='x'"):
