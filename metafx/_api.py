@@ -91,9 +91,15 @@ def search(
         Constructor parameters of the named components.
     storage : str, optional
         Where finished steps are recorded so that a killed search resumes
-        (engine-specific: a journal path for ``mufasa``).
+        (engine-specific: a JSON-lines journal path for ``mufasa`` and
+        ``random``; an optuna storage -- ``sqlite:///s.db``,
+        ``postgresql://user:pw@host/db`` or a journal file ``*.log`` -- for
+        ``optuna``; see ``docs/engines.md``).
+    study_name : str, optional
+        The optuna study inside ``storage`` (default: derived from the search).
     n_jobs : int
-        Parallel evaluations per step, where the engine supports it.
+        Parallel evaluations per step, where the engine supports it
+        (threads; ``mufasa`` with ``n_candidates > 1``, ``random``, ``optuna``).
 
     Returns
     -------
