@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from metafx.testing import DescriberConformance, EngineConformance, EvaluatorConformance, FamilyConformance
+import pytest
+
+import metafx
+from metafx.testing import (
+    DatasetConformance,
+    DescriberConformance,
+    EngineConformance,
+    EvaluatorConformance,
+    FamilyConformance,
+)
 
 
 class TestPixelAnd(FamilyConformance):
@@ -63,3 +72,15 @@ class TestRGS(EvaluatorConformance):
 
 class TestTopN(EvaluatorConformance):
     evaluator = "top-n"
+
+
+class TestDigits(DatasetConformance):
+    dataset = "digits"
+
+
+class TestMnist(DatasetConformance):
+    dataset = "mnist"
+
+    @pytest.fixture
+    def ds(self, mnist_path):  # skipped when the MNIST files are absent
+        return metafx.make_component("dataset", "mnist", {"data_dir": str(mnist_path)})

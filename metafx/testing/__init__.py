@@ -7,6 +7,7 @@ and ``docs/plugins.md``.
 from __future__ import annotations
 
 from .conformance import (
+    DatasetConformance,
     DescriberConformance,
     EngineConformance,
     EvaluatorConformance,
@@ -19,5 +20,6 @@ __all__ = [
     "DescriberConformance",
     "EvaluatorConformance",
     "EngineConformance",
+    "DatasetConformance",
     "synthetic_data",
 ]

@@ -32,6 +32,7 @@ import pytest
 from .._search import SearchProblem, _jsonable
 from ..base import (
     Component,
+    Dataset,
     FeatureFamily,
     FeatureScorer,
     FeatureSelector,
@@ -48,6 +49,7 @@ __all__ = [
     "DescriberConformance",
     "EvaluatorConformance",
     "EngineConformance",
+    "DatasetConformance",
     "synthetic_data",
 ]
 
@@ -555,3 +557,47 @@ class EngineConformance:
         calls = []
         eng.run(problem, steps=2, seed=1, callbacks=[lambda s, r: calls.append(r.step)], progress=False)
         assert len(calls) == 2
+
+
+# --------------------------------------------------------------------------- datasets
+class DatasetConformance:
+    """The contract of a :class:`metafx.base.Dataset`.
+
+    Class attributes: ``dataset`` (name or class) and ``dataset_params``.
+    """
+
+    dataset: ClassVar[Any] = None
+    dataset_params: ClassVar[Mapping[str, Any]] = {}
+
+    @pytest.fixture
+    def ds(self) -> Dataset:
+        return _resolve("dataset", self.dataset, self.dataset_params)
+
+    @pytest.fixture
+    def loaded(self, ds):
+        return ds.load()
+
+    def test_is_a_registered_dataset(self, ds):
+        assert isinstance(ds, Dataset)
+        if isinstance(self.dataset, str):
+            assert get_registry().get("dataset", self.dataset) is type(ds)
+        assert type(ds).data_kind in ("binary-image", "table")
+        with pytest.raises(ValidationError):
+            type(ds).create({**ds.get_params(), "no_such_parameter_xyz": 1})
+
+    def test_load(self, ds, loaded):
+        from ..data import check_binary_images, check_labels, check_table
+
+        X, y = loaded
+        X, y = np.asarray(X), np.asarray(y)
+        assert X.shape[0] == y.shape[0] > 0
+        if type(ds).data_kind == "binary-image":
+            check_binary_images(X)
+        else:
+            check_table(X)
+        check_labels(y, X.shape[0], min_classes=2)
+
+    def test_deterministic(self, ds, loaded):
+        X2, y2 = type(ds).create(ds.get_params()).load()
+        np.testing.assert_array_equal(np.asarray(X2), np.asarray(loaded[0]))
+        np.testing.assert_array_equal(np.asarray(y2), np.asarray(loaded[1]))

@@ -1,0 +1,152 @@
+"""docs/plugins.md documents every hook spec, and every hook's example is tested.
+
+Each hook's section must say when the hook is called, its arguments, what
+``register`` accepts and give an example.  The examples are executed, registered
+as plugins, and put through the conformance suites of :mod:`metafx.testing`
+(the test classes at the bottom of this module).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import types
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import metafx
+from metafx import hookspecs
+from metafx.testing import (
+    DatasetConformance,
+    DescriberConformance,
+    EngineConformance,
+    EvaluatorConformance,
+    FamilyConformance,
+)
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "plugins.md"
+REQUIRED = ("**When it is called:**", "**Arguments:**", "**What `register` accepts:**", "**Example:**")
+
+
+def hook_specs() -> list[str]:
+    """Names of the functions of metafx/hookspecs.py marked as hook specifications."""
+    return sorted(n for n, f in vars(hookspecs).items()
+                  if callable(f) and getattr(f, f"{hookspecs.PROJECT_NAME}_spec", None) is not None)
+
+
+def sections() -> dict[str, str]:
+    """``## `hook_name` `` sections of the document, by hook name."""
+    text = DOC.read_text(encoding="utf-8")
+    parts = re.split(r"^## ", text, flags=re.M)
+    out = {}
+    for part in parts[1:]:
+        title, _, body = part.partition("\n")
+        m = re.fullmatch(r"`(\w+)`", title.strip())
+        if m:
+            out[m.group(1)] = body
+    return out
+
+
+def example(hook: str) -> str:
+    blocks = re.findall(r"```python\n(.*?)```", sections()[hook], flags=re.S)
+    assert blocks, f"the section of {hook} has no python example"
+    return blocks[0]
+
+
+def test_hook_specs_are_found():
+    assert set(hook_specs()) == set(hookspecs.HOOK_KINDS)
+
+
+@pytest.mark.parametrize("hook", hook_specs())
+def test_every_hook_spec_is_documented(hook):
+    secs = sections()
+    assert hook in secs, f"docs/plugins.md has no section '## `{hook}`'"
+    for heading in REQUIRED:
+        assert heading in secs[hook], f"section {hook} lacks {heading}"
+    assert f"def {hook}(register)" in example(hook), "the example must implement the hook it documents"
+
+
+def test_no_section_for_an_unknown_hook():
+    assert set(sections()) <= set(hook_specs())
+
+
+# --------------------------------------------------------------------------- examples as plugins
+def _module(hook: str) -> types.ModuleType:
+    mod = types.ModuleType(f"docs_example_{hook}")
+    sys.modules[mod.__name__] = mod  # importable, so its classes pickle
+    exec(compile(example(hook), f"docs/plugins.md[{hook}]", "exec"), mod.__dict__)
+    return mod
+
+
+EXAMPLE_NAMES = {
+    "metafx_register_families": "example-cuts",
+    "metafx_register_describers": "example-cut-column",
+    "metafx_register_evaluators": "example-centroid",
+    "metafx_register_search_engines": "example-random",
+    "metafx_register_datasets": "example-blobs",
+}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def doc_plugins():
+    mods = [_module(h) for h in hook_specs()]
+    for m in mods:
+        metafx.register_plugin(m, name=m.__name__)
+    yield mods
+    for m in mods:
+        metafx.unregister_plugin(m)
+        sys.modules.pop(m.__name__, None)
+
+
+@pytest.mark.parametrize("hook", hook_specs())
+def test_example_registers_through_its_hook(hook):
+    kind = hookspecs.HOOK_KINDS[hook]
+    reg = metafx.get_registry().registration(kind, EXAMPLE_NAMES[hook])
+    assert reg.plugin == f"docs_example_{hook}"
+
+
+def test_every_hook_kind_has_a_conformance_test():
+    """Each hook's example runs through the conformance suite of its kind (classes below)."""
+    suites = {"family": FamilyConformance, "describer": DescriberConformance, "evaluator": EvaluatorConformance,
+              "engine": EngineConformance, "dataset": DatasetConformance}
+    tested = {cls.__mro__[1]: cls for cls in (TestDocFamily, TestDocDescriber, TestDocEvaluator, TestDocEngine,
+                                               TestDocDataset)}
+    for hook, kind in hookspecs.HOOK_KINDS.items():
+        suite = suites[kind]
+        assert suite in tested, f"no conformance test for the {hook} example"
+        attr = {"family": "family", "describer": "describer", "evaluator": "evaluator", "engine": "engine",
+                "dataset": "dataset"}[kind]
+        assert getattr(tested[suite], attr) == EXAMPLE_NAMES[hook]
+        assert suite.__name__ in sections()[hook], f"section {hook} does not name {suite.__name__}"
+
+
+def test_example_family_in_a_search():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(120, 5))
+    y = (X[:, 1] > 0.3).astype(int)
+    res = metafx.search(X, y, family="example-cuts", engine="example-random", evaluator="example-centroid",
+                        budget=4, steps=4, seed=0, progress=False)
+    assert res.n_features == 4 and res.transform(X[:3]).shape == (3, 4)
+
+
+class TestDocFamily(FamilyConformance):
+    family = "example-cuts"
+
+
+class TestDocDescriber(DescriberConformance):
+    describer = "example-cut-column"
+    family = "example-cuts"
+
+
+class TestDocEvaluator(EvaluatorConformance):
+    evaluator = "example-centroid"
+
+
+class TestDocEngine(EngineConformance):
+    engine = "example-random"
+
+
+class TestDocDataset(DatasetConformance):
+    dataset = "example-blobs"
