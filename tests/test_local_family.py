@@ -117,3 +117,15 @@ def test_validation():
         fam.draw({"numInputs": 5, "x": 3, "y": 3}, 5, np.random.default_rng(0))
     with pytest.raises(ValidationError, match="outside its range"):
         PixelAndLocalFamily(image_shape=(8, 8)).draw({"x": 7}, 5, np.random.default_rng(0))
+
+
+from metafx.testing import FamilyConformance  # noqa: E402
+
+
+class TestPixelAndLocalConformance(FamilyConformance):
+    family = "pixel-and-local"
+
+
+class TestPixelAndLocalRandomizedConformance(FamilyConformance):
+    family = "pixel-and-local"
+    family_params = {"randomize": ["x", "y", "percentPos"], "scatter": None}
