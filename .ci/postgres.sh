@@ -19,12 +19,12 @@ _metafx_pg() {
   if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 
   local bin
-  bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+  bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
   if [ -z "$bin" ] || [ ! -x "$bin/initdb" ]; then
     echo "postgres.sh: installing PostgreSQL (apt-get)" >&2
     $sudo apt-get update -q >/dev/null || return 1
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q postgresql >/dev/null || return 1
-    bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+    bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
   fi
 
   # the server refuses to run as root: run it as the postgres system user then
