@@ -99,7 +99,7 @@ def search(
         The optuna study inside ``storage`` (default: derived from the search).
     n_jobs : int
         Parallel evaluations per step, where the engine supports it
-        (threads; ``mufasa`` with ``n_candidates > 1``, ``random``, ``optuna``).
+        (worker processes; ``mufasa`` with ``n_candidates > 1``, ``random``, ``optuna``).
 
     Returns
     -------

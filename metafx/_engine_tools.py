@@ -1,6 +1,6 @@
 """Helpers shared by the built-in search engines: evaluating a point whose
-features may not exist, thread pools, and the problem signature that ties a
-journal or an optuna study to one search."""
+features may not exist, evaluating in worker processes, and the problem
+signature that ties a journal or an optuna study to one search."""
 
 from __future__ import annotations
 
@@ -9,19 +9,16 @@ import json
 import math
 import os
 import time
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
+from concurrent.futures import Future
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
 from ._search import Evaluation, SearchProblem
 from .exceptions import ValidationError
 
-__all__ = ["evaluate_drawn", "draw_or_empty", "resolve_n_jobs", "thread_map", "problem_signature",
-           "signature_digest", "data_fingerprint"]
-
-T = TypeVar("T")
-R = TypeVar("R")
+__all__ = ["evaluate_drawn", "draw_or_empty", "resolve_n_jobs", "EvalPool", "evaluate_task", "draw_random_fixed",
+           "problem_signature", "signature_digest", "data_fingerprint", "journal_path_for", "summary_point"]
 
 
 def draw_or_empty(problem: SearchProblem, draw: Callable[[], Any]) -> Any:
@@ -66,17 +63,120 @@ def resolve_n_jobs(n_jobs: int | None) -> int:
     return int(n_jobs)
 
 
-def thread_map(fn: Callable[[T], R], items: Sequence[T], n_jobs: int) -> list[R]:
-    """``[fn(x) for x in items]`` on up to ``n_jobs`` threads, in order.
+# --------------------------------------------------------------------------- parallel evaluation
+#: how a task draws its features: at its point, or from the whole family (fixed dimensions held)
+AT_POINT, WHOLE_FAMILY = "point", "whole-family"
 
-    Threads, not processes: the feature kernels (numba, ``nogil``) and
-    liblinear release the GIL, and the prepared data is shared without copies.
+_WORKER_PROBLEM: SearchProblem | None = None
+
+
+def draw_random_fixed(problem: Any, rng: np.random.Generator) -> Any:
+    """Features from the whole family (each at its own uniform point, fixed
+    dimensions held) filling ``problem.budget``; points where the family cannot
+    draw are skipped."""
+    space = problem.space
+    fam = problem.family
+    if not space.fixed:
+        try:
+            return fam.draw_random(problem.budget, rng)
+        except ValidationError:
+            pass  # a point where the family cannot draw: the loop below skips such points
+    parts = []
+    spent = 0.0
+    min_cost = float(fam.min_cost())
+    misses = 0
+    while problem.budget - spent >= min_cost and misses < 1000:
+        try:
+            b = fam.draw(space.uniform(rng), problem.budget - spent, rng, max_features=1)
+        except ValidationError:
+            b = fam.concat([])
+        if len(b) == 0:
+            misses += 1
+            continue
+        parts.append(b)
+        spent += float(np.sum(b.costs))
+    return fam.concat(parts)
+
+
+def evaluate_task(problem: SearchProblem, point: Mapping[str, Any], keys: Sequence[int],
+                  how: str = AT_POINT) -> tuple[Evaluation, float]:
+    """Draw (with ``step_rng(*keys)``), compute and score one set; returns it and the seconds it took."""
+    from ._search import step_rng
+
+    t0 = time.perf_counter()
+    rng = step_rng(*keys)
+    if how == AT_POINT:
+        ev = evaluate_drawn(problem, point, lambda: problem.family.draw(point, problem.budget, rng))
+    elif how == WHOLE_FAMILY:
+        ev = evaluate_drawn(problem, point, lambda: draw_random_fixed(problem, rng))
+    else:  # pragma: no cover - engines pass one of the two
+        raise ValueError(how)
+    return ev, time.perf_counter() - t0
+
+
+def _init_worker(blob: bytes) -> None:
+    global _WORKER_PROBLEM
+    import pickle
+
+    _WORKER_PROBLEM = pickle.loads(blob)
+
+
+def _worker_task(task: tuple) -> tuple[Evaluation, float]:
+    assert _WORKER_PROBLEM is not None
+    return evaluate_task(_WORKER_PROBLEM, *task)
+
+
+class EvalPool:
+    """Evaluates tasks ``(point, keys, how)`` here (``n_jobs = 1``) or in ``n_jobs`` processes.
+
+    Processes, not threads: liblinear (behind ``cv-linear-svm``) keeps its
+    random generator in a global variable, so two fits on two threads disturb
+    each other and the same set could score differently; separate processes
+    keep every evaluation a pure function of its task.  Each process receives
+    the problem (pickled) once, when it starts.
     """
-    items = list(items)
-    if n_jobs <= 1 or len(items) <= 1:
-        return [fn(x) for x in items]
-    with ThreadPoolExecutor(max_workers=min(n_jobs, len(items))) as pool:
-        return list(pool.map(fn, items))
+
+    def __init__(self, problem: SearchProblem, n_jobs: int) -> None:
+        self.problem = problem
+        self.n_jobs = n_jobs
+        self.executor = None
+        if n_jobs > 1:
+            import multiprocessing
+            import pickle
+            from concurrent.futures import ProcessPoolExecutor
+
+            try:
+                blob = pickle.dumps(problem)
+            except Exception as e:
+                raise ValidationError(
+                    f"n_jobs={n_jobs} evaluates in separate processes, which needs a picklable family and "
+                    f"evaluator (classes defined in importable modules): {e}; use n_jobs=1") from None
+            ctx = multiprocessing.get_context("spawn")  # fork after numba/OpenMP threads is unsafe
+            self.executor = ProcessPoolExecutor(n_jobs, mp_context=ctx, initializer=_init_worker, initargs=(blob,))
+
+    def submit(self, task: tuple) -> Future:
+        if self.executor is not None:
+            return self.executor.submit(_worker_task, task)
+        fut: Future = Future()
+        try:
+            fut.set_result(evaluate_task(self.problem, *task))
+        except BaseException as e:  # reported through the future, as for processes
+            fut.set_exception(e)
+        return fut
+
+    def map(self, tasks: Sequence[tuple]) -> list[tuple[Evaluation, float]]:
+        return [f.result() for f in [self.submit(t) for t in tasks]]
+
+    def close(self) -> None:
+        if self.executor is not None:
+            self.executor.shutdown(wait=True, cancel_futures=True)
+            self.executor = None
+
+    def __enter__(self) -> EvalPool:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
 
 
 def data_fingerprint(problem: SearchProblem) -> str:

@@ -76,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     w = sub.add_parser("worker", help="join a shared optuna search (created by metafx search --storage --study)")
     w.add_argument("--storage", required=True, help="the study's optuna storage URL or journal file")
     w.add_argument("--study", required=True, help="the study name")
-    w.add_argument("--n-jobs", type=int, default=1, help="trials evaluated at once by this worker (threads)")
+    w.add_argument("--n-jobs", type=int, default=1, help="trials evaluated at once by this worker (processes)")
     w.add_argument("--data-dir", default=None, help="where the dataset files are on this machine")
     wprog = w.add_mutually_exclusive_group()
     wprog.add_argument("--progress", dest="progress", action="store_true", default=None)

@@ -171,7 +171,7 @@ def test_random_engine_resume(digits, tmp_path):
     full = metafx.search(X, y, **kw)
     j = tmp_path / "r.jsonl"
     metafx.search(X, y, storage=str(j), callbacks=[lambda s, r: r.step < 4], **kw)
-    res = metafx.search(X, y, storage=str(j), n_jobs=2, **kw)
+    res = metafx.search(X, y, storage=str(j), **kw)
     _same(res, full)
     assert res.metadata["resumed_steps"] == 4
 

@@ -6,20 +6,22 @@ Both return the same :class:`~metafx.SearchResult` as ``mufasa``.
 
 from __future__ import annotations
 
-import math
 import time
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from .._engine_tools import (
+    AT_POINT,
+    WHOLE_FAMILY,
+    EvalPool,
     draw_or_empty,
+    draw_random_fixed,
     evaluate_drawn,
-    summary_point,
     journal_path_for,
     problem_signature,
     resolve_n_jobs,
-    thread_map,
+    summary_point,
 )
 from .._journal import Journal
 from .._search import Evaluation, Progress, SearchProblem, SearchState, step_rng
@@ -51,7 +53,7 @@ class RandomSearch(SearchEngine):
       (mean meta-feature values, see :func:`summary_point`).
 
     Step ``j`` uses generators seeded by ``(seed, j)`` only, so steps are
-    independent: ``n_jobs`` threads evaluate several at once with the same
+    independent: ``n_jobs`` processes evaluate several at once with the same
     result, and ``storage=`` (a JSON-lines journal, as for ``mufasa``) resumes
     a killed search exactly.
 
@@ -80,7 +82,7 @@ class RandomSearch(SearchEngine):
     def _draw(self, problem: SearchProblem, seed: int, j: int, point: Mapping[str, Any]):
         rng = step_rng(seed, j, _DRAW)
         if self.mode == "feature":
-            return lambda: _draw_random_fixed(problem, rng)
+            return lambda: draw_random_fixed(problem, rng)
         return lambda: problem.family.draw(point, problem.budget, rng)
 
     def run(self, problem: SearchProblem, *, steps: int, seed: int | None, callbacks: Sequence = (),
@@ -97,7 +99,8 @@ class RandomSearch(SearchEngine):
             done = [r for r in journal.records if r.step <= steps]
         best: Evaluation | None = None
         j = 1
-        with Progress(steps, progress, desc="random") as bar:
+        how = WHOLE_FAMILY if self.mode == "feature" else AT_POINT
+        with Progress(steps, progress, desc="random") as bar, EvalPool(problem, n_jobs) as pool:
             while j <= steps and not state.stop_requested:
                 if j <= len(done):
                     rec = done[j - 1]
@@ -110,16 +113,10 @@ class RandomSearch(SearchEngine):
                     j += 1
                     continue
                 block = list(range(j, min(steps, j + n_jobs - 1) + 1))
-
-                def one(jj: int) -> tuple[Evaluation, float]:
-                    t0 = time.perf_counter()
-                    u = self._point(problem, seed, jj)
-                    ev = evaluate_drawn(problem, u, self._draw(problem, seed, jj, u))
+                done_block = pool.map([(self._point(problem, seed, jj), (seed, jj, _DRAW), how) for jj in block])
+                for jj, (ev, secs) in zip(block, done_block):
                     if self.mode == "feature":
                         ev.point = summary_point(problem, ev.batch)
-                    return ev, time.perf_counter() - t0
-
-                for jj, (ev, secs) in zip(block, thread_map(one, block, n_jobs)):
                     accepted = ev.quality >= state.best_quality
                     rec = StepRecord(step=jj, point=dict(ev.point), quality=ev.quality, cost=ev.cost,
                                      n_features=ev.n_features, seconds=secs,
@@ -142,30 +139,6 @@ class RandomSearch(SearchEngine):
         if done:
             meta["resumed_steps"] = len(done)
         return problem.make_result(self, seed, state.trajectory, best, state.best_step, metadata=meta)
-
-
-def _draw_random_fixed(problem: SearchProblem, rng: np.random.Generator):
-    """Features from the whole family (each at its own uniform point, fixed
-    dimensions held) filling the budget."""
-    space = problem.space
-    fam = problem.family
-    if not space.fixed:
-        try:
-            return fam.draw_random(problem.budget, rng)
-        except ValidationError:
-            pass  # a point where the family cannot draw: fall back to the loop below, which skips such points
-    parts = []
-    spent = 0.0
-    min_cost = float(fam.min_cost())
-    misses = 0
-    while problem.budget - spent >= min_cost and misses < 1000:
-        b = draw_or_empty(problem, lambda: fam.draw(space.uniform(rng), problem.budget - spent, rng, max_features=1))
-        if len(b) == 0:
-            misses += 1
-            continue
-        parts.append(b)
-        spent += float(np.sum(b.costs))
-    return fam.concat(parts)
 
 
 def budget_prefix(costs: np.ndarray, order: np.ndarray, budget: float) -> np.ndarray:
@@ -270,7 +243,7 @@ class RankedBaseline(SearchEngine):
         state = SearchState(total_steps=1)
         with Progress(1, progress, desc="ranked") as bar:
             t0 = time.perf_counter()
-            pool = draw_or_empty(problem, lambda: _draw_random_fixed(
+            pool = draw_or_empty(problem, lambda: draw_random_fixed(
                 _PoolProblem(problem, self.pool_factor * problem.budget), step_rng(seed, 1, _DRAW)))
             t1 = time.perf_counter()
             scores = self.rank_pool(problem, pool)

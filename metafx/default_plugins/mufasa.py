@@ -22,7 +22,7 @@ and continues exactly as an uninterrupted one.
 ``u_best``) and keeps the best of them (the first one on ties) as the step's
 record.  Candidate ``i`` of step ``j`` uses generators seeded by
 ``(seed, j, ..., i)`` (candidate 0 exactly as with ``c = 1``), so the result
-does not depend on ``n_jobs``, the number of threads evaluating them.
+does not depend on ``n_jobs``, the number of processes evaluating them.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from __future__ import annotations
 import time
 from typing import Any, Mapping, Sequence
 
-from .._engine_tools import draw_or_empty, evaluate_drawn, journal_path_for, problem_signature, resolve_n_jobs, thread_map
+from .._engine_tools import AT_POINT, EvalPool, draw_or_empty, journal_path_for, problem_signature, resolve_n_jobs
 from .._journal import Journal
 from .._search import Evaluation, Progress, SearchProblem, SearchState, step_rng
 from ..base import SearchEngine
@@ -40,14 +40,17 @@ from ..types import SearchResult, StepRecord
 
 _MOVE, _DRAW = 0, 1
 
-__all__ = ["Mufasa", "candidate_rng"]
+__all__ = ["Mufasa", "candidate_rng", "candidate_keys"]
+
+
+def candidate_keys(seed: int, step: int, kind: int, candidate: int) -> tuple[int, ...]:
+    """The generator keys of one candidate of one step (candidate 0: ``(seed, step, kind)``)."""
+    return (seed, step, kind) if candidate == 0 else (seed, step, kind, candidate)
 
 
 def candidate_rng(seed: int, step: int, kind: int, candidate: int):
     """The generator of one candidate of one step (candidate 0: ``step_rng(seed, step, kind)``)."""
-    if candidate == 0:
-        return step_rng(seed, step, kind)
-    return step_rng(seed, step, kind, candidate)
+    return step_rng(*candidate_keys(seed, step, kind, candidate))
 
 
 class Mufasa(SearchEngine):
@@ -59,7 +62,7 @@ class Mufasa(SearchEngine):
         The initial point ``u_0`` (missing dimensions take their defaults).
     n_candidates : int, default 1
         Points evaluated per step, all near ``u_best``; 1 is the thesis's
-        algorithm.  Evaluated on ``n_jobs`` threads with the same result
+        algorithm.  Evaluated by ``n_jobs`` processes with the same result
         whatever ``n_jobs`` is.
 
     Examples
@@ -110,7 +113,8 @@ class Mufasa(SearchEngine):
         if storage is not None:
             journal = Journal(journal_path_for(self.name, storage), problem_signature(self, problem, seed))
             done = [r for r in journal.records if r.step <= steps]
-        with Progress(steps, progress, desc="mufasa", initial=0) as bar:
+        with Progress(steps, progress, desc="mufasa", initial=0) as bar, \
+                EvalPool(problem, n_jobs if self.n_candidates > 1 else 1) as pool:
             for j in range(1, steps + 1):
                 cands = self._candidates(space, j, u_best, seed)
                 if j <= len(done):  # replay a journaled step
@@ -121,13 +125,8 @@ class Mufasa(SearchEngine):
                         best, best_key = None, (j, cands.index(rec.point))
                 else:
                     t0 = time.perf_counter()
-
-                    def one(i: int, _c=cands, _j=j) -> Evaluation:
-                        u = _c[i]
-                        rng = candidate_rng(seed, _j, _DRAW, i)
-                        return evaluate_drawn(problem, u, lambda: problem.family.draw(u, problem.budget, rng))
-
-                    evs = thread_map(one, list(range(len(cands))), n_jobs)
+                    evs = [ev for ev, _ in pool.map([(cands[i], candidate_keys(seed, j, _DRAW, i), AT_POINT)
+                                                     for i in range(len(cands))])]
                     k = max(range(len(evs)), key=lambda i: (evs[i].quality, -i))
                     ev = evs[k]
                     accepted = ev.quality >= state.best_quality

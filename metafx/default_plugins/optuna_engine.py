@@ -36,13 +36,13 @@ import socket
 import threading
 import time
 import warnings
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from datetime import datetime
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from .._engine_tools import draw_or_empty, evaluate_drawn, problem_signature, resolve_n_jobs, signature_digest
+from .._engine_tools import AT_POINT, EvalPool, draw_or_empty, problem_signature, resolve_n_jobs, signature_digest
 from .._search import Evaluation, Progress, SearchProblem, SearchState, step_rng
 from .._storage import mask_url, open_storage
 from ..base import SearchEngine
@@ -280,7 +280,7 @@ class OptunaEngine(SearchEngine):
 
     Notes
     -----
-    With ``n_jobs > 1`` (threads) or several workers, trials run at the same
+    With ``n_jobs > 1`` (processes) or several workers, trials run at the same
     time and a sampler proposes a point without the results still running:
     the search then depends on timing, except with ``sampler="random"``, whose
     points depend only on the seed and the trial number.
@@ -409,7 +409,6 @@ class OptunaEngine(SearchEngine):
 
     def _new_trial(self, study, dists: Mapping[str, Any], me: str):
         """Like ``study.ask(dists)``, with the owner recorded atomically with the trial."""
-        import optuna
         from optuna.trial import FrozenTrial, TrialState
 
         now = time.time()
@@ -498,18 +497,12 @@ class OptunaEngine(SearchEngine):
         mine: set[int] = set()
         error: BaseException | None = None
 
-        def evaluate(number: int, point: dict[str, Any]) -> tuple[Evaluation, float]:
-            t0 = time.perf_counter()
-            rng = step_rng(seed, number + 1, _DRAW)
-            ev = evaluate_drawn(problem, point, lambda: problem.family.draw(point, problem.budget, rng))
-            return ev, time.perf_counter() - t0
-
         def n_complete() -> int:
             return sum(t.state == TrialState.COMPLETE for t in study.get_trials(deepcopy=False))
 
         shown = n_complete()
         try:
-            with _quiet_optuna(), ThreadPoolExecutor(max_workers=n_jobs) as pool, \
+            with _quiet_optuna(), EvalPool(problem, n_jobs) as pool, \
                     Progress(steps, progress, desc=f"optuna-{self.sampler}", initial=min(shown, steps)) as bar:
                 while True:
                     while error is None and not state.stop_requested and len(pending) < n_jobs:
@@ -520,7 +513,7 @@ class OptunaEngine(SearchEngine):
                         if beat is not None:
                             beat.add(trial._trial_id)
                         point = self._point(problem, trial.params)
-                        pending[pool.submit(evaluate, trial.number, point)] = trial
+                        pending[pool.submit((point, (seed, trial.number + 1, _DRAW), AT_POINT))] = trial
                     if not pending:
                         if error is not None or state.stop_requested or n_complete() >= steps:
                             break
