@@ -61,6 +61,8 @@ def search(
     storage: str | None = None,
     study_name: str | None = None,
     n_jobs: int = 1,
+    oversample: float = 1.0,
+    prune_by: str = "infogain",
 ) -> SearchResult:
     """Search a feature family's meta-feature space under a cost budget.
 
@@ -97,6 +99,11 @@ def search(
         ``optuna``; see ``docs/engines.md``).
     study_name : str, optional
         The optuna study inside ``storage`` (default: derived from the search).
+    oversample : float, default 1
+        ``f > 1`` draws ``f`` times the budget at each point and keeps the
+        best features by ``prune_by`` score per cost (a per-feature scorer,
+        default ``"infogain"``) until the budget is filled; 1 is the thesis's
+        plain drawing.
     n_jobs : int
         Parallel evaluations per step, where the engine supports it
         (worker processes; ``mufasa`` with ``n_candidates > 1``, ``random``, ``optuna``).
@@ -129,6 +136,7 @@ def search(
     y = check_labels(y, X_checked.shape[0])
     from ._search import SearchProblem
 
-    problem = SearchProblem(fam, X_checked, y, ev, float(budget), fixed=fixed, eval_seed=seed)
+    problem = SearchProblem(fam, X_checked, y, ev, float(budget), fixed=fixed, eval_seed=seed,
+                            oversample=oversample, prune_by=prune_by)
     return eng.run(problem, steps=steps, seed=seed, callbacks=list(callbacks or ()), progress=progress,
                    storage=storage, study_name=study_name, n_jobs=n_jobs)

@@ -106,7 +106,7 @@ def evaluate_task(problem: SearchProblem, point: Mapping[str, Any], keys: Sequen
     t0 = time.perf_counter()
     rng = step_rng(*keys)
     if how == AT_POINT:
-        ev = evaluate_drawn(problem, point, lambda: problem.family.draw(point, problem.budget, rng))
+        ev = evaluate_drawn(problem, point, lambda: problem.draw(point, rng))
     elif how == WHOLE_FAMILY:
         ev = evaluate_drawn(problem, point, lambda: draw_random_fixed(problem, rng))
     else:  # pragma: no cover - engines pass one of the two
@@ -208,6 +208,8 @@ def problem_signature(engine: Any, problem: SearchProblem, seed: int, *,
         "evaluator_params": problem.evaluator.get_params(),
         "budget": problem.budget,
         "fixed": problem.space.fixed,
+        "oversample": problem.oversample,
+        "prune_by": problem.prune_by if problem.oversample > 1 else None,
         "seed": seed,
         "data": data_fingerprint(problem),
     })

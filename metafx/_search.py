@@ -57,6 +57,8 @@ class SearchProblem:
         *,
         fixed: Mapping[str, Any] | None = None,
         eval_seed: int = 0,
+        oversample: float = 1.0,
+        prune_by: str = "infogain",
     ) -> None:
         self.family = family.fit(X, y)
         self.prepared = self.family.prepare(X)
@@ -66,15 +68,48 @@ class SearchProblem:
         self.budget = float(budget)
         self.space: MetaFeatureSpace = self.family.space().with_fixed(fixed)
         self.eval_seed = int(eval_seed)
+        if isinstance(oversample, bool) or not isinstance(oversample, (int, float, np.integer, np.floating)) \
+                or not math.isfinite(float(oversample)) or not 1.0 <= float(oversample) <= 1000.0:
+            raise ValidationError(f"oversample={oversample!r} must be a number in [1, 1000] (1 = no pruning)")
+        self.oversample = float(oversample)
+        self.prune_by = prune_by
+        if self.oversample > 1.0:
+            from ._api import make_component
+            from .base import FeatureScorer
+
+            self._pruner = make_component("evaluator", prune_by, None, base=FeatureScorer)
         min_cost = float(self.family.min_cost())
         if self.budget < min_cost:
             raise ValidationError(
                 f"budget={budget:g} is below the cheapest feature's cost {min_cost:g}; raise --budget"
             )
 
+    def draw(self, point: Mapping[str, Any], rng: np.random.Generator) -> Any:
+        """The feature set of a point: drawn at ``point`` until the budget is used.
+
+        With ``oversample = f > 1`` the family draws ``f`` times the budget at
+        ``point``; the pool is ranked by ``prune_by`` score divided by cost
+        (measured on the training data) and the longest prefix of the ranking
+        that fits the budget is kept.  Every feature still comes from the
+        point's distribution, so the search space and the meta-features keep
+        their meaning; pruning only discards the draws that are weakest alone.
+        """
+        if self.oversample == 1.0:
+            return self.family.draw(point, self.budget, rng)
+        pool = self.family.draw(point, self.budget * self.oversample, rng)
+        if len(pool) == 0:
+            return pool
+        values = self.family.compute(self.prepared, pool)
+        costs = np.asarray(pool.costs, dtype=np.float64)
+        score = np.asarray(self._pruner.score(values, self.y), dtype=np.float64) / costs
+        order = np.argsort(-score, kind="stable")
+        fits = np.cumsum(costs[order]) <= self.budget * (1 + 1e-12)
+        n = int(np.argmin(fits)) if not fits.all() else len(order)
+        return pool.take(order[:n])
+
     def evaluate(self, point: Mapping[str, Any], rng: np.random.Generator) -> Evaluation:
         t0 = time.perf_counter()
-        batch = self.family.draw(point, self.budget, rng)
+        batch = self.draw(point, rng)
         t1 = time.perf_counter()
         values = self.family.compute(self.prepared, batch)
         t2 = time.perf_counter()
@@ -110,6 +145,8 @@ class SearchProblem:
             "timings": timings,
             "seconds": float(sum(r.seconds for r in trajectory)),
             "space_size": self.space.size,
+            "oversample": self.oversample,
+            "prune_by": self.prune_by if self.oversample > 1 else None,
         }
         meta.update(metadata or {})
         return SearchResult(

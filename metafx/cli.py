@@ -62,6 +62,10 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--storage", default=None, help="record finished steps here; rerun with the same arguments to resume")
     g.add_argument("--study", default=None, help="study name inside --storage (engines that use one)")
     g.add_argument("--n-jobs", type=int, default=1)
+    g.add_argument("--oversample", type=float, default=1.0,
+                   help="draw this many times the budget at each point and keep the best features by --prune-by "
+                        "score per cost (default 1: the thesis's plain drawing)")
+    g.add_argument("--prune-by", default="infogain", help="per-feature scorer used with --oversample (default infogain)")
     g.add_argument("--n-workers", type=int, default=1,
                    help="engine optuna with --storage: processes on this machine (1: this one; k > 1: this one and "
                         "k-1 `metafx worker`s; 0: only create the study, wait for workers and collect)")
@@ -151,6 +155,7 @@ def cmd_search(args: argparse.Namespace) -> int:
             evaluator=args.evaluator, seed=args.seed, progress=args.progress, fixed=dict(args.fix),
             family_params=dict(args.family_param), engine_params=engine_params,
             evaluator_params=dict(args.evaluator_param), storage=args.storage, study_name=args.study, n_jobs=args.n_jobs,
+            oversample=args.oversample, prune_by=args.prune_by,
         )
     result.metadata["data"] = {"name": args.data, "n_train": n_train, "n_test": n_test, "split_seed": args.split_seed,
                                **{k: str(v) for k, v in data_params.items()}}
@@ -177,6 +182,7 @@ def _shared_search(args: argparse.Namespace, X, y, n_train: int, n_test: int, en
                        split_seed=args.split_seed, family=args.family, family_params=dict(args.family_param),
                        fixed=dict(args.fix), budget=args.budget, steps=args.steps, seed=args.seed,
                        evaluator=args.evaluator, evaluator_params=dict(args.evaluator_param),
+                       oversample=args.oversample, prune_by=args.prune_by,
                        engine_params=engine_params)
     study = args.study or f"metafx-{args.data}-{args.family}-b{args.budget:g}-s{args.seed}"
     print(f"study {study!r} ({args.n_workers} worker process(es) here)", file=sys.stderr)

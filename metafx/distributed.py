@@ -71,6 +71,8 @@ class ProblemSpec:
     evaluator: str = "cv-linear-svm"
     evaluator_params: dict[str, Any] = field(default_factory=dict)
     engine_params: dict[str, Any] = field(default_factory=dict)
+    oversample: float = 1.0
+    prune_by: str = "infogain"
 
     def to_dict(self) -> dict[str, Any]:
         from ._search import _jsonable
@@ -128,7 +130,8 @@ class ProblemSpec:
         ev = make_component("evaluator", self.evaluator, self.evaluator_params, base=SetEvaluator)
         Xc = fam.check_data(X_train)
         y = check_labels(y_train, Xc.shape[0])
-        return SearchProblem(fam, Xc, y, ev, float(self.budget), fixed=self.fixed, eval_seed=int(self.seed))
+        return SearchProblem(fam, Xc, y, ev, float(self.budget), fixed=self.fixed, eval_seed=int(self.seed),
+                             oversample=self.oversample, prune_by=self.prune_by)
 
 
 def _load_study(storage: Any, study_name: str):

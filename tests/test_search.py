@@ -127,3 +127,46 @@ def test_empty_feature_set_scores_majority():
     y = np.array([0] * 6 + [1] * 4)
     q = ev.evaluate(metafx.FeatureValues.from_dense(np.zeros((10, 0))), y, random_state=0)
     assert 0.0 <= q <= 1.0
+
+
+def test_oversample_keeps_the_best_of_a_larger_draw(small):
+    from metafx._search import SearchProblem, step_rng
+
+    X, y = small
+    fam = metafx.make_component("family", "pixel-and")
+    ev = metafx.make_component("evaluator", "cv-linear-svm")
+    prob = SearchProblem(fam, X, y, ev, 30.0, oversample=4)
+    point = {"numInputs": 2, "percentPos": 50, "shiftInvLen": 2, "scatter": 1.5}
+    chosen = prob.draw(point, step_rng(1, 2, 3))
+    pool = fam.draw(point, 120.0, step_rng(1, 2, 3))  # the same generator draws the same pool
+    assert len(pool) == 48 and len(chosen) == 12 and chosen.costs.sum() <= 30
+    score = metafx.score_features(fam.compute(prob.prepared, pool), y, "infogain")
+    best = np.argsort(-score, kind="stable")[:12]
+    assert fam.to_json(chosen) == fam.to_json(pool.take(best))
+    d = fam.describe(chosen)
+    assert (d["numInputs"] == 2).all() and (d["shiftInvLen"] == 2).all()
+
+
+def test_search_with_oversample_records_it_and_resumes(small, tmp_path):
+    X, y = small
+    full = metafx.search(X, y, budget=40, steps=4, seed=2, progress=False, oversample=3)
+    assert full.metadata["oversample"] == 3 and full.metadata["prune_by"] == "infogain"
+    assert full.total_cost <= 40
+    j = tmp_path / "j.jsonl"
+    metafx.search(X, y, budget=40, steps=4, seed=2, progress=False, oversample=3, storage=str(j),
+                  callbacks=[lambda s, r: r.step < 2])
+    again = metafx.search(X, y, budget=40, steps=4, seed=2, progress=False, oversample=3, storage=str(j))
+    assert again.features == full.features
+    with pytest.raises(metafx.StorageError, match="oversample"):
+        metafx.search(X, y, budget=40, steps=4, seed=2, progress=False, oversample=2, storage=str(j))
+
+
+@pytest.mark.parametrize("kw,match", [
+    (dict(oversample=0.5), "oversample=0.5"),
+    (dict(oversample=2, prune_by="cv-linear-svm"), "not a FeatureScorer"),
+    (dict(oversample=2, prune_by="infogian"), "did you mean 'infogain'"),
+])
+def test_bad_oversample(small, kw, match):
+    X, y = small
+    with pytest.raises(metafx.MetafxError, match=match):
+        metafx.search(X, y, budget=30, steps=1, progress=False, **kw)

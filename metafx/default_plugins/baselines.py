@@ -83,7 +83,7 @@ class RandomSearch(SearchEngine):
         rng = step_rng(seed, j, _DRAW)
         if self.mode == "feature":
             return lambda: draw_random_fixed(problem, rng)
-        return lambda: problem.family.draw(point, problem.budget, rng)
+        return lambda: problem.draw(point, rng)
 
     def run(self, problem: SearchProblem, *, steps: int, seed: int | None, callbacks: Sequence = (),
             progress: bool | None = False, storage: str | None = None, study_name: str | None = None,

@@ -152,7 +152,7 @@ class Mufasa(SearchEngine):
             j, i = best_key
             rec = state.trajectory[j - 1]
             rng = candidate_rng(seed, j, _DRAW, i)
-            batch = draw_or_empty(problem, lambda: problem.family.draw(rec.point, problem.budget, rng))
+            batch = draw_or_empty(problem, lambda: problem.draw(rec.point, rng))
             best = Evaluation(dict(rec.point), batch, rec.quality, rec.cost, rec.n_features, rec.timings)
         meta: dict[str, Any] = {"n_candidates": self.n_candidates}
         if done:

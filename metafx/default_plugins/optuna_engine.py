@@ -579,7 +579,7 @@ class OptunaEngine(SearchEngine):
             idx = [t.number for t in trials].index(best_t.number)
             rec = trajectory[idx]
             rng = step_rng(seed, best_t.number + 1, _DRAW)
-            batch = draw_or_empty(problem, lambda: problem.family.draw(rec.point, problem.budget, rng))
+            batch = draw_or_empty(problem, lambda: problem.draw(rec.point, rng))
             best = Evaluation(dict(rec.point), batch, rec.quality, rec.cost, rec.n_features, rec.timings)
             best_step = rec.step
         n_fail = sum(t.state == TrialState.FAIL and not t.system_attrs.get(SURPLUS_KEY)
