@@ -16,6 +16,10 @@ over partitions), ``fig_error_vs_budget.png`` (Figure 5.3) and
     python examples/guided_extraction_mnist.py                       # the whole protocol
     python examples/guided_extraction_mnist.py --partitions 0 1 2 --budgets 500 3000 --engines mufasa random
     python examples/guided_extraction_mnist.py --report-only        # redraw figures from runs.jsonl
+
+A method is an engine name, optionally with ``+oF``: the same engine drawing
+``F`` times the budget at each point and keeping the best features by infogain
+per cost (``metafx.search(..., oversample=F)``), e.g. ``mufasa+o4``.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 BUDGETS = [250, 500, 1000, 2000, 3000, 6000, 12000]
-ENGINES = ["mufasa", "optuna", "random", "ranked"]
+ENGINES = ["mufasa+o4", "optuna+o4", "random+o4", "ranked", "mufasa", "random"]
 DIMS = ["numInputs", "percentPos", "shiftInvLen", "scatter"]
 
 
@@ -44,14 +48,23 @@ def parse_args(argv=None):
     ap.add_argument("--data-dir", default=os.environ.get("METAFX_MNIST_DIR", str(here.parent / "shared/data/mnist")))
     ap.add_argument("--partitions", type=int, nargs="+", default=list(range(10)))
     ap.add_argument("--budgets", type=float, nargs="+", default=BUDGETS)
-    ap.add_argument("--engines", nargs="+", default=ENGINES)
+    ap.add_argument("--engines", nargs="+", default=ENGINES, help="methods: engine[+oF] (see above)")
     ap.add_argument("--steps", type=int, default=50)
     ap.add_argument("--n-train", type=int, default=2000)
     ap.add_argument("--n-test", type=int, default=2000)
     ap.add_argument("--no-svm-baselines", action="store_true", help="skip the raw-pixel SVM baselines")
     ap.add_argument("--out", default=str(here / "out" / "guided_mnist"))
     ap.add_argument("--report-only", action="store_true")
+    ap.add_argument("--reference", default="mufasa+o4", help="method compared (paired) with every other one")
     return ap.parse_args(argv)
+
+
+def parse_method(method: str) -> tuple[str, float]:
+    """``"mufasa+o4"`` -> ``("mufasa", 4.0)``; ``"ranked"`` -> ``("ranked", 1.0)``."""
+    if "+o" in method:
+        engine, f = method.split("+o", 1)
+        return engine, float(f)
+    return method, 1.0
 
 
 def load(args):
@@ -113,7 +126,7 @@ def run(args) -> None:
     X, y = load(args)
     reg = metafx.get_registry()
     for e in args.engines:
-        reg.get("engine", e)  # unknown engine: clear error before any work
+        reg.get("engine", parse_method(e)[0])  # unknown engine: clear error before any work
     total = len(args.partitions) * len(args.budgets) * len(args.engines)
     k = 0
     for p in args.partitions:
@@ -130,8 +143,9 @@ def run(args) -> None:
                 if (p, e, b) in done:
                     continue
                 t = time.perf_counter()
-                res = metafx.search(X[tr], y[tr], family="pixel-and", budget=b, steps=args.steps, engine=e,
-                                    seed=p, progress=False)
+                engine, oversample = parse_method(e)
+                res = metafx.search(X[tr], y[tr], family="pixel-and", budget=b, steps=args.steps, engine=engine,
+                                    seed=p, progress=False, oversample=oversample)
                 t_search = time.perf_counter() - t
                 err, c = test_error(res, X[tr], y[tr], X[te], y[te], random_state=p)
                 rec = {"partition": p, "method": e, "budget": b, "test_error": err, "cv_quality": res.best_quality,
@@ -164,9 +178,10 @@ def report(args) -> None:
 
     paired = []
     budgets = sorted({r["budget"] for r in recs if r["budget"] is not None})
-    others = sorted({r["method"] for r in recs if r["budget"] is not None} - {"mufasa"})
+    ref = args.reference
+    others = sorted({r["method"] for r in recs if r["budget"] is not None} - {ref})
     for b in budgets:
-        mu = {r["partition"]: r["test_error"] for r in by.get(("mufasa", b), [])}
+        mu = {r["partition"]: r["test_error"] for r in by.get((ref, b), [])}
         for o in others:
             ot = {r["partition"]: r["test_error"] for r in by.get((o, b), [])}
             common = sorted(set(mu) & set(ot))
@@ -174,8 +189,8 @@ def report(args) -> None:
                 continue
             d = np.array([mu[p] - ot[p] for p in common])
             pval = float(wilcoxon(d).pvalue) if len(common) >= 5 and np.any(d != 0) else float("nan")
-            paired.append({"budget": b, "other": o, "n": len(common), "mean_diff": d.mean(),
-                           "mufasa_wins": int((d < 0).sum()), "ties": int((d == 0).sum()), "wilcoxon_p": pval})
+            paired.append({"budget": b, "reference": ref, "other": o, "n": len(common), "mean_diff": d.mean(),
+                           "reference_wins": int((d < 0).sum()), "ties": int((d == 0).sum()), "wilcoxon_p": pval})
     if paired:
         with open(out / "paired.csv", "w", newline="") as fh:
             w = csv.DictWriter(fh, fieldnames=list(paired[0]))
@@ -208,7 +223,7 @@ def report(args) -> None:
     fig.savefig(out / "fig_error_vs_budget.png", dpi=110)
     plt.close(fig)
 
-    mufasa = [r for r in recs if r["method"] == "mufasa"]
+    mufasa = [r for r in recs if r["method"] == ref]
     if mufasa:
         fig, axes = plt.subplots(1, 4, figsize=(13, 3.3))
         for ax, dim in zip(axes, DIMS):
@@ -223,7 +238,7 @@ def report(args) -> None:
             ax.set_title(dim)
             ax.set_xlabel("budget")
         axes[0].legend(fontsize=8)
-        fig.suptitle("Mufasa's chosen meta-feature values against the budget", fontsize=10)
+        fig.suptitle(f"{ref}: chosen meta-feature values against the budget (median, 5-95 % range)", fontsize=10)
         fig.tight_layout()
         fig.savefig(out / "fig_metafeatures_vs_budget.png", dpi=110)
         plt.close(fig)
@@ -231,8 +246,8 @@ def report(args) -> None:
         b = "" if r["budget"] is None else f"{r['budget']:g}"
         print(f"{r['method']:<12} {b:>6}  n={r['n']:<3} error {100 * r['mean_error']:.2f} +- {100 * r['std_error']:.2f} %")
     for r in paired:
-        print(f"budget {r['budget']:>6g}: mufasa - {r['other']:<8} {100 * r['mean_diff']:+.2f} pts, "
-              f"wins {r['mufasa_wins']}/{r['n']}, Wilcoxon p = {r['wilcoxon_p']:.3g}")
+        print(f"budget {r['budget']:>6g}: {ref} - {r['other']:<10} {100 * r['mean_diff']:+.2f} pts, "
+              f"wins {r['reference_wins']}/{r['n']}, Wilcoxon p = {r['wilcoxon_p']:.3g}")
 
 
 def main(argv=None) -> int:
