@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import os
 import time
 from concurrent.futures import Future
@@ -38,18 +37,7 @@ def draw_or_empty(problem: SearchProblem, draw: Callable[[], Any]) -> Any:
 def evaluate_drawn(problem: SearchProblem, point: Mapping[str, Any], draw: Callable[[], Any]) -> Evaluation:
     """Like :meth:`SearchProblem.evaluate`, with the features made by ``draw()``
     (an empty set when the family cannot draw at ``point``)."""
-    t0 = time.perf_counter()
-    batch = draw_or_empty(problem, draw)
-    t1 = time.perf_counter()
-    values = problem.family.compute(problem.prepared, batch)
-    t2 = time.perf_counter()
-    quality = float(problem.evaluator.evaluate(values, problem.y, random_state=problem.eval_seed))
-    t3 = time.perf_counter()
-    if not math.isfinite(quality):
-        raise ValidationError(f"evaluator {problem.evaluator.name!r} returned quality {quality!r} at {dict(point)}")
-    costs = np.asarray(batch.costs, dtype=np.float64)
-    return Evaluation(dict(point), batch, quality, float(costs.sum()), len(batch),
-                      {"draw": t1 - t0, "compute": t2 - t1, "evaluate": t3 - t2})
+    return problem.evaluate(point, None, draw=lambda: draw_or_empty(problem, draw))
 
 
 def resolve_n_jobs(n_jobs: int | None) -> int:

@@ -107,9 +107,11 @@ class SearchProblem:
         n = int(np.argmin(fits)) if not fits.all() else len(order)
         return pool.take(order[:n])
 
-    def evaluate(self, point: Mapping[str, Any], rng: np.random.Generator) -> Evaluation:
+    def evaluate(self, point: Mapping[str, Any], rng: np.random.Generator | None,
+                 draw: Callable[[], Any] | None = None) -> Evaluation:
+        """Draw (``self.draw(point, rng)``, or ``draw()`` when given), compute and score a set."""
         t0 = time.perf_counter()
-        batch = self.draw(point, rng)
+        batch = draw() if draw is not None else self.draw(point, rng)
         t1 = time.perf_counter()
         values = self.family.compute(self.prepared, batch)
         t2 = time.perf_counter()
