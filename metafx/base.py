@@ -115,15 +115,27 @@ class FeatureFamily(Component, ABC):
         """Features drawn uniformly among those matching ``point`` until ``budget`` is used."""
 
     def draw_random(self, budget: float, rng: np.random.Generator) -> FeatureBatch:
-        """Features drawn from the whole family (each at its own uniform point), filling ``budget``."""
+        """Features drawn from the whole family (each at its own uniform point), filling ``budget``.
+
+        Points where the family cannot draw a feature (its ``draw`` raises
+        :class:`ValidationError`, or returns nothing because the feature would
+        exceed what is left of the budget) are skipped; after 1000 such points
+        in a row the budget left is taken as unusable.
+        """
         space = self.space()
         parts = []
         spent = 0.0
         min_cost = self.min_cost()
-        while budget - spent >= min_cost:
-            b = self.draw(space.uniform(rng), budget - spent, rng, max_features=1)
-            if len(b) == 0:
+        misses = 0
+        while budget - spent >= min_cost and misses < 1000:
+            try:
+                b = self.draw(space.uniform(rng), budget - spent, rng, max_features=1)
+            except ValidationError:
+                b = None
+            if b is None or len(b) == 0:
+                misses += 1
                 continue
+            misses = 0
             parts.append(b)
             spent += float(b.costs.sum())
         return self.concat(parts)

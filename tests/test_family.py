@@ -127,3 +127,10 @@ def test_ink_location_prior_follows_pixel_variance(rng):
         PixelAndFamily(image_shape=(12, 12), location_prior="ink").draw({}, 10, rng)
     with pytest.raises(metafx.ValidationError, match="location_prior='x'"):
         PixelAndFamily(location_prior="x")
+
+
+def test_draw_random_skips_points_without_features():
+    fam = PixelAndFamily(image_shape=(8, 8))
+    b = fam.draw_random(400, np.random.default_rng(0))  # some uniform points (8 inputs, scatter 3.5) have no feature
+    assert 400 - 32.5 < b.costs.sum() <= 400
+    assert len(fam.draw_random(0.5, np.random.default_rng(0))) == 0
