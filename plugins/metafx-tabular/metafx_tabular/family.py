@@ -1,0 +1,623 @@
+"""Feature family ``tabular``: small operator expressions over the columns of a numeric table.
+
+A feature is an expression tree whose leaves are 1 to 3 distinct columns
+(divided by their training standard deviation, and centred on their mean
+unless all their training values are positive: a positive quantity keeps its
+origin, so that products, ratios and logarithms mean what they say) and whose
+inner nodes are operators (:mod:`metafx_tabular.operators`): ``threshold``,
+``log`` and ``square`` (unary), ``mul``, ``ratio`` and ``diff`` (binary).
+Every inner node's output is standardized on the training data and, on new
+data, clipped to the range it had on the training data (so a ratio or a
+product cannot explode on an unusual row); thresholds stay 0/1.  Examples::
+
+    mean radius * worst texture                 arity 2, depth 1, op mul
+    log(worst area)                             arity 1, depth 1, op log
+    [bmi - s5 > q70]                            arity 2, depth 2, op threshold
+    (log(bmi) * bp) / s3                        arity 3, depth 3, op ratio
+
+Meta-features (the search space) -- none needs the feature's values:
+
+* ``arity``: number of input columns, 1..``max_arity``;
+* ``depth``: operator nesting depth, 1..``max_depth``;
+* ``op``: the root operator, an index into the enabled operators (unary
+  first, so neighbouring indices are similar operators);
+* ``rank``: quality rank of the best input column, 0 (the best column) to 1
+  (the worst).  Each column's own rank is computed once in
+  :meth:`TabularFamily.fit` from a cheap score of the column alone (ANOVA F
+  for class labels, absolute correlation for a real target) -- a property of
+  the inputs, not of the feature;
+* ``tag`` (only when ``column_tags`` are given): the user's tag the inputs carry.
+
+Drawing at a point: a tree shape with the point's arity, depth and root
+operator kind is chosen uniformly among the possible ones, the other
+operators are drawn uniformly, and the input columns are an *anchor* drawn
+with weights ``exp(-((column rank - rank) / rank_width)**2 / 2)`` and partners
+drawn uniformly among the columns ranked no better than the anchor (so a good
+column meets columns of every quality, as in "area x smoothness"), all among
+the columns carrying ``tag`` when at least ``arity`` of them do.  An
+infeasible point (a binary root with arity 1, a depth the arity cannot have)
+is moved to the nearest feasible one; :meth:`TabularFamily.describe` reports
+the drawn features' actual meta-features.  Constant features and repeats are
+skipped; drawing stops when the budget is used or no new feature turns up.
+
+Cost model: a feature costs its number of operators (one pass over the data
+each), so a budget of ``B`` buys between ``B / 3`` and ``B`` features.
+
+Constants learned from data (column means and scales, each node's centring,
+thresholds, log shifts) are stored in the feature specifications and the
+family's parameters, so a result file recomputes its features on new rows
+without the training data.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+from metafx import Dimension, FeatureFamily, FeatureValues, MetaFeatureSpace, ValidationError
+from metafx.data import check_table
+
+from .operators import OPERATORS, operator
+from .tasks import column_scores, infer_task
+
+__all__ = ["TabularFamily", "TabularBatch", "TableValues", "expr_columns", "expr_depth", "expr_ops"]
+
+MAX_ARITY = 3
+MAX_DEPTH = 3
+
+
+# --------------------------------------------------------------------------- expressions
+# An expression is JSON: a leaf ``{"col": j}`` or a node
+# ``{"op": name, "args": [expr, ...], <operator constants>, "center": c, "scale": s, "range": [lo, hi]}``
+# (``center``/``scale`` standardize the node's output and ``range`` clips it to
+# what the training rows gave; all three are absent for 0/1 operators).
+
+def expr_columns(e: Mapping[str, Any]) -> list[int]:
+    """Input columns of an expression, left to right."""
+    if "col" in e:
+        return [int(e["col"])]
+    return [c for a in e["args"] for c in expr_columns(a)]
+
+
+def expr_depth(e: Mapping[str, Any]) -> int:
+    """Operator nesting depth (a leaf has depth 0)."""
+    return 0 if "col" in e else 1 + max(expr_depth(a) for a in e["args"])
+
+
+def expr_ops(e: Mapping[str, Any]) -> list[str]:
+    """Operator names of an expression, root first (pre-order)."""
+    return [] if "col" in e else [e["op"]] + [o for a in e["args"] for o in expr_ops(a)]
+
+
+def _structure(e: Mapping[str, Any]) -> str:
+    """A key that identifies a feature up to its learned constants (used to skip repeats)."""
+    if "col" in e:
+        return str(int(e["col"]))
+    extra = f"@{e['q']}" if "q" in e else ""
+    return f"{e['op']}{extra}(" + ",".join(_structure(a) for a in e["args"]) + ")"
+
+
+# --------------------------------------------------------------------------- tree shapes
+# A shape is an expression with placeholders: "L" (a column), ("U", child),
+# ("B", left, right).  A unary node never sits directly on another unary node
+# (log(square(x)) adds little).
+
+def _shape_leaves(s) -> int:
+    return 1 if s == "L" else sum(_shape_leaves(c) for c in s[1:])
+
+
+def _shape_depth(s) -> int:
+    return 0 if s == "L" else 1 + max(_shape_depth(c) for c in s[1:])
+
+
+def _shape_ops(s) -> int:
+    return 0 if s == "L" else 1 + sum(_shape_ops(c) for c in s[1:])
+
+
+@lru_cache(maxsize=None)
+def tree_shapes(max_arity: int, max_depth: int, unary: bool, binary: bool) -> dict[tuple[str, int, int], tuple]:
+    """Every shape by ``(root kind "U"/"B", arity, depth)``."""
+    level: set = {"L"}
+    for _ in range(max_depth):
+        new = set(level)
+        for s in level:
+            if unary and (s == "L" or s[0] != "U"):
+                new.add(("U", s))
+            if binary:
+                for t in level:
+                    if _shape_leaves(s) + _shape_leaves(t) <= max_arity:
+                        new.add(("B", s, t))
+        level = new
+    out: dict[tuple[str, int, int], list] = {}
+    for s in level:
+        if s != "L":
+            out.setdefault((s[0], _shape_leaves(s), _shape_depth(s)), []).append(s)
+    return {k: tuple(sorted(v, key=repr)) for k, v in out.items()}
+
+
+# --------------------------------------------------------------------------- batch
+@dataclass
+class TabularBatch:
+    """Features of ``tabular``: a list of expressions (see the module docstring)."""
+
+    exprs: list[dict[str, Any]]
+    costs: np.ndarray = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.costs = np.array([len(expr_ops(e)) for e in self.exprs], dtype=np.float64)
+
+    def __len__(self) -> int:
+        return len(self.exprs)
+
+    def take(self, idx: Sequence[int] | np.ndarray) -> TabularBatch:
+        return TabularBatch([self.exprs[int(i)] for i in np.asarray(idx, dtype=np.intp).reshape(-1)])
+
+    @property
+    def arity(self) -> np.ndarray:
+        return np.array([len(expr_columns(e)) for e in self.exprs], dtype=np.int64)
+
+    @property
+    def depth(self) -> np.ndarray:
+        return np.array([expr_depth(e) for e in self.exprs], dtype=np.int64)
+
+    def columns(self) -> list[list[int]]:
+        return [expr_columns(e) for e in self.exprs]
+
+
+# --------------------------------------------------------------------------- values
+class TableValues(FeatureValues):
+    """Feature values that also carry the (standardized) table they were computed from.
+
+    ``columns`` lets an evaluator score a feature set *added to* the table's
+    own columns, which is how constructed features are used on tables (see
+    :class:`metafx_tabular.CVLinear`, ``with_columns``).  Everything else
+    behaves as :class:`metafx.FeatureValues`.
+    """
+
+    def __init__(self, *, dense: np.ndarray, columns: np.ndarray) -> None:
+        super().__init__(n_samples=dense.shape[0], dense=dense)
+        self.columns = columns
+
+    def take(self, columns: Sequence[int] | np.ndarray) -> TableValues:
+        idx = np.asarray(columns, dtype=np.intp)
+        return TableValues(dense=self.dense(np.float64)[:, idx], columns=self.columns)
+
+
+# --------------------------------------------------------------------------- the family
+class TabularFamily(FeatureFamily):
+    """Operator expressions over 1-3 columns of a numeric table (see the module docstring).
+
+    Parameters
+    ----------
+    operators : list of str, optional
+        The enabled operators, a subset of ``threshold, log, square, mul, ratio,
+        diff`` (all when omitted).
+    max_arity : int, default 3
+        Most input columns per feature (1-3).
+    max_depth : int, default 2
+        Deepest operator nesting (1-3).
+    rank_width : float, default 0.15
+        Width of the anchor column's weights around the ``rank`` meta-feature.
+    column_names : list of str, optional
+        Names used in feature descriptions (``x0, x1, ...`` when omitted).
+    column_tags : list or dict, optional
+        A tag per column (``None``/``""`` for none), or ``{column index or name: tag}``;
+        adds the ``tag`` meta-feature.
+    task : {"auto", "classification", "regression"}, default "auto"
+        How ``y`` is read when columns are ranked in :meth:`fit` (``auto``:
+        see :func:`metafx_tabular.tasks.infer_task`).
+    sample_size : int, default 2000
+        Training rows kept to learn each drawn feature's constants.
+    n_columns, column_center, column_scale, column_rank :
+        Learned by :meth:`fit` (kept as parameters so a result file rebuilds
+        the family without data).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from metafx_tabular import TabularFamily
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(100, 4)); y = (X[:, 0] * X[:, 1] > 0).astype(int)
+    >>> fam = TabularFamily(column_names=["a", "b", "c", "d"]).fit(X, y)
+    >>> batch = fam.draw({"arity": 2, "depth": 1, "op": 3, "rank": 0.0}, 3, rng)
+    >>> fam.feature_names(batch)[0].count("*")
+    1
+    >>> fam.transform(X, batch).shape
+    (100, 3)
+    """
+
+    name = "tabular"
+    data_kind = "table"
+    summary = "operator expressions (threshold, log, square, mul, ratio, diff) over 1-3 table columns"
+
+    def __init__(
+        self,
+        operators: Sequence[str] | None = None,
+        max_arity: int = 3,
+        max_depth: int = 2,
+        rank_width: float = 0.15,
+        column_names: Sequence[str] | None = None,
+        column_tags: Sequence[str | None] | Mapping[Any, str] | None = None,
+        task: str = "auto",
+        sample_size: int = 2000,
+        n_columns: int | None = None,
+        column_center: Sequence[float] | None = None,
+        column_scale: Sequence[float] | None = None,
+        column_rank: Sequence[float] | None = None,
+    ) -> None:
+        self.operators = operators
+        self.max_arity = max_arity
+        self.max_depth = max_depth
+        self.rank_width = rank_width
+        self.column_names = column_names
+        self.column_tags = column_tags
+        self.task = task
+        self.sample_size = sample_size
+        self.n_columns = n_columns
+        self.column_center = column_center
+        self.column_scale = column_scale
+        self.column_rank = column_rank
+        self._validate_params()
+        self._sample: np.ndarray | None = None
+
+    # ------------------------------------------------------------------ parameters
+    def _validate_params(self) -> None:
+        if self.operators is not None:
+            ops = [str(o) for o in self.operators]
+            unknown = [o for o in ops if o not in OPERATORS]
+            if unknown or not ops:
+                raise ValidationError(
+                    f"operators={self.operators!r}: unknown {unknown or '(empty list)'}; allowed: {', '.join(OPERATORS)}"
+                )
+            self.operators = [o for o in OPERATORS if o in ops]  # canonical order
+        for pname, value, hi in (("max_arity", self.max_arity, MAX_ARITY), ("max_depth", self.max_depth, MAX_DEPTH)):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 1 <= value <= hi:
+                raise ValidationError(f"{pname}={value!r} must be an integer in 1..{hi}")
+        if not (isinstance(self.rank_width, (int, float)) and self.rank_width > 0):
+            raise ValidationError(f"rank_width={self.rank_width!r} must be a positive number")
+        if self.task not in ("auto", "classification", "regression"):
+            raise ValidationError(f"task={self.task!r}; allowed: 'auto', 'classification', 'regression'")
+        if isinstance(self.sample_size, bool) or not isinstance(self.sample_size, (int, np.integer)) \
+                or self.sample_size < 10:
+            raise ValidationError(f"sample_size={self.sample_size!r} must be an integer >= 10")
+        if self.n_columns is not None:
+            d = int(self.n_columns)
+            for pname in ("column_center", "column_scale", "column_rank"):
+                v = getattr(self, pname)
+                if v is None or len(v) != d:
+                    raise ValidationError(f"{pname} must list {d} values when n_columns={d} is given (call fit(X) instead)")
+            self.column_center = [float(v) for v in self.column_center]
+            self.column_scale = [float(v) for v in self.column_scale]
+            self.column_rank = [float(v) for v in self.column_rank]
+            if min(self.column_scale) <= 0:
+                raise ValidationError("column_scale values must be positive")
+
+    @property
+    def enabled_operators(self) -> list[str]:
+        """The enabled operators in :data:`OPERATORS` order (the ``op`` meta-feature indexes this list)."""
+        return list(self.operators) if self.operators is not None else list(OPERATORS)
+
+    def _need_fit(self) -> int:
+        if self.n_columns is None:
+            raise ValidationError("the tabular family has not seen the table yet: call fit(X, y) first")
+        return int(self.n_columns)
+
+    def _names(self) -> list[str]:
+        d = self._need_fit()
+        return list(self.column_names) if self.column_names is not None else [f"x{j}" for j in range(d)]
+
+    def _tags(self) -> list[str]:
+        """The tag of every column ("" for none), from ``column_tags``."""
+        d = self._need_fit()
+        tags = self.column_tags
+        if tags is None:
+            return [""] * d
+        if isinstance(tags, Mapping):
+            names = self._names()
+            out = [""] * d
+            for key, tag in tags.items():
+                if isinstance(key, str) and key in names:
+                    j = names.index(key)
+                elif isinstance(key, (int, np.integer)) and 0 <= int(key) < d:
+                    j = int(key)
+                else:
+                    raise ValidationError(f"column_tags key {key!r} is neither a column index (0..{d - 1}) nor a column name")
+                out[j] = "" if tag is None else str(tag)
+            return out
+        if len(tags) != d:
+            raise ValidationError(f"column_tags lists {len(tags)} tags but the table has {d} columns")
+        return ["" if t is None else str(t) for t in tags]
+
+    def tag_names(self) -> list[str]:
+        """The distinct tags, sorted (the ``tag`` meta-feature indexes this list)."""
+        return sorted({t for t in self._tags() if t})
+
+    # ------------------------------------------------------------------ data
+    def check_data(self, X: Any) -> np.ndarray:
+        X = check_table(X)
+        if X.shape[0] == 0 or X.shape[1] == 0:
+            raise ValidationError(f"X has shape {X.shape}; the tabular family needs at least one row and one column")
+        if self.n_columns is not None and X.shape[1] != int(self.n_columns):
+            raise ValidationError(f"X has {X.shape[1]} columns but the family was fitted on {self.n_columns}")
+        return X
+
+    def fit(self, X: Any, y: Any = None) -> TabularFamily:
+        """Learn the columns' scale and quality rank from ``(X, y)``; keep a row sample for drawing."""
+        self.n_columns = None  # a new table
+        X = self.check_data(X)
+        d = X.shape[1]
+        if self.column_names is not None and len(self.column_names) != d:
+            raise ValidationError(f"column_names lists {len(self.column_names)} names but X has {d} columns")
+        # positive columns keep their origin (ratio scale): products, ratios and logs then mean
+        # what they say (area x smoothness, log(proline)); other columns are centred
+        center = np.where(X.min(axis=0) > 0, 0.0, X.mean(axis=0))
+        scale = X.std(axis=0)
+        scale[~(scale > 1e-12)] = 1.0
+        if y is None:
+            rank = np.full(d, 0.5)  # unknown quality: every column in the middle
+        else:
+            y = np.asarray(y)
+            if y.shape[0] != X.shape[0]:
+                raise ValidationError(f"X has {X.shape[0]} rows but y has {y.shape[0]} values; they must match")
+            task = infer_task(y) if self.task == "auto" else self.task
+            score = column_scores(X, y, task)
+            order = np.argsort(-score, kind="stable")  # best first
+            rank = np.empty(d)
+            rank[order] = np.arange(d) / max(d - 1, 1)
+        self.n_columns = d
+        self.column_center = center.tolist()
+        self.column_scale = scale.tolist()
+        self.column_rank = rank.tolist()
+        if self.column_names is not None:
+            self.column_names = [str(n) for n in self.column_names]
+        self.column_tags = self._tags() if self.column_tags is not None else None
+        rows = np.random.default_rng(0).permutation(X.shape[0])[: int(self.sample_size)]
+        self._sample = (X[np.sort(rows)] - center) / scale
+        return self
+
+    def prepare(self, X: Any) -> dict[str, Any]:
+        """The scaled table (what leaves read)."""
+        self._need_fit()
+        X = self.check_data(X)
+        Z = (X - np.asarray(self.column_center)) / np.asarray(self.column_scale)
+        return {"z": np.ascontiguousarray(Z), "n_samples": X.shape[0]}
+
+    # ------------------------------------------------------------------ space
+    def space(self) -> MetaFeatureSpace:
+        d = self._need_fit()
+        ops = self.enabled_operators
+        k_max = min(int(self.max_arity), d)
+        dims = [
+            Dimension("arity", "int", 1, k_max, step=1, default=min(2, k_max), description="number of input columns"),
+            Dimension("depth", "int", 1, int(self.max_depth), step=1, default=1, description="operator nesting depth"),
+            Dimension("op", "int", 0, len(ops) - 1, step=1, default=ops.index("mul") if "mul" in ops else 0,
+                      description="root operator: " + ", ".join(f"{i}={o}" for i, o in enumerate(ops))),
+            Dimension("rank", "float", 0.0, 1.0, step=0.15, default=0.25,
+                      description="quality rank of the best input column (0 = best)"),
+        ]
+        tags = self.tag_names()
+        if tags:
+            dims.append(Dimension("tag", "int", 0, len(tags) - 1, step=1, default=0,
+                                  description="tag of the inputs: " + ", ".join(f"{i}={t}" for i, t in enumerate(tags))))
+        return MetaFeatureSpace(tuple(dims))
+
+    def min_cost(self) -> float:
+        return 1.0
+
+    # ------------------------------------------------------------------ drawing
+    def _project(self, u: Mapping[str, Any]) -> tuple[str, str, int, int]:
+        """The feasible ``(root op, root kind, arity, depth)`` nearest to point ``u``."""
+        ops = self.enabled_operators
+        d = self._need_fit()
+        unary = any(OPERATORS[o].arity == 1 for o in ops)
+        binary = any(OPERATORS[o].arity == 2 for o in ops) and d >= 2
+        i = int(u["op"])
+        if OPERATORS[ops[i]].arity == 2 and not binary:
+            # one column only: fall back to the nearest unary operator
+            i = min((j for j, o in enumerate(ops) if OPERATORS[o].arity == 1), key=lambda j: (abs(j - i), j))
+        root = ops[i]
+        kind = "U" if OPERATORS[root].arity == 1 else "B"
+        k = min(int(u["arity"]), d, int(self.max_arity))
+        if kind == "B":
+            k = max(k, 2)
+        shapes = tree_shapes(int(self.max_arity), int(self.max_depth), unary, binary)
+        depths = sorted(dd for (kk, ak, dd) in shapes if kk == kind and ak == k)
+        if not depths:  # e.g. a unary root over 2+ columns needs depth >= 2: change arity
+            arities = sorted({ak for (kk, ak, _) in shapes if kk == kind}, key=lambda a: (abs(a - k), a))
+            k = arities[0]
+            depths = sorted(dd for (kk, ak, dd) in shapes if kk == kind and ak == k)
+        depth = min(depths, key=lambda dd: (abs(dd - int(u["depth"])), dd))
+        return root, kind, k, depth
+
+    def _draw_columns(self, k: int, rank: float, tag: int | None, rng: np.random.Generator) -> list[int]:
+        """``k`` distinct columns: an anchor whose quality rank is near ``rank``, and partners
+        drawn uniformly among the columns ranked no better than the anchor (among all
+        others when too few are), in random order."""
+        r = np.asarray(self.column_rank, dtype=np.float64)
+        allowed = np.ones(r.size, dtype=bool)
+        if tag is not None:
+            names = self.tag_names()
+            mask = np.array([t == names[int(tag)] for t in self._tags()])
+            if mask.sum() >= k:
+                allowed = mask
+        w = (np.exp(-0.5 * ((r - float(rank)) / float(self.rank_width)) ** 2) + 1e-12) * allowed
+        anchor = int(rng.choice(r.size, p=w / w.sum()))
+        others = np.flatnonzero(allowed & (r >= r[anchor]))
+        others = others[others != anchor]
+        if others.size < k - 1:
+            others = np.flatnonzero(allowed)
+            others = others[others != anchor]
+        cols = [anchor] + [int(j) for j in rng.choice(others, size=k - 1, replace=False)]
+        return [cols[i] for i in rng.permutation(k)]
+
+    def _build(self, shape, root: str, cols: list[int], rng: np.random.Generator) -> tuple[dict, np.ndarray]:
+        """Fill ``shape`` with operators and ``cols``; learn every node's constants on the row sample."""
+        unary = [o for o in self.enabled_operators if OPERATORS[o].arity == 1]
+        binary = [o for o in self.enabled_operators if OPERATORS[o].arity == 2]
+        leaves = iter(cols)
+        S = self._sample
+
+        def rec(s, op_name: str | None) -> tuple[dict, np.ndarray]:
+            if s == "L":
+                j = next(leaves)
+                return {"col": j}, S[:, j]
+            if op_name is None:
+                op_name = str(rng.choice(unary if s[0] == "U" else binary))
+            op = operator(op_name)
+            kids = [rec(c, None) for c in s[1:]]
+            args = [v for _, v in kids]
+            consts = op.fit(args, rng)
+            v = op.apply(args, consts)
+            node = {"op": op_name, "args": [e for e, _ in kids], **consts}
+            if not op.binary_output:
+                c, sc = float(v.mean()), float(v.std())
+                sc = sc if sc > 1e-12 else 1.0
+                v = (v - c) / sc
+                # new data is clipped to the training range: no extrapolation far beyond what was seen
+                node["center"], node["scale"], node["range"] = c, sc, [float(v.min()), float(v.max())]
+            return node, v
+
+        return rec(shape, root)
+
+    def draw(self, point: Mapping[str, Any], budget: float, rng: np.random.Generator,
+             max_features: int | None = None) -> TabularBatch:
+        u = self.space().check_point(point)
+        if self._sample is None:
+            raise ValidationError("drawing needs the training rows: call fit(X, y) on this family first")
+        root, kind, k, depth = self._project(u)
+        ops = self.enabled_operators
+        shapes = tree_shapes(int(self.max_arity), int(self.max_depth),
+                             any(OPERATORS[o].arity == 1 for o in ops),
+                             any(OPERATORS[o].arity == 2 for o in ops) and self.n_columns >= 2)[(kind, k, depth)]
+        cheapest = min(_shape_ops(s) for s in shapes)
+        limit = math.inf if max_features is None else int(max_features)
+        exprs: list[dict] = []
+        seen: set[str] = set()
+        spent, misses = 0.0, 0
+        while len(exprs) < limit and spent + cheapest <= float(budget) + 1e-9 and misses < 30:
+            shape = shapes[int(rng.integers(len(shapes)))]
+            if spent + _shape_ops(shape) > float(budget) + 1e-9:
+                misses += 1
+                continue
+            cols = self._draw_columns(k, u["rank"], u.get("tag"), rng)
+            expr, values = self._build(shape, root, cols, rng)
+            key = _structure(expr)
+            if key in seen or not np.ptp(values) > 1e-9:  # a repeat, or constant on the training rows
+                misses += 1
+                continue
+            seen.add(key)
+            exprs.append(expr)
+            spent += _shape_ops(shape)
+            misses = 0
+        return TabularBatch(exprs)
+
+    def concat(self, batches: Sequence[TabularBatch]) -> TabularBatch:
+        return TabularBatch([e for b in batches for e in b.exprs])
+
+    # ------------------------------------------------------------------ values
+    @staticmethod
+    def _eval(e: Mapping[str, Any], Z: np.ndarray) -> np.ndarray:
+        if "col" in e:
+            return Z[:, int(e["col"])]
+        op = operator(e["op"])
+        v = op.apply([TabularFamily._eval(a, Z) for a in e["args"]], e)
+        if "center" in e:
+            v = (v - e["center"]) / e["scale"]
+            if "range" in e:
+                v = np.clip(v, *e["range"])
+        return v
+
+    def compute(self, prepared: Mapping[str, Any], batch: TabularBatch) -> FeatureValues:
+        Z = prepared["z"]
+        out = np.empty((Z.shape[0], len(batch)), dtype=np.float64)
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            for i, e in enumerate(batch.exprs):
+                out[:, i] = self._eval(e, Z)
+        # values far outside the training range are clipped so a linear model never sees inf
+        np.clip(np.nan_to_num(out, nan=0.0), -1e6, 1e6, out=out)
+        return TableValues(dense=out, columns=Z)
+
+    # ------------------------------------------------------------------ meta-features
+    def describe(self, batch: TabularBatch) -> dict[str, np.ndarray]:
+        ops = self.enabled_operators
+        rank = np.asarray(self.column_rank if self.column_rank is not None else [], dtype=np.float64)
+        cols = batch.columns()
+        out = {
+            "arity": batch.arity,
+            "depth": batch.depth,
+            "op": np.array([ops.index(e["op"]) for e in batch.exprs], dtype=np.int64),
+            "rank": np.array([float(rank[c].min()) for c in cols], dtype=np.float64),
+        }
+        names = self.tag_names() if self.n_columns is not None else []
+        if names:
+            tags = self._tags()
+            out["tag"] = np.array([_main_tag([tags[j] for j in c], names) for c in cols], dtype=np.int64)
+        return out
+
+    def feature_names(self, batch: TabularBatch) -> list[str]:
+        names = self._names()
+
+        def fmt(e) -> str:
+            if "col" in e:
+                return names[int(e["col"])]
+            return operator(e["op"]).format([fmt(a) for a in e["args"]], e)
+
+        return [fmt(e) for e in batch.exprs]
+
+    # ------------------------------------------------------------------ JSON
+    def to_json(self, batch: TabularBatch) -> list[dict[str, Any]]:
+        return [{"family": self.name, "expr": json.loads(json.dumps(e))} for e in batch.exprs]
+
+    def from_json(self, specs: Sequence[Mapping[str, Any]]) -> TabularBatch:
+        d = self._need_fit()
+        ops = self.enabled_operators
+        exprs = []
+        for i, s in enumerate(specs):
+            if not isinstance(s, Mapping) or s.get("family", self.name) != self.name or "expr" not in s:
+                raise ValidationError(f"feature {i} must be {{'family': 'tabular', 'expr': ...}}, got {s!r}")
+            try:
+                _check_expr(s["expr"], d, ops)
+            except (KeyError, TypeError, ValueError) as exc:
+                raise ValidationError(f"feature {i}: invalid expression ({exc})") from None
+            exprs.append(json.loads(json.dumps(s["expr"])))
+        return TabularBatch(exprs)
+
+
+def _main_tag(tags: list[str], names: list[str]) -> int:
+    """Index (in ``names``) of the most frequent tag among the inputs; -1 if none is tagged."""
+    counts = {t: tags.count(t) for t in tags if t}
+    if not counts:
+        return -1
+    best = max(sorted(counts), key=lambda t: counts[t])
+    return names.index(best)
+
+
+def _check_expr(e: Any, d: int, ops: list[str]) -> None:
+    if not isinstance(e, Mapping):
+        raise TypeError(f"{e!r} is not an expression")
+    if "col" in e:
+        j = e["col"]
+        if isinstance(j, bool) or not isinstance(j, int) or not 0 <= j < d:
+            raise ValueError(f"column {j!r} is not an integer in 0..{d - 1}")
+        return
+    name = e["op"]
+    if name not in ops:
+        raise ValueError(f"operator {name!r} is not enabled; enabled: {', '.join(ops)}")
+    op = operator(name)
+    args = e["args"]
+    if not isinstance(args, list) or len(args) != op.arity:
+        raise ValueError(f"operator {name!r} takes {op.arity} argument(s)")
+    op.check(e)
+    if not op.binary_output:
+        if not (float(e["scale"]) > 0 and math.isfinite(float(e["center"]))):
+            raise ValueError(f"operator {name!r} needs a finite center and a positive scale")
+        if "range" in e:
+            lo, hi = (float(v) for v in e["range"])
+            if not lo <= hi:
+                raise ValueError(f"range {e['range']!r} must be [low, high]")
+    for a in args:
+        _check_expr(a, d, ops)

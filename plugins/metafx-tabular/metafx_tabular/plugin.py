@@ -1,0 +1,31 @@
+"""The hook implementations of the metafx-tabular plugin.
+
+This module is the plugin: ``pyproject.toml`` points the ``metafx`` entry
+point at it, and metafx calls each ``@metafx.hookimpl`` function once with a
+``register`` callback when it builds its registry.  Register *classes*; each
+needs a unique class attribute ``name``.
+"""
+
+from __future__ import annotations
+
+import metafx
+
+from .describers import InputColumns, OperatorCounts
+from .evaluator import CVLinear
+from .family import TabularFamily
+
+
+@metafx.hookimpl
+def metafx_register_families(register):
+    register(TabularFamily)
+
+
+@metafx.hookimpl
+def metafx_register_describers(register):
+    register(OperatorCounts)
+    register(InputColumns)
+
+
+@metafx.hookimpl
+def metafx_register_evaluators(register):
+    register(CVLinear)

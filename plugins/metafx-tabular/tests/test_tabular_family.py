@@ -1,0 +1,300 @@
+"""The tabular family, its describers and the cv-linear evaluator: behaviour specific to this plugin."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_diabetes
+
+import metafx
+from metafx_tabular import CVLinear, TabularFamily
+from metafx_tabular.family import TableValues, tree_shapes
+from metafx_tabular.operators import OPERATORS
+from metafx_tabular.tasks import column_scores, infer_task
+
+
+@pytest.fixture(scope="module")
+def table():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 6))
+    X[:, 3] = np.exp(X[:, 3])  # a skewed positive column
+    y = (X[:, 0] * X[:, 1] + 0.3 * X[:, 2] > 0).astype(int)
+    return X, y
+
+
+@pytest.fixture
+def fam(table):
+    X, y = table
+    return TabularFamily(column_names=list("abcdef")).fit(X, y)
+
+
+def point(fam, **kw):
+    p = fam.space().start()
+    p.update(kw)
+    return p
+
+
+# ------------------------------------------------------------------ registration
+def test_registered_from_the_distribution():
+    reg = metafx.get_registry()
+    for kind, name in [("family", "tabular"), ("describer", "tabular-ops"), ("describer", "tabular-inputs"),
+                       ("evaluator", "cv-linear")]:
+        r = reg.registration(kind, name)
+        assert r.plugin == "tabular" and r.distribution == "metafx-tabular", r
+
+
+# ------------------------------------------------------------------ ranks, tasks
+def test_infer_task():
+    assert infer_task(np.array([0, 1, 2, 1])) == "classification"
+    assert infer_task(np.array(["a", "b"])) == "classification"
+    assert infer_task(np.array([0.5, 1.0, 2.0])) == "regression"
+    assert infer_task(np.arange(100.0)) == "regression"  # many distinct integer values
+
+
+def test_column_rank_puts_the_informative_column_first(table):
+    X, _ = table
+    y = (X[:, 4] > 0).astype(int)
+    fam = TabularFamily().fit(X, y)
+    assert fam.column_rank[4] == 0.0 and max(fam.column_rank) == 1.0
+    assert sorted(fam.column_rank) == pytest.approx(np.linspace(0, 1, 6))
+    yr = 3 * X[:, 2] + np.random.default_rng(1).normal(size=len(X))
+    assert TabularFamily().fit(X, yr).column_rank[2] == 0.0
+    assert np.argmax(column_scores(X, yr, "regression")) == 2
+
+
+# ------------------------------------------------------------------ drawing follows the point
+@pytest.mark.parametrize("op", list(OPERATORS))
+def test_draw_matches_feasible_points(fam, op):
+    ops = fam.enabled_operators
+    arity = 1 if OPERATORS[op].arity == 1 else 2
+    batch = fam.draw(point(fam, op=ops.index(op), arity=arity, depth=1, rank=0.5), 10, np.random.default_rng(0))
+    assert len(batch) > 0
+    d = fam.describe(batch)
+    assert set(d["arity"]) == {arity} and set(d["depth"]) == {1} and set(d["op"]) == {ops.index(op)}
+    assert np.all(batch.costs == 1)
+
+
+def test_infeasible_points_are_moved_to_the_nearest_feasible(fam, table):
+    ops = fam.enabled_operators
+    rng = np.random.default_rng(0)
+    # a binary root needs two columns
+    d = fam.describe(fam.draw(point(fam, op=ops.index("mul"), arity=1, depth=1), 6, rng))
+    assert set(d["arity"]) == {2}
+    # a unary root over two columns needs depth 2: log(a * b)
+    d = fam.describe(fam.draw(point(fam, op=ops.index("log"), arity=2, depth=1), 12, rng))
+    assert set(d["arity"]) == {2} and set(d["depth"]) == {2}
+    # over three columns it needs depth 3, beyond max_depth=2: the arity gives way
+    d = fam.describe(fam.draw(point(fam, op=ops.index("log"), arity=3, depth=2), 12, rng))
+    assert set(d["arity"]) == {2} and set(d["depth"]) == {2}
+    deep = TabularFamily(max_depth=3).fit(*table)
+    d = deep.describe(deep.draw(point(deep, op=ops.index("log"), arity=3, depth=1), 12, rng))
+    assert set(d["arity"]) == {3} and set(d["depth"]) == {3}
+
+
+def test_rank_meta_feature_selects_columns(fam):
+    ops = fam.enabled_operators
+    rank = np.asarray(fam.column_rank)
+    best = fam.draw(point(fam, op=ops.index("log"), arity=1, depth=1, rank=0.0), 6, np.random.default_rng(0))
+    worst = fam.draw(point(fam, op=ops.index("log"), arity=1, depth=1, rank=1.0), 6, np.random.default_rng(0))
+    assert fam.describe(best)["rank"].mean() < 0.35 < 0.65 < fam.describe(worst)["rank"].mean()
+    # with two inputs, `rank` is the best input's: the anchor near the target, its partner no better
+    pairs = fam.draw(point(fam, op=ops.index("mul"), arity=2, depth=1, rank=0.4), 12, np.random.default_rng(1))
+    for cols in pairs.columns():
+        r = sorted(rank[cols])
+        assert r[0] < r[1]
+    assert abs(fam.describe(pairs)["rank"].mean() - 0.4) < 0.2
+
+
+def test_tags(table):
+    X, y = table
+    fam = TabularFamily(column_names=list("abcdef"), column_tags={"a": "geo", "b": "geo", 4: "money", "f": "money"})
+    fam.fit(X, y)
+    assert fam.tag_names() == ["geo", "money"]
+    assert fam.column_tags == ["geo", "geo", "", "", "money", "money"]
+    assert "tag" in fam.space().names
+    ops = fam.enabled_operators
+    batch = fam.draw(point(fam, op=ops.index("mul"), arity=2, depth=1, tag=1), 5, np.random.default_rng(0))
+    assert all(set(c) == {4, 5} for c in batch.columns())
+    assert set(fam.describe(batch)["tag"]) == {1}
+    with pytest.raises(metafx.ValidationError, match="column_tags"):
+        TabularFamily(column_tags=["x"]).fit(X, y)
+
+
+def test_shapes_never_stack_unary_operators():
+    def unary_over_unary(s):
+        if s == "L":
+            return False
+        if s[0] == "U" and s[1] != "L" and s[1][0] == "U":
+            return True
+        return any(unary_over_unary(c) for c in s[1:])
+
+    shapes = tree_shapes(3, 3, True, True)
+    assert not any(unary_over_unary(s) for group in shapes.values() for s in group)
+    assert ("B", 3, 1) not in shapes and ("U", 2, 1) not in shapes and ("B", 2, 1) in shapes
+
+
+def test_budget_and_costs(fam):
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        b = fam.draw(fam.space().uniform(rng), 7.5, rng)
+        assert b.costs.sum() <= 7.5
+        assert np.array_equal(b.costs, [sum(1 for _ in _ops(e)) for e in b.exprs])
+    assert fam.min_cost() == 1.0
+
+
+def _ops(e):
+    if "col" in e:
+        return []
+    return [e["op"]] + [o for a in e["args"] for o in _ops(a)]
+
+
+def test_no_repeats_and_no_constant_features(fam, table):
+    X, _ = table
+    b = fam.draw(point(fam, op=fam.enabled_operators.index("log"), arity=1, depth=1), 50, np.random.default_rng(0))
+    keys = [json.dumps(e, sort_keys=True) for e in b.exprs]
+    assert len(keys) == len(set(keys)) and len(b) <= 6  # only six columns to take a log of
+    assert np.all(fam.transform(X, b).std(axis=0) > 0)
+
+
+# ------------------------------------------------------------------ values, by hand
+def test_positive_columns_keep_their_origin(fam, table):
+    X, _ = table
+    assert fam.column_center[3] == 0.0  # exp(normal): positive
+    assert fam.column_center[0] == pytest.approx(X[:, 0].mean())
+    np.testing.assert_allclose(fam.column_scale, X.std(0))
+
+
+def test_values_match_a_hand_computation(fam, table):
+    X, _ = table
+    z = (X - np.where(X.min(0) > 0, 0.0, X.mean(0))) / X.std(0)
+
+    def std(v, e):
+        return (v - e["center"]) / e["scale"]
+
+    mul = {"op": "mul", "args": [{"col": 0}, {"col": 1}], "center": 0.1, "scale": 2.0}
+    ratio = {"op": "ratio", "args": [{"col": 3}, {"col": 2}], "lo": [-0.5, -3.0], "center": 0.0, "scale": 1.0}
+    log = {"op": "log", "args": [{"col": 3}], "lo": -0.7, "center": 0.2, "scale": 0.5}
+    thr = {"op": "threshold", "args": [mul], "q": 0.5, "t": 0.25}
+    sq = {"op": "square", "args": [{"op": "diff", "args": [{"col": 4}, {"col": 5}], "center": 0.0, "scale": 1.5}],
+          "center": 1.0, "scale": 1.0}
+    batch = fam.from_json([{"family": "tabular", "expr": e} for e in (mul, ratio, log, thr, sq)])
+    got = fam.transform(X, batch)
+    m = std(z[:, 0] * z[:, 1], mul)
+    expected = np.stack([
+        m,
+        (z[:, 3] + 0.5) / np.maximum(z[:, 2] + 3.0, 1e-3),
+        std(np.log(z[:, 3] + 0.7), log),
+        (m > 0.25).astype(float),
+        std(((z[:, 4] - z[:, 5]) / 1.5) ** 2, sq),
+    ], axis=1)
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
+    assert fam.feature_names(batch) == ["a * b", "d / c", "log(d)", "[a * b > q50]", "(e - f)^2"]
+
+
+def test_drawn_constants_standardize_on_training_rows(fam, table):
+    X, _ = table
+    b = fam.draw(point(fam, op=fam.enabled_operators.index("mul"), arity=2, depth=1), 5, np.random.default_rng(0))
+    V = fam.transform(X, b)  # the sample is the whole table here (300 < sample_size)
+    np.testing.assert_allclose(V.mean(0), 0, atol=1e-9)
+    np.testing.assert_allclose(V.std(0), 1, atol=1e-9)
+
+
+def test_new_data_is_clipped_to_the_training_range(fam, table):
+    b = fam.draw_random(30, np.random.default_rng(0))
+    X = np.full((4, 6), 1e12)
+    X[1] = -1e12
+    X[2] = 0.0
+    V = fam.transform(X, b)
+    assert np.all(np.isfinite(V))
+    T = fam.transform(table[0], b)
+    assert np.all(V >= T.min(0) - 1e-12) and np.all(V <= T.max(0) + 1e-12)
+
+
+def test_values_carry_the_table(fam, table):
+    X, _ = table
+    b = fam.draw_random(5, np.random.default_rng(0))
+    vals = fam.compute(fam.prepare(X), b)
+    assert isinstance(vals, TableValues) and vals.columns.shape == X.shape
+    assert isinstance(vals.take([0]), TableValues) and vals.take([0]).columns is vals.columns
+
+
+def test_bad_parameters_and_specs(table):
+    X, y = table
+    with pytest.raises(metafx.ValidationError, match="operators"):
+        TabularFamily(operators=["mul", "sine"])
+    with pytest.raises(metafx.ValidationError, match="max_arity"):
+        TabularFamily(max_arity=4)
+    with pytest.raises(metafx.ValidationError, match="fit"):
+        TabularFamily().space()
+    fam = TabularFamily(operators=["mul"]).fit(X, y)
+    with pytest.raises(metafx.ValidationError, match="not enabled"):
+        fam.from_json([{"family": "tabular", "expr": {"op": "log", "args": [{"col": 0}], "lo": 0.0,
+                                                        "center": 0.0, "scale": 1.0}}])
+    with pytest.raises(metafx.ValidationError, match="column"):
+        fam.from_json([{"family": "tabular", "expr": {"op": "mul", "args": [{"col": 0}, {"col": 9}],
+                                                        "center": 0.0, "scale": 1.0}}])
+    with pytest.raises(metafx.ValidationError, match="columns"):
+        fam.prepare(X[:, :3])
+
+
+# ------------------------------------------------------------------ describers
+def test_describers(fam):
+    reg = metafx.get_registry()
+    ops_desc = reg.get("describer", "tabular-ops")()
+    inp_desc = reg.get("describer", "tabular-inputs")()
+    b = fam.draw(point(fam, op=fam.enabled_operators.index("ratio"), arity=3, depth=2), 8, np.random.default_rng(0))
+    M = ops_desc.describe(fam, b)
+    assert np.all(M[:, ops_desc.columns.index("n_ratio")] >= 1)
+    np.testing.assert_array_equal(M.sum(1), b.costs)
+    R = inp_desc.describe(fam, b)
+    best = fam.describe(b)["rank"]  # the best input's rank
+    assert np.all(best <= R[:, 0]) and np.all(R[:, 0] <= R[:, 1])
+
+
+# ------------------------------------------------------------------ evaluator
+def test_cv_linear_with_columns(fam, table):
+    X, y = table
+    b = fam.draw(point(fam, op=fam.enabled_operators.index("mul"), arity=2, depth=1, rank=0.0), 3, np.random.default_rng(0))
+    vals = fam.compute(fam.prepare(X), b)
+    ev = CVLinear()
+    with_cols = ev.evaluate(vals, y, random_state=0)
+    alone = CVLinear(with_columns=False).evaluate(vals, y, random_state=0)
+    plain = ev.evaluate(vals.dense(np.float64), y, random_state=0)  # a plain array carries no table
+    assert alone == plain and with_cols != alone
+    raw = CVLinear().evaluate(fam.compute(fam.prepare(X), b.take([])), y, random_state=0)
+    assert raw == pytest.approx(CVLinear().evaluate(fam.prepare(X)["z"], y, random_state=0))
+
+
+def test_cv_linear_regression_and_scoring():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(120, 3))
+    y = X[:, 0] - 2 * X[:, 1] + 0.1 * rng.normal(size=120)
+    assert CVLinear().evaluate(X, y, random_state=0) > 0.95
+    assert CVLinear(scoring="neg_mean_squared_error").evaluate(X, y, random_state=0) < 0
+    assert CVLinear(n_repeats=2).evaluate(X, y, random_state=0) > 0.95
+    with pytest.raises(metafx.ValidationError, match="scoring"):
+        CVLinear(scoring="nope")
+    with pytest.raises(metafx.ValidationError, match="n_splits"):
+        CVLinear().evaluate(X[:, :1], (X[:, 0] > 2).astype(int), random_state=0)
+
+
+# ------------------------------------------------------------------ end to end
+def test_search_result_round_trip_on_diabetes():
+    d = load_diabetes()
+    X, y = d.data, d.target
+    res = metafx.search(X[:300], y[:300], family="tabular", evaluator="cv-linear", budget=6, steps=3, seed=0,
+                        progress=False, family_params={"column_names": list(d.feature_names)})
+    again = metafx.SearchResult.from_json(res.to_json())
+    np.testing.assert_array_equal(again.transform(X[300:]), res.transform(X[300:]))
+    assert again.feature_names() == res.feature_names()
+    assert any(n in " ".join(res.feature_names()) for n in d.feature_names)
+
+
+def test_extractor_with_the_tabular_family():
+    d = load_diabetes()
+    fx = metafx.MetaFeatureExtractor(family="tabular", evaluator="cv-linear", budget=5, steps=2).fit(d.data, d.target)
+    out = fx.transform(d.data[:7])
+    assert out.shape == (7, fx.n_features_out_) and out.dtype == np.float64
+    assert len(fx.get_feature_names_out()) == fx.n_features_out_
