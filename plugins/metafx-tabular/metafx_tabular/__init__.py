@@ -4,7 +4,9 @@
   mul, ratio, diff) over 1-3 columns, searched by their meta-features
   (arity, depth, root operator, the inputs' quality rank and tags);
 * describers ``tabular-ops`` and ``tabular-inputs``;
-* set evaluator ``cv-linear``: 5-fold CV of logistic or ridge regression.
+* set evaluator ``cv-linear``: repeated 5-fold CV of logistic regression
+  (log-loss) or ridge regression (R^2), scoring features next to the table's
+  own columns.
 
 Installed, it is found by metafx through the ``metafx`` entry point (see
 ``pyproject.toml``); nothing needs importing::

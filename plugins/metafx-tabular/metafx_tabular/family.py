@@ -17,7 +17,7 @@ product cannot explode on an unusual row); thresholds stay 0/1.  Examples::
 
 Meta-features (the search space) -- none needs the feature's values:
 
-* ``arity``: number of input columns, 1..``max_arity``;
+* ``arity``: number of input columns, 1..``max_arity`` (at most 2 at depth 1);
 * ``depth``: operator nesting depth, 1..``max_depth``;
 * ``op``: the root operator, an index into the enabled operators (unary
   first, so neighbouring indices are similar operators);
@@ -37,11 +37,13 @@ column meets columns of every quality, as in "area x smoothness"), all among
 the columns carrying ``tag`` when at least ``arity`` of them do.  An
 infeasible point (a binary root with arity 1, a depth the arity cannot have)
 is moved to the nearest feasible one; :meth:`TabularFamily.describe` reports
-the drawn features' actual meta-features.  Constant features and repeats are
-skipped; drawing stops when the budget is used or no new feature turns up.
+the drawn features' actual meta-features.  Repeats, features constant on the
+training rows and affine copies of an input column (a threshold or square of
+a 0/1 column) are skipped; drawing stops when the budget is used or no new
+feature turns up.
 
 Cost model: a feature costs its number of operators (one pass over the data
-each), so a budget of ``B`` buys between ``B / 3`` and ``B`` features.
+each), so a budget of ``B`` buys ``B`` depth-1 features and fewer deeper ones.
 
 Constants learned from data (column means and scales, each node's centring,
 thresholds, log shifts) are stored in the feature specifications and the
@@ -198,8 +200,11 @@ class TabularFamily(FeatureFamily):
         diff`` (all when omitted).
     max_arity : int, default 3
         Most input columns per feature (1-3).
-    max_depth : int, default 2
-        Deepest operator nesting (1-3).
+    max_depth : int, default 1
+        Deepest operator nesting (1-3).  Depth 1 (one operator over one or two
+        columns) is the default because on small tables a search over deeper
+        features picks noise: ``bench/bench_tabular.py`` with ``max_depth=2``
+        scored below depth 1 on all three datasets it uses.
     rank_width : float, default 0.15
         Width of the anchor column's weights around the ``rank`` meta-feature.
     column_names : list of str, optional
@@ -238,7 +243,7 @@ class TabularFamily(FeatureFamily):
         self,
         operators: Sequence[str] | None = None,
         max_arity: int = 3,
-        max_depth: int = 2,
+        max_depth: int = 1,
         rank_width: float = 0.15,
         column_names: Sequence[str] | None = None,
         column_tags: Sequence[str | None] | Mapping[Any, str] | None = None,
@@ -390,7 +395,9 @@ class TabularFamily(FeatureFamily):
     def space(self) -> MetaFeatureSpace:
         d = self._need_fit()
         ops = self.enabled_operators
-        k_max = min(int(self.max_arity), d)
+        shapes = tree_shapes(int(self.max_arity), int(self.max_depth), any(OPERATORS[o].arity == 1 for o in ops),
+                             any(OPERATORS[o].arity == 2 for o in ops) and d >= 2)
+        k_max = min(int(self.max_arity), d, max(k for _, k, _ in shapes))  # e.g. 2 columns at depth 1
         dims = [
             Dimension("arity", "int", 1, k_max, step=1, default=min(2, k_max), description="number of input columns"),
             Dimension("depth", "int", 1, int(self.max_depth), step=1, default=1, description="operator nesting depth"),
@@ -483,6 +490,19 @@ class TabularFamily(FeatureFamily):
 
         return rec(shape, root)
 
+    def _redundant(self, values: np.ndarray, cols: list[int]) -> bool:
+        """Constant on the training rows, or an affine copy of one of its input columns
+        (e.g. a threshold of a 0/1 column): such a feature adds nothing to a linear model."""
+        if not np.ptp(values) > 1e-9:
+            return True
+        v = (values - values.mean()) / values.std()
+        for j in cols:
+            c = self._sample[:, j]
+            sd = c.std()
+            if sd > 0 and abs(float(np.mean(v * (c - c.mean())) / sd)) > 1 - 1e-9:
+                return True
+        return False
+
     def draw(self, point: Mapping[str, Any], budget: float, rng: np.random.Generator,
              max_features: int | None = None) -> TabularBatch:
         u = self.space().check_point(point)
@@ -506,7 +526,7 @@ class TabularFamily(FeatureFamily):
             cols = self._draw_columns(k, u["rank"], u.get("tag"), rng)
             expr, values = self._build(shape, root, cols, rng)
             key = _structure(expr)
-            if key in seen or not np.ptp(values) > 1e-9:  # a repeat, or constant on the training rows
+            if key in seen or self._redundant(values, cols):
                 misses += 1
                 continue
             seen.add(key)

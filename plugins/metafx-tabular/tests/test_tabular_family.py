@@ -27,7 +27,7 @@ def table():
 @pytest.fixture
 def fam(table):
     X, y = table
-    return TabularFamily(column_names=list("abcdef")).fit(X, y)
+    return TabularFamily(column_names=list("abcdef"), max_depth=2).fit(X, y)
 
 
 def point(fam, **kw):
@@ -298,3 +298,45 @@ def test_extractor_with_the_tabular_family():
     out = fx.transform(d.data[:7])
     assert out.shape == (7, fx.n_features_out_) and out.dtype == np.float64
     assert len(fx.get_feature_names_out()) == fx.n_features_out_
+
+
+def test_space_bounds_follow_depth(table):
+    X, y = table
+    shallow = TabularFamily().fit(X, y)  # max_depth 1: one operator over one or two columns
+    assert shallow.space()["arity"].high == 2 and shallow.space()["depth"].high == 1
+    deep = TabularFamily(max_depth=2).fit(X, y)
+    assert deep.space()["arity"].high == 3 and deep.space()["depth"].high == 2
+    one = TabularFamily().fit(X[:, :1], y)
+    assert one.space()["arity"].high == 1
+    b = one.draw(point(one, op=one.enabled_operators.index("mul")), 5, np.random.default_rng(0))
+    assert len(b) > 0 and set(one.describe(b)["arity"]) == {1}  # nearest unary operator instead
+
+
+def test_cv_linear_default_scores_log_loss(table):
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import log_loss
+    from sklearn.model_selection import RepeatedStratifiedKFold
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = table
+    losses = []
+    for tr, te in RepeatedStratifiedKFold(n_splits=5, n_repeats=3, random_state=4).split(X, y):
+        m = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)).fit(X[tr], y[tr])
+        losses.append(log_loss(y[te], m.predict_proba(X[te]), labels=m.classes_))
+    assert CVLinear().evaluate(X, y, random_state=4) == pytest.approx(-np.mean(losses))
+    acc = CVLinear(scoring="accuracy", n_repeats=1).evaluate(X, y, random_state=4)
+    assert 0.5 < acc <= 1.0
+
+
+def test_affine_copies_of_an_input_are_skipped():
+    rng = np.random.default_rng(0)
+    X = np.c_[rng.normal(size=(200, 2)), rng.integers(0, 2, 200)]  # column 2 is 0/1
+    y = (X[:, 0] > 0).astype(int)
+    fam = TabularFamily(operators=["threshold", "square", "log"]).fit(X, y)
+    b = fam.draw({"arity": 1, "depth": 1, "op": 0, "rank": 1.0}, 40, np.random.default_rng(1))
+    V = fam.transform(X, b)
+    for i, cols in enumerate(b.columns()):
+        r = np.corrcoef(V[:, i], X[:, cols[0]])[0, 1]
+        assert abs(r) < 1 - 1e-9, fam.feature_names(b.take([i]))
+    assert all(c != [2] for c in b.columns())  # nothing of a 0/1 column survives these operators
