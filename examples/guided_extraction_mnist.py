@@ -173,6 +173,25 @@ def report(args) -> None:
         w = csv.DictWriter(fh, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
+    # the same as a Markdown table: methods x budgets, "mean +- std (n)" in percent
+    methods = [m for m in ENGINES if any(k[0] == m for k in by)] + sorted(
+        {k[0] for k in by if k[1] is not None and k[0] not in ENGINES})
+    bud = sorted({k[1] for k in by if k[1] is not None})
+    md = ["| method | " + " | ".join(f"{b:g}" for b in bud) + " |", "|---|" + "---|" * len(bud)]
+    for m in methods:
+        cells = []
+        for b in bud:
+            rs = by.get((m, b), [])
+            e = 100 * np.array([r["test_error"] for r in rs])
+            cells.append(f"{e.mean():.2f} ± {e.std():.2f} ({len(e)})" if len(e) else "")
+        md.append(f"| {m} | " + " | ".join(cells) + " |")
+    raw = sorted(k[0] for k in by if k[1] is None)
+    if raw:
+        md += ["", "| raw-pixel baseline (no budget) | test error % (n) |", "|---|---|"]
+        for name in raw:
+            e = 100 * np.array([r["test_error"] for r in by[(name, None)]])
+            md.append(f"| {name} | {e.mean():.2f} ± {e.std():.2f} ({len(e)}) |")
+    (out / "summary.md").write_text("\n".join(md) + "\n")
     # paired comparison of mufasa against the other engines
     from scipy.stats import wilcoxon
 
