@@ -130,6 +130,7 @@ class CVLinear(SetEvaluator):
         if not np.all(np.isfinite(M)):
             raise ValidationError("X contains NaN or infinite values")
         task = infer_task(y) if self.task == "auto" else self.task
+
         if task == "classification":
             _, counts = np.unique(y, return_counts=True)
             if counts.size < 2 or counts.min() < self.n_splits:

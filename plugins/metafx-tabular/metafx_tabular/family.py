@@ -6,9 +6,9 @@ unless all their training values are positive: a positive quantity keeps its
 origin, so that products, ratios and logarithms mean what they say) and whose
 inner nodes are operators (:mod:`metafx_tabular.operators`): ``threshold``,
 ``log`` and ``square`` (unary), ``mul``, ``ratio`` and ``diff`` (binary).
-Every inner node's output is standardized on the training data and, on new
-data, clipped to the range it had on the training data (so a ratio or a
-product cannot explode on an unusual row); thresholds stay 0/1.  Examples::
+Every inner node's output is winsorized at its 1st and 99th percentiles on the
+training rows (so a few extreme products or ratios cannot steer a linear model,
+and new rows cannot explode) and standardized; thresholds stay 0/1.  Examples::
 
     mean radius * worst texture                 arity 2, depth 1, op mul
     log(worst area)                             arity 1, depth 1, op log
@@ -70,13 +70,16 @@ __all__ = ["TabularFamily", "TabularBatch", "TableValues", "expr_columns", "expr
 
 MAX_ARITY = 3
 MAX_DEPTH = 3
+#: share of the training rows clipped at each end of a constructed column
+WINSOR = 0.01
 
 
 # --------------------------------------------------------------------------- expressions
 # An expression is JSON: a leaf ``{"col": j}`` or a node
-# ``{"op": name, "args": [expr, ...], <operator constants>, "center": c, "scale": s, "range": [lo, hi]}``
-# (``center``/``scale`` standardize the node's output and ``range`` clips it to
-# what the training rows gave; all three are absent for 0/1 operators).
+# ``{"op": name, "args": [expr, ...], <operator constants>, "range": [lo, hi], "center": c, "scale": s}``
+# (the node's output is clipped to ``range``, its training rows' 1st and 99th
+# percentiles, then standardized by ``center``/``scale``; all three are absent
+# for 0/1 operators).
 
 def expr_columns(e: Mapping[str, Any]) -> list[int]:
     """Input columns of an expression, left to right."""
@@ -481,11 +484,14 @@ class TabularFamily(FeatureFamily):
             v = op.apply(args, consts)
             node = {"op": op_name, "args": [e for e, _ in kids], **consts}
             if not op.binary_output:
+                # winsorize at the training rows' 1st and 99th percentiles (a few extreme products or
+                # ratios would otherwise steer a linear model), then standardize
+                lo, hi = (float(t) for t in np.quantile(v, [WINSOR, 1.0 - WINSOR]))
+                v = np.clip(v, lo, hi)
                 c, sc = float(v.mean()), float(v.std())
                 sc = sc if sc > 1e-12 else 1.0
+                node["range"], node["center"], node["scale"] = [lo, hi], c, sc
                 v = (v - c) / sc
-                # new data is clipped to the training range: no extrapolation far beyond what was seen
-                node["center"], node["scale"], node["range"] = c, sc, [float(v.min()), float(v.max())]
             return node, v
 
         return rec(shape, root)
@@ -545,10 +551,10 @@ class TabularFamily(FeatureFamily):
             return Z[:, int(e["col"])]
         op = operator(e["op"])
         v = op.apply([TabularFamily._eval(a, Z) for a in e["args"]], e)
+        if "range" in e:
+            v = np.clip(v, *e["range"])
         if "center" in e:
             v = (v - e["center"]) / e["scale"]
-            if "range" in e:
-                v = np.clip(v, *e["range"])
         return v
 
     def compute(self, prepared: Mapping[str, Any], batch: TabularBatch) -> FeatureValues:

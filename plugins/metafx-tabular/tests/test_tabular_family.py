@@ -179,7 +179,8 @@ def test_values_match_a_hand_computation(fam, table):
     thr = {"op": "threshold", "args": [mul], "q": 0.5, "t": 0.25}
     sq = {"op": "square", "args": [{"op": "diff", "args": [{"col": 4}, {"col": 5}], "center": 0.0, "scale": 1.5}],
           "center": 1.0, "scale": 1.0}
-    batch = fam.from_json([{"family": "tabular", "expr": e} for e in (mul, ratio, log, thr, sq)])
+    clipped = {"op": "mul", "args": [{"col": 0}, {"col": 1}], "range": [-0.5, 1.0], "center": 0.2, "scale": 0.4}
+    batch = fam.from_json([{"family": "tabular", "expr": e} for e in (mul, ratio, log, thr, sq, clipped)])
     got = fam.transform(X, batch)
     m = std(z[:, 0] * z[:, 1], mul)
     expected = np.stack([
@@ -188,9 +189,10 @@ def test_values_match_a_hand_computation(fam, table):
         std(np.log(z[:, 3] + 0.7), log),
         (m > 0.25).astype(float),
         std(((z[:, 4] - z[:, 5]) / 1.5) ** 2, sq),
+        std(np.clip(z[:, 0] * z[:, 1], -0.5, 1.0), clipped),  # clipped first, then standardized
     ], axis=1)
     np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
-    assert fam.feature_names(batch) == ["a * b", "d / c", "log(d)", "[a * b > q50]", "(e - f)^2"]
+    assert fam.feature_names(batch) == ["a * b", "d / c", "log(d)", "[a * b > q50]", "(e - f)^2", "a * b"]
 
 
 def test_drawn_constants_standardize_on_training_rows(fam, table):
