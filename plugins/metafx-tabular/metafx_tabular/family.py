@@ -6,9 +6,9 @@ unless all their training values are positive: a positive quantity keeps its
 origin, so that products, ratios and logarithms mean what they say) and whose
 inner nodes are operators (:mod:`metafx_tabular.operators`): ``threshold``,
 ``log`` and ``square`` (unary), ``mul``, ``ratio`` and ``diff`` (binary).
-Every inner node's output is winsorized at its 1st and 99th percentiles on the
-training rows (so a few extreme products or ratios cannot steer a linear model,
-and new rows cannot explode) and standardized; thresholds stay 0/1.  Examples::
+Every inner node's output is clipped to the range it had on the training rows
+(so a ratio or a product cannot explode on an unusual new row; ``clip_quantile``
+winsorizes the training rows too) and standardized; thresholds stay 0/1.  Examples::
 
     mean radius * worst texture                 arity 2, depth 1, op mul
     log(worst area)                             arity 1, depth 1, op log
@@ -70,16 +70,13 @@ __all__ = ["TabularFamily", "TabularBatch", "TableValues", "expr_columns", "expr
 
 MAX_ARITY = 3
 MAX_DEPTH = 3
-#: share of the training rows clipped at each end of a constructed column
-WINSOR = 0.01
 
 
 # --------------------------------------------------------------------------- expressions
 # An expression is JSON: a leaf ``{"col": j}`` or a node
 # ``{"op": name, "args": [expr, ...], <operator constants>, "range": [lo, hi], "center": c, "scale": s}``
-# (the node's output is clipped to ``range``, its training rows' 1st and 99th
-# percentiles, then standardized by ``center``/``scale``; all three are absent
-# for 0/1 operators).
+# (the node's output is clipped to ``range``, what the training rows gave, then
+# standardized by ``center``/``scale``; all three are absent for 0/1 operators).
 
 def expr_columns(e: Mapping[str, Any]) -> list[int]:
     """Input columns of an expression, left to right."""
@@ -220,6 +217,12 @@ class TabularFamily(FeatureFamily):
         see :func:`metafx_tabular.tasks.infer_task`).
     sample_size : int, default 2000
         Training rows kept to learn each drawn feature's constants.
+    clip_quantile : float, default 0.0
+        Every constructed column is clipped to its training rows' quantiles
+        ``clip_quantile`` and ``1 - clip_quantile``: 0 clips new rows to the
+        training range; e.g. 0.01 also winsorizes the training rows (with
+        heavy-tailed columns).  Measured with ``bench/bench_tabular.py``,
+        0.01 was no better than 0 on its three datasets.
     n_columns, column_center, column_scale, column_rank :
         Learned by :meth:`fit` (kept as parameters so a result file rebuilds
         the family without data).
@@ -252,6 +255,7 @@ class TabularFamily(FeatureFamily):
         column_tags: Sequence[str | None] | Mapping[Any, str] | None = None,
         task: str = "auto",
         sample_size: int = 2000,
+        clip_quantile: float = 0.0,
         n_columns: int | None = None,
         column_center: Sequence[float] | None = None,
         column_scale: Sequence[float] | None = None,
@@ -265,6 +269,7 @@ class TabularFamily(FeatureFamily):
         self.column_tags = column_tags
         self.task = task
         self.sample_size = sample_size
+        self.clip_quantile = clip_quantile
         self.n_columns = n_columns
         self.column_center = column_center
         self.column_scale = column_scale
@@ -292,6 +297,9 @@ class TabularFamily(FeatureFamily):
         if isinstance(self.sample_size, bool) or not isinstance(self.sample_size, (int, np.integer)) \
                 or self.sample_size < 10:
             raise ValidationError(f"sample_size={self.sample_size!r} must be an integer >= 10")
+        if isinstance(self.clip_quantile, bool) or not isinstance(self.clip_quantile, (int, float)) \
+                or not 0.0 <= self.clip_quantile < 0.5:
+            raise ValidationError(f"clip_quantile={self.clip_quantile!r} must be a number in [0, 0.5)")
         if self.n_columns is not None:
             d = int(self.n_columns)
             for pname in ("column_center", "column_scale", "column_rank"):
@@ -484,9 +492,9 @@ class TabularFamily(FeatureFamily):
             v = op.apply(args, consts)
             node = {"op": op_name, "args": [e for e, _ in kids], **consts}
             if not op.binary_output:
-                # winsorize at the training rows' 1st and 99th percentiles (a few extreme products or
-                # ratios would otherwise steer a linear model), then standardize
-                lo, hi = (float(t) for t in np.quantile(v, [WINSOR, 1.0 - WINSOR]))
+                # clip to the training rows' range (or winsorize at `clip_quantile`), then standardize
+                q = float(self.clip_quantile)
+                lo, hi = (float(t) for t in np.quantile(v, [q, 1.0 - q]))
                 v = np.clip(v, lo, hi)
                 c, sc = float(v.mean()), float(v.std())
                 sc = sc if sc > 1e-12 else 1.0

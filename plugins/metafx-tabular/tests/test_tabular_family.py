@@ -342,3 +342,16 @@ def test_affine_copies_of_an_input_are_skipped():
         r = np.corrcoef(V[:, i], X[:, cols[0]])[0, 1]
         assert abs(r) < 1 - 1e-9, fam.feature_names(b.take([i]))
     assert all(c != [2] for c in b.columns())  # nothing of a 0/1 column survives these operators
+
+
+def test_clip_quantile_winsorizes_training_rows(table):
+    X, y = table
+    fam = TabularFamily(operators=["square"], clip_quantile=0.05).fit(X, y)
+    b = fam.draw({"arity": 1, "depth": 1, "op": 0, "rank": 0.5}, 3, np.random.default_rng(0))
+    raw_sq = ((X[:, b.columns()[0][0]] - fam.column_center[b.columns()[0][0]]) / fam.column_scale[b.columns()[0][0]]) ** 2
+    v = fam.transform(X, b)[:, 0]
+    # the top 5 % of the squares are clipped to one value
+    assert np.sum(v == v.max()) >= int(0.05 * len(X))
+    assert np.corrcoef(v, np.clip(raw_sq, *np.quantile(raw_sq, [0.05, 0.95])))[0, 1] > 0.999
+    with pytest.raises(metafx.ValidationError, match="clip_quantile"):
+        TabularFamily(clip_quantile=0.5)
