@@ -90,7 +90,9 @@ class SearchProblem:
         With ``oversample = f > 1`` the family draws ``f`` times the budget at
         ``point``; the pool is ranked by ``prune_by`` score divided by cost
         (measured on the training data) and the longest prefix of the ranking
-        that fits the budget is kept.  Every feature still comes from the
+        that fits the budget is kept.  Draws whose values on the training images
+        repeat an earlier draw's are dropped first (they would spend budget on
+        nothing new), so the kept set may cost less than the budget.  Every feature still comes from the
         point's distribution, so the search space and the meta-features keep
         their meaning; pruning only discards the draws that are weakest alone.
         """
@@ -102,7 +104,13 @@ class SearchProblem:
         values = self.family.compute(self.prepared, pool)
         costs = np.asarray(pool.costs, dtype=np.float64)
         score = np.asarray(self._pruner.score(values, self.y), dtype=np.float64) / costs
+        # a repeat of an earlier draw (equal values on every training image) adds nothing: drop it
+        _, first, _ = values.duplicate_groups()
+        keep = np.zeros(len(pool), dtype=bool)
+        keep[first] = True
+        score[~keep] = -np.inf
         order = np.argsort(-score, kind="stable")
+        order = order[keep[order]]
         fits = np.cumsum(costs[order]) <= self.budget * (1 + 1e-12)
         n = int(np.argmin(fits)) if not fits.all() else len(order)
         return pool.take(order[:n])

@@ -252,6 +252,31 @@ class FeatureValues:
             return FeatureValues(n_samples=self.n_samples, packed=self.packed[idx])
         return FeatureValues(n_samples=self.n_samples, dense=self._dense[:, idx])
 
+    def duplicate_groups(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Features with equal values on every sample, grouped.
+
+        Returns ``(group, first, counts)``: ``group[j]`` is the group of feature
+        ``j``, groups numbered in the order of their first feature; ``first[g]``
+        is that first feature and ``counts[g]`` the size of group ``g``.
+
+        >>> v = FeatureValues.from_dense(np.array([[1, 0, 1, 0], [0, 1, 0, 1]]))
+        >>> v.duplicate_groups()
+        (array([0, 1, 0, 1]), array([0, 1]), array([2, 2]))
+        """
+        n = self.n_features
+        if n == 0:
+            e = np.zeros(0, dtype=np.intp)
+            return e, e.copy(), e.copy()
+        rows = self.packed if self.packed is not None else np.ascontiguousarray(self._dense.T)
+        _, first, inverse, counts = np.unique(rows, axis=0, return_index=True, return_inverse=True,
+                                              return_counts=True)
+        inverse = np.asarray(inverse).reshape(-1)
+        # renumber the groups by first occurrence, so the result does not depend on np.unique's order
+        order = np.argsort(first, kind="stable")
+        rank = np.empty_like(order)
+        rank[order] = np.arange(len(order))
+        return rank[inverse].astype(np.intp), first[order].astype(np.intp), counts[order].astype(np.intp)
+
     def __len__(self) -> int:
         return self.n_features
 

@@ -165,7 +165,7 @@ def test_random_feature_mode_mixes_meta_features(small):
 
 
 # ----------------------------------------------------------------- ranked (MF+Norm Infogain)
-def _reference_ranked(X, y, budget, seed, normalize=True):
+def _reference_ranked(X, y, budget, seed, normalize=True, unique=True):
     """Independent re-statement: draw the pool, score every feature with the
     NumPy infogain, sort by infogain / cost (stable), take the fitting prefix."""
     fam = metafx.make_component("family", "pixel-and").fit(X)
@@ -176,8 +176,12 @@ def _reference_ranked(X, y, budget, seed, normalize=True):
     cost = np.array([0.5 * (1 + s["shift"] ** 2) for s in specs])
     score = ig / cost if normalize else ig
     order = np.argsort(-score, kind="stable")
-    chosen, spent = [], 0.0
+    chosen, spent, seen = [], 0.0, set()
     for i in order:
+        key = V[:, i].tobytes()
+        if unique and key in seen:  # a repeat of an earlier draw: out of the ranking
+            continue
+        seen.add(key)
         if spent + cost[i] > budget + 1e-9:
             break
         chosen.append(specs[i])
@@ -195,6 +199,36 @@ def test_ranked_takes_the_best_prefix_of_the_pool(digits, normalize):
     assert res.features == ref
     assert len(res.trajectory) == 1 and res.total_cost <= 30
     assert res.metadata["pool_budget"] == 1500
+
+
+def test_ranked_drops_repeats_of_the_pool(digits):
+    X, y = digits
+    X, y = X[:200], y[:200]
+    # one input, no shift: the 64 pixels and their negations, drawn many times over
+    fixed = {"numInputs": 1, "shiftInvLen": 1}
+    res = metafx.search(X, y, budget=60, steps=1, engine="ranked", fixed=fixed, seed=1, progress=False)
+    raw = metafx.search(X, y, budget=60, steps=1, engine="ranked", fixed=fixed, seed=1, progress=False,
+                        engine_params={"unique": False})
+    fam, batch = res.feature_batch()
+    V = fam.compute(fam.prepare(X), batch).dense(np.uint8)
+    assert len({V[:, j].tobytes() for j in range(V.shape[1])}) == V.shape[1]
+    fam, batch = raw.feature_batch()
+    V = fam.compute(fam.prepare(X), batch).dense(np.uint8)
+    assert len({V[:, j].tobytes() for j in range(V.shape[1])}) < V.shape[1]
+
+
+def test_row_hashes_equal_values_equal_hashes(rng):
+    from metafx.default_plugins.baselines import row_hashes
+
+    A = (rng.random((131, 40)) < 0.3).astype(np.uint8)
+    A[:, 7] = A[:, 3]
+    A[:, 39] = A[:, 3]
+    for v in (metafx.FeatureValues.from_dense(A), metafx.FeatureValues(n_samples=131, packed=naive.pack_columns(A))):
+        h = row_hashes(v)
+        keys = [A[:, j].tobytes() for j in range(40)]
+        for i in range(40):
+            for j in range(40):
+                assert (h[i] == h[j]) == (keys[i] == keys[j])
 
 
 def test_ranked_chunks_bound_memory_and_do_not_change_the_result(small, monkeypatch):

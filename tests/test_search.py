@@ -170,3 +170,88 @@ def test_bad_oversample(small, kw, match):
     X, y = small
     with pytest.raises(metafx.MetafxError, match=match):
         metafx.search(X, y, budget=30, steps=1, progress=False, **kw)
+
+
+# ----------------------------------------------------------------- repeated features
+def _naive_groups(A):
+    keys, group, first, counts = {}, [], [], []
+    for j in range(A.shape[1]):
+        k = A[:, j].tobytes()
+        if k not in keys:
+            keys[k] = len(first)
+            first.append(j)
+            counts.append(0)
+        group.append(keys[k])
+        counts[keys[k]] += 1
+    return np.array(group), np.array(first), np.array(counts)
+
+
+@pytest.mark.parametrize("m", [1, 63, 64, 130])
+def test_duplicate_groups_match_a_naive_grouping(m):
+    rng = np.random.default_rng(m)
+    A = (rng.random((m, 30)) < 0.5).astype(np.uint8)
+    A[:, rng.integers(0, 30, 12)] = A[:, rng.integers(0, 30, 12)]  # many repeats
+    ref = _naive_groups(A)
+    for v in (metafx.FeatureValues.from_dense(A), metafx.FeatureValues(n_samples=m, packed=naive.pack_columns(A))):
+        for got, want in zip(v.duplicate_groups(), ref):
+            assert np.array_equal(got, want)
+    g, f, c = metafx.FeatureValues.from_dense(np.zeros((5, 0))).duplicate_groups()
+    assert len(g) == len(f) == len(c) == 0
+
+
+def test_merging_repeats_gives_the_same_linear_svm():
+    from sklearn.svm import LinearSVC
+
+    from metafx.evaluation import DuplicateMerger, fit_linear_svm
+
+    rng = np.random.default_rng(0)
+    A = (rng.random((120, 12)) < 0.4).astype(np.uint8)
+    y = (A[:, 0] + A[:, 1] + rng.random(120) > 1.2).astype(int) + 2 * (A[:, 2] > 0)
+    A = A[:, [0, 1, 2, 0, 3, 4, 0, 5, 2, 6, 7, 8, 9, 10, 11, 11]]  # repeats of columns 0, 2, 11
+    T = (rng.random((50, 16)) < 0.4).astype(np.uint8)  # on new data the repeats differ
+    merger = DuplicateMerger().fit(A)
+    assert merger.n_groups_ == 12
+    M = merger.transform(A)
+    M = M.toarray() if hasattr(M, "toarray") else M
+    assert np.allclose(M[:, 0], np.sqrt(3) * A[:, 0])
+    kw = dict(C=0.5, dual=True, tol=1e-10, max_iter=200000, random_state=0)
+    full = LinearSVC(**kw).fit(A.astype(float), y)
+    merged = LinearSVC(**kw).fit(M, y)
+    Mt = merger.transform(T)
+    Mt = Mt.toarray() if hasattr(Mt, "toarray") else Mt
+    assert np.allclose(full.decision_function(T.astype(float)), merged.decision_function(Mt), atol=1e-4)
+    pipe = fit_linear_svm(A, y, C=0.5)
+    assert pipe[-1].C == 0.5 and pipe.predict(T).shape == (50,)
+    with pytest.raises(metafx.ValidationError, match="fitted on 16"):
+        merger.transform(T[:, :5])
+
+
+def test_evaluator_merges_repeats_without_changing_the_quality(small):
+    X, y = small
+    fam = metafx.make_component("family", "pixel-and").fit(X)
+    batch = fam.draw({"numInputs": 1, "percentPos": 50, "shiftInvLen": 1, "scatter": 1.0}, 200.0,
+                     np.random.default_rng(0))
+    values = fam.compute(fam.prepare(X), batch)
+    assert len(values.duplicate_groups()[1]) < len(batch)  # 200 draws of 64 pixels repeat
+    kw = dict(tol=1e-8, max_iter=100000)
+    a = metafx.make_component("evaluator", "cv-linear-svm", dict(merge_duplicates=True, **kw))
+    b = metafx.make_component("evaluator", "cv-linear-svm", dict(merge_duplicates=False, **kw))
+    assert a.evaluate(values, y, random_state=3) == pytest.approx(b.evaluate(values, y, random_state=3), abs=0.011)
+
+
+def test_oversample_drops_repeated_draws(small):
+    from metafx._search import SearchProblem, step_rng
+
+    X, y = small
+    fam = metafx.make_component("family", "pixel-and")
+    ev = metafx.make_component("evaluator", "cv-linear-svm")
+    prob = SearchProblem(fam, X, y, ev, 100.0, oversample=4)
+    point = {"numInputs": 1, "percentPos": 50, "shiftInvLen": 1, "scatter": 1.0}
+    chosen = prob.draw(point, step_rng(0, 1, 1))
+    V = fam.compute(prob.prepared, chosen).dense(np.uint8)
+    keys = {V[:, j].tobytes() for j in range(V.shape[1])}
+    assert len(keys) == V.shape[1] and chosen.costs.sum() <= 100
+    # the pool of 400 single pixels holds every distinct column of the 64 pixels (and negations) it drew
+    pool = fam.draw(point, 400.0, step_rng(0, 1, 1))
+    P = fam.compute(prob.prepared, pool).dense(np.uint8)
+    assert len(keys) == min(100, len({P[:, j].tobytes() for j in range(P.shape[1])}))
