@@ -25,7 +25,7 @@ def base_parser(description: str, name: str) -> argparse.ArgumentParser:
                     help="mnist (28x28, needs the IDX files) or digits (scikit-learn's 8x8, no download)")
     ap.add_argument("--data-dir", default=os.environ.get("METAFX_MNIST_DIR", str(REPO.parent / "shared/data/mnist")),
                     help="directory of the MNIST IDX files (default $METAFX_MNIST_DIR or ../shared/data/mnist)")
-    ap.add_argument("--out", default=str(REPO / "out" / name), help="output directory (default out/%(default)s)")
+    ap.add_argument("--out", default=str(REPO / "out" / name), help="output directory (default %(default)s)")
     ap.add_argument("--seed", type=int, default=0)
     return ap
 
