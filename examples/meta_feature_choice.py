@@ -60,6 +60,7 @@ def main(argv=None) -> dict:
     ap.add_argument("--n-test", type=int, default=None, help="test images (mnist 200)")
     ap.add_argument("--digits-pair", type=int, nargs=2, default=[9, 4])
     ap.add_argument("--C", type=float, default=0.1, help="C of the linear SVMs")
+    ap.add_argument("--cv-folds", type=int, default=2, help="folds of Mufasa's quality (CV accuracy of a linear SVM)")
     ap.add_argument("--location-num-inputs", default="3",
                     help="numInputs of the location arm's features: an integer (default 3, the family's u_0) "
                          "or 'random' (uniform 1-8 per feature)")
@@ -96,7 +97,7 @@ def main(argv=None) -> dict:
                     F_tr, F_te = fam.transform(X[tr], batch), fam.transform(X[te], batch)
                 else:
                     res = metafx.search(X[tr], y[tr], family=fam, budget=float(n), steps=args.steps, seed=seed,
-                                        fixed=fixed, evaluator_params={"C": args.C}, progress=False)
+                                        fixed=fixed, evaluator_params={"C": args.C, "n_splits": args.cv_folds}, progress=False)
                     F_tr, F_te = res.transform(X[tr]), res.transform(X[te])
                     best_points[arm][n].append({k: v for k, v in res.best_point.items() if k not in fixed})
                 with warnings.catch_warnings():
@@ -133,7 +134,7 @@ def main(argv=None) -> dict:
     crossing = next((n for n in counts if diff[n] > 0), None)
     summary = {
         "data": args.data, "pair": [a, b], "n_train": n_train, "n_test": n_test, "repeats": args.repeats,
-        "steps": args.steps, "C": args.C,
+        "steps": args.steps, "C": args.C, "cv_folds": args.cv_folds,
         "error_mean": {arm: {str(n): round(v, 4) for n, v in mean[arm].items()} for arm in ARMS},
         "location_minus_numInputs": {str(n): round(v, 4) for n, v in diff.items()},
         "first_count_where_numInputs_wins": crossing,
