@@ -9,8 +9,8 @@ baselines on the raw binary pixels: linear, and polynomial kernels of degree 1-4
 
 Every finished run is appended to ``<out>/runs.jsonl`` at once: a killed run
 started again with the same ``--out`` skips what is done.  At the end the script
-writes ``summary.csv``, ``paired.csv`` (Mufasa against each other engine, paired
-over partitions), ``fig_error_vs_budget.png`` (Figure 5.3) and
+writes ``summary.csv``/``summary.md``, ``paired.csv``/``paired.md`` (Mufasa against each
+other engine, paired over partitions: mean difference, wins, Wilcoxon p), ``fig_error_vs_budget.png`` (Figure 5.3) and
 ``fig_metafeatures_vs_budget.png`` (Figure 5.4).
 
     python examples/guided_extraction_mnist.py                       # the whole protocol
@@ -215,6 +215,17 @@ def report(args) -> None:
             w = csv.DictWriter(fh, fieldnames=list(paired[0]))
             w.writeheader()
             w.writerows(paired)
+        # Markdown: reference minus other, in points, with wins/n and the Wilcoxon p
+        cell = {(r["other"], r["budget"]): r for r in paired}
+        pm = [f"| {ref} minus | " + " | ".join(f"{b:g}" for b in budgets) + " |", "|---|" + "---|" * len(budgets)]
+        for o in others:
+            cs = []
+            for b in budgets:
+                r = cell.get((o, b))
+                cs.append("" if r is None else f"{100 * r['mean_diff']:+.2f} ({r['reference_wins']}/{r['n']}, "
+                          f"p={r['wilcoxon_p']:.2g})")
+            pm.append(f"| {o} | " + " | ".join(cs) + " |")
+        (out / "paired.md").write_text("\n".join(pm) + "\n")
     # figures
     import matplotlib
 

@@ -60,6 +60,7 @@ def main(argv=None) -> dict:
     ap.add_argument("--n-test", type=int, default=None, help="test images (mnist 200)")
     ap.add_argument("--digits-pair", type=int, nargs=2, default=[9, 4])
     ap.add_argument("--C", type=float, default=0.1, help="C of the linear SVMs")
+    ap.add_argument("--engine", default="mufasa", help="search engine of the location and numInputs arms")
     ap.add_argument("--cv-folds", type=int, default=2, help="folds of Mufasa's quality (CV accuracy of a linear SVM)")
     ap.add_argument("--location-num-inputs", default="3",
                     help="numInputs of the location arm's features: an integer (default 3, the family's u_0) "
@@ -96,7 +97,7 @@ def main(argv=None) -> dict:
                     batch = fam.draw(fixed, float(n), np.random.default_rng(seed))
                     F_tr, F_te = fam.transform(X[tr], batch), fam.transform(X[te], batch)
                 else:
-                    res = metafx.search(X[tr], y[tr], family=fam, budget=float(n), steps=args.steps, seed=seed,
+                    res = metafx.search(X[tr], y[tr], family=fam, budget=float(n), steps=args.steps, seed=seed, engine=args.engine,
                                         fixed=fixed, evaluator_params={"C": args.C, "n_splits": args.cv_folds}, progress=False)
                     F_tr, F_te = res.transform(X[tr]), res.transform(X[te])
                     best_points[arm][n].append({k: v for k, v in res.best_point.items() if k not in fixed})
@@ -122,21 +123,27 @@ def main(argv=None) -> dict:
     ax.set_xscale("log")
     ax.set_xlabel("number of features")
     ax.set_ylabel("test error (linear SVM)")
-    ax.set_title(f"Figure 5.6 ({args.data}, {a} vs {b}, {n_train}/{n_test} images, {args.repeats} repeats; "
-                 "bars: s.e.m.)", fontsize=8)
+    ax.set_title(f"Figure 5.6 ({args.data}, {a} vs {b}, {n_train}/{n_test} images, {args.repeats} repeats, "
+                 f"{args.engine}; bars: s.e.m.)", fontsize=8)
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(out / "fig5_6.png", dpi=120)
 
     mean = {arm: {n: float(np.mean(err[arm][n])) for n in counts} for arm in ARMS}
     diff = {n: mean["location"][n] - mean["numInputs"][n] for n in counts}  # < 0: location better
+    # paired over repeats (both arms see the same train/test draw in a repeat)
+    pdiff = {n: np.array(err["location"][n]) - np.array(err["numInputs"][n]) for n in counts}
+    paired = {str(n): {"mean": round(float(d.mean()), 4), "sem": round(float(d.std(ddof=1) / np.sqrt(len(d))), 4)
+                       if len(d) > 1 else None, "location_better": int((d < 0).sum()), "numInputs_better": int((d > 0).sum())}
+              for n, d in pdiff.items()}
     few, many = counts[: len(counts) // 2], counts[len(counts) // 2:]
     crossing = next((n for n in counts if diff[n] > 0), None)
     summary = {
         "data": args.data, "pair": [a, b], "n_train": n_train, "n_test": n_test, "repeats": args.repeats,
-        "steps": args.steps, "C": args.C, "cv_folds": args.cv_folds,
+        "steps": args.steps, "engine": args.engine, "C": args.C, "cv_folds": args.cv_folds,
         "error_mean": {arm: {str(n): round(v, 4) for n, v in mean[arm].items()} for arm in ARMS},
         "location_minus_numInputs": {str(n): round(v, 4) for n, v in diff.items()},
+        "location_minus_numInputs_paired": paired,
         "first_count_where_numInputs_wins": crossing,
         "location_num_inputs": args.location_num_inputs,
         "numInputs_chosen": {str(n): [p["numInputs"] for p in best_points["numInputs"][n]] for n in counts},
