@@ -104,13 +104,10 @@ class SearchProblem:
         values = self.family.compute(self.prepared, pool)
         costs = np.asarray(pool.costs, dtype=np.float64)
         score = np.asarray(self._pruner.score(values, self.y), dtype=np.float64) / costs
-        # a repeat of an earlier draw (equal values on every training image) adds nothing: drop it
+        # a repeat of an earlier draw (equal values on every training image) adds nothing: rank the first
+        # draw of each group only (``first`` is ascending, so ties stay in draw order)
         _, first, _ = values.duplicate_groups()
-        keep = np.zeros(len(pool), dtype=bool)
-        keep[first] = True
-        score[~keep] = -np.inf
-        order = np.argsort(-score, kind="stable")
-        order = order[keep[order]]
+        order = first[np.argsort(-score[first], kind="stable")]
         fits = np.cumsum(costs[order]) <= self.budget * (1 + 1e-12)
         n = int(np.argmin(fits)) if not fits.all() else len(order)
         return pool.take(order[:n])

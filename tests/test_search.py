@@ -129,13 +129,20 @@ def test_empty_feature_set_scores_majority():
     assert 0.0 <= q <= 1.0
 
 
-def test_oversample_keeps_the_best_of_a_larger_draw(small):
-    from metafx._search import SearchProblem, step_rng
+def _oversampling_problem(small, budget):
+    from metafx._search import SearchProblem
 
     X, y = small
     fam = metafx.make_component("family", "pixel-and")
     ev = metafx.make_component("evaluator", "cv-linear-svm")
-    prob = SearchProblem(fam, X, y, ev, 30.0, oversample=4)
+    return fam, SearchProblem(fam, X, y, ev, budget, oversample=4)
+
+
+def test_oversample_keeps_the_best_of_a_larger_draw(small):
+    from metafx._search import step_rng
+
+    X, y = small
+    fam, prob = _oversampling_problem(small, 30.0)
     point = {"numInputs": 2, "percentPos": 50, "shiftInvLen": 2, "scatter": 1.5}
     chosen = prob.draw(point, step_rng(1, 2, 3))
     pool = fam.draw(point, 120.0, step_rng(1, 2, 3))  # the same generator draws the same pool
@@ -240,12 +247,9 @@ def test_evaluator_merges_repeats_without_changing_the_quality(small):
 
 
 def test_oversample_drops_repeated_draws(small):
-    from metafx._search import SearchProblem, step_rng
+    from metafx._search import step_rng
 
-    X, y = small
-    fam = metafx.make_component("family", "pixel-and")
-    ev = metafx.make_component("evaluator", "cv-linear-svm")
-    prob = SearchProblem(fam, X, y, ev, 100.0, oversample=4)
+    fam, prob = _oversampling_problem(small, 100.0)
     point = {"numInputs": 1, "percentPos": 50, "shiftInvLen": 1, "scatter": 1.0}
     chosen = prob.draw(point, step_rng(0, 1, 1))
     V = fam.compute(prob.prepared, chosen).dense(np.uint8)
