@@ -21,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 import numpy as np
 
 import metafx
-from metafx._search import SearchProblem, step_rng
+from metafx.loop.problem import SearchProblem, step_rng
 
 _PROBLEM = None
 
@@ -39,7 +39,7 @@ def _init(data: str, n_train: int, budget: float) -> None:
 
 
 def _eval_in_process(args):
-    from metafx._engine_tools import evaluate_task
+    from metafx.loop.parallel import evaluate_task
 
     point, key = args
     return evaluate_task(_PROBLEM, point, (0, key))[0].quality

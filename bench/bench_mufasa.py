@@ -24,7 +24,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
     import metafx
-    from metafx.data import split_indices
+    from metafx.core.validation import split_indices
 
     if not Path(args.data_dir).is_dir():
         print(f"MNIST not found at {args.data_dir}; pass --data-dir", file=sys.stderr)

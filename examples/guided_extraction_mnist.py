@@ -99,7 +99,7 @@ def svm_baselines(Xtr, ytr, Xte, yte, seed):
     from sklearn.model_selection import GridSearchCV, StratifiedKFold
     from sklearn.svm import SVC
 
-    from metafx.evaluation import fit_linear_svm
+    from metafx.learn.svm import fit_linear_svm
 
     A = Xtr.reshape(len(Xtr), -1).astype(np.float64)
     B = Xte.reshape(len(Xte), -1).astype(np.float64)
@@ -116,8 +116,8 @@ def svm_baselines(Xtr, ytr, Xte, yte, seed):
 
 def run(args) -> None:
     import metafx
-    from metafx.data import split_indices
-    from metafx.evaluation import test_error
+    from metafx.core.validation import split_indices
+    from metafx.analysis.evaluation import test_error
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -47,8 +47,8 @@ def main(argv=None) -> dict:
     args = ap.parse_args(argv)
 
     import metafx
-    from metafx.quality_map import meta_feature_matrix
-    from metafx.rbf import RBFGridRegressor
+    from metafx.analysis.quality_map import meta_feature_matrix
+    from metafx.learn.rbf import RBFGridRegressor
 
     timer = Timer()
     X, y = load(args)

@@ -44,8 +44,8 @@ def main(argv=None) -> dict:
     args = ap.parse_args(argv)
 
     import metafx
-    from metafx.quality_map import measure_qualities
-    from metafx.rbf import RBFGridRegressor
+    from metafx.analysis.quality_map import measure_qualities
+    from metafx.learn.rbf import RBFGridRegressor
 
     timer = Timer()
     X, y = load(args)

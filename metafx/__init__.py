@@ -9,14 +9,18 @@ get back a concrete, good feature set (Navot 2006, chapter 5).
 >>> result = metafx.search(X[:400], y[:400], budget=60, steps=3, seed=0, progress=False)
 >>> result.transform(X[:2]).shape[0]
 2
+
+Plugin authors find every name they need in :mod:`metafx.plugin`.
 """
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+import importlib
 
-from ._api import make_component, search
-from .base import (
+from .analysis.scoring import score_features, select_features
+from .core import __version__
+from .core.base import (
+    Candidate,
     Dataset,
     FeatureFamily,
     FeatureScorer,
@@ -25,32 +29,24 @@ from .base import (
     SearchEngine,
     SetEvaluator,
 )
-from .data import load_dataset
-from .exceptions import (
+from .core.exceptions import (
     DuplicateComponentError,
     MetafxError,
     StorageError,
     UnknownComponentError,
     ValidationError,
 )
-from .hookspecs import hookimpl, hookspec
-from .plugins import get_registry, register_plugin, unregister_plugin
-from . import bounds, transfer
-from .quality_map import QualityMap, smooth_qualities
-from .transfer import source_qualities, transfer_direct, transfer_indirect, transfer_quality
-from .scoring import score_features, select_features
-from .types import Dimension, FeatureValues, MetaFeatureSpace, SearchResult, StepRecord
+from .core.values import Dimension, FeatureValues, MetaFeatureSpace, StepRecord
+from .hooks.manager import get_registry, register_plugin, unregister_plugin
+from .hooks.spec import hookimpl, hookspec
+from .learn import bounds
+from .loop.api import search
+from .loop.components import load_dataset, make_component
+from .loop.loop import SearchInterrupted
+from .loop.result import SearchResult
 
 __all__ = [
     "__version__",
-    "QualityMap",
-    "smooth_qualities",
-    "source_qualities",
-    "transfer_direct",
-    "transfer_indirect",
-    "transfer_quality",
-    "bounds",
-    "transfer",
     "search",
     "score_features",
     "select_features",
@@ -62,6 +58,7 @@ __all__ = [
     "hookimpl",
     "hookspec",
     "SearchResult",
+    "SearchInterrupted",
     "StepRecord",
     "MetaFeatureSpace",
     "Dimension",
@@ -72,22 +69,39 @@ __all__ = [
     "SetEvaluator",
     "FeatureSelector",
     "SearchEngine",
+    "Candidate",
     "Dataset",
     "MetafxError",
     "ValidationError",
     "UnknownComponentError",
     "DuplicateComponentError",
     "StorageError",
+    "bounds",
 ]
 
-# Imported on first use so that ``import metafx`` does not load scikit-learn.
-_LAZY = {"MetaFeatureExtractor": "metafx.sklearn"}
-__all__ += list(_LAZY)
+# Loaded on first use, so that ``import metafx`` does not load scikit-learn or matplotlib.
+_LAZY = {
+    "MetaFeatureExtractor": "metafx.sklearn",
+    "QualityMap": "metafx.analysis.quality_map",
+    "smooth_qualities": "metafx.analysis.quality_map",
+    "source_qualities": "metafx.analysis.transfer",
+    "transfer_direct": "metafx.analysis.transfer",
+    "transfer_indirect": "metafx.analysis.transfer",
+    "transfer_quality": "metafx.analysis.transfer",
+    "test_error": "metafx.analysis.evaluation",
+    "plot_result": "metafx.plotting",
+}
+_LAZY_MODULES = {"transfer": "metafx.analysis.transfer", "quality_map": "metafx.analysis.quality_map"}
+__all__ += list(_LAZY) + list(_LAZY_MODULES)
 
 
 def __getattr__(name: str):
     if name in _LAZY:
-        import importlib
-
         return getattr(importlib.import_module(_LAZY[name]), name)
+    if name in _LAZY_MODULES:
+        return importlib.import_module(_LAZY_MODULES[name])
     raise AttributeError(f"module 'metafx' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

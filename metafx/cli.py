@@ -13,7 +13,15 @@ import json
 import sys
 from typing import Any, Sequence
 
-from .exceptions import MetafxError, ValidationError
+from .core.exceptions import MetafxError, ValidationError
+from .core import __version__
+from .loop.api import search
+from .plotting import plot_result
+from .hooks.manager import get_registry
+from .loop.components import load_dataset
+from .core.validation import split_indices
+from .analysis.evaluation import test_error
+from .distributed import ProblemSpec, run_search, run_worker
 
 __all__ = ["main", "build_parser"]
 
@@ -32,7 +40,6 @@ def _kv(text: str) -> tuple[str, Any]:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="metafx", description="meta-feature-guided feature extraction")
-    from . import __version__
 
     p.add_argument("--version", action="version", version=f"metafx {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -92,16 +99,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_plot(args: argparse.Namespace) -> int:
-    from .plotting import plot_result
-
     for path in plot_result(args.result, args.out):
         print(f"wrote {path}")
     return 0
 
 
 def cmd_plugins(args: argparse.Namespace) -> int:
-    from .plugins import get_registry
-
     reg = get_registry()
     if args.json:
         print(json.dumps([
@@ -121,10 +124,6 @@ def cmd_plugins(args: argparse.Namespace) -> int:
 
 def cmd_search(args: argparse.Namespace) -> int:
     import numpy as np
-
-    from . import search
-    from .data import load_dataset, split_indices
-    from .evaluation import test_error
 
     data_params = {}
     if args.data_dir is not None:
@@ -176,8 +175,6 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 def _shared_search(args: argparse.Namespace, X, y, n_train: int, n_test: int, engine_params: dict,
                    data_params: dict):
-    from .distributed import ProblemSpec, run_search
-
     spec = ProblemSpec(data=args.data, data_params=data_params, n_train=n_train, n_test=n_test,
                        split_seed=args.split_seed, family=args.family, family_params=dict(args.family_param),
                        fixed=dict(args.fix), budget=args.budget, steps=args.steps, seed=args.seed,
@@ -191,8 +188,6 @@ def _shared_search(args: argparse.Namespace, X, y, n_train: int, n_test: int, en
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
-    from .distributed import run_worker
-
     data_params = {} if args.data_dir is None else {"data_dir": args.data_dir}
     result = run_worker(args.storage, args.study, n_jobs=args.n_jobs, progress=args.progress,
                         data_params=data_params)

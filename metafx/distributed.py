@@ -41,10 +41,18 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
+import optuna
+from optuna.trial import TrialState
 
-from ._storage import mask_url, open_storage
-from .exceptions import MetafxError, StorageError, ValidationError
-from .types import SearchResult
+from .loop.storage import mask_url, open_storage
+from .core.exceptions import MetafxError, StorageError, ValidationError
+from .loop.result import SearchResult
+from .default_plugins.optuna_engine import SPEC_KEY, STEPS_KEY, _quiet_optuna
+from .loop.loop import Progress, SearchState, run_search
+from .loop.problem import SearchProblem, _jsonable
+from .core.validation import check_int as _check_int, check_labels, split_indices
+from .loop.components import load_dataset, make_component
+from .core.base import FeatureFamily, SearchEngine, SetEvaluator
 
 __all__ = ["ProblemSpec", "create_study", "run_worker", "wait_for_study", "run_search", "study_spec"]
 
@@ -75,8 +83,6 @@ class ProblemSpec:
     prune_by: str = "infogain"
 
     def to_dict(self) -> dict[str, Any]:
-        from ._search import _jsonable
-
         return _jsonable(dataclasses.asdict(self))
 
     @classmethod
@@ -91,8 +97,6 @@ class ProblemSpec:
         """Check the numbers (clear errors naming the field); returns ``self``."""
         import math
 
-        from ._api import _check_int
-
         _check_int("steps", self.steps, 1)
         _check_int("seed", self.seed, 0)
         _check_int("n_train", self.n_train, 1)
@@ -106,39 +110,25 @@ class ProblemSpec:
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """``(X_train, y_train, X_test, y_test)``; ``data_params`` override the stored ones
         (e.g. another ``data_dir`` on this machine)."""
-        from .data import load_dataset, split_indices
-
         params = {**self.data_params, **(data_params or {})}
         X, y = load_dataset(self.data, **params)
         tr, te = split_indices(len(y), self.n_train, self.n_test, self.split_seed)
         return X[tr], y[tr], X[te], y[te]
 
     def engine(self):
-        from ._api import make_component
-        from .base import SearchEngine
-
         return make_component("engine", "optuna", self.engine_params, base=SearchEngine)
 
     def problem(self, X_train: np.ndarray, y_train: np.ndarray):
-        """The :class:`~metafx._search.SearchProblem` (as :func:`metafx.search` builds it)."""
-        from ._api import make_component
-        from ._search import SearchProblem
-        from .base import FeatureFamily, SetEvaluator
-        from .data import check_labels
-
+        """The :class:`~metafx.plugin.SearchProblem` (as :func:`metafx.search` builds it)."""
         fam = make_component("family", self.family, self.family_params, base=FeatureFamily)
         ev = make_component("evaluator", self.evaluator, self.evaluator_params, base=SetEvaluator)
         Xc = fam.check_data(X_train)
         y = check_labels(y_train, Xc.shape[0])
-        return SearchProblem(fam, Xc, y, ev, float(self.budget), fixed=self.fixed, eval_seed=int(self.seed),
+        return SearchProblem(fam, Xc, y, ev, float(self.budget), fixed=self.fixed, eval_seed=int(self.seed) % 2**32,
                              oversample=self.oversample, prune_by=self.prune_by)
 
 
 def _load_study(storage: Any, study_name: str):
-    import optuna
-
-    from .default_plugins.optuna_engine import _quiet_optuna
-
     st = open_storage(storage)
     with _quiet_optuna():
         try:
@@ -149,8 +139,6 @@ def _load_study(storage: Any, study_name: str):
 
 def study_spec(storage: Any, study_name: str) -> ProblemSpec:
     """The :class:`ProblemSpec` recorded in a study (with its current ``steps``)."""
-    from .default_plugins.optuna_engine import SPEC_KEY, STEPS_KEY
-
     study = _load_study(storage, study_name)
     attrs = study.user_attrs
     if SPEC_KEY not in attrs:
@@ -174,8 +162,9 @@ def create_study(storage: Any, study_name: str, spec: ProblemSpec, *,
     spec.validate()
     X, y = data if data is not None else spec.load()[:2]
     problem = spec.problem(X, y)
-    spec.engine().open_study(problem, int(spec.seed), storage, study_name, steps=int(spec.steps),
-                             spec=spec.to_dict())
+    eng = spec.engine()
+    eng.setup(problem, int(spec.seed))
+    eng.open_study(problem, int(spec.seed), storage, study_name, steps=int(spec.steps), spec=spec.to_dict())
     return study_name
 
 
@@ -186,31 +175,31 @@ def run_worker(storage: Any, study_name: str, *, n_jobs: int = 1, progress: bool
     then return its result (all workers' trials)."""
     spec = study_spec(storage, study_name)
     X, y = data if data is not None else spec.load(data_params)[:2]
+    return _run(spec, storage, study_name, X, y, n_jobs=n_jobs, progress=progress, callbacks=callbacks)
+
+
+def _run(spec: ProblemSpec, storage: Any, study_name: str, X: np.ndarray, y: np.ndarray, *, n_jobs: int = 1,
+         progress: bool | None = None, callbacks: Sequence[Callable[..., Any]] = ()) -> SearchResult:
+    """The search loop on the existing study (evaluating what is left; nothing when it is finished)."""
     problem = spec.problem(X, y)
     eng = spec.engine()
-    study = eng.open_study(problem, int(spec.seed), storage, study_name, create=False)
-    eng.work(study, problem, int(spec.seed), int(spec.steps), callbacks=callbacks, progress=progress, n_jobs=n_jobs)
-    return eng.collect(study, problem, int(spec.seed), int(spec.steps))
+    eng.create_study_ = False
+    return run_search(problem, eng, steps=int(spec.steps), seed=int(spec.seed), callbacks=callbacks,
+                      progress=progress, storage=storage, study_name=study_name, n_jobs=n_jobs)
 
 
 def wait_for_study(storage: Any, study_name: str, *, progress: bool | None = None, poll: float = 2.0,
                    timeout: float | None = None, data: tuple[np.ndarray, np.ndarray] | None = None,
                    data_params: Mapping[str, Any] | None = None) -> SearchResult:
     """Wait (evaluating nothing) until the study has ``steps`` finished trials; return its result."""
-    from optuna.trial import TrialState
-
-    from ._search import Progress, SearchState
-
     spec = study_spec(storage, study_name)
     X, y = data if data is not None else spec.load(data_params)[:2]
-    problem = spec.problem(X, y)
-    eng = spec.engine()
-    study = eng.open_study(problem, int(spec.seed), storage, study_name, create=False)
+    study = _load_study(storage, study_name)
     steps = int(spec.steps)
     t_end = None if timeout is None else time.monotonic() + timeout
     state = SearchState(total_steps=steps)
     shown = 0
-    with Progress(steps, progress, desc=f"{study_name} (waiting for workers)") as bar:
+    with Progress(steps, progress, f"{study_name} (waiting for workers)", float(spec.budget)) as bar:
         while True:
             done = [t for t in study.get_trials(deepcopy=False) if t.state == TrialState.COMPLETE]
             n = min(len(done), steps)
@@ -223,7 +212,7 @@ def wait_for_study(storage: Any, study_name: str, *, progress: bool | None = Non
             if t_end is not None and time.monotonic() > t_end:
                 raise MetafxError(f"study {study_name!r} has {n} of {steps} finished trials after {timeout:g} s")
             time.sleep(poll)
-    return eng.collect(study, problem, int(spec.seed), steps)
+    return _run(spec, storage, study_name, X, y)
 
 
 def worker_command(storage: str, study_name: str, n_jobs: int = 1) -> list[str]:

@@ -8,7 +8,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .types import SearchResult
+from .loop.result import SearchResult
 
 __all__ = ["plot_result"]
 

@@ -24,8 +24,10 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _check_feature_names_in, check_is_fitted, validate_data
 
-from .base import Component, FeatureFamily
-from .exceptions import ValidationError
+from .core.base import Component, FeatureFamily
+from .core.exceptions import ValidationError
+from .hooks.manager import get_registry
+from .loop.api import search
 
 __all__ = ["MetaFeatureExtractor"]
 
@@ -37,8 +39,6 @@ def _family_class(family: Any) -> type | None:
     if isinstance(family, type) and issubclass(family, FeatureFamily):
         return family
     if isinstance(family, str):
-        from .plugins import get_registry
-
         try:
             return get_registry().get("family", family)
         except Exception:
@@ -225,8 +225,6 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
         -------
         self
         """
-        from ._api import search
-
         self.image_shape_ = None
         Xv, y = self._validate(X, y, reset=True)
         family = _fresh(self.family)
@@ -236,7 +234,7 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
         names = getattr(self, "feature_names_in_", None)
         cls = _family_class(family)
         if names is not None and isinstance(family, str) and cls is not None \
-                and "column_names" in cls._param_names() and "column_names" not in family_params:
+                and "column_names" in cls._get_param_names() and "column_names" not in family_params:
             family_params["column_names"] = [str(n) for n in names]
         result = search(
             Xv, y, family=family, budget=self.budget, steps=self.steps, engine=_fresh(self.engine),

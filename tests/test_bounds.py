@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import metafx
-from metafx import bounds
-from metafx.exceptions import ValidationError
+from metafx.learn import bounds
+from metafx.core.exceptions import ValidationError
 
 
 def test_g_of_J_takes_the_smaller_of_both_lemmas():

@@ -86,7 +86,7 @@ def _finish(procs) -> list[dict]:
 def _check_shared_study(url: str, study: str, steps: int, reports: list[dict]) -> None:
     import optuna
 
-    from metafx._storage import open_storage
+    from metafx.loop.storage import open_storage
 
     trials = optuna.load_study(study_name=study, storage=open_storage(url)).get_trials(deepcopy=False)
     # none lost, none duplicated: exactly trials 0..steps-1, all complete, each evaluated by one worker
@@ -116,7 +116,7 @@ def _two_workers(tmp_path: Path, url: str, slow_plugin) -> None:
     if url.startswith("postgresql"):
         import optuna
 
-        from metafx._storage import open_storage
+        from metafx.loop.storage import open_storage
 
         optuna.delete_study(study_name=study, storage=open_storage(url))
 
@@ -152,7 +152,7 @@ def test_killed_worker_trial_is_taken_over(tmp_path, slow_plugin):
     [report_b] = _finish([b])
     import optuna
 
-    from metafx._storage import open_storage
+    from metafx.loop.storage import open_storage
 
     trials = optuna.load_study(study_name=study, storage=open_storage(url)).get_trials(deepcopy=False)
     assert [t.number for t in trials] == list(range(steps)) and all(t.state.name == "COMPLETE" for t in trials)

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import metafx
-from metafx import hookspecs
+from metafx.hooks import spec as hookspecs
 from metafx.testing import (
     DatasetConformance,
     DescriberConformance,

@@ -11,7 +11,7 @@ import pytest
 
 import metafx
 import naive
-from metafx._search import step_rng
+from metafx.loop.problem import step_rng
 from metafx.testing import EngineConformance
 
 
@@ -338,7 +338,7 @@ def test_parallel_evaluation_needs_picklable_components(small):
 
 
 def test_mask_url_and_journal_paths():
-    from metafx._storage import journal_path, mask_url, scrub
+    from metafx.loop.storage import journal_path, mask_url, scrub
 
     assert mask_url("postgresql+psycopg2://u:p%40ss@h:5/db") == "postgresql+psycopg2://u:***@h:5/db"
     assert mask_url("postgresql://u@h/db") == "postgresql://u@h/db"

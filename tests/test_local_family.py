@@ -9,7 +9,7 @@ import pytest
 
 import metafx
 from metafx.default_plugins.local_families import PixelAndLocalFamily
-from metafx.exceptions import ValidationError
+from metafx.core.exceptions import ValidationError
 
 from naive import pixel_and_features  # tests/ is on sys.path under pytest
 
@@ -119,7 +119,7 @@ def test_validation():
         PixelAndLocalFamily(image_shape=(8, 8)).draw({"x": 7}, 5, np.random.default_rng(0))
 
 
-from metafx.testing import FamilyConformance  # noqa: E402
+from metafx.testing import FamilyConformance
 
 
 class TestPixelAndLocalConformance(FamilyConformance):

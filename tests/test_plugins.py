@@ -12,7 +12,7 @@ import pytest
 
 import metafx
 from metafx.default_plugins.pixel_families import PixelAndFamily
-from metafx.plugins import get_registry
+from metafx.hooks.manager import get_registry
 
 
 def test_builtins_are_registered_through_hooks():

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 import metafx
-from metafx.exceptions import ValidationError
-from metafx.quality_map import default_domain, meta_feature_matrix
-from metafx.rbf import RBFGridRegressor, grid_centres
+from metafx.core.exceptions import ValidationError
+from metafx.analysis.quality_map import default_domain, meta_feature_matrix
+from metafx.learn.rbf import RBFGridRegressor, grid_centres
 
 SIDE = 16
 

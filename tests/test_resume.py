@@ -111,7 +111,7 @@ def test_sigkill_mid_step_then_resume_equals_uninterrupted(tmp_path, engine, sto
     if engine == "optuna":
         import optuna
 
-        from metafx._storage import open_storage
+        from metafx.loop.storage import open_storage
 
         study = optuna.load_study(study_name=optuna.get_all_study_names(open_storage(storage))[0],
                                   storage=open_storage(storage))
@@ -181,7 +181,7 @@ def test_trial_of_a_dead_process_is_taken_over(digits, tmp_path):
     under the same number (same point, same draw), not replaced by a new trial."""
     import optuna
 
-    from metafx._storage import open_storage
+    from metafx.loop.storage import open_storage
     from metafx.default_plugins import optuna_engine as oe
 
     X, y = digits
@@ -206,7 +206,7 @@ def test_trial_of_a_dead_process_is_taken_over(digits, tmp_path):
 
 
 def _problem(X, y):
-    from metafx._search import SearchProblem
+    from metafx.loop.problem import SearchProblem
 
     return SearchProblem(metafx.make_component("family", "pixel-and"), X, y,
                          metafx.make_component("evaluator", "cv-linear-svm"), 50)

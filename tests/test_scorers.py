@@ -7,7 +7,7 @@ import pytest
 from sklearn.metrics import mutual_info_score
 
 import metafx
-from metafx.exceptions import UnknownComponentError, ValidationError
+from metafx.core.exceptions import UnknownComponentError, ValidationError
 
 import naive
 
@@ -159,7 +159,7 @@ def datasets(rng):
 
 
 def codes_of(y):
-    from metafx.default_plugins.evaluator_utils import encode_labels
+    from metafx.learn.arrays import encode_labels
 
     return encode_labels(np.asarray(y))
 

@@ -130,7 +130,7 @@ def test_empty_feature_set_scores_majority():
 
 
 def _oversampling_problem(small, budget):
-    from metafx._search import SearchProblem
+    from metafx.loop.problem import SearchProblem
 
     X, y = small
     fam = metafx.make_component("family", "pixel-and")
@@ -139,7 +139,7 @@ def _oversampling_problem(small, budget):
 
 
 def test_oversample_keeps_the_best_of_a_larger_draw(small):
-    from metafx._search import step_rng
+    from metafx.loop.problem import step_rng
 
     X, y = small
     fam, prob = _oversampling_problem(small, 30.0)
@@ -209,7 +209,7 @@ def test_duplicate_groups_match_a_naive_grouping(m):
 def test_merging_repeats_gives_the_same_linear_svm():
     from sklearn.svm import LinearSVC
 
-    from metafx.evaluation import DuplicateMerger, fit_linear_svm
+    from metafx.learn.svm import DuplicateMerger, fit_linear_svm
 
     rng = np.random.default_rng(0)
     A = (rng.random((120, 12)) < 0.4).astype(np.uint8)
@@ -247,7 +247,7 @@ def test_evaluator_merges_repeats_without_changing_the_quality(small):
 
 
 def test_oversample_drops_repeated_draws(small):
-    from metafx._search import step_rng
+    from metafx.loop.problem import step_rng
 
     fam, prob = _oversampling_problem(small, 100.0)
     point = {"numInputs": 1, "percentPos": 50, "shiftInvLen": 1, "scatter": 1.0}

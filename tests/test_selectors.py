@@ -7,7 +7,7 @@ import pytest
 
 import metafx
 from metafx.default_plugins.selectors import GFlip
-from metafx.exceptions import UnknownComponentError, ValidationError
+from metafx.core.exceptions import UnknownComponentError, ValidationError
 
 import naive
 
@@ -33,7 +33,7 @@ def test_distance_matrix_kernels_match_naive(rng):
 @pytest.mark.parametrize("utility", ["linear", "zero-one", "sigmoid"])
 def test_toggle_value_equals_e_of_the_flipped_set(rng, utility):
     from metafx._kernels import margin as K
-    from metafx.default_plugins.evaluator_utils import utility_code
+    from metafx.learn.arrays import utility_code
 
     X = rng.integers(0, 3, (23, 6)).astype(float)
     y = rng.integers(0, 3, 23)

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import metafx
-from metafx.exceptions import UnknownComponentError, ValidationError
-from metafx.neighbors import (
+from metafx.core.exceptions import UnknownComponentError, ValidationError
+from metafx.learn.neighbors import (
     AdaptiveNearestNeighbor,
     CondensedNearestNeighbor,
     NearestNeighbor1,
@@ -188,7 +188,7 @@ def test_condensed_matches_naive_and_is_consistent(rng, prune):
             y = (X[:, 0] + X[:, 1] > X[:, :2].mean() * 2).astype(int) + (X[:, 0] > 1.5)
             y = np.where(rng.random(len(y)) < 0.1, 1 - np.minimum(y, 1), y)  # label noise
         clf = CondensedNearestNeighbor(prune=prune).fit(X, y)
-        from metafx.neighbors import _drop_conflicts
+        from metafx.learn.neighbors import _drop_conflicts
 
         keep = _drop_conflicts(X, codes_of(y))
         Xk, ck = X[keep], codes_of(y)[keep]

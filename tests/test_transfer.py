@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import metafx
-from metafx.exceptions import ValidationError
+from metafx.core.exceptions import ValidationError
 
 SIDE = 14
 

@@ -26,9 +26,14 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from .base import FeatureFamily, FeatureScorer, MetaFeatureDescriber
-from .exceptions import ValidationError
-from .types import FeatureValues
+from ..core.base import FeatureFamily, FeatureScorer, MetaFeatureDescriber
+from ..core.exceptions import ValidationError
+from ..core.values import FeatureValues
+from ..loop.components import make_component
+from ..hooks.manager import get_registry
+from ..core.validation import check_labels
+from .scoring import score_features
+from ..learn.rbf import RBFGridRegressor
 
 __all__ = [
     "QualityMap",
@@ -46,7 +51,6 @@ MetaSpec = Any
 def _family(family: Any) -> FeatureFamily:
     if isinstance(family, FeatureFamily):
         return family
-    from ._api import make_component
 
     return make_component("family", family, None, base=FeatureFamily)
 
@@ -116,8 +120,6 @@ def meta_feature_matrix(family: Any, features: Any = None, meta_features: MetaSp
             continue
         desc = item
         if isinstance(item, str):
-            from .plugins import get_registry
-
             desc = get_registry().get("describer", item)()
         if not isinstance(desc, MetaFeatureDescriber):
             raise ValidationError(f"meta-feature {item!r} must be a column name, a describer name or a describer")
@@ -135,8 +137,6 @@ def meta_feature_matrix(family: Any, features: Any = None, meta_features: MetaSp
 
 
 def _describer_names() -> list[str]:
-    from .plugins import get_registry
-
     return get_registry().names("describer")
 
 
@@ -148,8 +148,6 @@ def _inherits_family(fam: FeatureFamily, desc: MetaFeatureDescriber) -> bool:
 def _score(values: FeatureValues, y: np.ndarray, scorer: Any, scorer_params: Mapping[str, Any] | None) -> np.ndarray:
     params = dict(scorer_params or {})
     if isinstance(scorer, str) or isinstance(scorer, type):
-        from .scoring import score_features
-
         q = score_features(values, y, method=scorer, **params)
     elif isinstance(scorer, FeatureScorer):
         if params:
@@ -183,8 +181,6 @@ def measure_qualities(family: Any, X: Any, y: Any, features: Any = None, scorer:
     >>> q.shape
     (64,)
     """
-    from .data import check_labels
-
     fam = _family(family)
     if getattr(fam, "image_shape", "n/a") is None:
         fam.fit(X)
@@ -351,8 +347,6 @@ class QualityMap:
 
     def _make_regressor(self, fam: FeatureFamily | None, cols: list[str], M: np.ndarray) -> Any:
         if self.regressor is None:
-            from .rbf import RBFGridRegressor
-
             dom = self.domain if self.domain is not None else default_domain(fam, cols, M)
             return RBFGridRegressor(domain=dom)
         from sklearn.base import clone

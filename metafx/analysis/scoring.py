@@ -10,15 +10,15 @@ from typing import Any
 
 import numpy as np
 
-from .base import FeatureScorer, FeatureSelector
-from .exceptions import UnknownComponentError, ValidationError
+from ..core.base import FeatureScorer, FeatureSelector
+from ..core.exceptions import UnknownComponentError, ValidationError
+from ..hooks.manager import get_registry
+from ..core.base import SetEvaluator
 
 __all__ = ["score_features", "select_features", "scorer_names", "selector_names"]
 
 
 def _names(base: type) -> list[str]:
-    from .plugins import get_registry
-
     reg = get_registry()
     return [n for n in reg.names("evaluator") if issubclass(reg.get("evaluator", n), base)]
 
@@ -34,8 +34,6 @@ def selector_names() -> list[str]:
 
 
 def _kind(cls: type) -> str:
-    from .base import SetEvaluator
-
     for base, label in ((FeatureScorer, "per-feature scorer"), (FeatureSelector, "selector"),
                         (SetEvaluator, "set evaluator")):
         if issubclass(cls, base):
@@ -44,8 +42,6 @@ def _kind(cls: type) -> str:
 
 
 def _lookup(method: Any, bases: tuple[type, ...], what: str, allowed: list[str], param: str = "method") -> type:
-    from .plugins import get_registry
-
     if isinstance(method, type) and issubclass(method, bases):
         return method
     if not isinstance(method, str):

@@ -35,7 +35,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from .exceptions import ValidationError
+from ..core.exceptions import ValidationError
 from .quality_map import QualityMap, _family, _features, measure_qualities, meta_feature_matrix
 
 __all__ = ["source_qualities", "transfer_direct", "transfer_indirect", "transfer_quality", "TRANSFER_METHODS"]

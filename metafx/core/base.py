@@ -1,21 +1,23 @@
 """Abstract base classes of every pluggable component.
 
-A plugin registers *classes* (see :mod:`metafx.hookspecs`).  metafx
+A plugin registers *classes* (see :mod:`metafx.hooks.spec`).  metafx
 instantiates them with keyword parameters, the way scikit-learn does:
 ``__init__`` stores its arguments under the same names and does nothing else;
-:meth:`Component.get_params` reads them back.
+:meth:`Component.get_params` reads them back and :meth:`Component.check_params`
+validates them.
 """
 
 from __future__ import annotations
 
 import inspect
 from abc import ABC, abstractmethod
-from typing import Any, Callable, ClassVar, Mapping, Protocol, Sequence, runtime_checkable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Mapping, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
 from .exceptions import ValidationError
-from .types import FeatureValues, MetaFeatureSpace, SearchResult
+from .values import FeatureValues, MetaFeatureSpace, StepRecord
 
 __all__ = [
     "Component",
@@ -26,19 +28,28 @@ __all__ = [
     "SetEvaluator",
     "FeatureSelector",
     "SearchEngine",
+    "Candidate",
     "Dataset",
 ]
 
 
 class Component:
-    """Common behaviour: a ``name``, keyword parameters, ``get_params``."""
+    """Common behaviour of every pluggable component: a ``name`` and parameters.
+
+    The parameter mechanism is scikit-learn's: ``__init__`` stores each keyword
+    argument under its own name and does nothing else; :meth:`get_params` and
+    :meth:`set_params` read and write them, so ``sklearn.base.clone`` works on
+    components.  Validation lives in :meth:`check_params` (using
+    :mod:`metafx.core.validation`), which :func:`metafx.make_component` and the
+    search call before any work.
+    """
 
     name: ClassVar[str] = ""
     #: one line shown by ``metafx plugins``
     summary: ClassVar[str] = ""
 
     @classmethod
-    def _param_names(cls) -> list[str]:
+    def _get_param_names(cls) -> list[str]:
         sig = inspect.signature(cls.__init__)
         return [
             p.name
@@ -46,25 +57,42 @@ class Component:
             if p.name != "self" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
         ]
 
-    def get_params(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self._param_names() if hasattr(self, k)}
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
+        """The constructor parameters (``deep`` is accepted for scikit-learn; components do not nest)."""
+        return {k: getattr(self, k) for k in self._get_param_names() if hasattr(self, k)}
+
+    def set_params(self, **params: Any) -> Component:
+        """Set constructor parameters by name (unknown names raise); returns ``self``."""
+        _check_param_names(type(self), params)
+        for k, v in params.items():
+            setattr(self, k, v)
+        return self
+
+    def check_params(self) -> None:
+        """Raise :class:`~metafx.ValidationError` when a parameter is not allowed (default: all are)."""
 
     @classmethod
     def create(cls, params: Mapping[str, Any] | None = None):
-        """Instantiate with ``params``; unknown parameter names give a clear error."""
+        """Instantiate with ``params`` and check them; unknown parameter names give a clear error."""
         params = dict(params or {})
-        allowed = cls._param_names()
-        unknown = [k for k in params if k not in allowed]
-        if unknown:
-            raise ValidationError(
-                f"{cls.name or cls.__name__} does not take parameter(s) {', '.join(map(repr, unknown))}; "
-                f"allowed: {', '.join(allowed) or '(none)'}"
-            )
-        return cls(**params)
+        _check_param_names(cls, params)
+        obj = cls(**params)
+        obj.check_params()
+        return obj
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
         return f"{type(self).__name__}({args})"
+
+
+def _check_param_names(cls: type, params: Mapping[str, Any]) -> None:
+    allowed = cls._get_param_names()
+    unknown = [k for k in params if k not in allowed]
+    if unknown:
+        raise ValidationError(
+            f"{getattr(cls, 'name', '') or cls.__name__} does not take parameter(s) "
+            f"{', '.join(map(repr, unknown))}; allowed: {', '.join(allowed) or '(none)'}"
+        )
 
 
 @runtime_checkable
@@ -222,17 +250,89 @@ class FeatureSelector(Component, ABC):
         """Indices of the chosen columns (in order of preference when ranked)."""
 
 
-StepCallback = Callable[..., Any]
+@dataclass
+class Candidate:
+    """One feature set a search step draws and scores.
+
+    ``how`` says where its features come from: ``"point"`` (drawn at
+    ``point``, the usual case), ``"family"`` (each feature at its own uniform
+    point of the space, fixed meta-features held) or ``"engine"`` (the
+    engine's :meth:`SearchEngine.draw`).  For the last two the step records the
+    mean meta-features of the drawn set as its point.  ``keys`` seed the draw
+    (``numpy.random.default_rng(keys)``); ``None`` lets the loop use
+    ``(seed, step, 1)`` for a step's first candidate and ``(seed, step, 1, i)``
+    for candidate ``i``.  ``tag`` is the engine's own handle (e.g. an optuna
+    trial); the loop never reads it.
+    """
+
+    point: dict[str, Any]
+    how: str = "point"
+    keys: tuple[int, ...] | None = None
+    tag: Any = field(default=None, compare=False, repr=False)
 
 
 class SearchEngine(Component, ABC):
-    """Explores a family's meta-feature space under a budget."""
+    """Proposes meta-feature points; the search loop does everything else.
+
+    The loop (:func:`metafx.plugin.run_search`) calls :meth:`setup` once, then
+    for each step ``j = 1, 2, ...`` asks for candidates (:meth:`ask`), draws,
+    computes and scores them (in parallel with ``n_jobs``), records the best
+    as the step's :class:`~metafx.StepRecord` (``accepted`` when it is at
+    least as good as the best so far, or strictly better when
+    ``accept_ties = False``) and passes it to :meth:`tell`.  On resume the
+    recorded steps are replayed through the same ``ask``/``tell`` calls without
+    evaluating anything, so an engine whose proposals are a function of
+    ``(seed, step)`` and of what it was told resumes exactly.
+
+    Class attributes tune the loop: ``independent_steps`` (proposals never
+    depend on results: the loop may evaluate several steps at once),
+    ``max_steps`` (the engine makes at most this many steps), ``accept_ties``.
+    """
+
+    #: accept a step whose quality equals the best so far (the thesis's Mufasa does)
+    accept_ties: ClassVar[bool] = True
+    #: proposals do not depend on the results of earlier steps (the loop may run several steps at once)
+    independent_steps: ClassVar[bool] = False
+    #: at most this many steps per search (``None``: as many as asked)
+    max_steps: ClassVar[int | None] = None
+    #: the engine keeps finished steps in its own storage (the loop keeps no journal; see OptunaEngine)
+    own_storage: ClassVar[bool] = False
+
+    def setup(self, problem: Any, seed: int) -> None:
+        """Prepare a new search of ``problem`` (a :class:`metafx.plugin.SearchProblem`) with ``seed``."""
+        self.problem_ = problem
+        self.seed_ = int(seed)
 
     @abstractmethod
-    def run(self, problem: Any, *, steps: int, seed: int | None, callbacks: Sequence[StepCallback] = (),
-            progress: bool = False, storage: str | None = None, study_name: str | None = None,
-            n_jobs: int = 1) -> SearchResult:
-        """Run the search on a :class:`metafx.search.SearchProblem` and return its result."""
+    def ask(self, step: int) -> Sequence[Candidate | Mapping[str, Any]]:
+        """The candidates of step ``step`` (1-based): points (dicts) or :class:`Candidate` objects."""
+
+    def tell(self, record: StepRecord) -> None:
+        """Learn the result of a finished (or replayed) step."""
+
+    def draw(self, problem: Any, candidate: Candidate, rng: Any) -> FeatureBatch:
+        """The features of a candidate with ``how="engine"``."""
+        raise NotImplementedError(f"engine {self.name!r} proposed a candidate with how='engine' but has no draw()")
+
+    def metadata(self) -> dict[str, Any]:
+        """Engine facts added to the result's ``metadata``."""
+        return {}
+
+    def close(self, error: BaseException | None) -> None:
+        """Called once when the search ends (``error``: what ended it, if anything)."""
+
+    # engines with ``own_storage = True`` (the steps live in the engine's storage, e.g. an optuna study)
+    def open(self, storage: Any, study_name: str | None, steps: int) -> None:
+        """Open (or create) the storage of a search of ``steps`` steps; ``ask`` returns ``None`` when none is left."""
+        raise NotImplementedError(f"engine {self.name!r} sets own_storage but has no open()")
+
+    def finished(self) -> bool:
+        """Whether every step of the search is finished (also those run by other processes)."""
+        return True
+
+    def collect(self) -> list[tuple[StepRecord, Candidate]]:
+        """The search's finished steps from the storage, in order, each with the candidate that made it."""
+        raise NotImplementedError(f"engine {self.name!r} sets own_storage but has no collect()")
 
 
 class Dataset(Component, ABC):

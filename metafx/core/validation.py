@@ -1,44 +1,109 @@
-"""Datasets and input validation.
+"""Input validation: one checker for each kind of argument.
 
-Built-in datasets (registered as plugins, see :func:`load_dataset`):
-
-``digits``
-    scikit-learn's bundled 8x8 digits (1797 images, 10 classes), binarized:
-    a pixel is 1 when its value (0-16) is ``>= threshold`` (default 8).  Needs
-    no download; the default data of the command line.
-``mnist``
-    MNIST IDX files (gzipped or not) from ``data_dir`` or the directory in
-    ``METAFX_MNIST_DIR``; binarized as ``value >= threshold`` (default 128 of 255).
+Every checker raises :class:`~metafx.ValidationError` with a message that names
+the parameter, the value received and what is allowed, and returns the value
+in the form the caller needs.  Components validate in ``check_params`` (called
+by :func:`metafx.make_component` and before a search), never in ``__init__``.
 """
 
 from __future__ import annotations
 
-import gzip
-import os
-import struct
-from pathlib import Path
-from typing import Any
+import math
+import numbers
+from typing import Any, Sequence
 
 import numpy as np
 
 from .exceptions import ValidationError
+from .values import FeatureValues
 
 __all__ = [
-    "load_dataset",
-    "read_idx",
-    "load_mnist",
-    "load_digits_binary",
+    "check_int",
+    "check_number",
+    "check_choice",
+    "check_seed",
+    "check_n_jobs",
     "check_labels",
+    "check_regression_target",
+    "check_xy",
+    "check_costs",
     "check_binary_images",
     "check_table",
     "split_indices",
-    "MNIST_ENV",
 ]
 
-MNIST_ENV = "METAFX_MNIST_DIR"
+#: the largest seed accepted (numpy's generators take any non-negative integer; JSON and optuna keep 63 bits)
+MAX_SEED = 2**63 - 1
 
 
-# --------------------------------------------------------------------------- validation
+# --------------------------------------------------------------------------- scalars
+def check_int(name: str, value: Any, low: int | None = None, *, high: int | None = None,
+              allow_none: bool = False) -> int | None:
+    """``value`` as an ``int`` in ``[low, high]`` (``None`` passes when ``allow_none``)."""
+    if value is None and allow_none:
+        return None
+    ok = not isinstance(value, bool) and isinstance(value, numbers.Integral)
+    if ok and ((low is not None and value < low) or (high is not None and value > high)):
+        ok = False
+    if not ok:
+        if low is not None and high is not None:
+            rng = f" in [{low}, {high}]"
+        elif low is not None:
+            rng = f" >= {low}"
+        elif high is not None:
+            rng = f" <= {high}"
+        else:
+            rng = ""
+        more = " or None" if allow_none else ""
+        raise ValidationError(f"{name}={value!r} must be an integer{rng}{more}")
+    return int(value)
+
+
+def check_number(name: str, value: Any, *, low: float | None = None, high: float | None = None,
+                 strict: bool = False, allow_none: bool = False) -> float | None:
+    """``value`` as a finite ``float`` above ``low`` (``strict``: ``> low``) and at most ``high``."""
+    if value is None and allow_none:
+        return None
+    ok = not isinstance(value, bool) and isinstance(value, numbers.Real) and math.isfinite(float(value))
+    if ok and low is not None:
+        ok = float(value) > low if strict else float(value) >= low
+    if ok and high is not None:
+        ok = float(value) <= high
+    if not ok:
+        bound = "" if low is None else f" {'>' if strict else '>='} {low:g}"
+        if high is not None:
+            bound += f"{' and' if bound else ''} <= {high:g}"
+        more = " or None" if allow_none else ""
+        raise ValidationError(f"{name}={value!r} must be a finite number{bound}{more}")
+    return float(value)
+
+
+def check_choice(name: str, value: Any, allowed: Sequence[Any]) -> Any:
+    """``value`` when it is one of ``allowed``."""
+    if isinstance(value, bool) or value not in allowed:
+        raise ValidationError(f"{name}={value!r} is not allowed; choose one of {', '.join(map(repr, allowed))}")
+    return value
+
+
+def check_seed(seed: Any, name: str = "seed") -> int:
+    """A seed: an integer in ``[0, 2**63 - 1]``."""
+    return check_int(name, seed, 0, high=MAX_SEED)
+
+
+def check_n_jobs(n_jobs: Any) -> int:
+    """``n_jobs`` as a positive count of processes (``-1``: every CPU, ``None``: 1)."""
+    if n_jobs is None:
+        return 1
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or (n_jobs < 1 and n_jobs != -1):
+        raise ValidationError(f"n_jobs={n_jobs!r} must be a positive integer or -1 (all CPUs)")
+    if n_jobs == -1:
+        import os
+
+        return max(1, os.cpu_count() or 1)
+    return int(n_jobs)
+
+
+# --------------------------------------------------------------------------- data
 def check_labels(y: Any, n_samples: int | None = None, *, min_classes: int = 2, name: str = "y") -> np.ndarray:
     """Validate a label vector: 1-D, no NaN, at least ``min_classes`` classes."""
     y = np.asarray(y)
@@ -126,91 +191,51 @@ def split_indices(n: int, n_train: int, n_test: int, seed: int) -> tuple[np.ndar
     return np.sort(perm[:n_train]), np.sort(perm[n_train : n_train + n_test])
 
 
-# --------------------------------------------------------------------------- IDX / MNIST
-def read_idx(path: str | os.PathLike[str]) -> np.ndarray:
-    """Read an IDX file (``.gz`` or plain) as a uint8 array."""
-    path = Path(path)
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rb") as fh:
-        data = fh.read()
-    if len(data) < 4:
-        raise ValidationError(f"{path} is too short to be an IDX file")
-    zero, dtype_code, ndim = struct.unpack(">HBB", data[:4])
-    if zero != 0 or dtype_code != 0x08:
-        raise ValidationError(f"{path} is not an unsigned-byte IDX file (magic {data[:4].hex()})")
-    dims = struct.unpack(">" + "I" * ndim, data[4 : 4 + 4 * ndim])
-    body = np.frombuffer(data, dtype=np.uint8, offset=4 + 4 * ndim)
-    if body.size != int(np.prod(dims)):
-        raise ValidationError(f"{path} holds {body.size} values but its header says {dims}")
-    return body.reshape(dims)
+# --------------------------------------------------------------------------- arrays
+def check_regression_target(y: Any, n_samples: int) -> np.ndarray:
+    y = np.asarray(y)
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y.ravel()
+    if y.ndim != 1:
+        raise ValidationError(f"y must be 1-D (n_samples,), got shape {y.shape}")
+    if y.shape[0] != n_samples:
+        raise ValidationError(f"X has {n_samples} samples but y has {y.shape[0]} targets; they must match")
+    if y.dtype.kind not in "biuf":
+        raise ValidationError(f"y must be numeric for a regression scorer, got dtype {y.dtype}")
+    y = y.astype(np.float64)
+    if not np.isfinite(y).all():
+        raise ValidationError(f"y holds a non-finite value at index {int(np.flatnonzero(~np.isfinite(y))[0])}")
+    return y
 
 
-def _find(directory: Path, stem: str) -> Path:
-    for cand in (directory / f"{stem}.gz", directory / stem, directory / stem.replace("-idx", ".idx")):
-        if cand.exists():
-            return cand
-    raise ValidationError(f"MNIST file {stem}[.gz] not found in {directory}")
+def check_xy(X: Any, y: Any, *, min_classes: int = 1, task: str = "classification") -> tuple[FeatureValues, np.ndarray]:
+    """``X`` as :class:`FeatureValues` (finite values) and ``y`` checked against it."""
+    if isinstance(X, FeatureValues):
+        values = X
+    else:
+        arr = np.asarray(X)
+        if arr.ndim != 2:
+            raise ValidationError(f"X must be 2-D (n_samples, n_features), got shape {arr.shape}")
+        if arr.dtype.kind not in "biuf":
+            raise ValidationError(f"X must be numeric, got dtype {arr.dtype}")
+        if arr.dtype.kind == "f" and arr.size and not np.isfinite(arr).all():
+            bad = np.argwhere(~np.isfinite(arr))[0]
+            raise ValidationError(f"X holds a non-finite value at row {bad[0]}, column {bad[1]}")
+        values = FeatureValues.from_dense(arr)
+    if task == "regression":
+        return values, check_regression_target(y, values.n_samples)
+    return values, check_labels(y, values.n_samples, min_classes=min_classes)
 
 
-def mnist_dir(data_dir: str | os.PathLike[str] | None = None) -> Path:
-    """The MNIST directory: ``data_dir``, else ``$METAFX_MNIST_DIR``."""
-    d = data_dir if data_dir is not None else os.environ.get(MNIST_ENV)
-    if not d:
+def check_costs(costs: Any, n_features: int) -> np.ndarray | None:
+    if costs is None:
+        return None
+    c = np.asarray(costs, dtype=np.float64).ravel() if not isinstance(costs, str) else None
+    if c is None or c.shape[0] != n_features:
         raise ValidationError(
-            f"no MNIST directory: pass data_dir=... (--data-dir on the command line) or set {MNIST_ENV}"
+            f"costs must hold one positive number per feature ({n_features}), got "
+            f"{'a string' if c is None else f'{c.shape[0]} value(s)'}"
         )
-    p = Path(d).expanduser()
-    if not p.is_dir():
-        raise ValidationError(f"MNIST directory {str(p)!r} does not exist")
-    return p
-
-
-def load_mnist(
-    data_dir: str | os.PathLike[str] | None = None, *, part: str = "t10k", threshold: int | None = 128
-) -> tuple[np.ndarray, np.ndarray]:
-    """MNIST images ``(n, 28, 28)`` and labels.
-
-    ``part`` is the file prefix (``"t10k"`` or ``"train"``).  Images are
-    binarized as ``value >= threshold``; ``threshold=None`` keeps gray levels.
-    """
-    if part not in ("t10k", "train"):
-        raise ValidationError(f"part={part!r}; allowed: 't10k', 'train'")
-    d = mnist_dir(data_dir)
-    images = read_idx(_find(d, f"{part}-images-idx3-ubyte"))
-    labels = read_idx(_find(d, f"{part}-labels-idx1-ubyte"))
-    if images.ndim != 3 or labels.ndim != 1 or images.shape[0] != labels.shape[0]:
-        raise ValidationError(f"MNIST files in {d} disagree: images {images.shape}, labels {labels.shape}")
-    if threshold is None:
-        return images, labels.astype(np.int64)
-    if not 0 < threshold <= 255:
-        raise ValidationError(f"threshold={threshold} must be in 1..255")
-    return (images >= threshold).astype(np.uint8), labels.astype(np.int64)
-
-
-def load_digits_binary(threshold: int | None = 8) -> tuple[np.ndarray, np.ndarray]:
-    """scikit-learn's 8x8 digits ``(1797, 8, 8)``, binarized as ``value >= threshold`` (0-16)."""
-    from sklearn.datasets import load_digits
-
-    d = load_digits()
-    images = d.images
-    if threshold is None:
-        return images, d.target.astype(np.int64)
-    if not 0 < threshold <= 16:
-        raise ValidationError(f"threshold={threshold} must be in 1..16")
-    return (images >= threshold).astype(np.uint8), d.target.astype(np.int64)
-
-
-def load_dataset(name: str, **params: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Load a registered dataset by name, e.g. ``load_dataset("mnist", data_dir=...)``.
-
-    Examples
-    --------
-    >>> import metafx
-    >>> X, y = metafx.load_dataset("digits")
-    >>> X.shape, sorted(set(X.ravel().tolist()))
-    ((1797, 8, 8), [0, 1])
-    """
-    from .plugins import get_registry
-
-    cls = get_registry().get("dataset", name)
-    return cls.create(params).load()
+    if not (np.isfinite(c).all() and (c > 0).all()):
+        raise ValidationError("costs must be positive finite numbers")
+    return c

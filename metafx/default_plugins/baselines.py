@@ -6,33 +6,20 @@ Both return the same :class:`~metafx.SearchResult` as ``mufasa``.
 
 from __future__ import annotations
 
-import time
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
-from .._engine_tools import (
-    AT_POINT,
-    WHOLE_FAMILY,
-    EvalPool,
-    draw_or_empty,
-    draw_random_fixed,
-    evaluate_drawn,
-    journal_path_for,
-    problem_signature,
-    resolve_n_jobs,
-    summary_point,
-)
-from .._journal import Journal
-from .._search import Evaluation, Progress, SearchProblem, SearchState, step_rng
-from ..base import SearchEngine
-from ..exceptions import ValidationError
-from ..hookspecs import hookimpl
-from ..types import SearchResult, StepRecord
+from ..analysis.scoring import score_features, scorer_names
+from ..core.base import Candidate, SearchEngine
+from ..core.exceptions import ValidationError
+from ..core.validation import check_choice, check_number
+from ..hooks.spec import hookimpl
+from ..loop.problem import SearchProblem, draw_or_empty, draw_random_fixed, step_rng
 
 __all__ = ["RandomSearch", "RankedBaseline", "budget_prefix"]
 
-_MOVE, _DRAW = 0, 1
+_MOVE = 0
 _MODES = ("point", "feature")
 
 
@@ -68,77 +55,21 @@ class RandomSearch(SearchEngine):
 
     name = "random"
     summary = "MF+Rand baseline: independent uniform meta-feature points, keep the best"
+    independent_steps = True
 
     def __init__(self, mode: str = "point") -> None:
         self.mode = mode
-        if mode not in _MODES:
-            raise ValidationError(f"mode={mode!r} is not a mode of engine 'random'; allowed: {', '.join(_MODES)}")
 
-    def _point(self, problem: SearchProblem, seed: int, j: int) -> dict[str, Any]:
+    def check_params(self) -> None:
+        check_choice("mode", self.mode, _MODES)
+
+    def ask(self, step: int) -> Candidate:
         if self.mode == "feature":
-            return {}
-        return problem.space.uniform(step_rng(seed, j, _MOVE))
+            return Candidate({}, how="family")
+        return Candidate(self.problem_.space.uniform(step_rng(self.seed_, step, _MOVE)))
 
-    def _draw(self, problem: SearchProblem, seed: int, j: int, point: Mapping[str, Any]):
-        rng = step_rng(seed, j, _DRAW)
-        if self.mode == "feature":
-            return lambda: draw_random_fixed(problem, rng)
-        return lambda: problem.draw(point, rng)
-
-    def run(self, problem: SearchProblem, *, steps: int, seed: int | None, callbacks: Sequence = (),
-            progress: bool | None = False, storage: str | None = None, study_name: str | None = None,
-            n_jobs: int = 1) -> SearchResult:
-        if seed is None:
-            raise ValidationError("engine 'random' needs an integer seed (metafx.search draws one when seed=None)")
-        n_jobs = resolve_n_jobs(n_jobs)
-        state = SearchState(total_steps=steps)
-        journal = None
-        done: list[StepRecord] = []
-        if storage is not None:
-            journal = Journal(journal_path_for(self.name, storage), problem_signature(self, problem, seed))
-            done = [r for r in journal.records if r.step <= steps]
-        best: Evaluation | None = None
-        j = 1
-        how = WHOLE_FAMILY if self.mode == "feature" else AT_POINT
-        with Progress(steps, progress, desc="random") as bar, EvalPool(problem, n_jobs) as pool:
-            while j <= steps and not state.stop_requested:
-                if j <= len(done):
-                    rec = done[j - 1]
-                    if self.mode == "point" and rec.point != self._point(problem, seed, j):
-                        raise ValidationError(f"journal step {j} was at {rec.point}, replay reached another point")
-                    if rec.accepted:
-                        best = None
-                    state.record(rec, callbacks)
-                    bar.update(state)
-                    j += 1
-                    continue
-                block = list(range(j, min(steps, j + n_jobs - 1) + 1))
-                done_block = pool.map([(self._point(problem, seed, jj), (seed, jj, _DRAW), how) for jj in block])
-                for jj, (ev, secs) in zip(block, done_block):
-                    if self.mode == "feature":
-                        ev.point = summary_point(problem, ev.batch)
-                    accepted = ev.quality >= state.best_quality
-                    rec = StepRecord(step=jj, point=dict(ev.point), quality=ev.quality, cost=ev.cost,
-                                     n_features=ev.n_features, seconds=secs,
-                                     best_quality=max(ev.quality, state.best_quality), accepted=accepted,
-                                     timings=ev.timings)
-                    if journal is not None:
-                        journal.append(rec)
-                    if accepted:
-                        best = ev
-                    state.record(rec, callbacks)
-                    bar.update(state)
-                    j = jj + 1
-                    if state.stop_requested:
-                        break
-        if best is None and state.best_step:
-            rec = state.trajectory[state.best_step - 1]
-            batch = draw_or_empty(problem, self._draw(problem, seed, rec.step, rec.point))
-            best = Evaluation(dict(rec.point), batch, rec.quality, rec.cost, rec.n_features, rec.timings)
-        meta: dict[str, Any] = {"mode": self.mode}
-        if done:
-            meta["resumed_steps"] = len(done)
-        return problem.make_result(self, seed, state.trajectory, best, state.best_step, metadata=meta)
+    def metadata(self) -> dict[str, Any]:
+        return {"mode": self.mode}
 
 
 def budget_prefix(costs: np.ndarray, order: np.ndarray, budget: float) -> np.ndarray:
@@ -167,7 +98,7 @@ class RankedBaseline(SearchEngine):
     ranking stops at the first feature that does not fit).  The chosen set is
     scored once by the evaluator: the trajectory has one record, whatever
     ``steps`` is; its point summarizes the set (mean meta-feature values,
-    see :func:`metafx._engine_tools.summary_point`), no point drew it.
+    the mean meta-feature values of the chosen features), no point drew it.
 
     The pool's values are computed in chunks of at most ``max_memory_mb``
     megabytes of packed values; only the scores are kept, and the winners are
@@ -200,22 +131,21 @@ class RankedBaseline(SearchEngine):
 
     name = "ranked"
     summary = "MF+Norm Infogain baseline: best infogain/cost features of a 50x-budget random pool"
+    max_steps = 1
 
     def __init__(self, pool_factor: float = 50.0, scorer: str = "infogain", normalize: bool = True,
                  max_memory_mb: float = 32.0, unique: bool = True) -> None:
         self.pool_factor = pool_factor
-        self.unique = unique
         self.scorer = scorer
         self.normalize = normalize
         self.max_memory_mb = max_memory_mb
-        if isinstance(pool_factor, bool) or not isinstance(pool_factor, (int, float)) or not pool_factor >= 1:
-            raise ValidationError(f"pool_factor={pool_factor!r} must be a number >= 1")
-        if not isinstance(max_memory_mb, (int, float)) or not max_memory_mb > 0:
-            raise ValidationError(f"max_memory_mb={max_memory_mb!r} must be a positive number")
-        from ..scoring import scorer_names
+        self.unique = unique
 
-        if scorer not in scorer_names():
-            raise ValidationError(f"scorer={scorer!r} is not a registered per-feature scorer; "
+    def check_params(self) -> None:
+        check_number("pool_factor", self.pool_factor, low=1)
+        check_number("max_memory_mb", self.max_memory_mb, low=0, strict=True)
+        if self.scorer not in scorer_names():
+            raise ValidationError(f"scorer={self.scorer!r} is not a registered per-feature scorer; "
                                   f"registered: {', '.join(scorer_names())}")
 
     def chunk_size(self, n_samples: int) -> int:
@@ -225,8 +155,6 @@ class RankedBaseline(SearchEngine):
 
     def rank_pool(self, problem: SearchProblem, pool: Any) -> np.ndarray:
         """``score`` (or ``score / cost``) of every feature of ``pool``, chunk by chunk."""
-        from ..scoring import score_features
-
         n = len(pool)
         scores = np.empty(n, dtype=np.float64)
         hashes = np.empty(n, dtype=np.uint64)
@@ -247,41 +175,28 @@ class RankedBaseline(SearchEngine):
             scores[repeat] = -np.inf
         return scores
 
-    def run(self, problem: SearchProblem, *, steps: int, seed: int | None, callbacks: Sequence = (),
-            progress: bool | None = False, storage: str | None = None, study_name: str | None = None,
-            n_jobs: int = 1) -> SearchResult:
-        if seed is None:
-            raise ValidationError("engine 'ranked' needs an integer seed (metafx.search draws one when seed=None)")
-        if storage is not None:
-            raise ValidationError("engine 'ranked' runs one step, so there is nothing to resume: omit storage")
-        state = SearchState(total_steps=1)
-        with Progress(1, progress, desc="ranked") as bar:
-            t0 = time.perf_counter()
-            pool = draw_or_empty(problem, lambda: draw_random_fixed(
-                _PoolProblem(problem, self.pool_factor * problem.budget), step_rng(seed, 1, _DRAW)))
-            t1 = time.perf_counter()
-            scores = self.rank_pool(problem, pool)
-            order = np.argsort(-scores, kind="stable")
-            order = order[np.isfinite(scores[order])]  # repeats are out of the ranking
-            chosen = budget_prefix(pool.costs, order, problem.budget)
-            t2 = time.perf_counter()
-            ev = evaluate_drawn(problem, {}, lambda: pool.take(chosen))
-            ev.point = summary_point(problem, ev.batch)
-            rec = StepRecord(step=1, point=dict(ev.point), quality=ev.quality, cost=ev.cost, n_features=ev.n_features,
-                             seconds=time.perf_counter() - t0, best_quality=ev.quality, accepted=True,
-                             timings={"draw": t1 - t0, "compute": ev.timings["compute"] + (t2 - t1),
-                                      "evaluate": ev.timings["evaluate"]})
-            state.record(rec, callbacks)
-            bar.update(state)
-        meta = {"pool_size": len(pool), "pool_budget": self.pool_factor * problem.budget,
-                "chunk_features": self.chunk_size(problem.n_samples)}
-        return problem.make_result(self, seed, state.trajectory, ev, 1, metadata=meta)
+    def ask(self, step: int) -> Candidate:
+        return Candidate({}, how="engine")
+
+    def draw(self, problem: SearchProblem, candidate: Candidate, rng: np.random.Generator) -> Any:
+        """The longest prefix of the pool's ranking that fits the budget."""
+        pool = draw_or_empty(problem, lambda: draw_random_fixed(
+            _PoolProblem(problem, self.pool_factor * problem.budget), rng))
+        scores = self.rank_pool(problem, pool)
+        order = np.argsort(-scores, kind="stable")
+        order = order[np.isfinite(scores[order])]  # repeats are out of the ranking
+        self.pool_size_ = len(pool)
+        return pool.take(budget_prefix(pool.costs, order, problem.budget))
+
+    def metadata(self) -> dict[str, Any]:
+        return {"pool_size": getattr(self, "pool_size_", None), "pool_budget": self.pool_factor * self.problem_.budget,
+                "chunk_features": self.chunk_size(self.problem_.n_samples)}
 
 
 def row_hashes(values: Any) -> np.ndarray:
     """A 64-bit hash of every feature's values (equal values, equal hash).
 
-    >>> from metafx.types import FeatureValues
+    >>> from metafx import FeatureValues
     >>> h = row_hashes(FeatureValues.from_dense(np.array([[1, 0, 1], [0, 1, 0]])))
     >>> bool(h[0] == h[2]), bool(h[0] == h[1])
     (True, False)

@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from ..base import Dataset
-from ..data import load_digits_binary, load_mnist
-from ..hookspecs import hookimpl
+from ..core.base import Dataset
+from ..core.datafiles import load_digits_binary, load_mnist
+from ..hooks.spec import hookimpl
 
 
 class DigitsDataset(Dataset):

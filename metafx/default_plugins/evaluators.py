@@ -5,7 +5,7 @@ See ``docs/evaluators.md`` for each one and the reading of the source texts it i
 
 from __future__ import annotations
 
-from ..hookspecs import hookimpl
+from ..hooks.spec import hookimpl
 from . import scorers, selectors, set_evaluators
 
 

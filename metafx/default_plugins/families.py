@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..hookspecs import hookimpl
+from ..hooks.spec import hookimpl
 from .pixel_families import LocationDescriber, PixelAndFamily, PixelsFamily, RadiusDescriber
 
 

@@ -20,37 +20,28 @@ and continues exactly as an uninterrupted one.
 ``n_candidates = c > 1`` evaluates ``c`` distinct points per step (step 1:
 ``u_0`` and ``c - 1`` neighbours of it; later steps: ``c`` neighbours of
 ``u_best``) and keeps the best of them (the first one on ties) as the step's
-record.  Candidate ``i`` of step ``j`` uses generators seeded by
-``(seed, j, ..., i)`` (candidate 0 exactly as with ``c = 1``), so the result
-does not depend on ``n_jobs``, the number of processes evaluating them.
+record.  Candidate ``i`` of step ``j`` moves with generators seeded by
+``(seed, j, 0, i)`` and draws with ``(seed, j, 1, i)`` (candidate 0 without
+the ``i``, exactly as with ``c = 1``), so the result does not depend on
+``n_jobs``, the number of processes evaluating them.
+
+The engine only proposes points; the search loop (``metafx.plugin``) draws,
+scores, records, journals and resumes.
 """
 
 from __future__ import annotations
 
-import time
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
-from .._engine_tools import AT_POINT, EvalPool, draw_or_empty, journal_path_for, problem_signature, resolve_n_jobs
-from .._journal import Journal
-from .._search import Evaluation, Progress, SearchProblem, SearchState, step_rng
-from ..base import SearchEngine
-from ..exceptions import ValidationError
-from ..hookspecs import hookimpl
-from ..types import SearchResult, StepRecord
+from ..core.base import SearchEngine
+from ..core.validation import check_int
+from ..core.values import StepRecord
+from ..hooks.spec import hookimpl
+from ..loop.problem import step_rng
 
-_MOVE, _DRAW = 0, 1
+__all__ = ["Mufasa"]
 
-__all__ = ["Mufasa", "candidate_rng", "candidate_keys"]
-
-
-def candidate_keys(seed: int, step: int, kind: int, candidate: int) -> tuple[int, ...]:
-    """The generator keys of one candidate of one step (candidate 0: ``(seed, step, kind)``)."""
-    return (seed, step, kind) if candidate == 0 else (seed, step, kind, candidate)
-
-
-def candidate_rng(seed: int, step: int, kind: int, candidate: int):
-    """The generator of one candidate of one step (candidate 0: ``step_rng(seed, step, kind)``)."""
-    return step_rng(*candidate_keys(seed, step, kind, candidate))
+_MOVE = 0
 
 
 class Mufasa(SearchEngine):
@@ -79,85 +70,35 @@ class Mufasa(SearchEngine):
     summary = "stochastic local search in meta-feature space (thesis Algorithm 6)"
 
     def __init__(self, start: Mapping[str, Any] | None = None, n_candidates: int = 1) -> None:
-        self.start = None if start is None else dict(start)
+        self.start = start
         self.n_candidates = n_candidates
-        if isinstance(n_candidates, bool) or not isinstance(n_candidates, int) or n_candidates < 1:
-            raise ValidationError(f"n_candidates={n_candidates!r} must be an integer >= 1")
 
-    def _candidates(self, space, j: int, centre: Mapping[str, Any], seed: int) -> list[dict[str, Any]]:
-        """The distinct points of step ``j`` (deterministic in ``(seed, j)``)."""
-        out: list[dict[str, Any]] = [dict(centre)] if j == 1 else []
-        key = 1 if j == 1 else 0  # candidate 0 of step j > 1 moves exactly as with n_candidates=1
+    def check_params(self) -> None:
+        check_int("n_candidates", self.n_candidates, 1)
+
+    def setup(self, problem, seed: int) -> None:
+        super().setup(problem, seed)
+        self.u_best_ = problem.space.start(self.start)
+
+    def ask(self, step: int) -> list[dict[str, Any]]:
+        """``u_0`` and neighbours at step 1; neighbours of ``u_best`` later (distinct points)."""
+        space, seed = self.problem_.space, self.seed_
+        out: list[dict[str, Any]] = [dict(self.u_best_)] if step == 1 else []
+        key = 1 if step == 1 else 0  # candidate 0 of a later step moves exactly as with n_candidates=1
         while len(out) < self.n_candidates and key < 20 * self.n_candidates:
-            cand = space.neighbour(centre, candidate_rng(seed, j, _MOVE, key))
+            rng = step_rng(seed, step, _MOVE) if key == 0 else step_rng(seed, step, _MOVE, key)
+            cand = space.neighbour(self.u_best_, rng)
             key += 1
             if cand not in out:
                 out.append(cand)
         return out
 
-    def run(self, problem: SearchProblem, *, steps: int, seed: int | None, callbacks: Sequence = (),
-            progress: bool | None = False, storage: str | None = None, study_name: str | None = None,
-            n_jobs: int = 1) -> SearchResult:
-        if seed is None:
-            raise ValidationError("mufasa needs an integer seed (metafx.search draws one when seed=None)")
-        if study_name is not None and storage is None:
-            raise ValidationError("study_name was given without storage; mufasa records steps in a journal file")
-        n_jobs = resolve_n_jobs(n_jobs)
-        space = problem.space
-        u_best = space.start(self.start)
-        state = SearchState(total_steps=steps)
-        best: Evaluation | None = None
-        best_key: tuple[int, int] | None = None
-        journal = None
-        done: list[StepRecord] = []
-        if storage is not None:
-            journal = Journal(journal_path_for(self.name, storage), problem_signature(self, problem, seed))
-            done = [r for r in journal.records if r.step <= steps]
-        with Progress(steps, progress, desc="mufasa", initial=0) as bar, \
-                EvalPool(problem, n_jobs if self.n_candidates > 1 else 1) as pool:
-            for j in range(1, steps + 1):
-                cands = self._candidates(space, j, u_best, seed)
-                if j <= len(done):  # replay a journaled step
-                    rec = done[j - 1]
-                    if rec.point not in cands:
-                        raise ValidationError(f"journal step {j} was at {rec.point}, replay reached {cands}")
-                    if rec.accepted:
-                        best, best_key = None, (j, cands.index(rec.point))
-                else:
-                    t0 = time.perf_counter()
-                    evs = [ev for ev, _ in pool.map([(cands[i], candidate_keys(seed, j, _DRAW, i), AT_POINT)
-                                                     for i in range(len(cands))])]
-                    k = max(range(len(evs)), key=lambda i: (evs[i].quality, -i))
-                    ev = evs[k]
-                    accepted = ev.quality >= state.best_quality
-                    timings = dict(ev.timings) if len(evs) == 1 else {
-                        key: float(sum(e.timings.get(key, 0.0) for e in evs)) for key in ev.timings}
-                    rec = StepRecord(
-                        step=j, point=dict(ev.point), quality=ev.quality, cost=ev.cost, n_features=ev.n_features,
-                        seconds=time.perf_counter() - t0,
-                        best_quality=max(ev.quality, state.best_quality), accepted=accepted, timings=timings,
-                    )
-                    if journal is not None:
-                        journal.append(rec)
-                    if accepted:
-                        best, best_key = ev, (j, k)
-                if rec.accepted:
-                    u_best = dict(rec.point)
-                state.record(rec, callbacks)
-                bar.update(state)
-                if state.stop_requested:
-                    break
-        if best is None and best_key is not None:
-            # the best step was replayed from the journal: draw its features again (same generator)
-            j, i = best_key
-            rec = state.trajectory[j - 1]
-            rng = candidate_rng(seed, j, _DRAW, i)
-            batch = draw_or_empty(problem, lambda: problem.draw(rec.point, rng))
-            best = Evaluation(dict(rec.point), batch, rec.quality, rec.cost, rec.n_features, rec.timings)
-        meta: dict[str, Any] = {"n_candidates": self.n_candidates}
-        if done:
-            meta["resumed_steps"] = len(done)
-        return problem.make_result(self, seed, state.trajectory, best, state.best_step, metadata=meta)
+    def tell(self, record: StepRecord) -> None:
+        if record.accepted:
+            self.u_best_ = dict(record.point)
+
+    def metadata(self) -> dict[str, Any]:
+        return {"n_candidates": self.n_candidates}
 
 
 @hookimpl

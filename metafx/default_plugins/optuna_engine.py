@@ -36,26 +36,26 @@ import socket
 import threading
 import time
 import warnings
-from concurrent.futures import FIRST_COMPLETED, Future, wait
 from datetime import datetime
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping
 
 import numpy as np
+import optuna
+from optuna.trial import FrozenTrial, TrialState
 
-from .._engine_tools import AT_POINT, EvalPool, draw_or_empty, problem_signature, resolve_n_jobs, signature_digest
-from .._search import Evaluation, Progress, SearchProblem, SearchState, step_rng
-from .._storage import mask_url, open_storage
-from ..base import SearchEngine
-from ..exceptions import StorageError, ValidationError
-from ..hookspecs import hookimpl
-from ..types import SearchResult, StepRecord
+from ..core.base import Candidate, SearchEngine
+from ..core.exceptions import StorageError, ValidationError
+from ..core.validation import check_choice, check_number
+from ..core.values import StepRecord
+from ..hooks.spec import hookimpl
+from ..loop.problem import SearchProblem, problem_signature, signature_digest
+from ..loop.storage import mask_url, open_storage
 
 __all__ = ["OptunaEngine", "SAMPLERS", "trial_seed"]
 
 SAMPLERS = ("tpe", "cmaes", "gp", "random", "qmc")
 _REQUIRES = {"cmaes": ("cmaes", "pip install cmaes"), "gp": ("torch", "pip install torch")}
 _DRAW = 1
-_POLL = 1.0
 
 SIGNATURE_KEY = "metafx:signature"
 STEPS_KEY = "metafx:steps"
@@ -80,8 +80,6 @@ def _name_key(name: str) -> int:
 
 # ------------------------------------------------------------------ samplers
 def _sampler_factory(name: str, seed: int, params: Mapping[str, Any]) -> Callable[[int], Any]:
-    import optuna
-
     params = dict(params)
 
     def make(s: int):
@@ -150,12 +148,11 @@ class _TrialSeededSampler:
         pass
 
 
-def _wrap_sampler(factory: Callable[[int], Any], seed: int):
-    import optuna
+class TrialSeededSampler(_TrialSeededSampler, optuna.samplers.BaseSampler):
+    """An optuna sampler: :class:`_TrialSeededSampler` under optuna's base class."""
 
-    class TrialSeededSampler(_TrialSeededSampler, optuna.samplers.BaseSampler):
-        pass
 
+def _wrap_sampler(factory: Callable[[int], Any], seed: int) -> TrialSeededSampler:
     return TrialSeededSampler(factory, seed)
 
 
@@ -249,8 +246,6 @@ class _Heartbeat:
 
 @contextlib.contextmanager
 def _quiet_optuna():
-    import optuna
-
     old = optuna.logging.get_verbosity()
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     try:
@@ -276,14 +271,18 @@ class OptunaEngine(SearchEngine):
         on *another* machine is taken over (processes on this machine are
         checked directly).
     heartbeat : float, default 30
-        Seconds between heartbeats of this process's running trials.
+        Seconds between heartbeats of this process's running trials; must be
+        below ``stale_after``.
 
     Notes
     -----
-    With ``n_jobs > 1`` (processes) or several workers, trials run at the same
-    time and a sampler proposes a point without the results still running:
-    the search then depends on timing, except with ``sampler="random"``, whose
-    points depend only on the seed and the trial number.
+    With ``n_jobs > 1`` the loop asks ``n_jobs`` trials at once, so a
+    model-based sampler proposes them without each other's results (the
+    result is still a function of the seed and ``n_jobs``).  Several workers
+    on one study run trials at the same time: the search then depends on
+    timing, except with ``sampler="random"``, whose points depend only on the
+    seed and the trial number.  Ties between trials are resolved as optuna's
+    ``study.best_trial`` does: the first trial with the best value wins.
 
     Examples
     --------
@@ -297,38 +296,44 @@ class OptunaEngine(SearchEngine):
 
     name = "optuna"
     summary = "meta-feature points proposed by an optuna sampler (tpe, cmaes, gp, random, qmc)"
+    own_storage = True
+    independent_steps = True
+    accept_ties = False  # as optuna's best_trial: the first of equal values
     _runtime_params = ("stale_after", "heartbeat")
 
     def __init__(self, sampler: str = "tpe", sampler_params: Mapping[str, Any] | None = None,
                  stale_after: float = 600.0, heartbeat: float = 30.0) -> None:
         self.sampler = sampler
-        self.sampler_params = None if sampler_params is None else dict(sampler_params)
+        self.sampler_params = sampler_params
         self.stale_after = stale_after
         self.heartbeat = heartbeat
-        if sampler not in SAMPLERS:
-            raise ValidationError(f"sampler={sampler!r} is not an optuna sampler metafx knows; "
-                                  f"allowed: {', '.join(SAMPLERS)}")
-        if sampler in _REQUIRES and importlib.util.find_spec(_REQUIRES[sampler][0]) is None:
-            mod, cmd = _REQUIRES[sampler]
-            raise ValidationError(f"sampler={sampler!r} needs the {mod!r} package, which is not installed: {cmd}")
-        if sampler_params is not None and not isinstance(sampler_params, Mapping):
-            raise ValidationError(f"sampler_params={sampler_params!r} must be a dict of sampler arguments")
-        for name, v in (("stale_after", stale_after), ("heartbeat", heartbeat)):
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0:
-                raise ValidationError(f"{name}={v!r} must be a positive number of seconds")
+
+    def check_params(self) -> None:
+        check_choice("sampler", self.sampler, SAMPLERS)
+        if self.sampler in _REQUIRES and importlib.util.find_spec(_REQUIRES[self.sampler][0]) is None:
+            mod, cmd = _REQUIRES[self.sampler]
+            raise ValidationError(f"sampler={self.sampler!r} needs the {mod!r} package, which is not installed: {cmd}")
+        if self.sampler_params is not None and not isinstance(self.sampler_params, Mapping):
+            raise ValidationError(f"sampler_params={self.sampler_params!r} must be a dict of sampler arguments")
+        check_number("stale_after", self.stale_after, low=0, strict=True)
+        check_number("heartbeat", self.heartbeat, low=0, strict=True)
+        if self.heartbeat >= self.stale_after:
+            raise ValidationError(f"heartbeat={self.heartbeat!r} must be below stale_after={self.stale_after!r}: "
+                                  "a live worker's trials would be taken over between two heartbeats")
         try:
-            _sampler_factory(sampler, 0, self.sampler_params or {})(0)
+            _sampler_factory(self.sampler, 0, self._sampler_params())(0)
         except (TypeError, ValueError) as e:
             raise ValidationError(f"sampler_params={self.sampler_params!r} are not valid for sampler "
-                                  f"{sampler!r}: {e}") from None
+                                  f"{self.sampler!r}: {e}") from None
+
+    def _sampler_params(self) -> dict[str, Any]:
+        return dict(self.sampler_params or {})
 
     # -------------------------------------------------------------- study
     def signature(self, problem: SearchProblem, seed: int) -> dict[str, Any]:
         return problem_signature(self, problem, seed, exclude_params=self._runtime_params)
 
     def distributions(self, problem: SearchProblem) -> dict[str, Any]:
-        import optuna
-
         out = {}
         for d in problem.space.free:
             if d.kind == "int":
@@ -340,13 +345,11 @@ class OptunaEngine(SearchEngine):
     def open_study(self, problem: SearchProblem, seed: int, storage: Any = None, study_name: str | None = None,
                    *, steps: int | None = None, spec: Mapping[str, Any] | None = None, create: bool = True):
         """Create or load the study of this search (checking it is the same search)."""
-        import optuna
-
         sig = self.signature(problem, seed)
         st = open_storage(storage)
         where = mask_url(str(storage)) if storage is not None else "memory"
         name = study_name or f"metafx-{signature_digest(sig)}"
-        sampler = _wrap_sampler(_sampler_factory(self.sampler, seed, self.sampler_params or {}), seed)
+        sampler = _wrap_sampler(_sampler_factory(self.sampler, seed, self._sampler_params()), seed)
         with _quiet_optuna():
             try:
                 study = optuna.load_study(study_name=name, storage=st, sampler=sampler)
@@ -376,14 +379,103 @@ class OptunaEngine(SearchEngine):
         self._where = where
         return study
 
-    def run(self, problem: SearchProblem, *, steps: int, seed: int | None, callbacks: Sequence = (),
-            progress: bool | None = False, storage: str | None = None, study_name: str | None = None,
-            n_jobs: int = 1) -> SearchResult:
-        if seed is None:
-            raise ValidationError("engine 'optuna' needs an integer seed (metafx.search draws one when seed=None)")
-        study = self.open_study(problem, seed, storage, study_name, steps=steps)
-        self.work(study, problem, seed, steps, callbacks=callbacks, progress=progress, n_jobs=n_jobs)
-        return self.collect(study, problem, seed, steps)
+    # -------------------------------------------------------------- the loop's calls
+    def open(self, storage: Any, study_name: str | None, steps: int) -> None:
+        """Open the study (created unless ``create_study_ = False``) and start the heartbeat."""
+        create = getattr(self, "create_study_", True)
+        self.study_ = self.open_study(self.problem_, self.seed_, storage, study_name, steps=steps, create=create)
+        self.steps_ = int(steps)
+        self.dists_ = self.distributions(self.problem_)
+        self.me_ = _me()
+        self.mine_: set[int] = set()
+        self.trials_: dict[int, Any] = {}
+        in_memory = isinstance(self.study_._storage, optuna.storages.InMemoryStorage)
+        self.beat_ = None if in_memory else _Heartbeat(self.study_._storage, float(self.heartbeat))
+
+    def ask(self, step: int) -> Candidate | None:
+        with _quiet_optuna():
+            trial = self._next_trial(self.study_, self.steps_, self.dists_, self.me_, self.mine_)
+        if trial is None:
+            return None
+        self.mine_.add(trial._trial_id)
+        if self.beat_ is not None:
+            self.beat_.add(trial._trial_id)
+        self.trials_[step] = trial
+        return Candidate(self._point(self.problem_, trial.params), keys=(self.seed_, trial.number + 1, _DRAW),
+                         tag=trial.number)
+
+    def tell(self, record: StepRecord) -> None:
+        trial = self.trials_.pop(record.step, None)
+        if trial is None:
+            return
+        with contextlib.suppress(optuna.exceptions.UpdateFinishedTrialError):  # another process finished it
+            trial.set_user_attr(RECORD_KEY, {"cost": record.cost, "n_features": record.n_features,
+                                             "seconds": record.seconds, "timings": record.timings})
+        self._set_trial_attrs(trial, record)
+        with _quiet_optuna():
+            self.study_.tell(trial, record.quality, skip_if_finished=True)
+        if self.beat_ is not None:
+            self.beat_.remove(trial._trial_id)
+
+    def _set_trial_attrs(self, trial, record: StepRecord) -> None:
+        """Readable user attributes for optuna's own tools (dashboard, visualization)."""
+        with contextlib.suppress(optuna.exceptions.UpdateFinishedTrialError):
+            trial.set_user_attr("n_features", int(record.n_features))
+            trial.set_user_attr("cost", float(record.cost))
+
+    def close(self, error: BaseException | None) -> None:
+        if not hasattr(self, "study_"):
+            return
+        try:
+            if not isinstance(error, KeyboardInterrupt):  # interrupted: left running, taken over on restart
+                for trial in self.trials_.values():  # asked but not finished: failed, or not needed (stopped)
+                    if error is None:
+                        self.study_._storage.set_trial_system_attr(trial._trial_id, SURPLUS_KEY, True)
+                    with _quiet_optuna():
+                        self.study_.tell(trial, state=TrialState.FAIL, skip_if_finished=True)
+            self.trials_.clear()
+        finally:
+            if self.beat_ is not None:
+                self.beat_.close()
+                self.beat_ = None
+
+    def finished(self) -> bool:
+        trials = self.study_.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+        return len(trials) >= self.steps_
+
+    def collect(self) -> list[tuple[StepRecord, Candidate]]:
+        """The first ``steps`` complete trials as steps (positions 1, 2, ...), best first on ties."""
+        trials = sorted(self.study_.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)),
+                        key=lambda t: t.number)[: self.steps_]
+        out: list[tuple[StepRecord, Candidate]] = []
+        best_q = -math.inf
+        self.best_trial_ = None
+        for pos, t in enumerate(trials, start=1):
+            r = t.user_attrs.get(RECORD_KEY, {})
+            q = float(t.value)
+            accepted = q > best_q
+            if accepted:
+                best_q, self.best_trial_ = q, t.number
+            rec = StepRecord(
+                step=pos, point=self._point(self.problem_, t.params), quality=q, cost=float(r.get("cost", 0.0)),
+                n_features=int(r.get("n_features", 0)), seconds=float(r.get("seconds", 0.0)), best_quality=best_q,
+                accepted=accepted, timings={k: float(v) for k, v in r.get("timings", {}).items()})
+            out.append((rec, Candidate(rec.point, keys=(self.seed_, t.number + 1, _DRAW), tag=t.number)))
+        self.trial_numbers_ = [t.number for t in trials]
+        return out
+
+    def metadata(self) -> dict[str, Any]:
+        if not hasattr(self, "study_"):
+            return {"sampler": self.sampler}
+        n_fail = sum(not t.system_attrs.get(SURPLUS_KEY)
+                     for t in self.study_.get_trials(deepcopy=False, states=(TrialState.FAIL,)))
+        meta = {"study_name": self.study_.study_name, "sampler": self.sampler,
+                "storage": getattr(self, "_where", "memory"),
+                "best_trial": getattr(self, "best_trial_", None), "failed_trials": n_fail}
+        numbers = getattr(self, "trial_numbers_", [])
+        if numbers != list(range(len(numbers))):  # steps are positions; trials are these numbers
+            meta["trial_numbers"] = numbers
+        return meta
 
     # -------------------------------------------------------------- trials
     def _point(self, problem: SearchProblem, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -409,8 +501,6 @@ class OptunaEngine(SearchEngine):
 
     def _new_trial(self, study, dists: Mapping[str, Any], me: str):
         """Like ``study.ask(dists)``, with the owner recorded atomically with the trial."""
-        from optuna.trial import FrozenTrial, TrialState
-
         now = time.time()
         template = FrozenTrial(number=-1, state=TrialState.RUNNING, value=None, datetime_start=datetime.now(),
                                datetime_complete=None, params={}, distributions={}, user_attrs={},
@@ -422,8 +512,6 @@ class OptunaEngine(SearchEngine):
         return self._open_trial(study, tid, dists)
 
     def _open_trial(self, study, tid: int, dists: Mapping[str, Any]):
-        import optuna
-
         tl = getattr(study, "_thread_local", None)
         if tl is not None and hasattr(tl, "cached_all_trials"):
             tl.cached_all_trials = None
@@ -437,8 +525,6 @@ class OptunaEngine(SearchEngine):
 
     def _next_trial(self, study, steps: int, dists: Mapping[str, Any], me: str, mine: set[int]):
         """A trial to evaluate (taken over or new), or None when the study needs no more from us."""
-        from optuna.trial import TrialState
-
         now = time.time()
         trials = study.get_trials(deepcopy=False)
         complete = sum(t.state == TrialState.COMPLETE for t in trials)
@@ -454,9 +540,9 @@ class OptunaEngine(SearchEngine):
             # a process died while evaluating this trial: take it over (same number, point and draw)
             study._storage.set_trial_system_attr(t._trial_id, OWNER_KEY, me)
             study._storage.set_trial_system_attr(t._trial_id, BEAT_KEY, time.time())
-            return self._open_trial(study, t._trial_id, dists), True
+            return self._open_trial(study, t._trial_id, dists)
         if complete + live >= steps:
-            return None, False
+            return None
         trial = self._new_trial(study, dists, me)
         # another process may have asked at the same moment: keep only the first `steps` live trials
         trials = study.get_trials(deepcopy=False)
@@ -465,14 +551,12 @@ class OptunaEngine(SearchEngine):
         if before >= steps:
             study._storage.set_trial_system_attr(trial._trial_id, SURPLUS_KEY, True)
             study.tell(trial, state=TrialState.FAIL)
-            return None, False
-        return trial, False
+            return None
+        return trial
 
     @staticmethod
     def _cutoff(trials, steps: int) -> int:
         """Number of the first trial beyond the first ``steps`` complete-or-running ones."""
-        from optuna.trial import TrialState
-
         n = 0
         for t in sorted(trials, key=lambda t: t.number):
             if t.state in (TrialState.COMPLETE, TrialState.RUNNING):
@@ -480,117 +564,6 @@ class OptunaEngine(SearchEngine):
                 if n > steps:
                     return t.number
         return 1 << 62
-
-    def work(self, study, problem: SearchProblem, seed: int, steps: int, *, callbacks: Sequence = (),
-             progress: bool | None = False, n_jobs: int = 1) -> SearchState:
-        """Evaluate trials of ``study`` until it has ``steps`` complete ones (or a callback stops)."""
-        from optuna.exceptions import UpdateFinishedTrialError
-        from optuna.trial import TrialState
-
-        n_jobs = resolve_n_jobs(n_jobs)
-        dists = self.distributions(problem)
-        me = _me()
-        in_memory = type(study._storage).__name__ == "InMemoryStorage"
-        beat = None if in_memory else _Heartbeat(study._storage, float(self.heartbeat))
-        state = SearchState(total_steps=steps)
-        pending: dict[Future, Any] = {}
-        mine: set[int] = set()
-        error: BaseException | None = None
-
-        def n_complete() -> int:
-            return sum(t.state == TrialState.COMPLETE for t in study.get_trials(deepcopy=False))
-
-        shown = n_complete()
-        try:
-            with _quiet_optuna(), EvalPool(problem, n_jobs) as pool, \
-                    Progress(steps, progress, desc=f"optuna-{self.sampler}", initial=min(shown, steps)) as bar:
-                while True:
-                    while error is None and not state.stop_requested and len(pending) < n_jobs:
-                        trial, _ = self._next_trial(study, steps, dists, me, mine)
-                        if trial is None:
-                            break
-                        mine.add(trial._trial_id)
-                        if beat is not None:
-                            beat.add(trial._trial_id)
-                        point = self._point(problem, trial.params)
-                        pending[pool.submit((point, (seed, trial.number + 1, _DRAW), AT_POINT))] = trial
-                    if not pending:
-                        if error is not None or state.stop_requested or n_complete() >= steps:
-                            break
-                        time.sleep(_POLL)  # the last trials run elsewhere: wait (and take them over if they die)
-                        continue
-                    done, _ = wait(list(pending), timeout=_POLL, return_when=FIRST_COMPLETED)
-                    for fut in sorted(done, key=lambda f: pending[f].number):
-                        trial = pending.pop(fut)
-                        try:
-                            ev, secs = fut.result()
-                        except BaseException as e:  # the evaluation failed: record it, stop asking
-                            study.tell(trial, state=TrialState.FAIL, skip_if_finished=True)
-                            error = error or e
-                            continue
-                        finally:
-                            if beat is not None:
-                                beat.remove(trial._trial_id)
-                        with contextlib.suppress(UpdateFinishedTrialError):  # another process finished it
-                            trial.set_user_attr(RECORD_KEY, {"cost": ev.cost, "n_features": ev.n_features,
-                                                             "seconds": secs, "timings": ev.timings})
-                        study.tell(trial, ev.quality, skip_if_finished=True)
-                        accepted = ev.quality >= state.best_quality
-                        rec = StepRecord(step=trial.number + 1, point=dict(ev.point), quality=ev.quality,
-                                         cost=ev.cost, n_features=ev.n_features, seconds=secs,
-                                         best_quality=max(ev.quality, state.best_quality), accepted=accepted,
-                                         timings=ev.timings)
-                        state.record(rec, callbacks)
-                    now = n_complete()
-                    if now > shown:
-                        bar.update(state, min(now, steps) - min(shown, steps))
-                        shown = now
-        finally:
-            if beat is not None:
-                beat.close()
-        if error is not None:
-            raise error
-        return state
-
-    # -------------------------------------------------------------- result
-    def collect(self, study, problem: SearchProblem, seed: int, steps: int | None = None) -> SearchResult:
-        """The search's result from the study: the first ``steps`` complete trials."""
-        from optuna.trial import TrialState
-
-        trials = sorted((t for t in study.get_trials(deepcopy=False) if t.state == TrialState.COMPLETE),
-                        key=lambda t: t.number)
-        if steps is not None:
-            trials = trials[:steps]
-        trajectory: list[StepRecord] = []
-        best_q, best_t = -math.inf, None
-        for pos, t in enumerate(trials, start=1):
-            r = t.user_attrs.get(RECORD_KEY, {})
-            q = float(t.value)
-            accepted = q >= best_q
-            if accepted:
-                best_q, best_t = q, t
-            trajectory.append(StepRecord(
-                step=pos, point=self._point(problem, t.params), quality=q, cost=float(r.get("cost", 0.0)),
-                n_features=int(r.get("n_features", 0)), seconds=float(r.get("seconds", 0.0)), best_quality=best_q,
-                accepted=accepted, timings={k: float(v) for k, v in r.get("timings", {}).items()}))
-        best = None
-        best_step = 0
-        if best_t is not None:
-            idx = [t.number for t in trials].index(best_t.number)
-            rec = trajectory[idx]
-            rng = step_rng(seed, best_t.number + 1, _DRAW)
-            batch = draw_or_empty(problem, lambda: problem.draw(rec.point, rng))
-            best = Evaluation(dict(rec.point), batch, rec.quality, rec.cost, rec.n_features, rec.timings)
-            best_step = rec.step
-        n_fail = sum(t.state == TrialState.FAIL and not t.system_attrs.get(SURPLUS_KEY)
-                     for t in study.get_trials(deepcopy=False))
-        numbers = [t.number for t in trials]
-        meta = {"study_name": study.study_name, "sampler": self.sampler,
-                "storage": getattr(self, "_where", "memory"),
-                "best_trial": None if best_t is None else best_t.number, "failed_trials": n_fail}
-        if numbers != list(range(len(numbers))):  # steps are positions; trials are these numbers
-            meta["trial_numbers"] = numbers
-        return problem.make_result(self, seed, trajectory, best, best_step, metadata=meta)
 
 
 @hookimpl

@@ -37,10 +37,12 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..base import FeatureFamily, MetaFeatureDescriber
-from ..data import check_binary_images
-from ..exceptions import ValidationError
-from ..types import Dimension, FeatureValues, MetaFeatureSpace
+from ..core.base import FeatureFamily, MetaFeatureDescriber
+from ..core.validation import check_binary_images
+from ..core.exceptions import ValidationError
+from ..core.values import Dimension, FeatureValues, MetaFeatureSpace
+from .._kernels.pixel_and import eval_pixel_and, make_planes
+from .._kernels.packing import pack_columns
 
 __all__ = ["PixelAndFamily", "PixelsFamily", "PixelAndBatch", "PixelBatch", "LocationDescriber", "RadiusDescriber"]
 
@@ -292,16 +294,12 @@ class PixelAndFamily(_ImageFamily):
 
     # ------------------------------------------------------------------ compute
     def prepare(self, X: np.ndarray) -> dict[str, Any]:
-        from .._kernels.pixel_and import make_planes
-
         imgs = self.check_data(X)
         if self.image_shape is None:
             self.image_shape = [imgs.shape[1], imgs.shape[2]]
         return {"planes": make_planes(imgs), "n_samples": imgs.shape[0], "width": imgs.shape[2]}
 
     def compute(self, prepared: Mapping[str, Any], batch: PixelAndBatch) -> FeatureValues:
-        from .._kernels.pixel_and import eval_pixel_and
-
         packed = eval_pixel_and(prepared["planes"], prepared["width"], batch.rows, batch.cols, batch.neg,
                                 batch.k, batch.shift)
         return FeatureValues(n_samples=prepared["n_samples"], packed=packed)
@@ -435,8 +433,6 @@ class PixelsFamily(_ImageFamily):
         return PixelBatch(np.concatenate([b.rows for b in batches]), np.concatenate([b.cols for b in batches]))
 
     def prepare(self, X: np.ndarray) -> dict[str, Any]:
-        from .._kernels.packing import pack_columns
-
         imgs = self.check_data(X)
         if self.image_shape is None:
             self.image_shape = [imgs.shape[1], imgs.shape[2]]

@@ -22,20 +22,13 @@ from typing import Any
 
 import numpy as np
 
-from ..base import FeatureScorer
-from ..exceptions import ValidationError
-from ..types import FeatureValues
-from .evaluator_utils import (
-    binary_rows,
-    check_choice,
-    check_costs,
-    check_int,
-    check_number,
-    check_xy,
-    dense_float,
-    encode_labels,
-    utility_code,
-)
+from ..core.base import FeatureScorer
+from ..core.exceptions import ValidationError
+from ..core.values import FeatureValues
+from ..learn.arrays import binary_rows, dense_float, encode_labels, utility_code
+from ..core.validation import check_choice, check_costs, check_int, check_number, check_xy
+from .._kernels.scoring import class_masks, dense_binary_class_counts, mutual_info_from_counts, packed_class_counts
+from .._kernels import margin as K
 
 __all__ = ["Infogain", "Relief", "ReliefF", "Simba", "Corrcoef", "RGS", "infogain_table", "median_binarize",
            "instance_order"]
@@ -150,15 +143,11 @@ class Infogain(FeatureScorer):
 
     @staticmethod
     def _binary_packed(packed, codes, n_classes, pseudo):
-        from .._kernels.scoring import class_masks, mutual_info_from_counts, packed_class_counts
-
         ones = packed_class_counts(packed, class_masks(codes, n_classes))
         return mutual_info_from_counts(ones, np.bincount(codes, minlength=n_classes), pseudo)
 
     @staticmethod
     def _binary_dense(X, codes, n_classes, pseudo):
-        from .._kernels.scoring import dense_binary_class_counts, mutual_info_from_counts
-
         ones = dense_binary_class_counts(X, codes, n_classes)
         return mutual_info_from_counts(ones, np.bincount(codes, minlength=n_classes), pseudo)
 
@@ -241,8 +230,6 @@ class Relief(FeatureScorer):
         return instance_order(m, self.n_iter, np.random.default_rng(self.random_state), permutations=False)
 
     def _neighbours(self, values, codes, n_classes, queries):
-        from .._kernels import margin as K
-
         R = binary_rows(values)
         if R is not None:
             return K.nearest_by_class_packed(R, codes, n_classes, queries)
@@ -250,8 +237,6 @@ class Relief(FeatureScorer):
         return K.nearest_by_class(X, codes, n_classes, np.ones(X.shape[1]), queries)
 
     def score(self, X, y) -> np.ndarray:
-        from .._kernels import margin as K
-
         values, y = check_xy(X, y)
         codes, n_classes = encode_labels(y)
         queries = self._queries(values.n_samples)
@@ -262,8 +247,6 @@ class Relief(FeatureScorer):
 
     @staticmethod
     def _weights(X, codes, queries, idx, dist):
-        from .._kernels import margin as K
-
         own = codes[queries]
         rows = np.arange(queries.shape[0])
         hit = idx[rows, own]
@@ -298,8 +281,6 @@ class ReliefF(Relief):
 
     @staticmethod
     def _weights(X, codes, queries, idx, dist):
-        from .._kernels import margin as K
-
         return K.relieff_weights(X, codes, queries, idx)
 
 
@@ -363,8 +344,6 @@ class Simba(FeatureScorer):
         check_int("random_state", random_state, 0)
 
     def score(self, X, y) -> np.ndarray:
-        from .._kernels import margin as K
-
         values, y = check_xy(X, y)
         codes, _ = encode_labels(y)
         Xd = dense_float(values)
@@ -478,16 +457,12 @@ class RGS(FeatureScorer):
         check_int("random_state", random_state, 0)
 
     def resolved_beta(self, X: np.ndarray, k: int) -> float:
-        from .._kernels import margin as K
-
         if self.beta is not None:
             return float(self.beta)
         b = 0.5 * K.knn_mean_sqdist(X, k)
         return b if b > 0 else 1.0
 
     def score(self, X, y) -> np.ndarray:
-        from .._kernels import margin as K
-
         values, g = check_xy(X, y, task="regression")
         Xd = dense_float(values)
         m, n = Xd.shape

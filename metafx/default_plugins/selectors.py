@@ -13,9 +13,13 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ..base import FeatureScorer, FeatureSelector
-from ..exceptions import ValidationError
-from .evaluator_utils import check_int, check_number, check_xy, dense_float, encode_labels, utility_code
+from ..core.base import FeatureScorer, FeatureSelector
+from ..core.exceptions import ValidationError
+from ..core.validation import check_int, check_number, check_xy
+from ..learn.arrays import dense_float, encode_labels, utility_code
+from ..loop.components import make_component
+from ..analysis.scoring import _lookup, scorer_names
+from .._kernels import margin as K
 
 __all__ = ["TopN", "GFlip", "rank_scores"]
 
@@ -60,13 +64,10 @@ class TopN(FeatureSelector):
         self._scorer = self._make_scorer()
 
     def _make_scorer(self) -> FeatureScorer:
-        from .._api import make_component
-
         if isinstance(self.scorer, FeatureScorer):
             if self.scorer_params:
                 raise ValidationError("scorer_params were given with an already constructed scorer")
             return self.scorer
-        from ..scoring import _lookup, scorer_names
 
         cls = _lookup(self.scorer, (FeatureScorer,), "per-feature scorer", scorer_names(), param="scorer")
         return make_component("evaluator", cls, dict(self.scorer_params or {}), base=FeatureScorer)
@@ -142,8 +143,6 @@ class GFlip(FeatureSelector):
         check_int("random_state", random_state, 0)
 
     def select(self, X, y) -> np.ndarray:
-        from .._kernels import margin as K
-
         values, y = check_xy(X, y)
         codes, _ = encode_labels(y)
         Xd = dense_float(values)

@@ -19,18 +19,14 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ..base import SetEvaluator
-from ..exceptions import ValidationError
-from .evaluator_utils import (
-    binary_rows,
-    check_int,
-    check_number,
-    check_xy,
-    dense_float,
-    encode_labels,
-    utility_code,
-)
-from .svm_evaluator import majority_accuracy, stratified_folds
+from ..core.base import SetEvaluator
+from ..core.exceptions import ValidationError
+from ..learn.arrays import binary_rows, dense_float, encode_labels, utility_code
+from ..core.validation import check_int, check_number, check_xy
+from ..learn.svm import majority_accuracy, stratified_folds
+from .._kernels import margin as K
+from .._kernels.neighbors import loo_potential_scores
+from ..learn.neighbors import make_classifier, resolve_sigma
 
 __all__ = ["CVNearestNeighbor", "CVCondensed1NN", "CVAdaptiveNN", "CVPotential", "LOO1NN", "MarginEvaluator",
            "PotentialMargin", "loo_nn_correct", "normalized_potential_margins"]
@@ -77,16 +73,12 @@ class CVNearestNeighbor(SetEvaluator):
         self._validate()
 
     def _validate(self) -> None:
-        from ..neighbors import make_classifier
-
         check_int("n_splits", self.n_splits, 2)
         if self.classifier_params is not None and not isinstance(self.classifier_params, Mapping):
             raise ValidationError(f"classifier_params={self.classifier_params!r} must be a dict or None")
         make_classifier(self.classifier, dict(self.classifier_params or {}))
 
     def evaluate(self, X, y, *, random_state=None) -> float:
-        from ..neighbors import make_classifier
-
         values, y = check_xy(X, y, min_classes=2)
         folds = stratified_folds(y, self.n_splits, random_state)
         if values.n_features == 0:
@@ -144,8 +136,6 @@ class CVPotential(CVCondensed1NN):
 
 def loo_nn_correct(values, codes) -> np.ndarray:
     """Whether each instance's nearest other instance (lowest index on ties) has its label."""
-    from .._kernels import margin as K
-
     R = binary_rows(values)
     if R is not None:
         hit, miss, dh, dm = K.hit_miss_packed(R, codes)
@@ -226,8 +216,6 @@ class MarginEvaluator(SetEvaluator):
 
     def margins(self, X, y) -> tuple[np.ndarray, np.ndarray]:
         """Leave-one-out margins and the mask of instances that have both a hit and a miss."""
-        from .._kernels import margin as K
-
         values, y = check_xy(X, y)
         codes, _ = encode_labels(y)
         R = binary_rows(values)
@@ -237,8 +225,6 @@ class MarginEvaluator(SetEvaluator):
         return K.loo_margins(Xd, codes, np.ones(Xd.shape[1]))
 
     def evaluate(self, X, y, *, random_state=None) -> float:
-        from .._kernels import margin as K
-
         theta, valid = self.margins(X, y)
         e = float(K.utility(theta[valid], utility_code(self.utility), self.beta).sum())
         return e / max(theta.shape[0], 1) if self.average else e
@@ -251,8 +237,6 @@ def normalized_potential_margins(X: np.ndarray, codes: np.ndarray, n_classes: in
     normalized potential (0 with one class); an instance without potential
     mass (no other instance) has margin 0.
     """
-    from .._kernels.neighbors import loo_potential_scores
-
     P = loo_potential_scores(X, codes, n_classes, sigma)
     m = P.shape[0]
     if m == 0:
@@ -300,8 +284,6 @@ class PotentialMargin(SetEvaluator):
         check_number("sigma", sigma, low=0.0, strict=True, allow_none=True)
 
     def evaluate(self, X, y, *, random_state=None) -> float:
-        from ..neighbors import resolve_sigma
-
         values, y = check_xy(X, y)
         codes, k = encode_labels(y)
         Xd = dense_float(values)

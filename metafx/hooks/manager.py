@@ -8,16 +8,17 @@ variable ``METAFX_DISABLE_PLUGIN_AUTOLOAD`` is set to a true value (``1``,
 
 from __future__ import annotations
 
+import importlib
 import os
 import threading
-from typing import Any
 
 import pluggy
 
-from . import hookspecs
-from .registry import Registry
+from . import spec as hookspecs
+from .registry import Register, Registry
 
 __all__ = [
+    "BUILTIN_PLUGINS",
     "get_plugin_manager",
     "get_registry",
     "register_plugin",
@@ -26,6 +27,17 @@ __all__ = [
 ]
 
 ENTRY_POINT_GROUP = "metafx"
+#: the built-in plugins, loaded by dotted name before the entry points (the core never imports them)
+BUILTIN_PLUGINS = (
+    "metafx.default_plugins.families",
+    "metafx.default_plugins.datasets",
+    "metafx.default_plugins.svm_evaluator",
+    "metafx.default_plugins.mufasa",
+    "metafx.default_plugins.evaluators",
+    "metafx.default_plugins.baselines",
+    "metafx.default_plugins.optuna_engine",
+    "metafx.default_plugins.local_families",
+)
 _lock = threading.RLock()
 _pm: pluggy.PluginManager | None = None
 _registry: Registry | None = None
@@ -42,10 +54,8 @@ def get_plugin_manager() -> pluggy.PluginManager:
         if _pm is None:
             pm = pluggy.PluginManager(hookspecs.PROJECT_NAME)
             pm.add_hookspecs(hookspecs)
-            from .default_plugins import BUILTIN_PLUGINS
-
-            for module in BUILTIN_PLUGINS:
-                pm.register(module, name=f"metafx.builtin:{module.__name__.rsplit('.', 1)[-1]}")
+            for dotted in BUILTIN_PLUGINS:
+                pm.register(importlib.import_module(dotted), name=f"metafx.builtin:{dotted.rsplit('.', 1)[-1]}")
             if not _autoload_disabled():
                 pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
             _pm = pm
@@ -63,10 +73,7 @@ def _build_registry(pm: pluggy.PluginManager) -> Registry:
             plugin_name = impl.plugin_name
             dist = dists.get(id(impl.plugin))
 
-            def register(cls: type, _kind: str = kind, _p: str = plugin_name, _d: Any = dist) -> None:
-                registry.add(_kind, cls, _p, _d)
-
-            impl.function(register=register)
+            impl.function(register=Register(registry, kind, plugin_name, dist))
     return registry
 
 

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Generic, Iterator, TypeVar
 
-from .exceptions import DuplicateComponentError, UnknownComponentError, ValidationError
+from ..core import base
+from ..core.exceptions import DuplicateComponentError, UnknownComponentError, ValidationError
 
-__all__ = ["Registry", "Registration", "KINDS"]
+__all__ = ["Registry", "Registration", "Register", "KINDS"]
+
+C = TypeVar("C", bound=type)
 
 KINDS = ("family", "describer", "evaluator", "engine", "dataset")
 
@@ -35,8 +38,6 @@ class Registration:
 
 
 def _expected_base(kind: str) -> tuple[type, ...]:
-    from . import base
-
     return {
         "family": (base.FeatureFamily,),
         "describer": (base.MetaFeatureDescriber,),
@@ -103,3 +104,35 @@ class Registry:
     def __contains__(self, key: tuple[str, str]) -> bool:
         kind, name = key
         return name in self._items.get(kind, {})
+
+
+class Register(Generic[C]):
+    """What a registration hook receives: adds component classes of one kind.
+
+    ``register(cls)`` and ``register.add(cls)`` are the same; both return
+    ``cls``, so either can decorate a class.  The class is checked at once
+    (base class, ``name``, duplicates), and the error names the plugin.
+
+    Examples
+    --------
+    >>> reg = Registry()
+    >>> r = Register(reg, "dataset", "example-plugin")
+    >>> r.kind, r.plugin
+    ('dataset', 'example-plugin')
+    """
+
+    def __init__(self, registry: Registry, kind: str, plugin: str, distribution: str | None = None) -> None:
+        self.registry = registry
+        self.kind = kind
+        self.plugin = plugin
+        self.distribution = distribution
+
+    def add(self, cls: C) -> C:
+        """Register ``cls`` as a component of this hook's kind; returns ``cls``."""
+        self.registry.add(self.kind, cls, self.plugin, self.distribution)
+        return cls
+
+    __call__ = add
+
+    def __repr__(self) -> str:
+        return f"Register(kind={self.kind!r}, plugin={self.plugin!r})"

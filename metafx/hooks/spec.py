@@ -1,8 +1,9 @@
 """pluggy hook specifications of metafx.
 
 Every kind of component is registered through one hook that receives a
-``register`` callback.  ``register(cls)`` takes a component *class* whose class
-attribute ``name`` is unique among components of that kind::
+:class:`Register` object.  ``register(cls)`` (or ``register.add(cls)``) takes a
+component *class* whose class attribute ``name`` is unique among components of
+that kind, and checks that it is a subclass of the kind's base class::
 
     import metafx
 
@@ -10,53 +11,55 @@ attribute ``name`` is unique among components of that kind::
     def metafx_register_families(register):
         register(MyFamily)
 
-Built-in components are registered through exactly these hooks (see
-:mod:`metafx.default_plugins`); third-party plugins are found through the
-``metafx`` entry-point group.  See ``docs/plugins.md`` for each hook.
+Built-in components are registered through exactly these hooks (the modules
+of :mod:`metafx.default_plugins`, loaded by dotted name); third-party plugins
+are found through the ``metafx`` entry-point group.  See ``docs/plugins.md``
+for each hook.
 """
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING
 
 import pluggy
+
+if TYPE_CHECKING:
+    from .registry import Register
 
 PROJECT_NAME = "metafx"
 
 hookspec = pluggy.HookspecMarker(PROJECT_NAME)
 hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
 
-Register = Callable[[type], None]
+
+@hookspec
+def metafx_register_families(register: "Register") -> None:
+    """Register :class:`metafx.FeatureFamily` subclasses."""
 
 
 @hookspec
-def metafx_register_families(register: Register) -> None:
-    """Register :class:`metafx.base.FeatureFamily` subclasses."""
+def metafx_register_describers(register: "Register") -> None:
+    """Register :class:`metafx.MetaFeatureDescriber` subclasses."""
 
 
 @hookspec
-def metafx_register_describers(register: Register) -> None:
-    """Register :class:`metafx.base.MetaFeatureDescriber` subclasses."""
-
-
-@hookspec
-def metafx_register_evaluators(register: Register) -> None:
+def metafx_register_evaluators(register: "Register") -> None:
     """Register quality evaluators.
 
-    Accepted bases: :class:`metafx.base.FeatureScorer` (one score per feature),
-    :class:`metafx.base.SetEvaluator` (one number per feature set) and
-    :class:`metafx.base.FeatureSelector` (returns a subset of columns).
+    Accepted bases: :class:`metafx.FeatureScorer` (one score per feature),
+    :class:`metafx.SetEvaluator` (one number per feature set) and
+    :class:`metafx.FeatureSelector` (returns a subset of columns).
     """
 
 
 @hookspec
-def metafx_register_search_engines(register: Register) -> None:
-    """Register :class:`metafx.base.SearchEngine` subclasses."""
+def metafx_register_search_engines(register: "Register") -> None:
+    """Register :class:`metafx.SearchEngine` subclasses."""
 
 
 @hookspec
-def metafx_register_datasets(register: Register) -> None:
-    """Register :class:`metafx.base.Dataset` subclasses (named loaders)."""
+def metafx_register_datasets(register: "Register") -> None:
+    """Register :class:`metafx.Dataset` subclasses (named loaders)."""
 
 
 HOOK_KINDS = {

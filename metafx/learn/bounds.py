@@ -49,7 +49,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .exceptions import ValidationError
+from ..core.exceptions import ValidationError
 
 __all__ = [
     "Bound",

@@ -25,7 +25,21 @@ from typing import Any
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from .exceptions import ValidationError
+from ..core.exceptions import ValidationError
+from ..core.validation import check_choice, check_int, check_number, check_xy
+from .arrays import dense_float, encode_labels
+from .._kernels.packing import pack_columns, unpack_columns
+from .._kernels.neighbors import (
+    diameter,
+    net_indices,
+    nn_index,
+    nn_index_packed,
+    pairwise_dist,
+    potential_scores,
+    prune_net,
+    weighted_knn_vote,
+)
+from .._kernels.margin import hit_miss
 
 __all__ = [
     "NearestNeighbor1",
@@ -39,8 +53,6 @@ __all__ = [
 
 
 def _check_fit(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    from .default_plugins.evaluator_utils import check_xy, dense_float, encode_labels
-
     values, y = check_xy(X, y)
     classes = np.unique(y)
     codes, _ = encode_labels(y)
@@ -63,8 +75,6 @@ def _is_binary(X: np.ndarray) -> bool:
 
 
 def _pack_rows(X: np.ndarray) -> np.ndarray:
-    from ._kernels.packing import pack_columns
-
     return pack_columns(np.ascontiguousarray(X.astype(np.uint8).T))
 
 
@@ -95,8 +105,6 @@ class NearestNeighbor1(ClassifierMixin, BaseEstimator):
         return self
 
     def predict(self, X):
-        from ._kernels.neighbors import nn_index, nn_index_packed
-
         X = _check_predict(self, X)
         if self.binary_ and _is_binary(X):
             idx, _ = nn_index_packed(self.prototypes_, _pack_rows(X))
@@ -108,8 +116,6 @@ class NearestNeighbor1(ClassifierMixin, BaseEstimator):
 
 
 def _unpack_rows(R: np.ndarray, n_features: int) -> np.ndarray:
-    from ._kernels.packing import unpack_columns
-
     # rows packed along the feature axis: unpack_columns gives (n_features, m)
     return np.ascontiguousarray(unpack_columns(R, n_features).T)
 
@@ -160,9 +166,6 @@ class CondensedNearestNeighbor(ClassifierMixin, BaseEstimator):
         self.prune = prune
 
     def fit(self, X, y):
-        from ._kernels.margin import hit_miss
-        from ._kernels.neighbors import diameter, net_indices, pairwise_dist, prune_net
-
         X, self.classes_, codes = _check_fit(X, y)
         self.n_features_in_ = X.shape[1]
         keep = _drop_conflicts(X, codes)
@@ -192,8 +195,6 @@ class CondensedNearestNeighbor(ClassifierMixin, BaseEstimator):
         return self
 
     def predict(self, X):
-        from ._kernels.neighbors import nn_index
-
         X = _check_predict(self, X)
         idx, _ = nn_index(self.prototypes_, X)
         return self.classes_[self.proto_codes_[idx]]
@@ -241,8 +242,6 @@ class PotentialFunctionClassifier(ClassifierMixin, BaseEstimator):
         self.sigma = sigma
 
     def fit(self, X, y):
-        from .default_plugins.evaluator_utils import check_number
-
         check_number("sigma", self.sigma, low=0.0, strict=True, allow_none=True)
         X, self.classes_, self.codes_ = _check_fit(X, y)
         self.n_features_in_ = X.shape[1]
@@ -252,8 +251,6 @@ class PotentialFunctionClassifier(ClassifierMixin, BaseEstimator):
 
     def predict_proba(self, X):
         """Normalized class potentials (order-preserving posterior estimate)."""
-        from ._kernels.neighbors import potential_scores
-
         X = _check_predict(self, X)
         return potential_scores(self.X_, self.codes_, len(self.classes_), X, self.sigma_)
 
@@ -320,8 +317,6 @@ class AdaptiveNearestNeighbor(ClassifierMixin, BaseEstimator):
         self.n_bisect = n_bisect
 
     def _check_params(self) -> None:
-        from .default_plugins.evaluator_utils import check_choice, check_int, check_number
-
         check_int("k", self.k, 1)
         check_choice("kernel", self.kernel, ("rbf", "linear"))
         check_number("C", self.C, low=0.0, strict=True)
@@ -347,8 +342,6 @@ class AdaptiveNearestNeighbor(ClassifierMixin, BaseEstimator):
                 if diff is not None:
                     dsv = np.sqrt((diff ** 2).sum(axis=2)).min(axis=1)
                 else:
-                    from ._kernels.neighbors import nn_index
-
                     dsv = np.sqrt(nn_index(sv, X)[1])
                 self.svms_.append((svm, float(dsv.mean()), svm.decision_function(X)))
         return self
@@ -365,8 +358,6 @@ class AdaptiveNearestNeighbor(ClassifierMixin, BaseEstimator):
 
     def feature_weights(self, X) -> np.ndarray:
         """``(n_queries, n_features)`` weights ``w(q)`` of step 6."""
-        from ._kernels.neighbors import nn_index
-
         X = _check_predict(self, X)
         n = X.shape[1]
         W = np.full(X.shape, 1.0 / max(n, 1))
@@ -411,8 +402,6 @@ class AdaptiveNearestNeighbor(ClassifierMixin, BaseEstimator):
         return W
 
     def predict(self, X):
-        from ._kernels.neighbors import weighted_knn_vote
-
         W = self.feature_weights(X)
         X = np.asarray(X, dtype=np.float64)
         out = weighted_knn_vote(self.X_, self.codes_, len(self.classes_), X, W, self.k)
@@ -445,7 +434,5 @@ def make_classifier(name: str, params: dict | None = None) -> BaseEstimator:
     if hasattr(est, "_check_params"):
         est._check_params()
     if "sigma" in params:
-        from .default_plugins.evaluator_utils import check_number
-
         check_number("sigma", params["sigma"], low=0.0, strict=True, allow_none=True)
     return est

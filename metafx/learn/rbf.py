@@ -19,7 +19,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .exceptions import ValidationError
+from ..core.exceptions import ValidationError
 
 __all__ = ["RBFGridRegressor", "grid_centres"]
 

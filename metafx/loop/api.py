@@ -1,45 +1,18 @@
-"""The public entry points: :func:`search`, :func:`make_component`."""
+"""The public entry point :func:`search`."""
 
 from __future__ import annotations
 
-import math
 import secrets
 from typing import Any, Callable, Mapping, Sequence
 
-import numpy as np
+from ..core.base import FeatureFamily, SearchEngine, SetEvaluator
+from ..core.validation import check_int, check_labels, check_n_jobs, check_number, check_seed
+from .components import make_component
+from .loop import run_search
+from .problem import SearchProblem
+from .result import SearchResult
 
-from .base import Component, FeatureFamily, SearchEngine, SetEvaluator
-from .data import check_labels
-from .exceptions import ValidationError
-from .types import SearchResult
-
-__all__ = ["search", "make_component"]
-
-
-def make_component(kind: str, spec: Any, params: Mapping[str, Any] | None = None, *,
-                   base: type | None = None) -> Any:
-    """An instance from a registered name, a component class or an instance."""
-    from .plugins import get_registry
-
-    if isinstance(spec, Component):
-        if params:
-            raise ValidationError(f"{kind} parameters were given with an already constructed {kind} {spec!r}")
-        obj = spec
-    elif isinstance(spec, type) and issubclass(spec, Component):
-        obj = spec.create(params)
-    elif isinstance(spec, str):
-        obj = get_registry().get(kind, spec).create(params)
-    else:
-        raise ValidationError(f"{kind}={spec!r} must be a registered name or a {kind} instance")
-    if base is not None and not isinstance(obj, base):
-        raise ValidationError(f"{kind} {getattr(obj, 'name', obj)!r} is a {type(obj).__name__}, not a {base.__name__}")
-    return obj
-
-
-def _check_int(name: str, value: Any, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise ValidationError(f"{name}={value!r} must be an integer >= {low}")
-    return int(value)
+__all__ = ["search"]
 
 
 def search(
@@ -63,6 +36,7 @@ def search(
     n_jobs: int = 1,
     oversample: float = 1.0,
     prune_by: str = "infogain",
+    timeout: float | None = None,
 ) -> SearchResult:
     """Search a feature family's meta-feature space under a cost budget.
 
@@ -105,8 +79,15 @@ def search(
         default ``"infogain"``) until the budget is filled; 1 is the thesis's
         plain drawing.
     n_jobs : int
-        Parallel evaluations per step, where the engine supports it
-        (worker processes; ``mufasa`` with ``n_candidates > 1``, ``random``, ``optuna``).
+        Worker processes evaluating candidates at once (joblib; ``-1``: every
+        CPU): the candidates of a step (``mufasa`` with ``n_candidates > 1``)
+        or several steps whose proposals do not wait for each other
+        (``random``, ``optuna``).  The result does not depend on ``n_jobs``
+        except with optuna's model-based samplers, which then propose
+        ``n_jobs`` points before seeing their results.
+    timeout : float, optional
+        Seconds after which no new step starts; the result holds the steps
+        finished by then (``metadata["stopped"] == "timeout"``).
 
     Returns
     -------
@@ -123,20 +104,13 @@ def search(
     fam = make_component("family", family, family_params, base=FeatureFamily)
     ev = make_component("evaluator", evaluator, evaluator_params, base=SetEvaluator)
     eng = make_component("engine", engine, engine_params, base=SearchEngine)
-    steps = _check_int("steps", steps, 1)
-    if n_jobs != -1:
-        _check_int("n_jobs", n_jobs, 1)
-    if isinstance(budget, bool) or not isinstance(budget, (int, float, np.integer, np.floating)) \
-            or not math.isfinite(float(budget)) or budget <= 0:
-        raise ValidationError(f"budget={budget!r} must be a positive finite number")
-    if seed is None:
-        seed = secrets.randbelow(2**31)
-    seed = _check_int("seed", seed, 0)
+    steps = check_int("steps", steps, 1)
+    n_jobs = check_n_jobs(n_jobs)
+    check_number("budget", budget, low=0, strict=True)
+    seed = check_seed(secrets.randbelow(2**31) if seed is None else seed)
     X_checked = fam.check_data(X)
     y = check_labels(y, X_checked.shape[0])
-    from ._search import SearchProblem
-
-    problem = SearchProblem(fam, X_checked, y, ev, float(budget), fixed=fixed, eval_seed=seed,
+    problem = SearchProblem(fam, X_checked, y, ev, float(budget), fixed=fixed, eval_seed=seed % 2**32,
                             oversample=oversample, prune_by=prune_by)
-    return eng.run(problem, steps=steps, seed=seed, callbacks=list(callbacks or ()), progress=progress,
-                   storage=storage, study_name=study_name, n_jobs=n_jobs)
+    return run_search(problem, eng, steps=steps, seed=seed, callbacks=list(callbacks or ()), progress=progress,
+                      storage=storage, study_name=study_name, n_jobs=n_jobs, timeout=timeout)

@@ -1,77 +1,160 @@
 """A durable, append-only journal of finished search steps (JSON lines).
 
 The first line is a header naming everything that determines the search (the
-*signature*); each further line is one :class:`~metafx.types.StepRecord`,
-flushed and fsync-ed before the search goes on, so a search killed at any
-moment loses at most the step it was computing.  A torn last line (killed
-while writing) is ignored on reading.
+*signature*); each further line is one :class:`~metafx.StepRecord`, flushed and
+fsync-ed before the search goes on, so a search killed at any moment loses at
+most the step it was computing.
+
+* A torn last line (killed while writing) is cut off on opening by truncating
+  the file at the end of the last whole line: earlier lines are never
+  rewritten, so there is no moment at which the journal is gone.
+* One process at a time: the journal is locked (``<journal>.lock``, with
+  :mod:`filelock`) from opening to :meth:`Journal.close`; a second process
+  fails at once with :class:`~metafx.StorageError`.
+* Records are validated on reading: steps numbered 1, 2, ... in order, finite
+  qualities and costs, the running best consistent with the qualities.  A
+  journal that fails is refused with the line number, never half-read.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any, Mapping
 
-from .exceptions import StorageError
-from .types import StepRecord
+import filelock
 
-__all__ = ["Journal"]
+from ..core.exceptions import StorageError
+from ..core.values import StepRecord
+
+__all__ = ["Journal", "JOURNAL_VERSION"]
+
+JOURNAL_VERSION = 1
 
 
 class Journal:
+    """The journal at ``path`` of the search with ``signature`` (created when missing).
+
+    ``records`` holds the steps found on opening.  Use as a context manager, or
+    call :meth:`close` to release the lock.
+    """
+
     def __init__(self, path: str | os.PathLike[str], signature: Mapping[str, Any]) -> None:
         self.path = Path(path)
         self.signature = json.loads(json.dumps(signature))
         self.records: list[StepRecord] = []
-        if self.path.exists() and self.path.stat().st_size > 0:
-            self._read()
-        else:
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                with open(self.path, "w", encoding="utf-8") as fh:
-                    fh.write(json.dumps({"metafx_journal": 1, "signature": self.signature}) + "\n")
-                    fh.flush()
-                    os.fsync(fh.fileno())
-            except OSError as e:
-                raise StorageError(f"cannot create search journal {str(self.path)!r}: {e}") from None
+        if self.path.is_dir():
+            raise StorageError(f"storage={str(self.path)!r} is a directory; give the path of a journal file")
+        if not self.path.parent.is_dir():
+            raise StorageError(f"cannot create search journal {str(self.path)!r}: "
+                               f"directory {str(self.path.parent)!r} does not exist")
+        self._lock = filelock.FileLock(f"{self.path}.lock", timeout=0)
+        try:
+            self._lock.acquire()
+        except filelock.Timeout:
+            raise StorageError(f"search journal {str(self.path)!r} is in use by another process "
+                               f"(lock file {str(self.path)!r}.lock); wait for it to finish") from None
+        except OSError as e:
+            raise StorageError(f"cannot lock search journal {str(self.path)!r}: {e}") from None
+        try:
+            if self.path.exists() and self.path.stat().st_size > 0:
+                self._read()
+            else:
+                self._create()
+        except BaseException:
+            self.close()
+            raise
+
+    # ------------------------------------------------------------------ files
+    def _create(self) -> None:
+        try:
+            with open(self.path, "w", encoding="utf-8") as fh:
+                fh.write(json.dumps({"metafx_journal": JOURNAL_VERSION, "signature": self.signature}) + "\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+        except OSError as e:
+            raise StorageError(f"cannot create search journal {str(self.path)!r}: {e}") from None
 
     def _read(self) -> None:
-        with open(self.path, encoding="utf-8") as fh:
-            lines = fh.read().split("\n")
+        where = str(self.path)
         try:
-            head = json.loads(lines[0])
-            sig = head["signature"]
-        except (ValueError, KeyError, IndexError):
-            raise StorageError(f"{str(self.path)!r} is not a metafx search journal") from None
+            with open(self.path, "rb") as fh:
+                data = fh.read()
+        except OSError as e:
+            raise StorageError(f"cannot read search journal {where!r}: {e}") from None
+        lines = data.split(b"\n")
+        try:
+            head = json.loads(lines[0].decode("utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            head = None
+        if not isinstance(head, dict) or head.get("metafx_journal") != JOURNAL_VERSION \
+                or not isinstance(head.get("signature"), dict):
+            raise StorageError(f"{where!r} is not a metafx search journal (its first line is no journal header); "
+                               "give another storage path")
+        sig = head["signature"]
         if sig != self.signature:
             diff = sorted(k for k in set(sig) | set(self.signature) if sig.get(k) != self.signature.get(k))
             raise StorageError(
-                f"journal {str(self.path)!r} belongs to a different search (differs in: {', '.join(diff)}); "
+                f"journal {where!r} belongs to a different search (differs in: {', '.join(diff)}); "
                 "use another storage path or the same arguments"
             )
-        good = 0
-        for i, line in enumerate(lines[1:], start=1):
-            if not line.strip():
-                continue
+        # every line but the last ends with "\n"; a last line without it was torn by a kill
+        whole, torn = lines[1:-1], lines[-1]
+        best = -math.inf
+        for i, raw in enumerate(whole, start=2):
+            rec = _parse_record(raw, i, where)
+            expected = len(self.records) + 1
+            if rec.step != expected:
+                raise StorageError(f"journal {where!r} is corrupt at line {i}: step {rec.step}, expected {expected}")
+            best_after = max(best, rec.quality)
+            if not math.isclose(rec.best_quality, best_after, rel_tol=0, abs_tol=1e-12):
+                raise StorageError(f"journal {where!r} is corrupt at line {i}: best_quality {rec.best_quality!r} "
+                                   f"disagrees with the qualities recorded ({best_after!r})")
+            best = best_after
+            self.records.append(rec)
+        if torn:
+            # cut the torn tail: truncation keeps every whole line where it is (nothing is rewritten)
+            good = len(data) - len(torn)
             try:
-                self.records.append(StepRecord.from_dict(json.loads(line)))
-                good = i
-            except (ValueError, TypeError):
-                if i < len(lines) - 1 and any(s.strip() for s in lines[i + 1 :]):
-                    raise StorageError(f"journal {str(self.path)!r} is corrupt at line {i + 1}") from None
-                break  # torn last line: the step it described is recomputed
-        if good < len([s for s in lines[1:] if s.strip()]):
-            # rewrite without the torn tail so appends stay line-aligned
-            with open(self.path, "w", encoding="utf-8") as fh:
-                fh.write("\n".join(lines[: good + 1]) + "\n")
-                fh.flush()
-                os.fsync(fh.fileno())
+                with open(self.path, "r+b") as fh:
+                    fh.truncate(good)
+                    fh.flush()
+                    os.fsync(fh.fileno())
+            except OSError as e:
+                raise StorageError(f"cannot repair the torn last line of journal {where!r}: {e}") from None
 
     def append(self, rec: StepRecord) -> None:
-        with open(self.path, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps(rec.to_dict()) + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
+        """Write one finished step (flushed and fsync-ed before returning)."""
+        try:
+            with open(self.path, "a", encoding="utf-8") as fh:
+                fh.write(json.dumps(rec.to_dict(), allow_nan=False) + "\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+        except OSError as e:
+            raise StorageError(f"cannot write to search journal {str(self.path)!r}: {e}") from None
         self.records.append(rec)
+
+    def close(self) -> None:
+        """Release the lock (the journal stays on disk)."""
+        if self._lock.is_locked:
+            self._lock.release()
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+def _parse_record(raw: bytes, line: int, where: str) -> StepRecord:
+    try:
+        d = json.loads(raw.decode("utf-8"))
+        rec = StepRecord.from_dict(d)
+    except (ValueError, TypeError, UnicodeDecodeError, AttributeError) as e:
+        raise StorageError(f"journal {where!r} is corrupt at line {line}: {e}") from None
+    bad = rec.problems()
+    if bad:
+        raise StorageError(f"journal {where!r} is corrupt at line {line}: {bad}")
+    return rec

@@ -1,29 +1,36 @@
-"""What every search engine shares: the search problem, step records,
-callbacks and the progress bar."""
+"""The search problem: a fitted family, its prepared data, the labels, the
+evaluator and the budget; drawing and scoring one feature set."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
-import sys
 import time
-from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from .base import FeatureFamily, SetEvaluator
-from .exceptions import ValidationError
-from .types import MetaFeatureSpace, SearchResult, StepRecord
+from ..core import __version__
+from ..core.base import Candidate, FeatureFamily, FeatureScorer, SetEvaluator
+from ..core.exceptions import ValidationError
+from ..core.values import MetaFeatureSpace, StepRecord
+from .components import make_component
+from .result import SearchResult
 
-__all__ = ["SearchProblem", "Evaluation", "SearchState", "Progress", "step_rng"]
+__all__ = ["SearchProblem", "Evaluation", "step_rng", "draw_or_empty", "draw_random_fixed", "summary_point",
+           "problem_signature", "signature_digest", "data_fingerprint"]
 
 
 def step_rng(seed: int, *keys: int) -> np.random.Generator:
-    """The generator of one step: a pure function of ``(seed, *keys)``.
+    """The generator of one draw: a pure function of ``(seed, *keys)``.
 
-    Engines draw every random number of step ``j`` from ``step_rng(seed, j, ...)``,
-    so a step can be replayed alone (resume) and candidates evaluated in any
-    order or process (``n_jobs``) give the same result.
+    Step ``j``'s candidate ``i`` draws its features from
+    ``step_rng(seed, j, 1)`` (``i = 0``) or ``step_rng(seed, j, 1, i)``, and
+    engines draw their proposals from generators of their own keys, so a step
+    can be replayed alone (resume) and candidates evaluated in any order or
+    process (``n_jobs``) give the same result.
     """
     return np.random.default_rng([int(seed) & 0xFFFFFFFFFFFFFFFF, *(int(k) for k in keys)])
 
@@ -74,9 +81,6 @@ class SearchProblem:
         self.oversample = float(oversample)
         self.prune_by = prune_by
         if self.oversample > 1.0:
-            from ._api import make_component
-            from .base import FeatureScorer
-
             self._pruner = make_component("evaluator", prune_by, None, base=FeatureScorer)
         min_cost = float(self.family.min_cost())
         if self.budget < min_cost:
@@ -112,11 +116,27 @@ class SearchProblem:
         n = int(np.argmin(fits)) if not fits.all() else len(order)
         return pool.take(order[:n])
 
+    def draw_candidate(self, candidate: Candidate, rng: np.random.Generator, engine: Any = None) -> Any:
+        """The features of ``candidate`` (see :class:`~metafx.plugin.Candidate`)."""
+        if candidate.how == "point":
+            return self.draw(candidate.point, rng)
+        if candidate.how == "family":
+            return draw_random_fixed(self, rng)
+        if candidate.how == "engine":
+            return engine.draw(self, candidate, rng)
+        raise ValidationError(f"candidate how={candidate.how!r}; allowed: 'point', 'family', 'engine'")
+
     def evaluate(self, point: Mapping[str, Any], rng: np.random.Generator | None,
                  draw: Callable[[], Any] | None = None) -> Evaluation:
-        """Draw (``self.draw(point, rng)``, or ``draw()`` when given), compute and score a set."""
+        """Draw (``self.draw(point, rng)``, or ``draw()`` when given), compute and score a set.
+
+        A point where the family cannot draw (its ``draw`` raises
+        :class:`~metafx.ValidationError`, e.g. eight inputs with scatter 3.5 on
+        an 8x8 image) gives the empty set, scored at chance level, so a search
+        moves away from it instead of stopping.
+        """
         t0 = time.perf_counter()
-        batch = draw() if draw is not None else self.draw(point, rng)
+        batch = draw_or_empty(self, draw if draw is not None else (lambda: self.draw(point, rng)))
         t1 = time.perf_counter()
         values = self.family.compute(self.prepared, batch)
         t2 = time.perf_counter()
@@ -145,8 +165,6 @@ class SearchProblem:
             features = family.to_json(best.batch)
             best_point, best_quality, cost = dict(best.point), best.quality, best.cost
         timings = {k: float(sum(r.timings.get(k, 0.0) for r in trajectory)) for k in ("draw", "compute", "evaluate")}
-        from . import __version__
-
         meta = {
             "metafx_version": __version__,
             "timings": timings,
@@ -177,6 +195,109 @@ class SearchProblem:
         )
 
 
+def draw_or_empty(problem: SearchProblem, draw: Callable[[], Any]) -> Any:
+    """``draw()``, or an empty batch when the family cannot draw at that point.
+
+    A family raises :class:`~metafx.ValidationError` from ``draw`` when no
+    feature matches a (valid) point, e.g. eight inputs with scatter 3.5 on an
+    8x8 image.  Engines then score the empty set (chance level) so the search
+    moves away from such points instead of stopping.
+    """
+    try:
+        return draw()
+    except ValidationError:
+        return problem.family.concat([])
+
+
+def draw_random_fixed(problem: Any, rng: np.random.Generator) -> Any:
+    """Features from the whole family (each at its own uniform point, fixed
+    dimensions held) filling ``problem.budget``; points where the family cannot
+    draw are skipped."""
+    space = problem.space
+    fam = problem.family
+    if not space.fixed:
+        try:
+            return fam.draw_random(problem.budget, rng)
+        except ValidationError:
+            pass  # a point where the family cannot draw: the loop below skips such points
+    parts = []
+    spent = 0.0
+    min_cost = float(fam.min_cost())
+    misses = 0
+    while problem.budget - spent >= min_cost and misses < 1000:
+        try:
+            b = fam.draw(space.uniform(rng), problem.budget - spent, rng, max_features=1)
+        except ValidationError:
+            b = fam.concat([])
+        if len(b) == 0:
+            misses += 1
+            continue
+        parts.append(b)
+        spent += float(np.sum(b.costs))
+    return fam.concat(parts)
+
+
+def summary_point(problem: SearchProblem, batch: Any) -> dict[str, Any]:
+    """A valid point that summarizes a set drawn from the whole family: the mean
+    of each meta-feature over the set (rounded for integer dimensions, clipped
+    to the range; fixed dimensions keep their value; the default when the
+    family does not describe a dimension or the set is empty)."""
+    space = problem.space
+    described: Mapping[str, Any] = {}
+    if len(batch):
+        try:
+            described = problem.family.describe(batch)
+        except Exception:  # a family without a describe for this batch: defaults
+            described = {}
+    out: dict[str, Any] = {}
+    for d in space.dimensions:
+        if d.name in space.fixed:
+            out[d.name] = space.fixed[d.name]
+        elif d.name in described and len(batch):
+            out[d.name] = d.clip(float(np.mean(np.asarray(described[d.name], dtype=np.float64))))
+        else:
+            out[d.name] = d.start
+    return out
+
+
+def data_fingerprint(problem: SearchProblem) -> str:
+    """A digest of the prepared data and labels (the same data gives the same digest)."""
+    h = hashlib.sha256()
+    prepared = problem.prepared
+    values: Iterable[Any] = prepared.values() if isinstance(prepared, Mapping) else [prepared]
+    for v in values:
+        if isinstance(v, np.ndarray):
+            h.update(str(v.shape).encode())
+            h.update(np.ascontiguousarray(v).tobytes())
+    h.update(np.ascontiguousarray(problem.y).tobytes())
+    return h.hexdigest()[:16]
+
+
+def problem_signature(engine: Any, problem: SearchProblem, seed: int, *,
+                      exclude_params: Sequence[str] = ()) -> dict[str, Any]:
+    """Everything that determines a search's steps (not its length ``steps``,
+    so a finished search can be extended)."""
+    params = {k: v for k, v in engine.get_params().items() if k not in exclude_params}
+    return _jsonable({
+        "engine": engine.name,
+        "engine_params": params,
+        "family": problem.family.name,
+        "family_params": problem.family.get_params(),
+        "evaluator": problem.evaluator.name,
+        "evaluator_params": problem.evaluator.get_params(),
+        "budget": problem.budget,
+        "fixed": problem.space.fixed,
+        "oversample": problem.oversample,
+        "prune_by": problem.prune_by if problem.oversample > 1 else None,
+        "seed": seed,
+        "data": data_fingerprint(problem),
+    })
+
+
+def signature_digest(signature: Mapping[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(signature, sort_keys=True).encode()).hexdigest()[:12]
+
+
 def _jsonable(obj: Any) -> Any:
     if isinstance(obj, Mapping):
         return {str(k): _jsonable(v) for k, v in obj.items()}
@@ -191,59 +312,3 @@ def _jsonable(obj: Any) -> Any:
     if obj is None or isinstance(obj, (bool, int, float, str)):
         return obj
     return repr(obj)
-
-
-@dataclass
-class SearchState:
-    """What callbacks see: the steps so far and the best one. ``stop()`` ends the search."""
-
-    total_steps: int
-    trajectory: list[StepRecord] = field(default_factory=list)
-    best_quality: float = -math.inf
-    best_point: dict[str, Any] = field(default_factory=dict)
-    best_step: int = 0
-    spent: float = 0.0
-    stop_requested: bool = False
-
-    def stop(self) -> None:
-        self.stop_requested = True
-
-    def record(self, rec: StepRecord, callbacks: Sequence[Callable[..., Any]]) -> None:
-        self.trajectory.append(rec)
-        self.spent += rec.cost
-        if rec.accepted:
-            self.best_quality, self.best_point, self.best_step = rec.quality, dict(rec.point), rec.step
-        for cb in callbacks:
-            if cb(self, rec) is False:
-                self.stop_requested = True
-
-
-class Progress:
-    """A tqdm bar (step, best quality, spent budget, ETA), or nothing.
-
-    ``enabled=None`` shows it only when stderr is a terminal.
-    """
-
-    def __init__(self, total: int, enabled: bool | None, desc: str = "search", initial: int = 0) -> None:
-        if enabled is None:
-            enabled = sys.stderr.isatty()
-        self.bar = None
-        if enabled:
-            from tqdm.auto import tqdm
-
-            self.bar = tqdm(total=total, initial=initial, desc=desc, unit="step", dynamic_ncols=True)
-
-    def update(self, state: SearchState, n: int = 1) -> None:
-        if self.bar is not None:
-            self.bar.set_postfix(best=f"{state.best_quality:.4f}", spent=f"{state.spent:.4g}", refresh=False)
-            self.bar.update(n)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-
-    def __enter__(self) -> Progress:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()

@@ -17,7 +17,7 @@ import os
 import re
 from typing import Any
 
-from .exceptions import StorageError, ValidationError
+from ..core.exceptions import StorageError, ValidationError
 
 __all__ = ["mask_url", "journal_path", "open_storage", "describe_storage_forms"]
 

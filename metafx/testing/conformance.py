@@ -29,8 +29,8 @@ from typing import Any, ClassVar, Mapping
 import numpy as np
 import pytest
 
-from .._search import SearchProblem, _jsonable
-from ..base import (
+from ..loop.problem import SearchProblem, _jsonable
+from ..core.base import (
     Component,
     Dataset,
     FeatureFamily,
@@ -40,9 +40,14 @@ from ..base import (
     SearchEngine,
     SetEvaluator,
 )
-from ..exceptions import ValidationError
-from ..plugins import get_registry
-from ..types import FeatureValues, MetaFeatureSpace, SearchResult
+from ..core.exceptions import ValidationError
+from ..hooks.manager import get_registry
+from ..core.values import FeatureValues, MetaFeatureSpace
+from ..loop.result import SearchResult
+from .._kernels.packing import pack_columns
+from ..loop.components import make_component
+from ..core.datafiles import load_digits_binary
+from ..core.validation import check_binary_images, check_labels, check_table
 
 __all__ = [
     "FamilyConformance",
@@ -146,7 +151,7 @@ class FamilyConformance:
     def test_params_round_trip_and_unknown_params_rejected(self):
         f = _resolve("family", self.family, self.family_params)
         params = f.get_params()
-        assert set(params) == set(type(f)._param_names()), "__init__ must store every argument under its name"
+        assert set(params) == set(type(f)._get_param_names()), "__init__ must store every argument under its name"
         assert repr(type(f).create(params)) == repr(f)
         with pytest.raises(ValidationError):
             type(f).create({**params, "no_such_parameter_xyz": 1})
@@ -369,8 +374,6 @@ def _informative(task: str, n_samples: int = 160, seed: int = 0) -> tuple[np.nda
 
 
 def _packed(X: np.ndarray) -> FeatureValues:
-    from .._kernels.packing import pack_columns
-
     return FeatureValues(n_samples=X.shape[0], packed=pack_columns(np.ascontiguousarray(X, dtype=np.uint8)))
 
 
@@ -413,7 +416,7 @@ class EvaluatorConformance:
         if isinstance(self.evaluator, str):
             assert get_registry().get("evaluator", self.evaluator) is type(ev)
         params = ev.get_params()
-        assert set(params) == set(type(ev)._param_names())
+        assert set(params) == set(type(ev)._get_param_names())
         with pytest.raises(ValidationError):
             type(ev).create({**params, "no_such_parameter_xyz": 1})
 
@@ -478,9 +481,6 @@ class EngineConformance:
     steps: ClassVar[int] = 4
 
     def make_problem(self) -> SearchProblem:
-        from .._api import make_component
-        from ..data import load_digits_binary
-
         X, y = load_digits_binary()
         fam = make_component("family", "pixel-and")
         ev = make_component("evaluator", "cv-linear-svm")
@@ -586,8 +586,6 @@ class DatasetConformance:
             type(ds).create({**ds.get_params(), "no_such_parameter_xyz": 1})
 
     def test_load(self, ds, loaded):
-        from ..data import check_binary_images, check_labels, check_table
-
         X, y = loaded
         X, y = np.asarray(X), np.asarray(y)
         assert X.shape[0] == y.shape[0] > 0

@@ -61,7 +61,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 from metafx import Dimension, FeatureFamily, FeatureValues, MetaFeatureSpace, ValidationError
-from metafx.data import check_table
+from metafx.core.validation import check_table
 
 from .operators import OPERATORS, operator
 from .tasks import column_scores, infer_task

@@ -1,0 +1,95 @@
+"""Data files: IDX (MNIST) and scikit-learn's bundled digits, binarized.
+
+The built-in datasets ``digits`` and ``mnist`` (see
+:mod:`metafx.default_plugins.datasets`) read through these functions.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import struct
+from pathlib import Path
+
+import numpy as np
+
+from .exceptions import ValidationError
+
+__all__ = ["read_idx", "mnist_dir", "load_mnist", "load_digits_binary", "MNIST_ENV"]
+
+MNIST_ENV = "METAFX_MNIST_DIR"
+
+
+def read_idx(path: str | os.PathLike[str]) -> np.ndarray:
+    """Read an IDX file (``.gz`` or plain) as a uint8 array."""
+    path = Path(path)
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rb") as fh:
+        data = fh.read()
+    if len(data) < 4:
+        raise ValidationError(f"{path} is too short to be an IDX file")
+    zero, dtype_code, ndim = struct.unpack(">HBB", data[:4])
+    if zero != 0 or dtype_code != 0x08:
+        raise ValidationError(f"{path} is not an unsigned-byte IDX file (magic {data[:4].hex()})")
+    dims = struct.unpack(">" + "I" * ndim, data[4 : 4 + 4 * ndim])
+    body = np.frombuffer(data, dtype=np.uint8, offset=4 + 4 * ndim)
+    if body.size != int(np.prod(dims)):
+        raise ValidationError(f"{path} holds {body.size} values but its header says {dims}")
+    return body.reshape(dims)
+
+
+def _find(directory: Path, stem: str) -> Path:
+    for cand in (directory / f"{stem}.gz", directory / stem, directory / stem.replace("-idx", ".idx")):
+        if cand.exists():
+            return cand
+    raise ValidationError(f"MNIST file {stem}[.gz] not found in {directory}")
+
+
+def mnist_dir(data_dir: str | os.PathLike[str] | None = None) -> Path:
+    """The MNIST directory: ``data_dir``, else ``$METAFX_MNIST_DIR``."""
+    d = data_dir if data_dir is not None else os.environ.get(MNIST_ENV)
+    if not d:
+        raise ValidationError(
+            f"no MNIST directory: pass data_dir=... (--data-dir on the command line) or set {MNIST_ENV}"
+        )
+    p = Path(d).expanduser()
+    if not p.is_dir():
+        raise ValidationError(f"MNIST directory {str(p)!r} does not exist")
+    return p
+
+
+def load_mnist(
+    data_dir: str | os.PathLike[str] | None = None, *, part: str = "t10k", threshold: int | None = 128
+) -> tuple[np.ndarray, np.ndarray]:
+    """MNIST images ``(n, 28, 28)`` and labels.
+
+    ``part`` is the file prefix (``"t10k"`` or ``"train"``).  Images are
+    binarized as ``value >= threshold``; ``threshold=None`` keeps gray levels.
+    """
+    if part not in ("t10k", "train"):
+        raise ValidationError(f"part={part!r}; allowed: 't10k', 'train'")
+    d = mnist_dir(data_dir)
+    images = read_idx(_find(d, f"{part}-images-idx3-ubyte"))
+    labels = read_idx(_find(d, f"{part}-labels-idx1-ubyte"))
+    if images.ndim != 3 or labels.ndim != 1 or images.shape[0] != labels.shape[0]:
+        raise ValidationError(f"MNIST files in {d} disagree: images {images.shape}, labels {labels.shape}")
+    if threshold is None:
+        return images, labels.astype(np.int64)
+    if not 0 < threshold <= 255:
+        raise ValidationError(f"threshold={threshold} must be in 1..255")
+    return (images >= threshold).astype(np.uint8), labels.astype(np.int64)
+
+
+def load_digits_binary(threshold: int | None = 8) -> tuple[np.ndarray, np.ndarray]:
+    """scikit-learn's 8x8 digits ``(1797, 8, 8)``, binarized as ``value >= threshold`` (0-16)."""
+    from sklearn.datasets import load_digits
+
+    d = load_digits()
+    images = d.images
+    if threshold is None:
+        return images, d.target.astype(np.int64)
+    if not 0 < threshold <= 16:
+        raise ValidationError(f"threshold={threshold} must be in 1..16")
+    return (images >= threshold).astype(np.uint8), d.target.astype(np.int64)
+
+

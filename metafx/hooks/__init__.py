@@ -1,0 +1,1 @@
+"""The plugin system: hook specifications, the plugin manager and the registry."""

@@ -1,0 +1,38 @@
+"""Results for a fixed seed stay what they were before the search loop moved
+out of the engines: every engine's result on digits equals the JSON saved by
+``tests/data/saved_results/make_saved_results.py`` before that change (times
+aside)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import metafx
+
+HERE = Path(__file__).parent / "data" / "saved_results"
+CASES = sorted(p.stem for p in HERE.glob("*.json"))
+_VARYING = {"seconds", "timings"}
+# metadata that did not exist before
+_NEW_META = {"empty_steps"}
+
+
+def _strip(d):
+    d = json.loads(json.dumps(d))
+    d["metadata"] = {k: v for k, v in d["metadata"].items() if k not in _VARYING | _NEW_META}
+    for t in d["trajectory"]:
+        for k in _VARYING:
+            t.pop(k, None)
+    return d
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_result_equals_the_saved_one(digits, case):
+    saved = json.loads((HERE / f"{case}.json").read_text())
+    X, y = digits
+    res = metafx.search(X[:400], y[:400], seed=3, progress=False, **saved["args"]).to_dict()
+    old = _strip(saved["result"])
+    new = _strip(res)
+    assert new == old
