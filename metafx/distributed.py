@@ -48,7 +48,8 @@ from .loop.storage import mask_url, open_storage
 from .core.exceptions import MetafxError, StorageError, ValidationError
 from .loop.result import SearchResult
 from .default_plugins.optuna_engine import SPEC_KEY, STEPS_KEY, _quiet_optuna
-from .loop.loop import Progress, SearchState, run_search
+from .loop.loop import Progress, SearchState
+from .loop.loop import run_search as run_loop
 from .loop.problem import SearchProblem, _jsonable
 from .core.validation import check_int as _check_int, check_labels, split_indices
 from .loop.components import load_dataset, make_component
@@ -184,7 +185,7 @@ def _run(spec: ProblemSpec, storage: Any, study_name: str, X: np.ndarray, y: np.
     problem = spec.problem(X, y)
     eng = spec.engine()
     eng.create_study_ = False
-    return run_search(problem, eng, steps=int(spec.steps), seed=int(spec.seed), callbacks=callbacks,
+    return run_loop(problem, eng, steps=int(spec.steps), seed=int(spec.seed), callbacks=callbacks,
                       progress=progress, storage=storage, study_name=study_name, n_jobs=n_jobs)
 
 

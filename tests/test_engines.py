@@ -12,6 +12,7 @@ import pytest
 import metafx
 import naive
 from metafx.loop.problem import step_rng
+from metafx.plugin import run_search
 from metafx.testing import EngineConformance
 
 
@@ -37,11 +38,18 @@ class TestRandomFeatureMode(EngineConformance):
 
 class TestOptunaTPE(EngineConformance):
     engine = "optuna"
+    deterministic_in_n_jobs = False  # TPE proposes n_jobs points before seeing their results
+
+    def storage_for(self, tmp_path):
+        return str(tmp_path / "study.log")
 
 
 class TestOptunaQMC(EngineConformance):
     engine = "optuna"
     engine_params = {"sampler": "qmc"}
+
+    def storage_for(self, tmp_path):
+        return f"sqlite:///{tmp_path}/study.db"
 
 
 class TestMufasaCandidates(EngineConformance):
@@ -55,7 +63,8 @@ class TestRanked(EngineConformance):
     def test_callbacks_and_stop(self, eng, problem):
         # one step whatever `steps` is: the callback sees it once
         calls = []
-        res = eng.run(problem, steps=5, seed=1, callbacks=[lambda s, r: calls.append(r.step)], progress=False)
+        res = run_search(problem, eng, steps=5, seed=1, callbacks=[lambda s, r: calls.append(r.step)],
+                         progress=False)
         assert calls == [1] and len(res.trajectory) == 1
 
 
@@ -160,7 +169,7 @@ def test_random_feature_mode_mixes_meta_features(small):
     fam, batch = res.feature_batch()
     d = fam.describe(batch)
     assert len(set(d["shiftInvLen"].tolist())) > 1 or len(set(d["numInputs"].tolist())) > 1
-    with pytest.raises(metafx.ValidationError, match="mode='grid'.*allowed: point, feature"):
+    with pytest.raises(metafx.ValidationError, match="mode='grid' is not allowed; choose one of 'point', 'feature'"):
         metafx.make_component("engine", "random", {"mode": "grid"})
 
 
@@ -262,24 +271,43 @@ def test_ranked_at_budget_12000_on_2000_images_fits_64_mb():
 
 
 # ----------------------------------------------------------------- infeasible points
-def test_points_without_features_score_the_empty_set(small):
-    """8 inputs with scatter 3.5 do not fit an 8x8 image: the step scores the empty
-    set (majority class) instead of stopping the search."""
+def test_points_without_features_are_refused_before_any_work(small):
+    """Shift 8 (cost 32.5) does not fit a budget of 20: no point of the search can draw a feature, so the
+    search refuses at once instead of returning an empty set as if it were a result."""
+    X, y = small
+    for engine in ("mufasa", "random", "optuna", "ranked"):
+        with pytest.raises(metafx.ValidationError, match="no feature of family 'pixel-and' fits budget=20 with"):
+            metafx.search(X, y, budget=20, steps=2, engine=engine, seed=0, fixed={"shiftInvLen": 8},
+                          progress=False)
+
+
+def test_an_empty_result_is_marked(small, caplog):
+    """8 inputs with scatter 3.5 rarely fit an 8x8 image: the steps score the empty set (majority class), and
+    the result says it holds no features instead of passing for a normal one."""
     X, y = small
     fixed = {"numInputs": 8, "scatter": 3.5, "percentPos": 50, "shiftInvLen": 1}
     for engine in ("mufasa", "random", "optuna"):
         res = metafx.search(X, y, budget=30, steps=2, engine=engine, seed=0, fixed=fixed, progress=False)
         assert all(t.n_features == 0 for t in res.trajectory)
-        assert res.n_features == 0 and 0 < res.best_quality < 0.2
+        assert res.n_features == 0 and res.metadata["empty_result"] is True and res.metadata["empty_steps"] == 2
+    assert "no step of the search drew a feature" in caplog.text
+
+
+def test_infeasible_points_are_counted(small):
+    """Where only some points cannot draw a feature, their steps score the empty set and are counted."""
+    X, y = small
+    res = metafx.search(X, y, budget=20, steps=8, engine="random", seed=0, progress=False)
+    empty = sum(t.n_features == 0 for t in res.trajectory)
+    assert empty > 0 and res.metadata["empty_steps"] == empty and res.n_features > 0
 
 
 # ----------------------------------------------------------------- progress
 @pytest.mark.parametrize("engine", ["mufasa", "optuna", "random", "ranked"])
-def test_progress_bar_shows_best_and_spent(small, capsys, engine):
+def test_progress_bar_shows_best_quality_features_and_cost(small, capsys, engine):
     X, y = small
     metafx.search(X, y, budget=30, steps=2, engine=engine, seed=0, progress=True)
     err = capsys.readouterr().err
-    assert "best=" in err and "spent=" in err
+    assert "best=" in err and "features=" in err and "cost=" in err and "/30" in err
     metafx.search(X, y, budget=30, steps=2, engine=engine, seed=0, progress=None)  # not a terminal: no bar
     assert capsys.readouterr().err == ""
 
@@ -296,7 +324,8 @@ def test_budget_below_cheapest_feature_and_no_steps(small, engine):
 
 
 def test_unknown_sampler_lists_the_allowed_ones():
-    with pytest.raises(metafx.ValidationError, match=r"sampler='nsga'.*allowed: tpe, cmaes, gp, random, qmc"):
+    with pytest.raises(metafx.ValidationError,
+                       match=r"sampler='nsga' is not allowed; choose one of 'tpe', 'cmaes', 'gp', 'random', 'qmc'"):
         metafx.make_component("engine", "optuna", {"sampler": "nsga"})
     with pytest.raises(metafx.ValidationError, match=r"sampler_params=.*not valid for sampler 'tpe'"):
         metafx.make_component("engine", "optuna", {"sampler_params": {"no_such_option": 1}})
@@ -320,21 +349,25 @@ def test_storage_kinds_are_checked(small, tmp_path):
         metafx.search(X, y, budget=30, steps=1, engine="optuna", storage=str(tmp_path / "plain"), progress=False)
     with pytest.raises(metafx.ValidationError, match="engine 'mufasa' records its steps in a JSON-lines journal"):
         metafx.search(X, y, budget=30, steps=1, storage=f"sqlite:///{tmp_path}/a.db", progress=False)
-    with pytest.raises(metafx.ValidationError, match="engine 'ranked' runs one step"):
-        metafx.search(X, y, budget=30, steps=1, engine="ranked", storage=str(tmp_path / "j.jsonl"), progress=False)
+    with pytest.raises(metafx.ValidationError, match="omit study_name"):
+        metafx.search(X, y, budget=30, steps=1, storage=str(tmp_path / "j.jsonl"), study_name="x", progress=False)
 
 
-def test_parallel_evaluation_needs_picklable_components(small):
+def test_parallel_evaluation_of_components_defined_in_a_function(small):
+    """Worker processes receive components defined anywhere (cloudpickle), with the result of one process."""
     from metafx.default_plugins.svm_evaluator import CVLinearSVM
 
-    class Local(CVLinearSVM):  # defined in a function: worker processes cannot import it
+    class Local(CVLinearSVM):  # defined in a function: not importable by name
         name = "local-svm"
 
     X, y = small
-    with pytest.raises(metafx.ValidationError, match="n_jobs=2 evaluates in separate processes.*use n_jobs=1"):
-        metafx.search(X, y, budget=30, steps=2, engine="random", evaluator=Local(), n_jobs=2, progress=False)
-    with pytest.raises(metafx.ValidationError, match="n_jobs=0 must be"):
-        metafx.search(X, y, budget=30, steps=2, engine="random", n_jobs=0, progress=False)
+    kw = dict(budget=30, steps=3, engine="random", progress=False, seed=1)
+    two = metafx.search(X, y, evaluator=Local(), n_jobs=2, **kw)
+    one = metafx.search(X, y, evaluator=Local(), n_jobs=1, **kw)
+    assert strip(two) == strip(one) and two.features == one.features
+    for bad in (0, -2, 1.5, True):
+        with pytest.raises(metafx.ValidationError, match=f"n_jobs={bad!r} must be a positive integer or -1"):
+            metafx.search(X, y, budget=30, steps=2, engine="random", n_jobs=bad, progress=False)
 
 
 def test_mask_url_and_journal_paths():

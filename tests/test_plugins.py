@@ -95,7 +95,7 @@ def test_register_rejects_wrong_base_and_missing_name():
 
 def test_disable_autoload_env_skips_entry_points():
     code = (
-        "import metafx.plugins as p, importlib.metadata as md\n"
+        "import metafx.hooks.manager as p, importlib.metadata as md\n"
         "pm = p.get_plugin_manager()\n"
         "print(len(pm.list_plugin_distinfo()))\n"
     )

@@ -322,9 +322,15 @@ class SearchEngine(Component, ABC):
         """Called once when the search ends (``error``: what ended it, if anything)."""
 
     # engines with ``own_storage = True`` (the steps live in the engine's storage, e.g. an optuna study)
-    def open(self, storage: Any, study_name: str | None, steps: int) -> None:
-        """Open (or create) the storage of a search of ``steps`` steps; ``ask`` returns ``None`` when none is left."""
+    def open(self, storage: Any, study_name: str | None, steps: int) -> list[tuple[StepRecord, Candidate]]:
+        """Open (or create) the storage of a search of ``steps`` steps and return the steps it already holds
+        (as :meth:`collect`); ``ask`` returns ``None`` when no step is left to start."""
         raise NotImplementedError(f"engine {self.name!r} sets own_storage but has no open()")
+
+    def step_number(self, step: int, candidate: Candidate) -> int:
+        """The number recorded for the step the loop calls ``step`` (engines with their own storage number
+        steps themselves, e.g. optuna's trial number + 1, so that workers sharing a study agree)."""
+        return step
 
     def finished(self) -> bool:
         """Whether every step of the search is finished (also those run by other processes)."""

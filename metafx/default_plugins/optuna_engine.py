@@ -380,8 +380,8 @@ class OptunaEngine(SearchEngine):
         return study
 
     # -------------------------------------------------------------- the loop's calls
-    def open(self, storage: Any, study_name: str | None, steps: int) -> None:
-        """Open the study (created unless ``create_study_ = False``) and start the heartbeat."""
+    def open(self, storage: Any, study_name: str | None, steps: int) -> list[tuple[StepRecord, Candidate]]:
+        """Open the study (created unless ``create_study_ = False``), start the heartbeat, return its steps."""
         create = getattr(self, "create_study_", True)
         self.study_ = self.open_study(self.problem_, self.seed_, storage, study_name, steps=steps, create=create)
         self.steps_ = int(steps)
@@ -391,6 +391,7 @@ class OptunaEngine(SearchEngine):
         self.trials_: dict[int, Any] = {}
         in_memory = isinstance(self.study_._storage, optuna.storages.InMemoryStorage)
         self.beat_ = None if in_memory else _Heartbeat(self.study_._storage, float(self.heartbeat))
+        return self.collect()
 
     def ask(self, step: int) -> Candidate | None:
         with _quiet_optuna():
@@ -400,9 +401,12 @@ class OptunaEngine(SearchEngine):
         self.mine_.add(trial._trial_id)
         if self.beat_ is not None:
             self.beat_.add(trial._trial_id)
-        self.trials_[step] = trial
+        self.trials_[trial.number + 1] = trial
         return Candidate(self._point(self.problem_, trial.params), keys=(self.seed_, trial.number + 1, _DRAW),
                          tag=trial.number)
+
+    def step_number(self, step: int, candidate: Candidate) -> int:
+        return int(candidate.tag) + 1  # trial number + 1: the same in every worker sharing the study
 
     def tell(self, record: StepRecord) -> None:
         trial = self.trials_.pop(record.step, None)

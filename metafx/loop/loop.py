@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from ..core.base import Candidate, SearchEngine
-from ..core.exceptions import MetafxError, StorageError, ValidationError
+from ..core.exceptions import StorageError, ValidationError
 from ..core.validation import check_int, check_n_jobs, check_number
 from ..core.values import StepRecord
 from .journal import Journal
@@ -180,8 +180,9 @@ def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed
     engine.setup(problem, seed)
     journal: Journal | None = None
     restored: list[StepRecord] = []
+    finished_before: list[tuple[StepRecord, Candidate]] = []
     if engine.own_storage:
-        engine.open(storage, study_name, cap)
+        finished_before = list(engine.open(storage, study_name, cap) or [])
     elif storage is not None:
         if study_name is not None:
             raise ValidationError(f"engine {engine.name!r} keeps a journal file, which holds one search: "
@@ -208,8 +209,15 @@ def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed
                 bar.update(state)
                 if state.stop_requested:
                     break
-            if restored:
-                logger.info("%s: resumed %d finished step(s) from %s", engine.name, len(restored), journal.path)
+            for rec, cand in finished_before:  # steps the engine's storage holds: no callbacks, no replay
+                state.record(rec, ())
+                if rec.accepted:
+                    best = _Best(rec.step, cand, None)
+                j = rec.step
+                bar.update(state)
+            if restored or finished_before:
+                logger.info("%s: resumed %d finished step(s) from %s", engine.name,
+                            len(restored) or len(finished_before), journal.path if journal else "the storage")
             while not state.stop_requested:
                 if not engine.own_storage and j >= cap:
                     break
@@ -225,7 +233,8 @@ def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed
                     proposal = engine.ask(j + k)
                     if proposal is None:  # the engine has nothing more to start
                         break
-                    round_.append((j + k, candidates_of(proposal, problem, seed, j + k)))
+                    cands = candidates_of(proposal, problem, seed, j + k)
+                    round_.append((engine.step_number(j + k, cands[0]), cands))
                 if not round_:
                     if engine.own_storage and not engine.finished():
                         time.sleep(POLL_SECONDS)  # the last steps run elsewhere
@@ -255,7 +264,7 @@ def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed
                         best = _Best(step, cands[k], ev)
                     state.record(rec, callbacks)
                     bar.update(state)
-                    j = step
+                    j = max(j, step)
                     if state.stop_requested:
                         break
     except KeyboardInterrupt as e:
@@ -324,10 +333,8 @@ def _result(problem: SearchProblem, engine: SearchEngine, seed: int, trajectory:
     empty = sum(r.n_features == 0 for r in trajectory)
     if empty:
         meta["empty_steps"] = empty
-    if trajectory and ev is not None and ev.n_features == 0 and not isinstance(error, KeyboardInterrupt):
-        raise MetafxError(
-            f"no step of the search drew a feature ({empty} of {len(trajectory)} steps gave an empty set): "
-            f"no feature of family {problem.family.name!r} fits budget={problem.budget:g} at the points searched"
-            f"{' with ' + str(problem.space.fixed) + ' fixed' if problem.space.fixed else ''}; "
-            "raise the budget or change the fixed meta-features")
+    if trajectory and empty == len(trajectory):  # never passed off as a normal result
+        meta["empty_result"] = True
+        logger.warning("%s: no step of the search drew a feature (%d of %d steps gave an empty set) under "
+                       "budget=%g; the result holds no features", engine.name, empty, len(trajectory), problem.budget)
     return problem.make_result(engine, seed, trajectory, ev, best_step, metadata=meta)

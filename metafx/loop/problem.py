@@ -87,6 +87,29 @@ class SearchProblem:
             raise ValidationError(
                 f"budget={budget:g} is below the cheapest feature's cost {min_cost:g}; raise --budget"
             )
+        self.check_feasible()
+
+    def check_feasible(self, n_points: int = 64) -> None:
+        """Refuse a search in which no point can draw a feature under the budget.
+
+        Draws one feature at the start point and at ``n_points`` uniform
+        points (its own generator: the search's draws are not touched); when
+        none gives a feature (e.g. ``shiftInvLen`` fixed to 8, whose features
+        cost 32.5, under a budget of 20), raises :class:`~metafx.ValidationError`
+        before any work.
+        """
+        rng = np.random.default_rng(0x6D6678)
+        points = [self.space.start()] + [self.space.uniform(rng) for _ in range(n_points)]
+        for point in points:
+            try:
+                if len(self.family.draw(point, self.budget, rng, max_features=1)):
+                    return
+            except ValidationError:
+                continue
+        fixed = f" with {dict(self.space.fixed)} fixed" if self.space.fixed else ""
+        raise ValidationError(
+            f"no feature of family {self.family.name!r} fits budget={self.budget:g}{fixed} at any of "
+            f"{len(points)} points tried; raise the budget or change the fixed meta-features")
 
     def draw(self, point: Mapping[str, Any], rng: np.random.Generator) -> Any:
         """The feature set of a point: drawn at ``point`` until the budget is used.

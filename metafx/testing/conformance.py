@@ -29,6 +29,7 @@ from typing import Any, ClassVar, Mapping
 import numpy as np
 import pytest
 
+from ..loop.loop import run_search
 from ..loop.problem import SearchProblem, _jsonable
 from ..core.base import (
     Component,
@@ -471,7 +472,9 @@ class EvaluatorConformance:
 class EngineConformance:
     """The contract of a :class:`metafx.base.SearchEngine`.
 
-    Class attributes: ``engine`` (name or class), ``engine_params``, ``steps``.
+    Class attributes: ``engine`` (name or class), ``engine_params``, ``steps``,
+    ``deterministic_in_n_jobs``; override :meth:`storage_for` for an engine
+    with its own storage.
     The default problem is ``pixel-and`` on 300 binarized digits with
     ``cv-linear-svm`` and budget 15; override :meth:`make_problem`.
     """
@@ -479,6 +482,8 @@ class EngineConformance:
     engine: ClassVar[Any] = None
     engine_params: ClassVar[Mapping[str, Any]] = {}
     steps: ClassVar[int] = 4
+    #: False for engines whose proposals depend on how many run at once (optuna's model-based samplers)
+    deterministic_in_n_jobs: ClassVar[bool] = True
 
     def make_problem(self) -> SearchProblem:
         X, y = load_digits_binary()
@@ -496,7 +501,7 @@ class EngineConformance:
 
     @pytest.fixture
     def result(self, eng, problem) -> SearchResult:
-        return eng.run(problem, steps=self.steps, seed=5, callbacks=[], progress=False)
+        return run_search(problem, eng, steps=self.steps, seed=5, progress=False)
 
     def test_is_a_registered_engine(self, eng):
         assert isinstance(eng, SearchEngine)
@@ -525,7 +530,7 @@ class EngineConformance:
         space = problem.space
         dim = space.free[0]
         problem.space = space.with_fixed({dim.name: dim.start})
-        res = eng.run(problem, steps=self.steps, seed=2, callbacks=[], progress=False)
+        res = run_search(problem, eng, steps=self.steps, seed=2, progress=False)
         assert all(r.point[dim.name] == dim.start for r in res.trajectory)
 
     def test_features_recompute_to_the_best_quality(self, result, problem):
@@ -540,7 +545,7 @@ class EngineConformance:
         assert again == result
 
     def test_reproducible(self, eng, problem, result):
-        again = eng.run(problem, steps=self.steps, seed=5, callbacks=[], progress=False)
+        again = run_search(problem, eng, steps=self.steps, seed=5, progress=False)
         assert [r.point for r in again.trajectory] == [r.point for r in result.trajectory]
         assert again.features == result.features
 
@@ -551,12 +556,34 @@ class EngineConformance:
             seen.append(record.step)
             return False  # stop after the first step
 
-        res = eng.run(problem, steps=self.steps, seed=1, callbacks=[cb], progress=False)
+        res = run_search(problem, eng, steps=self.steps, seed=1, callbacks=[cb], progress=False)
         assert len(res.trajectory) == 1 and seen == [res.trajectory[0].step]
 
         calls = []
-        eng.run(problem, steps=2, seed=1, callbacks=[lambda s, r: calls.append(r.step)], progress=False)
-        assert len(calls) == 2
+        run_search(problem, eng, steps=2, seed=1, callbacks=[lambda s, r: calls.append(r.step)], progress=False)
+        assert len(calls) == min(2, type(eng).max_steps or 2)
+
+    def test_resume_equals_uninterrupted(self, eng, problem, result, tmp_path):
+        """Stopped after one step and run again on the same storage, the search ends as an uninterrupted one."""
+        storage = self.storage_for(tmp_path)
+        run_search(problem, eng, steps=self.steps, seed=5, progress=False, storage=storage,
+                   callbacks=[lambda s, r: False])
+        again = run_search(problem, _resolve("engine", self.engine, self.engine_params), steps=self.steps, seed=5,
+                           progress=False, storage=storage)
+        assert [(r.point, r.quality) for r in again.trajectory] == [(r.point, r.quality) for r in result.trajectory]
+        assert again.features == result.features
+
+    def test_n_jobs_gives_the_same_result(self, eng, problem, result):
+        """Candidates evaluated by two worker processes give the result of one process."""
+        if not self.deterministic_in_n_jobs:
+            pytest.skip("this engine's proposals depend on n_jobs (declared deterministic_in_n_jobs = False)")
+        again = run_search(problem, eng, steps=self.steps, seed=5, progress=False, n_jobs=2)
+        assert [(r.point, r.quality) for r in again.trajectory] == [(r.point, r.quality) for r in result.trajectory]
+        assert again.features == result.features
+
+    def storage_for(self, tmp_path) -> str:
+        """Where :meth:`test_resume_equals_uninterrupted` keeps the search (a journal file by default)."""
+        return str(tmp_path / "search.jsonl")
 
 
 # --------------------------------------------------------------------------- datasets

@@ -1,0 +1,1 @@
+"""Analysis: quality maps (Algorithm 5), inductive transfer, scoring helpers and the test error of a result."""

@@ -1,0 +1,1 @@
+"""Learning tools on feature values: linear SVMs, nearest-neighbour rules, RBF regression, generalization bounds."""
