@@ -84,7 +84,7 @@ EXAMPLE_NAMES = {
     "metafx_register_families": "example-cuts",
     "metafx_register_describers": "example-cut-column",
     "metafx_register_evaluators": "example-centroid",
-    "metafx_register_search_engines": "example-random",
+    "metafx_register_search_engines": "example-climb",
     "metafx_register_datasets": "example-blobs",
 }
 
@@ -126,7 +126,7 @@ def test_example_family_in_a_search():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(120, 5))
     y = (X[:, 1] > 0.3).astype(int)
-    res = metafx.search(X, y, family="example-cuts", engine="example-random", evaluator="example-centroid",
+    res = metafx.search(X, y, family="example-cuts", engine="example-climb", evaluator="example-centroid",
                         budget=4, steps=4, seed=0, progress=False)
     assert res.n_features == 4 and res.transform(X[:3]).shape == (3, 4)
 
@@ -145,8 +145,67 @@ class TestDocEvaluator(EvaluatorConformance):
 
 
 class TestDocEngine(EngineConformance):
-    engine = "example-random"
+    engine = "example-climb"
 
 
 class TestDocDataset(DatasetConformance):
     dataset = "example-blobs"
+
+
+# --------------------------------------------------------------------------- the engine example, for real
+SCRIPT_TAIL = """
+import os, sys, time
+import metafx
+
+metafx.register_plugin(sys.modules[__name__], name="docs-climb")
+X, y = metafx.load_dataset("digits")
+
+
+def announce(state, record):
+    print("STEP", record.step, flush=True)
+    time.sleep(float(os.environ.get("METAFX_TEST_SLOW", "0")))
+
+
+res = metafx.search(X[:300], y[:300], budget=30, steps=6, engine="example-climb", seed=4, progress=False,
+                    storage=sys.argv[1], n_jobs=2, callbacks=[announce])
+res.to_json(sys.argv[2])
+print("DONE", flush=True)
+"""
+
+
+def test_engine_example_resumes_after_sigkill_with_two_processes(tmp_path):
+    """The example engine in a plain script (no main guard) with n_jobs=2: killed after its third step and
+    run again, it ends with the result of an uninterrupted run."""
+    import os
+    import signal
+    import subprocess
+
+    script = tmp_path / "climb.py"
+    script.write_text(example("metafx_register_search_engines") + SCRIPT_TAIL)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+
+    def run(storage, out, kill_after=None):
+        e = {**env, "METAFX_TEST_SLOW": "5" if kill_after else "0"}
+        proc = subprocess.Popen([sys.executable, str(script), str(storage), str(out)], stdout=subprocess.PIPE,
+                                text=True, env=e, cwd=str(tmp_path))
+        lines = []
+        for line in proc.stdout:
+            lines.append(line.strip())
+            if kill_after and line.strip() == f"STEP {kill_after}":
+                os.kill(proc.pid, signal.SIGKILL)
+                break
+        proc.stdout.close()
+        rc = proc.wait(timeout=120)
+        return rc, lines
+
+    rc, lines = run(tmp_path / "ref.jsonl", tmp_path / "ref.json")
+    assert rc == 0 and lines[-1] == "DONE", lines
+    rc, lines = run(tmp_path / "j.jsonl", tmp_path / "out.json", kill_after=3)
+    assert rc == -signal.SIGKILL and not (tmp_path / "out.json").exists()
+    rc, lines = run(tmp_path / "j.jsonl", tmp_path / "out.json")
+    assert rc == 0 and lines[-1] == "DONE", lines
+    ref = metafx.SearchResult.from_json(tmp_path / "ref.json")
+    res = metafx.SearchResult.from_json(tmp_path / "out.json")
+    assert res.metadata["resumed_steps"] == 3
+    assert [(t.point, t.quality) for t in res.trajectory] == [(t.point, t.quality) for t in ref.trajectory]
+    assert res.features == ref.features
