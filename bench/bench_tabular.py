@@ -41,9 +41,9 @@ from sklearn.linear_model import LinearRegression, LogisticRegression
 from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import PolynomialFeatures, StandardScaler
+from threadpoolctl import threadpool_limits
 
 import metafx
-from threadpoolctl import threadpool_limits
 
 DATASETS = {
     "breast_cancer": (load_breast_cancer, "classification"),

@@ -116,8 +116,8 @@ def svm_baselines(Xtr, ytr, Xte, yte, seed):
 
 def run(args) -> None:
     import metafx
-    from metafx.core.validation import split_indices
     from metafx.analysis.evaluation import test_error
+    from metafx.core.validation import split_indices
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -75,10 +75,11 @@ def main(argv=None) -> dict:
                          "or 'random' (uniform 1-8 per feature)")
     args = ap.parse_args(argv)
 
-    import metafx
-    from metafx.default_plugins.local_families import PixelAndLocalFamily
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.svm import LinearSVC
+
+    import metafx
+    from metafx.default_plugins.local_families import PixelAndLocalFamily
 
     timer = Timer()
     X, y = load(args)

@@ -29,8 +29,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _qm_common import (Timer, base_parser, corr, load, one_nn_error, out_dir, pyplot, write_csv,  # noqa: E402
-                        write_json)
+from _qm_common import Timer, base_parser, corr, load, one_nn_error, out_dir, pyplot, write_csv, write_json  # noqa: E402
 
 
 def main(argv=None) -> dict:

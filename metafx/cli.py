@@ -13,15 +13,15 @@ import json
 import sys
 from typing import Any, Sequence
 
-from .core.exceptions import MetafxError, ValidationError
-from .core import __version__
-from .loop.api import search
-from .plotting import plot_result
-from .hooks.manager import get_registry
-from .loop.components import load_dataset
-from .core.validation import split_indices
 from .analysis.evaluation import test_error
+from .core import __version__
+from .core.exceptions import MetafxError, ValidationError
+from .core.validation import split_indices
 from .distributed import ProblemSpec, run_search, run_worker
+from .hooks.manager import get_registry
+from .loop.api import search
+from .loop.components import load_dataset
+from .plotting import plot_result
 
 __all__ = ["main", "build_parser"]
 

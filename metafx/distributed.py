@@ -44,16 +44,17 @@ import numpy as np
 import optuna
 from optuna.trial import TrialState
 
-from .loop.storage import mask_url, open_storage
+from .core.base import FeatureFamily, SearchEngine, SetEvaluator
 from .core.exceptions import MetafxError, StorageError, ValidationError
-from .loop.result import SearchResult
+from .core.validation import check_int as _check_int
+from .core.validation import check_labels, split_indices
 from .default_plugins.optuna_engine import SPEC_KEY, STEPS_KEY, _quiet_optuna
+from .loop.components import load_dataset, make_component
 from .loop.loop import Progress, SearchState
 from .loop.loop import run_search as run_loop
 from .loop.problem import SearchProblem, _jsonable
-from .core.validation import check_int as _check_int, check_labels, split_indices
-from .loop.components import load_dataset, make_component
-from .core.base import FeatureFamily, SearchEngine, SetEvaluator
+from .loop.result import SearchResult
+from .loop.storage import mask_url, open_storage
 
 __all__ = ["ProblemSpec", "create_study", "run_worker", "wait_for_study", "run_search", "study_spec"]
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import metafx
-from metafx.learn import bounds
 from metafx.core.exceptions import ValidationError
+from metafx.learn import bounds
 
 
 def test_g_of_J_takes_the_smaller_of_both_lemmas():

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import metafx
-from metafx.core.validation import check_labels, split_indices
 from metafx.core.datafiles import read_idx
+from metafx.core.validation import check_labels, split_indices
 
 
 def test_digits_is_binary_8x8(digits):

@@ -6,11 +6,11 @@ from __future__ import annotations
 import importlib.util
 import math
 
+import naive
 import numpy as np
 import pytest
 
 import metafx
-import naive
 from metafx.loop.problem import step_rng
 from metafx.plugin import run_search
 from metafx.testing import EngineConformance

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import naive
 import numpy as np
 import pytest
 
-import naive
 from metafx._kernels.packing import pack_columns, popcount_rows, unpack_columns
 from metafx.default_plugins.pixel_families import PixelAndFamily
 

@@ -6,12 +6,12 @@ import math
 
 import numpy as np
 import pytest
+from naive import pixel_and_features  # tests/ is on sys.path under pytest
 
 import metafx
-from metafx.default_plugins.local_families import PixelAndLocalFamily
 from metafx.core.exceptions import ValidationError
-
-from naive import pixel_and_features  # tests/ is on sys.path under pytest
+from metafx.default_plugins.local_families import PixelAndLocalFamily
+from metafx.testing import FamilyConformance
 
 
 def window_of(spec, s=4):
@@ -118,8 +118,6 @@ def test_validation():
     with pytest.raises(ValidationError, match="outside its range"):
         PixelAndLocalFamily(image_shape=(8, 8)).draw({"x": 7}, 5, np.random.default_rng(0))
 
-
-from metafx.testing import FamilyConformance
 
 
 class TestPixelAndLocalConformance(FamilyConformance):

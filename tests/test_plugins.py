@@ -7,7 +7,6 @@ import subprocess
 import sys
 import types
 
-import numpy as np
 import pytest
 
 import metafx

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import metafx
-from metafx.core.exceptions import ValidationError
 from metafx.analysis.quality_map import default_domain, meta_feature_matrix
+from metafx.core.exceptions import ValidationError
 from metafx.learn.rbf import RBFGridRegressor, grid_centres
 
 SIDE = 16

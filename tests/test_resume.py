@@ -181,8 +181,8 @@ def test_trial_of_a_dead_process_is_taken_over(digits, tmp_path):
     under the same number (same point, same draw), not replaced by a new trial."""
     import optuna
 
-    from metafx.loop.storage import open_storage
     from metafx.default_plugins import optuna_engine as oe
+    from metafx.loop.storage import open_storage
 
     X, y = digits
     X, y = X[:400], y[:400]

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+import naive
 import numpy as np
 import pytest
 from sklearn.metrics import mutual_info_score
 
 import metafx
 from metafx.core.exceptions import UnknownComponentError, ValidationError
-
-import naive
 
 
 def packed(X):

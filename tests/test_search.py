@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import math
 
+import naive
 import numpy as np
 import pytest
 
 import metafx
-import naive
 
 
 @pytest.fixture(scope="module")

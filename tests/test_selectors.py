@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+import naive
 import numpy as np
 import pytest
 
 import metafx
-from metafx.default_plugins.selectors import GFlip
 from metafx.core.exceptions import UnknownComponentError, ValidationError
-
-import naive
+from metafx.default_plugins.selectors import GFlip
 
 
 def perms_of(seed, n, passes=100):

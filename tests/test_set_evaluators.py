@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import naive
 import numpy as np
 import pytest
 
@@ -13,8 +14,6 @@ from metafx.learn.neighbors import (
     NearestNeighbor1,
     PotentialFunctionClassifier,
 )
-
-import naive
 
 
 def packed(X):

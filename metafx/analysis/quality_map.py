@@ -28,12 +28,12 @@ import numpy as np
 
 from ..core.base import FeatureFamily, FeatureScorer, MetaFeatureDescriber
 from ..core.exceptions import ValidationError
-from ..core.values import FeatureValues
-from ..loop.components import make_component
-from ..hooks.manager import get_registry
 from ..core.validation import check_labels
-from .scoring import score_features
+from ..core.values import FeatureValues
+from ..hooks.manager import get_registry
 from ..learn.rbf import RBFGridRegressor
+from ..loop.components import make_component
+from .scoring import score_features
 
 __all__ = [
     "QualityMap",

@@ -10,10 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from ..core.base import FeatureScorer, FeatureSelector
+from ..core.base import FeatureScorer, FeatureSelector, SetEvaluator
 from ..core.exceptions import UnknownComponentError, ValidationError
 from ..hooks.manager import get_registry
-from ..core.base import SetEvaluator
 
 __all__ = ["score_features", "select_features", "scorer_names", "selector_names"]
 

@@ -40,8 +40,8 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..core.exceptions import ValidationError
-from ..hooks.spec import hookimpl
 from ..core.values import Dimension, MetaFeatureSpace
+from ..hooks.spec import hookimpl
 from .pixel_families import MAX_INPUTS, MAX_SHIFT, PixelAndBatch, PixelAndFamily, pixel_and_cost
 
 __all__ = ["PixelAndLocalFamily", "LOCAL_META_FEATURES"]

@@ -37,12 +37,12 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..core.base import FeatureFamily, MetaFeatureDescriber
-from ..core.validation import check_binary_images
-from ..core.exceptions import ValidationError
-from ..core.values import Dimension, FeatureValues, MetaFeatureSpace
-from .._kernels.pixel_and import eval_pixel_and, make_planes
 from .._kernels.packing import pack_columns
+from .._kernels.pixel_and import eval_pixel_and, make_planes
+from ..core.base import FeatureFamily, MetaFeatureDescriber
+from ..core.exceptions import ValidationError
+from ..core.validation import check_binary_images
+from ..core.values import Dimension, FeatureValues, MetaFeatureSpace
 
 __all__ = ["PixelAndFamily", "PixelsFamily", "PixelAndBatch", "PixelBatch", "LocationDescriber", "RadiusDescriber"]
 

@@ -22,13 +22,13 @@ from typing import Any
 
 import numpy as np
 
+from .._kernels import margin as K
+from .._kernels.scoring import class_masks, dense_binary_class_counts, mutual_info_from_counts, packed_class_counts
 from ..core.base import FeatureScorer
 from ..core.exceptions import ValidationError
+from ..core.validation import check_choice, check_costs, check_int, check_number, check_xy
 from ..core.values import FeatureValues
 from ..learn.arrays import binary_rows, dense_float, encode_labels, utility_code
-from ..core.validation import check_choice, check_costs, check_int, check_number, check_xy
-from .._kernels.scoring import class_masks, dense_binary_class_counts, mutual_info_from_counts, packed_class_counts
-from .._kernels import margin as K
 
 __all__ = ["Infogain", "Relief", "ReliefF", "Simba", "Corrcoef", "RGS", "infogain_table", "median_binarize",
            "instance_order"]

@@ -13,13 +13,13 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from .._kernels import margin as K
+from ..analysis.scoring import _lookup, scorer_names
 from ..core.base import FeatureScorer, FeatureSelector
 from ..core.exceptions import ValidationError
 from ..core.validation import check_int, check_number, check_xy
 from ..learn.arrays import dense_float, encode_labels, utility_code
 from ..loop.components import make_component
-from ..analysis.scoring import _lookup, scorer_names
-from .._kernels import margin as K
 
 __all__ = ["TopN", "GFlip", "rank_scores"]
 

@@ -19,14 +19,14 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ..core.base import SetEvaluator
-from ..core.exceptions import ValidationError
-from ..learn.arrays import binary_rows, dense_float, encode_labels, utility_code
-from ..core.validation import check_int, check_number, check_xy
-from ..learn.svm import majority_accuracy, stratified_folds
 from .._kernels import margin as K
 from .._kernels.neighbors import loo_potential_scores
+from ..core.base import SetEvaluator
+from ..core.exceptions import ValidationError
+from ..core.validation import check_int, check_number, check_xy
+from ..learn.arrays import binary_rows, dense_float, encode_labels, utility_code
 from ..learn.neighbors import make_classifier, resolve_sigma
+from ..learn.svm import majority_accuracy, stratified_folds
 
 __all__ = ["CVNearestNeighbor", "CVCondensed1NN", "CVAdaptiveNN", "CVPotential", "LOO1NN", "MarginEvaluator",
            "PotentialMargin", "loo_nn_correct", "normalized_potential_margins"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-
 from sklearn.exceptions import ConvergenceWarning
 
 from ..core.base import SetEvaluator

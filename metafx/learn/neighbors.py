@@ -25,10 +25,7 @@ from typing import Any
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from ..core.exceptions import ValidationError
-from ..core.validation import check_choice, check_int, check_number, check_xy
-from .arrays import dense_float, encode_labels
-from .._kernels.packing import pack_columns, unpack_columns
+from .._kernels.margin import hit_miss
 from .._kernels.neighbors import (
     diameter,
     net_indices,
@@ -39,7 +36,10 @@ from .._kernels.neighbors import (
     prune_net,
     weighted_knn_vote,
 )
-from .._kernels.margin import hit_miss
+from .._kernels.packing import pack_columns, unpack_columns
+from ..core.exceptions import ValidationError
+from ..core.validation import check_choice, check_int, check_number, check_xy
+from .arrays import dense_float, encode_labels
 
 __all__ = [
     "NearestNeighbor1",

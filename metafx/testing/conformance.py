@@ -29,8 +29,7 @@ from typing import Any, ClassVar, Mapping
 import numpy as np
 import pytest
 
-from ..loop.loop import run_search
-from ..loop.problem import SearchProblem, _jsonable
+from .._kernels.packing import pack_columns
 from ..core.base import (
     Component,
     Dataset,
@@ -41,14 +40,15 @@ from ..core.base import (
     SearchEngine,
     SetEvaluator,
 )
-from ..core.exceptions import ValidationError
-from ..hooks.manager import get_registry
-from ..core.values import FeatureValues, MetaFeatureSpace
-from ..loop.result import SearchResult
-from .._kernels.packing import pack_columns
-from ..loop.components import make_component
 from ..core.datafiles import load_digits_binary
+from ..core.exceptions import ValidationError
 from ..core.validation import check_binary_images, check_labels, check_table
+from ..core.values import FeatureValues, MetaFeatureSpace
+from ..hooks.manager import get_registry
+from ..loop.components import make_component
+from ..loop.loop import run_search
+from ..loop.problem import SearchProblem, _jsonable
+from ..loop.result import SearchResult
 
 __all__ = [
     "FamilyConformance",

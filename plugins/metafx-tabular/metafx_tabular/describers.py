@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+
 from metafx import MetaFeatureDescriber
 
 from .family import TabularFamily, expr_columns, expr_ops

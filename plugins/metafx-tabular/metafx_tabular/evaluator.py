@@ -27,6 +27,7 @@ import warnings
 from typing import Any
 
 import numpy as np
+
 from metafx import FeatureValues, SetEvaluator, ValidationError
 
 from .tasks import infer_task

@@ -60,6 +60,7 @@ from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 import numpy as np
+
 from metafx import Dimension, FeatureFamily, FeatureValues, MetaFeatureSpace, ValidationError
 from metafx.core.validation import check_table
 

@@ -1,6 +1,9 @@
 """Saved results of the engines before the search-loop rewrite (tests/test_saved_results.py compares)."""
-import json, sys
+import json
+import sys
+
 import metafx
+
 X, y = metafx.load_dataset("digits")
 Xtr, ytr = X[:400], y[:400]
 cases = {
