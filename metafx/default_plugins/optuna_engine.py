@@ -338,6 +338,8 @@ class OptunaEngine(SearchEngine):
         for d in problem.space.free:
             if d.kind == "int":
                 out[d.name] = optuna.distributions.IntDistribution(int(d.low), int(d.high))
+            elif d.kind == "categorical":
+                out[d.name] = optuna.distributions.CategoricalDistribution(d.choices)
             else:
                 out[d.name] = optuna.distributions.FloatDistribution(float(d.low), float(d.high))
         return out
@@ -489,7 +491,7 @@ class OptunaEngine(SearchEngine):
                 out[d.name] = problem.space.fixed[d.name]
             else:
                 v = params[d.name]
-                out[d.name] = int(v) if d.kind == "int" else float(v)
+                out[d.name] = int(v) if d.kind == "int" else (d.check(v) if d.kind == "categorical" else float(v))
         return out
 
     def _is_stale(self, t, now: float) -> bool:
@@ -523,6 +525,8 @@ class OptunaEngine(SearchEngine):
         for name, dist in dists.items():  # a taken-over trial gets its stored values back
             if isinstance(dist, optuna.distributions.IntDistribution):
                 trial.suggest_int(name, dist.low, dist.high)
+            elif isinstance(dist, optuna.distributions.CategoricalDistribution):
+                trial.suggest_categorical(name, dist.choices)
             else:
                 trial.suggest_float(name, dist.low, dist.high)
         return trial
