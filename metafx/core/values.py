@@ -233,7 +233,8 @@ class MetaFeatureSpace:
         return n
 
     def to_dict(self) -> dict[str, Any]:
-        return {"dimensions": [asdict(d) for d in self.dimensions], "fixed": dict(self.fixed)}
+        dims = [{k: v for k, v in asdict(d).items() if k != "choices" or v} for d in self.dimensions]
+        return {"dimensions": dims, "fixed": dict(self.fixed)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MetaFeatureSpace:
