@@ -54,6 +54,8 @@ from ..loop.storage import mask_url, open_storage
 __all__ = ["OptunaEngine", "SAMPLERS", "trial_seed"]
 
 SAMPLERS = ("tpe", "cmaes", "gp", "random", "qmc")
+# updating a trial another process finished: its own exception since optuna 4.x, a RuntimeError before
+_UPDATE_FINISHED = getattr(optuna.exceptions, "UpdateFinishedTrialError", RuntimeError)
 _REQUIRES = {"cmaes": ("cmaes", "pip install cmaes"), "gp": ("torch", "pip install torch")}
 _DRAW = 1
 
@@ -414,7 +416,7 @@ class OptunaEngine(SearchEngine):
         trial = self.trials_.pop(record.step, None)
         if trial is None:
             return
-        with contextlib.suppress(optuna.exceptions.UpdateFinishedTrialError):  # another process finished it
+        with contextlib.suppress(_UPDATE_FINISHED):  # another process finished it
             trial.set_user_attr(RECORD_KEY, {"cost": record.cost, "n_features": record.n_features,
                                              "seconds": record.seconds, "timings": record.timings})
         self._set_trial_attrs(trial, record)
@@ -425,7 +427,7 @@ class OptunaEngine(SearchEngine):
 
     def _set_trial_attrs(self, trial, record: StepRecord) -> None:
         """Readable user attributes for optuna's own tools (dashboard, visualization)."""
-        with contextlib.suppress(optuna.exceptions.UpdateFinishedTrialError):
+        with contextlib.suppress(_UPDATE_FINISHED):
             trial.set_user_attr("n_features", int(record.n_features))
             trial.set_user_attr("cost", float(record.cost))
 
