@@ -50,6 +50,7 @@ __all__ = [
     "condense",
     "nn_predict",
     "min_vertex_cover",
+    "witness",
     "SRMResult",
     "srm_search",
 ]
@@ -336,6 +337,33 @@ def min_vertex_cover(n_left: int, n_right: int, rows: np.ndarray, cols: np.ndarr
     cover[:n_left] = ~visit_l
     cover[n_left:] = visit_r
     return cover
+
+
+def witness(X: Any, y: Any, gamma: float, metric: str = "l2") -> np.ndarray:
+    """Indices of a largest subset with margin ``>= gamma`` (two labels): ``S`` minus a minimum vertex cover.
+
+    The graph joins rows of different labels closer than ``gamma``; removing
+    a minimum vertex cover (Koenig, :func:`min_vertex_cover`) leaves the
+    witness ``S~`` of ``(eps, gamma)``-separability with the smallest
+    ``eps = 1 - |S~| / n``.  A tiny ``gamma`` (e.g. ``5e-324``) removes only
+    identical rows with different labels, as few as possible.
+    """
+    from ._kernels.compression import cross_metric
+
+    l1 = _metric(metric)
+    A = _points(X)
+    classes, codes = _labels(y, A.shape[0])
+    g = _positive("gamma", gamma, allow_inf=True)
+    if classes.size > 2:
+        raise ValidationError(f"witness is for two labels, got {classes.size} (with more the graph is not "
+                              "bipartite and a minimum vertex cover is NP-hard)")
+    if classes.size < 2:
+        return np.arange(A.shape[0])
+    left, right = np.flatnonzero(codes == 0), np.flatnonzero(codes == 1)
+    er, ec = np.nonzero(cross_metric(A[left], A[right], l1) < g)
+    mask = min_vertex_cover(left.size, right.size, er, ec)
+    removed = np.r_[left[mask[:left.size]], right[mask[left.size:]]]
+    return np.setdiff1d(np.arange(A.shape[0]), removed)
 
 
 @dataclass

@@ -158,3 +158,13 @@ def test_errors_name_the_problem():
         cp.doubling_dimension(X[:1])
     with pytest.raises(metafx.ValidationError, match="ddim"):
         cp.srm_search(X, np.arange(10) % 2, ddim=-1.0)
+
+
+def test_witness_matches_exhaustive_cover():
+    rng = np.random.default_rng(8)
+    X = np.round(rng.random((11, 2)), 1)          # rounding makes duplicates
+    y = rng.integers(0, 2, 11)
+    for g in (5e-324, 0.15, 0.4):
+        W = cp.witness(X, y, g, "l1")
+        assert 11 - W.size == nb.min_vertex_cover_size(X, y, g, "l1")
+        assert cp.sample_margin(X[W], y[W], "l1") >= g
