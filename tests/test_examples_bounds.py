@@ -50,3 +50,9 @@ def test_sample_compression_tiny(tmp_path):
         assert 0 < d["pct_hierarchy"] <= 100 and -1 <= d["acc_change"] <= 1
         assert d["ddim"] > 0 and d["srm_bound"] > 0
     assert (tmp_path / "figure2.md").exists()
+
+
+def test_potential_theorem3_mc_tiny():
+    mod = _load("potential_theorem3_mc")
+    rows = mod.main(["--reps", "20", "--sizes", "400", "--points", "0.3"])
+    assert rows[0]["share"] <= rows[0]["bound"] < 0.01 and rows[0]["gap"] > 0.35
