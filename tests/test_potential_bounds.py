@@ -106,3 +106,13 @@ def test_theorem4_refuses_outside_its_assumptions():
         pb.pfr_margin_bound(X, y, 1.0, 0.1, 1.5)
     with pytest.raises(metafx.ValidationError, match="sigma"):
         pb.pfr_margin_bound(X, y, -1.0, 0.1, 0.05)
+
+
+def test_docstring_examples():
+    import doctest
+
+    from metafx import compression
+
+    for mod in (pb, compression):
+        res = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
+        assert res.attempted > 0 and res.failed == 0, mod.__name__
