@@ -168,3 +168,10 @@ def test_witness_matches_exhaustive_cover():
         W = cp.witness(X, y, g, "l1")
         assert 11 - W.size == nb.min_vertex_cover_size(X, y, g, "l1")
         assert cp.sample_margin(X[W], y[W], "l1") >= g
+
+
+def test_hierarchy_gives_up_on_huge_neighbour_lists():
+    X = np.random.default_rng(9).random((200, 6))
+    net, stats = hierarchy_net(X, 0.05, True, max_pairs=10)
+    assert net is None and stats[2] > 10
+    assert cp.is_gamma_net(X, cp.gamma_net(X, 0.05, "l1"), 0.05, "l1")   # gamma_net still answers (brute force)
