@@ -15,8 +15,8 @@ import time
 
 import numpy as np
 
-from metafx import compression as cp
 from metafx._kernels.compression import brute_force_net, hierarchy_net
+from metafx.learn import compression as cp
 
 
 def best_of(f, k=2):

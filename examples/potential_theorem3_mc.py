@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from metafx import potential_bounds as pb
+from metafx.learn import potential_bounds as pb
 
 
 def main(argv: list[str] | None = None) -> list[dict]:

@@ -1,14 +1,13 @@
 """Sample-compression tools ([C]) against the references of tests/naive_bounds.py."""
 
-import math
 
+import naive_bounds as nb
 import numpy as np
 import pytest
 
 import metafx
-import naive_bounds as nb
-from metafx import compression as cp
-from metafx._kernels.compression import ball_cover_counts, brute_force_net, hierarchy_net
+from metafx._kernels.compression import ball_cover_counts, hierarchy_net
+from metafx.learn import compression as cp
 
 
 def _cases():

@@ -2,12 +2,12 @@
 
 import math
 
+import naive_bounds as nb
 import numpy as np
 import pytest
 
 import metafx
-from metafx import potential_bounds as pb
-import naive_bounds as nb
+from metafx.learn import potential_bounds as pb
 
 
 @pytest.mark.parametrize("m,K,seed", [(7, 2, 0), (13, 3, 1), (20, 4, 2), (2, 2, 3)])
@@ -111,7 +111,7 @@ def test_theorem4_refuses_outside_its_assumptions():
 def test_docstring_examples():
     import doctest
 
-    from metafx import compression
+    from metafx.learn import compression
 
     for mod in (pb, compression):
         res = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)

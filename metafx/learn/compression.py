@@ -38,7 +38,19 @@ from typing import Any
 
 import numpy as np
 
-from .exceptions import ValidationError
+from .._kernels.compression import (
+    ball_cover_counts,
+    brute_force_net,
+    cross_metric,
+    diameter_metric,
+    hierarchy_net,
+    max_dist_from,
+    nn_metric,
+    pairwise_metric,
+)
+from .._kernels.neighbors import prune_net
+from ..core.exceptions import ValidationError
+from .bounds import compression_bound, condensed_nn_bound
 
 __all__ = [
     "METRICS",
@@ -118,7 +130,6 @@ def gamma_net(X: Any, gamma: float, metric: str = "l2", method: str = "hierarchy
         return np.zeros(0, np.int64)
     if math.isinf(g):
         return np.zeros(1, np.int64)
-    from ._kernels.compression import brute_force_net, hierarchy_net
 
     if method == "hierarchy":
         net, _ = hierarchy_net(A, g, l1)
@@ -129,8 +140,6 @@ def gamma_net(X: Any, gamma: float, metric: str = "l2", method: str = "hierarchy
 
 def is_gamma_net(X: Any, net: Any, gamma: float, metric: str = "l2") -> bool:
     """True when ``net`` (row indices) has the packing and covering properties at ``gamma``."""
-    from ._kernels.compression import nn_metric, pairwise_metric
-
     l1 = _metric(metric)
     A = _points(X)
     idx = np.asarray(net, dtype=np.int64).ravel()
@@ -194,8 +203,6 @@ def doubling_dimension(X: Any, metric: str = "l2", n_centers: int = 64, n_radii:
     >>> 1 <= e1 < e2
     True
     """
-    from ._kernels.compression import ball_cover_counts, max_dist_from
-
     l1 = _metric(metric)
     A = _points(X)
     if A.shape[0] < 2:
@@ -221,8 +228,6 @@ def doubling_dimension(X: Any, metric: str = "l2", n_centers: int = 64, n_radii:
 # --------------------------------------------------------------------------- margin, condensing, 1-NN
 def sample_margin(X: Any, y: Any, metric: str = "l2") -> float:
     """``gamma(S)``: smallest distance between two rows of different labels (``inf`` with one label)."""
-    from ._kernels.compression import nn_metric
-
     l1 = _metric(metric)
     A = _points(X)
     _, codes = _labels(y, A.shape[0])
@@ -236,8 +241,6 @@ def sample_margin(X: Any, y: Any, metric: str = "l2") -> float:
 
 def nn_predict(P: Any, labels: Any, Q: Any, metric: str = "l2") -> np.ndarray:
     """Labels of the nearest row of ``P`` (lowest index on ties) for each row of ``Q``."""
-    from ._kernels.compression import nn_metric
-
     l1 = _metric(metric)
     A, B = _points(P, "P"), _points(Q, "Q")
     if A.shape[0] == 0:
@@ -274,9 +277,6 @@ def condense(X: Any, y: Any, metric: str = "l2", gamma: float | None = None, pru
     the kept net points within ``r - gamma`` of it.  Several labels are
     allowed ("opposite" = any other label).
     """
-    from ._kernels.compression import max_dist_from, pairwise_metric
-    from ._kernels.neighbors import prune_net
-
     l1 = _metric(metric)
     A = _points(X)
     if A.shape[0] == 0:
@@ -348,8 +348,6 @@ def witness(X: Any, y: Any, gamma: float, metric: str = "l2") -> np.ndarray:
     ``eps = 1 - |S~| / n``.  A tiny ``gamma`` (e.g. ``5e-324``) removes only
     identical rows with different labels, as few as possible.
     """
-    from ._kernels.compression import cross_metric
-
     l1 = _metric(metric)
     A = _points(X)
     classes, codes = _labels(y, A.shape[0])
@@ -438,9 +436,6 @@ def srm_search(X: Any, y: Any, delta: float = 0.05, metric: str = "l2", objectiv
     binary labels (with more the conflict graph is not bipartite and a
     minimum vertex cover is NP-hard).
     """
-    from ._kernels.compression import cross_metric, diameter_metric, max_dist_from, nn_metric
-    from .bounds import compression_bound, condensed_nn_bound
-
     l1 = _metric(metric)
     A = _points(X)
     n = A.shape[0]

@@ -41,8 +41,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..core.exceptions import ValidationError
+from ..core.validation import check_xy
+from .arrays import dense_float, encode_labels
 from .bounds import Bound, _num, _pos_int, _prob
-from .exceptions import ValidationError
 
 __all__ = [
     "KERNELS",
@@ -122,8 +124,6 @@ def potential_gap(class_potentials: Any) -> np.ndarray | float:
 
 
 def _check_xy(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, int]:
-    from .default_plugins.evaluator_utils import check_xy, dense_float, encode_labels
-
     values, yy = check_xy(X, y)
     codes, k = encode_labels(yy)
     return dense_float(values), codes, k
