@@ -309,6 +309,13 @@ class SearchEngine(Component, ABC):
         """Prepare a new search of ``problem`` (a :class:`metafx.plugin.SearchProblem`) with ``seed``."""
         self.problem_ = problem
         self.seed_ = int(seed)
+        self.warm_start_: list[dict[str, Any]] = []
+
+    def warm_start(self, points: Sequence[Mapping[str, Any]]) -> None:
+        """Points that were good on related tasks (valid points of the space, best first), given after
+        :meth:`setup`; engines that use them evaluate them first (``mufasa``, ``random``) or start their
+        model with them (``optuna``).  Default: kept in ``self.warm_start_``."""
+        self.warm_start_ = [dict(p) for p in points]
 
     @abstractmethod
     def ask(self, step: int) -> Sequence[Candidate | Mapping[str, Any]]:
