@@ -59,3 +59,19 @@ def test_guided_extraction_on_digits(tmp_path):
         assert (tmp_path / f).exists(), f
     assert mod.main(argv) == 0  # everything done: nothing runs again
     assert len((tmp_path / "runs.jsonl").read_text().splitlines()) == len(runs)
+
+
+def test_transfer_search_on_digits(tmp_path):
+    mod = _load("transfer_search")
+    argv = ["--data", "digits", "--targets", "2", "--sources", "2", "--steps", "2", "4", "--max-steps", "4",
+            "--budget", "20", "--out", str(tmp_path)]
+    s = mod.main(argv)
+    assert set(s["rows"]) == {"cold J=2", "warm J=2", "cold J=4", "warm J=4"}
+    assert all(0 <= r["test_error"] <= 1 and r["n"] == 2 for r in s["rows"].values())
+    runs = [json.loads(line) for line in (tmp_path / "runs.jsonl").read_text().splitlines()]
+    warm = [r for r in runs if r.get("arm") == "warm"]
+    assert all(not set(r["target"]) & set(sum(r["sources"], [])) for r in warm)  # no shared digit
+    assert (tmp_path / "summary.md").exists()
+    n = len(runs)
+    mod.main(argv)  # everything done: nothing runs again
+    assert len((tmp_path / "runs.jsonl").read_text().splitlines()) == n
