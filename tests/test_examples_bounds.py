@@ -2,27 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
-
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
-def _load(name):
-    sys.path.insert(0, str(EXAMPLES))
-    try:
-        spec = importlib.util.spec_from_file_location(f"_example_{name}", EXAMPLES / f"{name}.py")
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-        return mod
-    finally:
-        sys.path.remove(str(EXAMPLES))
-
-
-def test_potential_h_criterion_tiny(tmp_path):
-    mod = _load("potential_h_criterion")
+def test_potential_h_criterion_tiny(tmp_path, load_example):
+    mod = load_example("potential_h_criterion")
     s = mod.main(["--runs", "2", "--datasets", "iris", "wine", "--out", str(tmp_path)])
     for name in ("iris", "wine"):
         d = s["datasets"][name]
@@ -33,16 +17,16 @@ def test_potential_h_criterion_tiny(tmp_path):
     assert json.loads((tmp_path / "summary.json").read_text())["runs"] == 2
 
 
-def test_potential_h_criterion_raw_variant(tmp_path):
-    mod = _load("potential_h_criterion")
+def test_potential_h_criterion_raw_variant(tmp_path, load_example):
+    mod = load_example("potential_h_criterion")
     s = mod.main(["--runs", "1", "--datasets", "iris", "--potentials", "raw", "--scaling", "none",
                   "--out", str(tmp_path)])
     assert s["potentials"] == "raw" and s["datasets"]["iris"]["n_B"] + s["datasets"]["iris"]["n_E"] + \
         s["datasets"]["iris"]["n_W"] == 1
 
 
-def test_sample_compression_tiny(tmp_path):
-    mod = _load("sample_compression")
+def test_sample_compression_tiny(tmp_path, load_example):
+    mod = load_example("sample_compression")
     s = mod.main(["--trials", "2", "--srm-trials", "1", "--datasets", "iris", "--out", str(tmp_path)])
     assert set(s["problems"]) == {"iris 0 vs 1", "iris 0 vs 2", "iris 1 vs 2"}
     for d in s["problems"].values():
@@ -52,7 +36,7 @@ def test_sample_compression_tiny(tmp_path):
     assert (tmp_path / "figure2.md").exists()
 
 
-def test_potential_theorem3_mc_tiny():
-    mod = _load("potential_theorem3_mc")
+def test_potential_theorem3_mc_tiny(load_example):
+    mod = load_example("potential_theorem3_mc")
     rows = mod.main(["--reps", "20", "--sizes", "400", "--points", "0.3"])
     assert rows[0]["share"] <= rows[0]["bound"] < 0.01 and rows[0]["gap"] > 0.35
