@@ -454,7 +454,9 @@ def r2w2_value_and_grad(X: np.ndarray, ysign: np.ndarray, s: np.ndarray, gamma: 
     Kr = K + ridge * np.eye(K.shape[0])
     alpha = hard_margin_dual(Kr, ysign)
     ay = alpha * ysign
-    W2 = float(ay @ Kr @ ay)
+    # ||w||^2 = 2 x (dual optimum); this form is stationary in alpha, so a solver's small error in
+    # alpha changes it only to second order (ay' K ay equals it at the exact optimum)
+    W2 = float(2.0 * alpha.sum() - ay @ Kr @ ay)
     b = simplex_qp(Kr)
     R2 = float(np.dot(b, np.diag(Kr)) - b @ Kr @ b)
     # dK_ij/ds_k = -2 gamma s_k (x_ik - x_jk)^2 K_ij; the ridge does not depend on s
