@@ -27,7 +27,7 @@ from ..exceptions import ValidationError
 from ..hookspecs import hookimpl
 from .evaluator_utils import check_choice, check_int, check_number, check_xy, dense_float, encode_labels
 
-__all__ = ["ForwardSelection", "BackwardElimination", "SKS", "R2W2", "soft_knn_loo", "soft_knn_criterion"]
+__all__ = ["ForwardSelection", "BackwardElimination", "SKS", "R2W2", "GFlipStable", "soft_knn_loo", "soft_knn_criterion"]
 
 
 # ------------------------------------------------------------------ soft k-NN (thesis eq. 4.1, 4.2)
@@ -406,31 +406,22 @@ def _weighted_pair_sums(M: np.ndarray, X: np.ndarray) -> np.ndarray:
     return 2.0 * ((X * X) * r[:, None]).sum(axis=0) - 2.0 * (X * (M @ X)).sum(axis=0)
 
 
-def simplex_qp(K: np.ndarray, tol: float = 1e-10, max_iter: int = 20000) -> np.ndarray:
-    """``argmin_{beta in simplex} beta' K beta`` (K positive definite) by accelerated projected gradient."""
+def simplex_qp(K: np.ndarray) -> np.ndarray:
+    """``argmin_{beta in simplex} beta' K beta`` (K positive definite).
+
+    This is libsvm's one-class problem ``min 1/2 a'Ka, 0 <= a_i <= 1, sum a = nu m``
+    with ``nu = 1/m``: the sum is 1, so the upper bounds can never be active.
+    """
+    from sklearn.svm import OneClassSVM
+
     m = K.shape[0]
-    L = 2.0 * float(np.linalg.eigvalsh(K)[-1])
-    b = np.full(m, 1.0 / m)
-    z, t = b.copy(), 1.0
-    for _ in range(max_iter):
-        grad = 2.0 * K @ z
-        b_new = _project_simplex(z - grad / L)
-        t_new = 0.5 * (1.0 + np.sqrt(1.0 + 4.0 * t * t))
-        z = b_new + ((t - 1.0) / t_new) * (b_new - b)
-        b, t = b_new, t_new
-        g = 2.0 * K @ b
-        if float(b @ g - g.min()) <= tol * max(1.0, float(b @ K @ b)):  # Frank-Wolfe duality gap
-            break
-    return b
-
-
-def _project_simplex(v: np.ndarray) -> np.ndarray:
-    u = np.sort(v)[::-1]
-    css = np.cumsum(u) - 1.0
-    ind = np.arange(1, v.shape[0] + 1)
-    rho = np.flatnonzero(u - css / ind > 0)[-1]
-    theta = css[rho] / (rho + 1.0)
-    return np.maximum(v - theta, 0.0)
+    if m == 1:
+        return np.ones(1)
+    oc = OneClassSVM(kernel="precomputed", nu=1.0 / m, tol=1e-10, shrinking=False)
+    oc.fit(K)
+    b = np.zeros(m)
+    b[oc.support_] = oc.dual_coef_.ravel()
+    return b / b.sum()
 
 
 def hard_margin_dual(K: np.ndarray, ysign: np.ndarray) -> np.ndarray:
@@ -565,7 +556,90 @@ class R2W2(FeatureScorer):
         return s2 / top if top > 0 else s2
 
 
+# ------------------------------------------------------------------ G-flip on subsamples
+class GFlipStable(FeatureSelector):
+    """G-flip run on random subsamples, keeping the features chosen in most runs (a metafx variant).
+
+    Not the thesis' plain G-flip (that is ``gflip``).  ``n_subsamples`` times:
+    draw ``subsample * m`` instances without replacement (stratified by
+    nothing, a plain random subset), run ``gflip`` on them with its own
+    permutation seed; return the features chosen in at least ``threshold`` of
+    the runs, most frequent first (ties: lower index).  A noise feature that
+    raises the margin sum ``e(F)`` of one sample by chance is rarely raised on
+    most of the others, while a relevant one is -- the stability-selection
+    idea applied to G-flip's local maxima.  Cost: ``n_subsamples`` G-flip runs
+    on ``subsample * m`` instances (about ``n_subsamples * subsample^2`` times
+    one run on all of them).
+
+    Parameters
+    ----------
+    utility, beta, max_passes
+        As for ``gflip``.
+    n_subsamples : int, default 10
+    subsample : float in (0, 1], default 0.5
+    threshold : float in (0, 1], default 0.75
+    random_state : int, default 0
+
+    Attributes
+    ----------
+    frequencies_ : ndarray
+        Share of the runs that chose each feature.
+
+    Examples
+    --------
+    >>> import numpy as np, metafx
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(120, 8)); y = (X[:, 5] > 0).astype(int)
+    >>> int(metafx.select_features(X, y, "gflip-stable", n_subsamples=4)[0])
+    5
+    """
+
+    name = "gflip-stable"
+    summary = "G-flip on random subsamples; keeps features chosen in >= threshold of the runs (metafx variant)"
+
+    def __init__(self, utility: str = "linear", beta: float = 1.0, max_passes: int = 100, n_subsamples: int = 10,
+                 subsample: float = 0.5, threshold: float = 0.75, random_state: int = 0) -> None:
+        from .selectors import GFlip
+
+        self.utility = utility
+        self.beta = beta
+        self.max_passes = max_passes
+        self.n_subsamples = n_subsamples
+        self.subsample = subsample
+        self.threshold = threshold
+        self.random_state = random_state
+        GFlip(utility=utility, beta=beta, max_passes=max_passes)  # checks those three
+        check_int("n_subsamples", n_subsamples, 1)
+        check_number("subsample", subsample, low=0.0, strict=True)
+        if subsample > 1:
+            raise ValidationError(f"subsample={subsample!r} must be in (0, 1]")
+        check_number("threshold", threshold, low=0.0, strict=True)
+        if threshold > 1:
+            raise ValidationError(f"threshold={threshold!r} must be in (0, 1]")
+        check_int("random_state", random_state, 0)
+
+    def select(self, X, y) -> np.ndarray:
+        from .selectors import GFlip
+
+        values, y = check_xy(X, y)
+        Xd = dense_float(values)
+        m, n = Xd.shape
+        size = max(2, int(round(self.subsample * m))) if m >= 2 else m
+        rng = np.random.default_rng(self.random_state)
+        counts = np.zeros(n)
+        for r in range(self.n_subsamples):
+            idx = np.sort(rng.permutation(m)[:size])
+            seed = int(rng.integers(0, 2**31 - 1))
+            g = GFlip(utility=self.utility, beta=self.beta, max_passes=self.max_passes, random_state=seed)
+            counts[g.select(Xd[idx], y[idx])] += 1
+        freq = counts / self.n_subsamples
+        self.frequencies_ = freq
+        order = np.argsort(-freq, kind="stable")
+        keep = freq[order] >= self.threshold - 1e-12
+        return order[keep].astype(np.intp)
+
+
 @hookimpl
 def metafx_register_evaluators(register):
-    for cls in (ForwardSelection, BackwardElimination, SKS, R2W2):
+    for cls in (ForwardSelection, BackwardElimination, SKS, R2W2, GFlipStable):
         register(cls)
