@@ -12,6 +12,7 @@ training mean and standard deviation.
 Selectors, each run on the training part:
 
 * ``gflip``: the thesis' plain G-flip (linear utility), its own stopping;
+  ``gflip-zero-one``: the same with the zero-one utility (fewer features, T section 3.9);
 * ``gflip-stable``: the metafx variant (G-flip on 10 random halves, features
   chosen in >= 75 % of the runs);
 * ``forward``: forward selection on 5-fold CV accuracy of 1-NN, stopping when
@@ -47,8 +48,8 @@ import numpy as np
 
 import metafx
 
-METHODS = ("all", "true", "gflip", "gflip-stable", "forward", "simba", "relief-f", "relief-f-k10", "infogain",
-           "r2w2")
+METHODS = ("all", "true", "gflip", "gflip-zero-one", "gflip-stable", "forward", "simba", "relief-f", "relief-f-k10",
+           "infogain", "r2w2")
 
 
 def madelon_like(seed: int, n_train: int, n_test: int, class_sep: float, n_features: int = 500):
@@ -91,6 +92,8 @@ def select(method: str, Xtr, ytr, relevant, seed: int, args) -> np.ndarray:
         return np.asarray(relevant)
     if method == "gflip":
         return metafx.select_features(Xtr, ytr, "gflip", random_state=seed)
+    if method == "gflip-zero-one":
+        return metafx.select_features(Xtr, ytr, "gflip", utility="zero-one", random_state=seed)
     if method == "gflip-stable":
         return metafx.select_features(Xtr, ytr, "gflip-stable", random_state=seed)
     if method == "forward":
