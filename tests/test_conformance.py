@@ -122,3 +122,8 @@ class TestR2W2(EvaluatorConformance):
 class TestReliefFK(EvaluatorConformance):
     evaluator = "relief-f"
     evaluator_params = {"n_neighbors": 5}
+
+
+class TestGFlipStable(EvaluatorConformance):
+    evaluator = "gflip-stable"
+    evaluator_params = {"n_subsamples": 4}

@@ -228,3 +228,39 @@ def test_relieff_k10_agrees_with_skrebate():
         ok = np.abs(ours) + np.abs(ref) > 0
         assert spearmanr(ours[ok], ref[ok]).statistic >= 0.99
         assert np.abs(ours - ref).max() <= 0.02
+
+
+# ------------------------------------------------------------------ gflip-stable
+@pytest.mark.parametrize("m,n,sub,thr", [(41, 5, 0.5, 0.75), (30, 4, 0.7, 0.5), (25, 6, 1.0, 1.0)])
+def test_gflip_stable_matches_reference(m, n, sub, thr):
+    import naive
+
+    rng = np.random.default_rng(m)
+    X = rng.normal(size=(m, n))
+    y = (X[:, 1] + 0.5 * rng.normal(size=m) > 0).astype(int)
+    sel = metafx.make_component("evaluator", "gflip-stable",
+                                {"n_subsamples": 4, "subsample": sub, "threshold": thr, "random_state": 3})
+    ours = sel.select(X, y)
+    draw = np.random.default_rng(3)
+    size = max(2, int(round(sub * m)))
+    counts = np.zeros(n)
+    for _ in range(4):
+        idx = np.sort(draw.permutation(m)[:size])
+        seed = int(draw.integers(0, 2**31 - 1))
+        prng = np.random.default_rng(seed)
+        perms = [prng.permutation(n) for _ in range(100)]
+        F, _ = naive.gflip(X[idx], y[idx], perms)
+        counts[F] += 1
+    freq = counts / 4
+    np.testing.assert_allclose(sel.frequencies_, freq)
+    ref = [f for f in np.argsort(-freq, kind="stable") if freq[f] >= thr]
+    assert ours.tolist() == ref
+
+
+def test_gflip_stable_bad_input():
+    X = np.zeros((10, 2))
+    y = np.arange(10) % 2
+    for bad in ({"subsample": 0.0}, {"subsample": 1.5}, {"threshold": 0.0}, {"threshold": 2.0},
+                {"n_subsamples": 0}, {"utility": "cubic"}, {"random_state": -1}):
+        with pytest.raises(metafx.ValidationError):
+            metafx.select_features(X, y, "gflip-stable", **bad)
