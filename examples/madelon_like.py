@@ -6,7 +6,7 @@ dimensions, linear combinations of them as redundant features, the rest
 Gaussian noise).  Per seed: ``--train`` + ``--test`` instances, 500 features of
 which 5 informative and 15 redundant (20 relevant), 16 clusters per class (32
 as in MADELON), ``flip_y=0.01``, ``class_sep`` (1.0: the hypercube of side 2 of
-MADELON); the columns are shuffled and every column is standardized with the
+MADELON); rows and columns are shuffled and every column is standardized with the
 training mean and standard deviation.
 
 Selectors, each run on the training part:
@@ -59,8 +59,10 @@ def madelon_like(seed: int, n_train: int, n_test: int, class_sep: float, n_featu
     X, y = make_classification(n_samples=n_train + n_test, n_features=n_features, n_informative=5, n_redundant=15,
                                n_repeated=0, n_classes=2, n_clusters_per_class=16, flip_y=0.01,
                                class_sep=class_sep, hypercube=True, shuffle=False, random_state=seed)
-    perm = np.random.default_rng(seed).permutation(n_features)
-    X = X[:, perm]
+    rng = np.random.default_rng(seed)
+    perm = rng.permutation(n_features)
+    rows = rng.permutation(X.shape[0])  # shuffle=False leaves the rows ordered by cluster
+    X, y = X[rows][:, perm], y[rows]
     relevant = np.flatnonzero(perm < 20)
     Xtr, Xte = X[:n_train], X[n_train:]
     mu, sd = Xtr.mean(axis=0), Xtr.std(axis=0)
