@@ -124,7 +124,8 @@ def report(rows: list[dict], methods) -> str:
         by.setdefault(r["method"], {})[r["seed"]] = r
     seeds = sorted(by.get("true", {}))
     lines = [f"seeds: {len(seeds)}",
-             "| method | features chosen | share relevant | BER (test) | BER - BER(true) | seconds | success (<= 30 features, >= 70 % relevant, BER <= BER(true) + 0.03) |",
+             "| method | features chosen | share relevant | BER (test) | BER - BER(true) | seconds "
+             "| success (<= 30 features, >= 70 % relevant, BER <= BER(true) + 0.03) |",
              "|---|---|---|---|---|---|---|"]
 
     def ms(v):
