@@ -181,7 +181,7 @@ def main(argv: list[str] | None = None) -> dict:
                 secs = time.perf_counter() - t0
                 ber = svm_ber(Xtr, ytr, Xte, yte, cols, seed)
                 row = {"seed": seed, "method": meth, "n_selected": int(cols.size),
-                       "n_relevant": int(len(rel & set(cols.tolist()))),
+                       "n_relevant": len(rel & set(cols.tolist())),
                        "share_relevant": float(len(rel & set(cols.tolist())) / max(cols.size, 1)),
                        "ber": ber, "seconds": secs, "features": sorted(cols.tolist()),
                        "setting": {"train": args.train, "test": args.test, "class_sep": args.class_sep,

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+import naive_selectors as N
 import numpy as np
 import pytest
 
 import metafx
 from metafx.default_plugins import wrappers as W
-
-import naive_selectors as N
 
 
 def _folds(codes, cv, seed):
@@ -89,7 +88,7 @@ def test_cv_1nn_wrappers_match_reference(cv, m, n, n_classes):
     X[:, 2] += 1.5 * y
     codes = np.unique(y, return_inverse=True)[1]
     fold = np.arange(m) if cv == "loo" else _folds(codes, cv, 7)
-    e = lambda F: N.cv_1nn_accuracy(X, codes, F, fold)  # noqa: E731
+    e = lambda F: N.cv_1nn_accuracy(X, codes, F, fold)
     fwd = metafx.select_features(X, y, "forward", cv=cv, random_state=7)
     assert fwd.tolist() == N.forward(e, n)
     fwd3 = metafx.select_features(X, y, "forward", cv=cv, random_state=7, n_features_to_select=3)
@@ -99,7 +98,7 @@ def test_cv_1nn_wrappers_match_reference(cv, m, n, n_classes):
 
 
 def test_forward_with_a_scikit_learn_estimator():
-    from sklearn.model_selection import cross_val_score, StratifiedKFold
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
     from sklearn.tree import DecisionTreeClassifier
 
     rng = np.random.default_rng(3)

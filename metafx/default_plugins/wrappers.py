@@ -25,10 +25,24 @@ import numpy as np
 from ..base import FeatureScorer, FeatureSelector
 from ..exceptions import ValidationError
 from ..hookspecs import hookimpl
-from .evaluator_utils import check_choice, check_int, check_number, check_xy, dense_float, encode_labels
+from .evaluator_utils import (
+    check_choice,
+    check_int,
+    check_number,
+    check_xy,
+    dense_float,
+    encode_labels,
+)
 
-__all__ = ["ForwardSelection", "BackwardElimination", "SKS", "R2W2", "GFlipStable", "soft_knn_loo",
-           "soft_knn_criterion"]
+__all__ = [
+    "R2W2",
+    "SKS",
+    "BackwardElimination",
+    "ForwardSelection",
+    "GFlipStable",
+    "soft_knn_criterion",
+    "soft_knn_loo",
+]
 
 
 # ------------------------------------------------------------------ soft k-NN (thesis eq. 4.1, 4.2)
