@@ -36,7 +36,6 @@ from pathlib import Path
 import numpy as np
 
 import metafx
-from metafx.default_plugins.wrappers import soft_knn_loo  # noqa: F401  (documented helper)
 
 TARGETS = {
     "a": (lambda X: X[:, 0], (0,)),
