@@ -260,6 +260,9 @@ class TabularFamily(FeatureFamily):
 
     name = "tabular"
     data_kind = "table"
+    #: reads pandas DataFrames with categorical, datetime and missing values itself (``check_data``):
+    #: a transformer should hand it ``X`` unvalidated (see :class:`metafx_tabular.TableExtractor`)
+    accepts_frames = True
     summary = "operator expressions (threshold, log, square, mul, ratio, diff) over 1-3 table columns"
 
     def __init__(
