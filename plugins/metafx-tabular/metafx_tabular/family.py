@@ -69,6 +69,8 @@ __all__ = ["TabularFamily", "TabularBatch", "TableValues", "expr_columns", "expr
 
 MAX_ARITY = 3
 MAX_DEPTH = 3
+#: operators whose feature does not change (up to sign) when their arguments are swapped
+SYMMETRIC = frozenset({"mul", "diff", "pair_count", "date_diff"})
 #: categories of a column one-hot encoded in the design matrix (the most frequent ones)
 MAX_ONEHOT = 20
 
@@ -117,7 +119,10 @@ def _structure(e: Mapping[str, Any]) -> str:
     if "col" in e:
         return str(int(e["col"]))
     extra = f"@{e['q']}" if e["op"] == "threshold" else (f"@{e['part']}" if "part" in e else "")
-    return f"{e['op']}{extra}(" + ",".join(_structure(a) for a in e["args"]) + ")"
+    args = [_structure(a) for a in e["args"]]
+    if e["op"] in SYMMETRIC:  # a * b = b * a; a - b = -(b - a), the same feature once standardized
+        args = sorted(args)
+    return f"{e['op']}{extra}(" + ",".join(args) + ")"
 
 
 # --------------------------------------------------------------------------- tree shapes

@@ -212,7 +212,7 @@ def encode(X: Any, kinds: Sequence[str], categories: Sequence[Sequence[str] | No
             out[:, j] = [np.nan if v is None else index.get(v, other) for v in lab]
         else:
             try:
-                t = pd.to_datetime(col, errors="raise")
+                t = pd.to_datetime(col, errors="raise", **({"format": "mixed"} if col.dtype == object else {}))
             except (ValueError, TypeError):
                 raise ValidationError(f"column {name!r} must hold dates (it did in fit), "
                                       f"got values such as {col.dropna().iloc[:3].tolist()!r}") from None

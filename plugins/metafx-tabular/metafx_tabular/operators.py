@@ -9,7 +9,8 @@ needs no data but its inputs.
 
 Besides the arithmetic operators over numeric columns there are operators
 over columns of other kinds (``kinds``): the missing-value indicator
-``isna``, frequency encoding ``count`` and the group-by aggregates
+``isna``, frequency encoding ``count`` (of one column's categories) and
+``pair_count`` (of two columns' pairs of categories), the group-by aggregates
 ``group_mean``, ``group_dev``, ``group_rank`` of a numeric column within a
 categorical column's categories, and ``date_part`` / ``date_diff`` of
 datetime columns.  These take table columns as arguments (not
@@ -296,6 +297,35 @@ class Count(Operator):
         [float(v) for v in consts["freq"]]
 
 
+class PairCount(Operator):
+    """Frequency of the row's pair of categories of two categorical columns (a crossed count)."""
+
+    name = "pair_count"
+    arity = 2
+    kinds = ("categorical", "categorical")
+    group = "category"
+    summary = "frequency of the row's pair of categories of two categorical columns"
+
+    def fit(self, args, rng):
+        na, nb = _n_codes(args[0]), _n_codes(args[1])
+        a, b = _codes(args[0], na), _codes(args[1], nb)
+        t = np.zeros((na + 1, nb + 1))
+        np.add.at(t, (a, b), 1.0)
+        return {"freq": (t / max(a.size, 1)).tolist()}
+
+    def apply(self, args, consts):
+        t = np.asarray(consts["freq"], dtype=np.float64)
+        return t[_codes(args[0], t.shape[0] - 1), _codes(args[1], t.shape[1] - 1)]
+
+    def format(self, args, consts):
+        return f"count({args[0]}, {args[1]})"
+
+    def check(self, consts):
+        t = np.asarray(consts["freq"], dtype=np.float64)
+        if t.ndim != 2 or t.size == 0:
+            raise ValueError("pair_count needs a 2-D frequency table")
+
+
 class GroupMean(Operator):
     """Mean of a numeric column within the row's category (a group-by aggregate)."""
 
@@ -453,7 +483,7 @@ class DateDiff(Operator):
 #: the ``op`` meta-feature indexes the family's selection of this list
 OPERATORS: dict[str, Operator] = {op.name: op for op in (
     Threshold(), Log(), Square(), Mul(), Ratio(), Diff(),  # arithmetic
-    IsNA(), Count(), GroupMean(), GroupDev(), GroupRank(),  # missing values, categories
+    IsNA(), Count(), PairCount(), GroupMean(), GroupDev(), GroupRank(),  # missing values, categories
     DatePart(), DateDiff(),  # dates
 )}
 
