@@ -75,6 +75,24 @@ SYMMETRIC = frozenset({"mul", "diff", "pair_count", "date_diff"})
 MAX_ONEHOT = 20
 
 
+def _residual_target(D: np.ndarray, y: np.ndarray, task: str) -> np.ndarray:
+    """What a ridge fit of ``y`` (one-hot classes) on the design ``D`` (missing at the column mean)
+    leaves unexplained, on the same rows: the target the ``relevance`` of a new feature is measured against."""
+    D = np.array(D, dtype=np.float64)
+    mu = np.nanmean(np.where(np.isnan(D), np.nan, D), axis=0) if D.size else np.zeros(D.shape[1])
+    D = np.where(np.isnan(D), np.nan_to_num(mu)[None, :], D)
+    sd = D.std(axis=0)
+    D = (D - D.mean(axis=0)) / np.where(sd > 1e-12, sd, 1.0)
+    if task == "classification":
+        classes = np.unique(y)
+        Y = (y[:, None] == classes[None, :]).astype(np.float64)
+    else:
+        Y = np.asarray(y, dtype=np.float64)[:, None]
+    Y = Y - Y.mean(axis=0)
+    A = D.T @ D + 1e-3 * len(D) * np.eye(D.shape[1])
+    return Y - D @ np.linalg.solve(A, D.T @ Y)
+
+
 def _score_matrix(X: np.ndarray, kinds: Sequence[str]) -> np.ndarray:
     """A numeric stand-in of every column for the cheap per-column score: numbers and days with
     missing values at the column mean; categories by their frequency (frequency encoding)."""
@@ -245,7 +263,30 @@ class TabularFamily(FeatureFamily):
         training range; e.g. 0.01 also winsorizes the training rows (with
         heavy-tailed columns).  Measured with ``bench/bench_tabular.py``,
         0.01 was no better than 0 on its three datasets.
-    n_columns, column_center, column_scale, column_rank :
+    column_kinds : list or dict, optional
+        The kind of every column, ``"numeric"``, ``"categorical"`` or
+        ``"datetime"`` (a list, or ``{column index or name: kind}`` for some);
+        read from the dtypes when omitted (strings and pandas ``category``
+        columns are categorical; see :mod:`metafx_tabular.frame`).  Learned
+        (the full list) by :meth:`fit`.
+    max_levels : int, default 50
+        Most codes of a categorical column; the rarest categories beyond share
+        the code ``"(other)"``.
+    missing : {"propagate", "zero"}, default "propagate"
+        What :meth:`transform` gives where a feature's input is missing: NaN
+        (as scikit-learn's scalers do; boosted trees read it), or 0 (the
+        training mean of a scaled feature).  The search always sees 0, and
+        can pick the ``isna`` indicator of a column.
+    mix : bool, default False
+        Adds the value "any" to the ``op`` meta-feature: a set drawn there
+        gives each feature its own root operator (uniform among the enabled
+        ones), so the search can prefer a mixed set to a single-operator one.
+    oversample : float, default 1
+        ``f > 1`` draws ``f`` times the budget at a point and keeps the draws
+        of highest :meth:`relevance` per cost that fit the budget: a
+        deterministic pick among the point's features, so the picks recur
+        across folds of the same data more often.
+    n_columns, column_center, column_scale, column_rank, categories, column_missing :
         Learned by :meth:`fit` (kept as parameters so a result file rebuilds
         the family without data).
 
@@ -285,6 +326,7 @@ class TabularFamily(FeatureFamily):
         max_levels: int = 50,
         missing: str = "propagate",
         mix: bool = False,
+        oversample: float = 1.0,
         n_columns: int | None = None,
         column_center: Sequence[float] | None = None,
         column_scale: Sequence[float] | None = None,
@@ -306,6 +348,7 @@ class TabularFamily(FeatureFamily):
         self.max_levels = max_levels
         self.missing = missing
         self.mix = mix
+        self.oversample = oversample
         self.n_columns = n_columns
         self.column_center = column_center
         self.column_scale = column_scale
@@ -314,6 +357,7 @@ class TabularFamily(FeatureFamily):
         self.column_missing = column_missing
         self._validate_params()
         self._sample: np.ndarray | None = None
+        self._target: np.ndarray | None = None
 
     # ------------------------------------------------------------------ parameters
     def _validate_params(self) -> None:
@@ -343,6 +387,9 @@ class TabularFamily(FeatureFamily):
             raise ValidationError(f"max_levels={self.max_levels!r} must be an integer >= 2")
         if self.missing not in ("propagate", "zero"):
             raise ValidationError(f"missing={self.missing!r}; allowed: 'propagate', 'zero'")
+        if isinstance(self.oversample, bool) or not isinstance(self.oversample, (int, float)) \
+                or not 1.0 <= float(self.oversample) <= 100.0:
+            raise ValidationError(f"oversample={self.oversample!r} must be a number in [1, 100]")
         if not isinstance(self.mix, (bool, np.bool_)):
             raise ValidationError(f"mix={self.mix!r} must be True or False")
         if self.column_kinds is not None and self.n_columns is None:
@@ -527,7 +574,23 @@ class TabularFamily(FeatureFamily):
         self.enabled_operators  # noqa: B018 - raises when no operator applies
         rows = np.random.default_rng(0).permutation(X.shape[0])[: int(self.sample_size)]
         self._sample = (X[np.sort(rows)] - center) / scale
+        self._target = None if y is None else _residual_target(self.design(self._sample), np.asarray(y)[np.sort(rows)],
+                                                                 infer_task(y) if self.task == "auto" else self.task)
         return self
+
+    def relevance(self, values: np.ndarray) -> np.ndarray:
+        """A cheap score of features computed on the row sample (``(n_sample, n_features)``, NaN allowed):
+        the squared correlation with what a linear model of the table's columns leaves unexplained
+        of the target (summed over the one-hot classes).  0 without a target."""
+        V = np.nan_to_num(np.asarray(values, dtype=np.float64).reshape(values.shape[0], -1), nan=0.0)
+        if getattr(self, "_target", None) is None:
+            return np.zeros(V.shape[1])
+        R = self._target
+        Vc = V - V.mean(axis=0)
+        num = (Vc.T @ R) ** 2
+        den = (Vc**2).sum(axis=0)[:, None] * (R**2).sum(axis=0)[None, :]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(den > 0, num / den, 0.0).sum(axis=1)
 
     def prepare(self, X: Any) -> dict[str, Any]:
         """The scaled table (what leaves read) and its design matrix (``TableValues.columns``)."""
@@ -730,13 +793,16 @@ class TabularFamily(FeatureFamily):
         cheapest = 1 if mixed else min(_shape_ops(s) for s in fixed[1])
         limit = math.inf if max_features is None else int(max_features)
         exprs: list[dict] = []
+        vals: list[np.ndarray] = []
         seen: set[str] = set()
         spent, misses = 0.0, 0
-        while len(exprs) < limit and spent + cheapest <= float(budget) + 1e-9 and misses < 30:
+        f = float(self.oversample)
+        pool_budget = float(budget) * f
+        while len(exprs) < (limit if f == 1.0 else math.inf) and spent + cheapest <= pool_budget + 1e-9 and misses < 30:
             # a mixed set: every feature at its own root operator, drawn uniformly
             root, shapes, k, _ = fixed if not mixed else self._project(u, int(rng.integers(len(ops))))
             shape = shapes[int(rng.integers(len(shapes)))]
-            if spent + _shape_ops(shape) > float(budget) + 1e-9:
+            if spent + _shape_ops(shape) > pool_budget + 1e-9:
                 misses += 1
                 continue
             slots = None if root in ARITH else OPERATORS[root].kinds
@@ -748,9 +814,20 @@ class TabularFamily(FeatureFamily):
                 continue
             seen.add(key)
             exprs.append(expr)
+            vals.append(values)
             spent += _shape_ops(shape)
             misses = 0
-        return TabularBatch(exprs)
+        if f == 1.0 or not exprs:
+            return TabularBatch(exprs)
+        # oversampled: keep the most relevant draws (per cost) that fit the budget
+        costs = np.array([len(expr_ops(e)) for e in exprs], dtype=np.float64)
+        order = np.argsort(-self.relevance(np.column_stack(vals)) / costs, kind="stable")
+        keep, total = [], 0.0
+        for i in order:
+            if len(keep) < limit and total + costs[i] <= float(budget) + 1e-9:
+                keep.append(int(i))
+                total += costs[i]
+        return TabularBatch([exprs[i] for i in keep])
 
     def concat(self, batches: Sequence[TabularBatch]) -> TabularBatch:
         return TabularBatch([e for b in batches for e in b.exprs])
