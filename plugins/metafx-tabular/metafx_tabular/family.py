@@ -1,4 +1,13 @@
-"""Feature family ``tabular``: small operator expressions over the columns of a numeric table.
+"""Feature family ``tabular``: small operator expressions over the columns of a table.
+
+Tables may be pandas DataFrames with numeric, categorical and datetime
+columns and missing values (:mod:`metafx_tabular.frame` encodes them:
+category codes, days since 1970, NaN).  Arithmetic operators read the numeric
+columns; ``isna``, ``count``, ``pair_count``, the group-by operators and the
+date operators read columns of their own kind directly (depth 1, see
+:mod:`metafx_tabular.operators`).  What follows describes the arithmetic
+features; the others follow the same drawing rules with their arguments'
+kinds (the anchor column is the operator's first argument).
 
 A feature is an expression tree whose leaves are 1 to 3 distinct columns
 (divided by their training standard deviation, and centred on their mean
