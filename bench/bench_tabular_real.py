@@ -270,7 +270,7 @@ def poly_features(R_tr, y_tr, R_te, task: str, k: int):
 
 
 # --------------------------------------------------------------------------- protocol
-def run_table(name: str, args, tmpdir: str) -> dict:
+def run_table(name: str, args, tmpdir: str, save=lambda partial: None) -> dict:
     from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold
 
     X, y, task = load_table(name)
@@ -308,6 +308,7 @@ def run_table(name: str, args, tmpdir: str) -> dict:
             P_tr, P_te = poly_features(R_tr, y_tr, R_te, task, k)
             s["poly"] = score(task, model_fn(task), np.hstack([R_tr, P_tr]), y_tr, np.hstack([R_te, P_te]), y_te)
         folds.append(rec)
+        save({"table": name, "task": task, "shape": list(X.shape), "held_out": name in HELD_OUT, "folds": folds})
         print(f"  {name} fold {f}: k={rec['k']} " + " ".join(f"{m}:" + ",".join(f"{g}={v:.4f}" for g, v in sc.items())
                                                            for m, sc in rec["scores"].items())
               + " | s " + ", ".join(f"{g} {v:.1f}" for g, v in rec["seconds"].items()), flush=True)
@@ -372,7 +373,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--no-openfe", dest="openfe", action="store_false")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, help="write every fold's scores, k, times and feature names as JSON")
+    ap.add_argument("--summarize", type=Path, nargs="+", help="only print the tables of earlier --out files")
     args = ap.parse_args(argv)
+    if args.summarize:
+        res = [r for p in args.summarize for r in json.loads(p.read_text())["results"]]
+        print(summarize(res, any("openfe" in r["folds"][0]["scores"]["linear"] for r in res)))
+        return
     tables = list(DEV) if args.dev else args.tables
     from threadpoolctl import threadpool_limits
 
@@ -389,11 +395,14 @@ def main(argv: list[str] | None = None) -> None:
     t0 = time.perf_counter()
     results = []
     with tempfile.TemporaryDirectory() as tmpdir, threadpool_limits(1):
-        for name in tables:
-            results.append(run_table(name, args, tmpdir))
+        def save(partial: dict) -> None:  # after every fold, so a stopped run keeps what it measured
             if args.out:
                 args.out.parent.mkdir(parents=True, exist_ok=True)
-                args.out.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()}, "results": results}))
+                args.out.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()},
+                                                "results": results + [partial]}))
+
+        for name in tables:
+            results.append(run_table(name, args, tmpdir, save))
     print()
     print(summarize(results, args.openfe))
     print(f"\ntotal {time.perf_counter() - t0:.0f} s")
