@@ -359,6 +359,25 @@ def summarize(results: list[dict], openfe: bool) -> str:
             d, rec, share = stability([f["names"][key] for f in r["folds"]])
             cells.append(f"{d} / {rec} ({share:.2f})")
         lines.append("| " + " | ".join(cells) + " |")
+    # the targets, on the held-out tables
+    held = [r for r in results if r["held_out"]]
+    if held:
+        lin_better, pairs, not_worse, ratios = 0, 0, 0, []
+        for r in held:
+            sign = -1.0 if r["task"] == "classification" else 1.0
+            for model in ("linear", "tree"):
+                g = {m: np.array([f["scores"][model][m] for f in r["folds"]]) for m in r["folds"][0]["scores"][model]}
+                if model == "linear":
+                    lin_better += int(sign * (g["metafx"].mean() - g["raw"].mean()) > 0)
+                if "openfe" in g:
+                    pairs += 1
+                    not_worse += int(sign * (g["metafx"].mean() - g["openfe"].mean()) >= 0)
+                    ratios += [f["seconds"][f"metafx-{model}"] / f["seconds"]["openfe"] for f in r["folds"]]
+        lines.append("")
+        lines.append(f"held-out tables: linear model better than raw in mean on {lin_better} of {len(held)}; "
+                     + (f"metafx no worse than OpenFE in mean on {not_worse} of {pairs} (table x model) pairs; "
+                        f"metafx fit time / OpenFE fit time per fold: median {np.median(ratios):.2f}, "
+                        f"max {np.max(ratios):.2f}" if pairs else "OpenFE not run"))
     return "\n".join(lines)
 
 
