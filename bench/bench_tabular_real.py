@@ -232,9 +232,14 @@ def openfe_features(X_tr, y_tr, X_te, task: str, k: int, seed: int, tmpdir: str)
     if k == 0 or not feats:
         return np.zeros((len(A), 0)), np.zeros((len(B), 0)), [], seconds
     feats = feats[:k]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        A2, B2 = transform(A, B, feats, n_jobs=1)
+    cwd = os.getcwd()
+    try:  # OpenFE's transform leaves openfe_tmp_data.feather in the working directory
+        os.chdir(tmpdir)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            A2, B2 = transform(A, B, feats, n_jobs=1)
+    finally:
+        os.chdir(cwd)
     new = [c for c in A2.columns if c not in A.columns]
     F_tr, F_te = [], []
     for c in new:
