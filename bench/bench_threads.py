@@ -40,7 +40,7 @@ def main(argv=None) -> int:
 
     from metafx._kernels.pixel_and import eval_pixel_and, word_ops
     from metafx._kernels.threads import PARALLEL_MIN_WORD_OPS
-    from metafx.default_plugins.pixel_families import PixelAndFamily
+    from metafx.default_plugins.pixel_families import PixelAndBatch, PixelAndFamily
 
     X, y = mnist(args.data_dir)
     images = X[: args.n_images]
@@ -50,7 +50,8 @@ def main(argv=None) -> int:
     rng = np.random.default_rng(0)
     # batches of 3-input features with shift 3, from a few features to the size of an oversampled draw
     pool = fam.draw({"numInputs": 3, "percentPos": 50, "shiftInvLen": 3, "scatter": 2.0}, 4000 * 5.0, rng)
-    sizes = [16, 128, 1024, 4000]
+    pool = PixelAndBatch.concat([pool] * 40)  # 160000 features: past the threshold
+    sizes = [16, 128, 1024, 4000, 32000, 160000]
     print(f"pixel-AND kernel, {len(images)} images, numba threads {numba.get_num_threads()} "
           f"(layer setting {numba.config.THREADING_LAYER!r}), threshold {PARALLEL_MIN_WORD_OPS} word-ops")
     for label, n_comp in conditions(args.load):
