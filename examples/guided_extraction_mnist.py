@@ -56,6 +56,8 @@ def parse_args(argv=None):
     ap.add_argument("--out", default=str(here / "out" / "guided_mnist"))
     ap.add_argument("--report-only", action="store_true")
     ap.add_argument("--reference", default="mufasa+o4", help="method compared (paired) with every other one")
+    ap.add_argument("--evaluator-params", type=json.loads, default=None,
+                    help='JSON parameters of the search quality, e.g. \'{"design": "merge", "tol": 0.001}\'')
     return ap.parse_args(argv)
 
 
@@ -145,7 +147,8 @@ def run(args) -> None:
                 t = time.perf_counter()
                 engine, oversample = parse_method(e)
                 res = metafx.search(X[tr], y[tr], family="pixel-and", budget=b, steps=args.steps, engine=engine,
-                                    seed=p, progress=False, oversample=oversample)
+                                    seed=p, progress=False, oversample=oversample,
+                                    evaluator_params=args.evaluator_params)
                 t_search = time.perf_counter() - t
                 err, c = test_error(res, X[tr], y[tr], X[te], y[te], random_state=p)
                 rec = {"partition": p, "method": e, "budget": b, "test_error": err, "cv_quality": res.best_quality,
