@@ -12,6 +12,7 @@ import argparse
 import inspect
 import json
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -60,10 +61,10 @@ def _groups(reg: Any) -> list[tuple[str, str, list[Any]]]:
                    "selector": "selector"}.get(role_of(r.cls), "evaluator")
         by_kind.setdefault(key, []).append(r)
     spec = [("family", "families", "--family"), ("engine", "engines", "--engine"),
-            ("set-evaluator", "set evaluators (score a feature set)", "--evaluator"),
-            ("scorer", "per-feature scorers (one score per feature)", "--prune-by"),
-            ("selector", "selectors (choose feature indices; Python: metafx.select_features)", ""),
-            ("evaluator", "other evaluators", ""), ("describer", "describers (extra meta-features)", ""),
+            ("set-evaluator", "set evaluators: score a feature set", "--evaluator"),
+            ("scorer", "per-feature scorers: one score per feature", "--prune-by"),
+            ("selector", "selectors: choose feature indices (Python: metafx.select_features)", ""),
+            ("evaluator", "other evaluators", ""), ("describer", "describers: extra meta-features", ""),
             ("dataset", "datasets", "--data")]
     return [(title, opt, by_kind[key]) for key, title, opt in spec if by_kind.get(key)]
 
@@ -80,13 +81,15 @@ def _components_epilog() -> str:
     for title, opt, regs in _groups(reg):
         if opt not in ("--family", "--engine", "--evaluator", "--prune-by", "--data"):
             continue
-        lines.append(f"  {title} [{opt}]:")
+        name, _, note = title.partition(": ")
+        lines.append(f"  {name} [{opt}]{': ' + note if note else ''}")
         for r in regs:
             star = "*" if defaults.get(opt) == r.name else " "
             lines.append(f"   {star}{r.name:<18} {r.cls.summary}")
             params = _defaults_of(r.cls)
             provider = "built in" if r.plugin.startswith("metafx.builtin") else f"from {r.source}"
-            lines.append(f"    {'':<18} {provider}{'; parameters: ' + params if params else ''}")
+            lines += textwrap.wrap(f"{provider}{'; parameters: ' + params if params else ''}", 110,
+                                   initial_indent=" " * 23, subsequent_indent=" " * 25)
     lines.append("Set a component's parameters with --family-param / --engine-param / --evaluator-param NAME=VALUE.")
     return "\n".join(lines)
 
@@ -210,7 +213,8 @@ def cmd_plugins(args: argparse.Namespace) -> int:
         ], indent=1))
         return 0
     for title, opt, regs in _groups(reg):
-        print(f"{title}{f' [{opt}]' if opt else ''}:")
+        name, _, note = title.partition(": ")
+        print(f"{name}:{'  ' + note if note else ''}{f'  [{opt}]' if opt else ''}")
         for r in regs:
             print(f"  {r.name:<20} {r.source:<40} {r.cls.summary}")
     return 0
