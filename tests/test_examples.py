@@ -59,3 +59,34 @@ def test_guided_extraction_on_digits(tmp_path):
         assert (tmp_path / f).exists(), f
     assert mod.main(argv) == 0  # everything done: nothing runs again
     assert len((tmp_path / "runs.jsonl").read_text().splitlines()) == len(runs)
+
+
+def test_guided_extraction_sizes_its_split_to_digits(tmp_path, capsys):
+    """``--data digits`` without sizes: the 2000 + 2000 protocol shrinks to the 1797 images (half each)."""
+    mod = _load("guided_extraction_mnist")
+    argv = ["--data", "digits", "--partitions", "0", "--budgets", "20", "--engines", "ranked", "--steps", "1",
+            "--no-svm-baselines", "--reference", "ranked", "--out", str(tmp_path)]
+    assert mod.main(argv) == 0
+    runs = [json.loads(line) for line in (tmp_path / "runs.jsonl").read_text().splitlines()]
+    assert [(r["data"], r["n_train"], r["n_test"]) for r in runs] == [("digits", 898, 899)]
+    assert "digits: 898 training and 899 test images" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="exceeds the 1797 images"):
+        mod.main([*argv, "--n-train", "1000", "--n-test", "1000"])
+
+
+@pytest.mark.parametrize("name", ["guided_extraction_mnist", "quality_prediction", "smoothing",
+                                  "inductive_transfer", "meta_feature_choice"])
+def test_default_output_is_outside_the_source_tree(name, monkeypatch, tmp_path):
+    monkeypatch.delenv("METAFX_EXAMPLES_OUT", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    mod = _load(name)
+    if name == "guided_extraction_mnist":
+        out = Path(mod.parse_args(["--data", "digits"]).out)
+    else:
+        import _qm_common  # noqa: F401  (loaded by the example)
+
+        out = Path(sys.modules["_qm_common"].base_parser("x", name).parse_args([]).out)
+    assert out.is_relative_to(tmp_path) and not out.resolve().is_relative_to(EXAMPLES.parent)
+    monkeypatch.setenv("METAFX_EXAMPLES_OUT", str(tmp_path / "elsewhere"))
+    if name == "guided_extraction_mnist":
+        assert Path(mod.parse_args([]).out) == tmp_path / "elsewhere" / "guided_mnist"
