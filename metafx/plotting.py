@@ -211,7 +211,10 @@ def plot_features(result: SearchResult | str | os.PathLike[str], X: Any = None, 
         known = {h.get_label() for h in handles}
         handles += [h for h in got if h.get_label() not in known]
         label = textwrap.shorten(names[j], 90, placeholder=" ...")
-        label = "\n".join(textwrap.wrap(label, 34, break_long_words=False)[:3])
+        lines = textwrap.wrap(label, 34, break_long_words=False)
+        if len(lines) > 1 and len(lines[-1]) <= 8:  # no orphan word ("shift" / "2")
+            lines[-2:] = [f"{lines[-2]} {lines[-1]}"]
+        label = "\n".join(lines[:3])
         if scores is not None:
             label += f"\n{scorer} {scores[i]:.3f}"
         ax.set_title(label, fontsize=7)

@@ -215,3 +215,23 @@ def test_family_without_a_drawing_says_so():
     assert type(fam).plot_features is FeatureFamily.plot_features
     with pytest.raises(NotImplementedError, match="family 'pixels'.*plot_features\\(batch, ax, background=None\\)"):
         fam.plot_features(fam.all_features(), None)
+
+
+def test_pixel_and_local_draws_its_features(digits):
+    X, y = digits
+    res = metafx.search(X[:300], y[:300], family="pixel-and-local", budget=30, steps=2, seed=0, progress=False)
+    fig = metafx.plotting.plot_features(res, X[:300], y[:300], n=3)
+    panels = [a for a in fig.axes if a.images]
+    assert len(panels) == 3 and all(a.collections for a in panels)  # inputs drawn over the mean image
+
+
+def test_result_of_a_family_without_a_drawing(digits, tmp_path, capsys):
+    X, y = digits
+    res = metafx.search(X[:300], y[:300], family="pixels", budget=10, steps=2, seed=0, progress=False)
+    with pytest.raises(NotImplementedError, match="does not draw its features"):
+        metafx.plotting.plot_features(res)
+    paths = metafx.plotting.plot_result(res, tmp_path)
+    assert [p.name for p in paths] == ["result_trajectory.png", "result_path.png"]
+    res.to_json(tmp_path / "px.json")
+    assert main(["plot", str(tmp_path / "px.json")]) == 0
+    assert "does not draw its features" in capsys.readouterr().err
