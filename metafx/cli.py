@@ -24,7 +24,7 @@ from .distributed import ProblemSpec, run_search, run_worker
 from .hooks.manager import get_registry
 from .loop.api import DEFAULT_BUDGET, DEFAULT_STEPS, search
 from .loop.components import load_dataset, role_of
-from .loop.logs import LOG_LEVELS, set_log_level
+from .loop.logs import LOG_LEVELS, log_level
 from .loop.result import SearchResult
 from .plotting import plot_result
 
@@ -299,10 +299,9 @@ COMMANDS = {"plugins": cmd_plugins, "search": cmd_search, "plot": cmd_plot, "wor
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if getattr(args, "log_level", None):
-        set_log_level(args.log_level)
     try:
-        return COMMANDS[args.command](args)
+        with log_level(getattr(args, "log_level", None) or "INFO"):
+            return COMMANDS[args.command](args)
     except MetafxError as e:
         print(f"metafx: error: {e}", file=sys.stderr)
         return 2

@@ -70,16 +70,12 @@ def test_verbose_shows_log_lines_on_stderr(small, capsys):
 
 def test_cli_log_level(tmp_path, capsys):
     logger = logging.getLogger("metafx")
-    try:
-        argv = ["search", "--n-train", "200", "--n-test", "100", "--budget", "20", "--steps", "10", "--no-progress"]
-        assert main(argv) == 0
-        assert "step 10/10, best quality" in capsys.readouterr().err
-        assert main([*argv, "--log-level", "warning"]) == 0
-        assert "step 10/10" not in capsys.readouterr().err
-    finally:
-        for h in list(logger.handlers):
-            logger.removeHandler(h)
-        logger.setLevel(logging.NOTSET)
+    argv = ["search", "--n-train", "200", "--n-test", "100", "--budget", "20", "--steps", "10", "--no-progress"]
+    assert main(argv) == 0
+    assert "step 10/10, best quality" in capsys.readouterr().err
+    assert main([*argv, "--log-level", "warning"]) == 0
+    assert "step 10/10" not in capsys.readouterr().err
+    assert not logger.handlers and logger.level == logging.NOTSET  # each command configures and restores
 
 
 # ------------------------------------------------------------------ 3. help that teaches

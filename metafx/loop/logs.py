@@ -16,7 +16,7 @@ from typing import Iterator
 
 from ..core.exceptions import ValidationError
 
-__all__ = ["set_log_level", "verbosity", "LOG_LEVELS", "auto_progress"]
+__all__ = ["set_log_level", "log_level", "verbosity", "LOG_LEVELS", "auto_progress"]
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _FORMAT = "[metafx %(asctime)s] %(message)s"
@@ -67,6 +67,20 @@ def set_log_level(level: int | str = "INFO") -> logging.Logger:
 
 
 @contextlib.contextmanager
+def log_level(level: int | str) -> Iterator[logging.Logger]:
+    """:func:`set_log_level` for the duration of a ``with`` block (the CLI runs each command in one)."""
+    logger = logging.getLogger("metafx")
+    saved = (list(logger.handlers), logger.level)
+    try:
+        yield set_log_level(level)
+    finally:
+        for h in list(logger.handlers):
+            if h not in saved[0]:
+                logger.removeHandler(h)
+        logger.setLevel(saved[1])
+
+
+@contextlib.contextmanager
 def verbosity(verbose: bool | int) -> Iterator[None]:
     """With ``verbose`` true, show the ``metafx`` logger's INFO lines on stderr for the duration,
     unless the application configured the logger (a handler or a level of its own)."""
@@ -79,11 +93,13 @@ def verbosity(verbose: bool | int) -> Iterator[None]:
     handler = _StderrHandler()
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
+    propagate, logger.propagate = logger.propagate, False  # once on stderr, not again through the root logger
     try:
         yield
     finally:
         logger.removeHandler(handler)
         logger.setLevel(logging.NOTSET)
+        logger.propagate = propagate
 
 
 def auto_progress() -> bool:
