@@ -70,6 +70,7 @@ def test_guided_extraction_sizes_its_split_to_digits(tmp_path, capsys):
     runs = [json.loads(line) for line in (tmp_path / "runs.jsonl").read_text().splitlines()]
     assert [(r["data"], r["n_train"], r["n_test"]) for r in runs] == [("digits", 898, 899)]
     assert "digits: 898 training and 899 test images" in capsys.readouterr().out
+    assert mod.data_label(runs, mod.parse_args(argv)) == "scikit-learn digits (8x8), 898 training / 899 test images"
     with pytest.raises(SystemExit, match="exceeds the 1797 images"):
         mod.main([*argv, "--n-train", "1000", "--n-test", "1000"])
 
