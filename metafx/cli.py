@@ -108,8 +108,10 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--json", action="store_true", help="machine-readable output")
 
     s = sub.add_parser("search", help="run a budgeted meta-feature search", parents=[logs],
-                       description="Run a budgeted meta-feature search on a registered dataset, test the chosen "
-                                   "features with a linear SVM on held-out samples, and write the result JSON.",
+                       description=textwrap.fill(
+                           "Run a budgeted meta-feature search on a registered dataset, test the chosen features "
+                           "with a linear SVM on held-out samples, and write the result JSON (then `metafx plot` "
+                           "draws it).", 100),
                        epilog=_components_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
     d = s.add_argument_group("data")
     d.add_argument("--data", default="digits", help="registered dataset name (digits, mnist, ...); default digits")
@@ -129,12 +131,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seed of the search and of the final classifier (default 0)")
     g.add_argument("--fix", type=_kv, action="append", default=[], metavar="NAME=VALUE",
                    help="hold a meta-feature fixed, e.g. --fix shiftInvLen=1 (repeatable)")
-    g.add_argument("--family-param", type=_kv, action="append", default=[], metavar="NAME=VALUE")
-    g.add_argument("--engine-param", type=_kv, action="append", default=[], metavar="NAME=VALUE")
-    g.add_argument("--evaluator-param", type=_kv, action="append", default=[], metavar="NAME=VALUE")
+    g.add_argument("--family-param", type=_kv, action="append", default=[], metavar="NAME=VALUE",
+                   help="a parameter of the family (repeatable; parameters and defaults below)")
+    g.add_argument("--engine-param", type=_kv, action="append", default=[], metavar="NAME=VALUE",
+                   help="a parameter of the engine (repeatable)")
+    g.add_argument("--evaluator-param", type=_kv, action="append", default=[], metavar="NAME=VALUE",
+                   help="a parameter of the evaluator (repeatable)")
     g.add_argument("--storage", default=None, help="record finished steps here; rerun with the same arguments to resume")
     g.add_argument("--study", default=None, help="study name inside --storage (engines that use one)")
-    g.add_argument("--n-jobs", type=int, default=1)
+    g.add_argument("--n-jobs", type=int, default=1,
+                   help="worker processes evaluating candidates at once (-1: every CPU; default 1)")
     g.add_argument("--oversample", type=float, default=1.0,
                    help="draw this many times the budget at each point and keep the best features by --prune-by "
                         "score per cost (default 1: the thesis's plain drawing)")
