@@ -94,6 +94,7 @@ _LAZY = {
     "plot_result": "metafx.plotting",
 }
 _LAZY_MODULES = {"transfer": "metafx.analysis.transfer", "quality_map": "metafx.analysis.quality_map",
+                 "compression": "metafx.learn.compression", "potential_bounds": "metafx.learn.potential_bounds",
                  "plotting": "metafx.plotting"}
 __all__ += list(_LAZY) + list(_LAZY_MODULES)
 

@@ -10,7 +10,7 @@ from ..core.exceptions import ValidationError
 from ..core.validation import check_int, check_labels, check_n_jobs, check_number, check_seed
 from .components import make_component
 from .logs import auto_progress, verbosity
-from .loop import run_search
+from .loop import run_search, warm_start_points
 from .problem import SearchProblem
 from .result import SearchResult
 
@@ -43,6 +43,7 @@ def search(
     oversample: float = 1.0,
     prune_by: str = "infogain",
     timeout: float | None = None,
+    warm_start: Any = None,
     verbose: bool | int = False,
     random_state: int | None = None,
 ) -> SearchResult:
@@ -101,6 +102,12 @@ def search(
     timeout : float, optional
         Seconds after which no new step starts; the result holds the steps
         finished by then (``metadata["stopped"] == "timeout"``).
+    warm_start : SearchResult, point or list of them, optional
+        Inductive transfer (thesis section 5.5) inside the search: the best
+        points of searches on related tasks with the same family.  ``mufasa``
+        and ``random`` evaluate them first (at most ``steps // 2``) and
+        ``mufasa`` goes on from the best; ``optuna`` starts its model with
+        them.  See :func:`metafx.loop.loop.warm_start_points`.
     verbose : bool or int, default False
         Show the ``metafx`` logger's INFO lines on stderr during this search
         (a line every 10 steps when no bar is shown, and on resume) unless
@@ -133,12 +140,13 @@ def search(
     y = check_labels(y, X_checked.shape[0])
     problem = SearchProblem(fam, X_checked, y, ev, float(budget), fixed=fixed, eval_seed=seed % 2**32,
                             oversample=oversample, prune_by=prune_by)
+    warm = warm_start_points(warm_start, problem.space, limit=max(1, steps // 2))
     if progress is None:
         progress = auto_progress()
     with verbosity(verbose):
         return run_search(problem, eng, steps=steps, seed=seed, callbacks=list(callbacks or ()),
                           progress=progress, storage=storage, study_name=study_name, n_jobs=n_jobs,
-                          timeout=timeout)
+                          timeout=timeout, warm_start=warm)
 
 
 def resolve_seed(seed: Any, random_state: Any, *, default: Any = 0,
