@@ -109,6 +109,14 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
         (see :func:`metafx.search`).
     seed : int, optional
         Another name for ``random_state`` (the name :func:`metafx.search` uses).
+    warm_start : SearchResult, list of them, or bool, default=None
+        Transfer from related tasks (``warm_start=`` of :func:`metafx.search`:
+        their best points are evaluated first); ``True`` starts from this
+        extractor's previous fit, as scikit-learn's ``warm_start``.
+    oversample : float, default=1
+        As in :func:`metafx.search`.
+    timeout : float, optional
+        Seconds after which the search starts no new step.
 
     Attributes
     ----------
@@ -166,6 +174,9 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
         n_jobs: int = 1,
         verbose: bool | int = False,
         seed: int | None = None,
+        warm_start: Any = None,
+        oversample: float = 1.0,
+        timeout: float | None = None,
     ) -> None:
         self.family = family
         self.budget = budget
@@ -182,14 +193,30 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
         self.n_jobs = n_jobs
         self.verbose = verbose
         self.seed = seed
+        self.warm_start = warm_start
+        self.oversample = oversample
+        self.timeout = timeout
 
     # ------------------------------------------------------------------ helpers
     def _is_image_family(self) -> bool:
         cls = _family_class(self.family)
         return cls is not None and getattr(cls, "data_kind", "table") == "binary-image"
 
+    #: validate nothing but the columns for families that read frames, whatever X is (TableExtractor);
+    #: otherwise only pandas DataFrames skip scikit-learn's numeric validation
+    frames: bool = False
+
+    def _accepts_frames(self) -> bool:
+        """Whether the family reads tables as users have them (DataFrames with categorical, datetime and
+        missing values: family class attribute ``accepts_frames = True``) and validates them itself."""
+        return bool(getattr(_family_class(self.family), "accepts_frames", False))
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
+        if self._accepts_frames() and self.frames:
+            tags.input_tags.allow_nan = True
+            tags.input_tags.categorical = True
+            tags.input_tags.string = True
         tags.target_tags.required = True
         # binary-image families output 0/1 columns (uint8) whatever the input
         # dtype; table families compute in float64
@@ -197,7 +224,10 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
         return tags
 
     def _validate(self, X: Any, y: Any = None, *, reset: bool) -> tuple[np.ndarray, Any]:
-        """sklearn validation (2-D, finite, numeric, n_features_in_) plus the image layout."""
+        """sklearn validation (2-D, finite, numeric, n_features_in_) plus the image layout; for a family that
+        reads frames, only the columns are recorded (the family validates the values)."""
+        if self._accepts_frames() and (hasattr(X, "iloc") or self.frames):
+            return self._validate_frame(X, y, reset=reset)
         shape = None
         arr = np.asarray(X) if isinstance(X, (list, tuple)) else X
         if isinstance(arr, np.ndarray) and arr.ndim == 3:
@@ -236,6 +266,30 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
             )
         return arr.reshape(arr.shape[0], h, w), y
 
+    def _warm_start(self) -> Any:
+        """``warm_start``: results of related tasks (or points), or scikit-learn's boolean: ``True`` starts
+        from this extractor's previous fit (its ``result_``), ``False``/``None`` from nothing."""
+        if self.warm_start is True:
+            return getattr(self, "result_", None)
+        if self.warm_start is False:
+            return None
+        return self.warm_start
+
+    def _validate_frame(self, X: Any, y: Any = None, *, reset: bool) -> tuple[Any, Any]:
+        if self.threshold is not None:
+            raise ValidationError(f"threshold={self.threshold!r} only applies to binary-image families; leave it None")
+        if not hasattr(X, "iloc"):
+            X = np.asarray(X)
+            if X.ndim != 2:
+                raise ValidationError(f"X must be 2-D (n_samples, n_features), got shape {X.shape}")
+        validate_data(self, X, reset=reset, skip_check_array=True)
+        if reset:
+            y = np.asarray(y)
+            if y.ndim == 2 and y.shape[1] == 1:
+                y = y.ravel()
+            type_of_target(y, input_name="y", raise_unknown=True)
+        return X, y
+
     # ------------------------------------------------------------------ API
     def fit(self, X: Any, y: Any) -> MetaFeatureExtractor:
         """Search the family's meta-feature space on ``(X, y)`` and keep the best feature set.
@@ -270,7 +324,7 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
             family_params=family_params or None,
             engine_params=None if self.engine_params is None else dict(self.engine_params),
             evaluator_params=None if self.evaluator_params is None else dict(self.evaluator_params),
-            n_jobs=self.n_jobs,
+            n_jobs=self.n_jobs, warm_start=self._warm_start(), oversample=self.oversample, timeout=self.timeout,
         )
         self.result_ = result
         self.best_point_ = dict(result.best_point)

@@ -50,3 +50,14 @@ def test_engines_evaluate_the_warm_points_first_and_resume(pairs, engine, tmp_pa
     assert [t.point for t in again.trajectory] == [t.point for t in res.trajectory]
     with pytest.raises(metafx.StorageError, match="differs in: warm_start"):
         metafx.search(*pairs(0, 1), storage=str(j), **{**kw, "warm_start": [{"numInputs": 1}]})
+
+
+def test_extractor_warm_start(pairs):
+    src = metafx.search(*pairs(2, 3), budget=30, steps=6, seed=1, progress=False)
+    X, y = pairs(0, 1)
+    fx = metafx.MetaFeatureExtractor(budget=30, steps=4, warm_start=[src]).fit(X, y)
+    assert fx.result_.trajectory[0].point == src.best_point
+    again = metafx.MetaFeatureExtractor(budget=30, steps=4, warm_start=True)
+    first = again.fit(X, y).result_
+    second = again.fit(X, y).result_  # scikit-learn's meaning: start from the previous fit
+    assert second.trajectory[0].point == first.best_point

@@ -1,12 +1,11 @@
 """``TableExtractor``: :class:`metafx.MetaFeatureExtractor` for tables as users have them.
 
-metafx's own ``MetaFeatureExtractor`` validates ``X`` the scikit-learn way
-before the family sees it: numeric, finite.  That rejects what the
-``tabular`` family reads -- pandas DataFrames with string / ``category``
-columns, datetime columns and missing values.  ``TableExtractor`` is the same
-transformer with that check left to the family (which raises
-:class:`metafx.ValidationError` on what it cannot read) and with defaults for
-tables (``family="tabular"``, ``evaluator="cv-linear"``, a small budget)::
+The ``tabular`` family reads pandas DataFrames with string / ``category``
+columns, datetime columns and missing values (it sets ``accepts_frames =
+True``, so ``MetaFeatureExtractor`` leaves their validation to the family,
+which raises :class:`metafx.ValidationError` on what it cannot read).
+``TableExtractor`` is ``MetaFeatureExtractor`` with defaults for tables
+(``family="tabular"``, ``evaluator="cv-linear"``, a small budget)::
 
     from sklearn.pipeline import make_pipeline, make_union
     from metafx_tabular import TableExtractor
@@ -22,9 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-import numpy as np
-
-from metafx import MetaFeatureExtractor, ValidationError
+from metafx import MetaFeatureExtractor
 
 __all__ = ["TableExtractor"]
 
@@ -32,6 +29,8 @@ __all__ = ["TableExtractor"]
 class TableExtractor(MetaFeatureExtractor):
     """Learn table features by a budgeted meta-feature search; DataFrames (categorical, datetime,
     missing values) in, features out.  Parameters as :class:`metafx.MetaFeatureExtractor`."""
+
+    frames = True  # X (a DataFrame or an array with NaN) is validated by the family
 
     def __init__(
         self,
@@ -52,30 +51,3 @@ class TableExtractor(MetaFeatureExtractor):
         super().__init__(family=family, budget=budget, steps=steps, engine=engine, evaluator=evaluator, seed=seed,
                          fixed=fixed, family_params=family_params, engine_params=engine_params,
                          evaluator_params=evaluator_params, threshold=threshold, progress=progress, n_jobs=n_jobs)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.categorical = True
-        tags.input_tags.string = True
-        return tags
-
-    def _validate(self, X: Any, y: Any = None, *, reset: bool) -> tuple[Any, Any]:
-        """Record the columns (``n_features_in_``, ``feature_names_in_``); the family validates the values."""
-        from sklearn.utils.validation import validate_data
-
-        if self.threshold is not None:
-            raise ValidationError(f"threshold={self.threshold!r} only applies to binary-image families; leave it None")
-        if not hasattr(X, "iloc"):
-            X = np.asarray(X) if not isinstance(X, np.ndarray) else X
-            if X.ndim != 2:
-                raise ValidationError(f"X must be 2-D (n_samples, n_features), got shape {X.shape}")
-        validate_data(self, X, reset=reset, skip_check_array=True)
-        if reset:
-            from sklearn.utils.multiclass import type_of_target
-
-            y = np.asarray(y)
-            if y.ndim == 2 and y.shape[1] == 1:
-                y = y.ravel()
-            type_of_target(y, input_name="y", raise_unknown=True)
-        return X, y
