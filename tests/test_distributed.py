@@ -211,3 +211,70 @@ def test_problem_spec_round_trip_and_errors(tmp_path):
         run_worker(url, "api")
     with pytest.raises(metafx.StorageError, match=r"postgresql://u:\*\*\*@127.0.0.1:1/db"):
         run_worker("postgresql://u:topsecret@127.0.0.1:1/db", "x")
+
+
+def _proc_table() -> dict[int, tuple[int, str, str]]:
+    """pid -> (parent pid, state, start time) of every process (Linux /proc)."""
+    out = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                text = Path(f"/proc/{d}/stat").read_text()
+            except OSError:
+                continue
+            rest = text[text.rindex(")") + 2:].split()
+            out[int(d)] = (int(rest[1]), rest[0], rest[19])
+    return out
+
+
+def _descendants(root: int) -> dict[int, str]:
+    table = _proc_table()
+    found: dict[int, str] = {}
+    todo = [root]
+    while todo:
+        parent = todo.pop()
+        for pid, (ppid, _, start) in table.items():
+            if ppid == parent and pid not in found:
+                found[pid] = start
+                todo.append(pid)
+    return found
+
+
+def _alive(procs: dict[int, str]) -> list[int]:
+    table = _proc_table()
+    return [pid for pid, start in procs.items() if pid in table and table[pid][1] not in "ZX"
+            and table[pid][2] == start]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs Linux /proc to find a process's children")
+def test_killed_worker_leaves_no_processes(tmp_path):
+    """SIGKILL of `metafx worker --n-jobs 2`: its pool processes and resource trackers end too."""
+    url = f"sqlite:///{tmp_path}/orphans.db"
+    create_study(url, "orphans", ProblemSpec(data="digits", n_train=400, n_test=0, budget=100, steps=500, seed=0,
+                                             engine_params={"sampler": "random"}))
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    w = subprocess.Popen([sys.executable, "-m", "metafx.cli", "worker", "--storage", url, "--study", "orphans",
+                          "--n-jobs", "2", "--no-progress"], env=env, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    kids: dict[int, str] = {}
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and w.poll() is None:
+            kids = _descendants(w.pid)
+            if len(kids) >= 3:  # two pool workers and a resource tracker
+                break
+            time.sleep(0.2)
+        assert len(kids) >= 3 and w.poll() is None, f"the worker started no pool: {kids}, exit {w.poll()}"
+        time.sleep(0.5)
+        kids.update(_descendants(w.pid))
+        os.kill(w.pid, signal.SIGKILL)
+        assert w.wait(timeout=30) == -signal.SIGKILL
+        deadline = time.monotonic() + 15
+        while _alive(kids) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not _alive(kids), f"processes left behind by the killed worker: {_alive(kids)}"
+    finally:
+        if w.poll() is None:
+            w.kill()
+        for pid in _alive(kids):
+            os.kill(pid, signal.SIGKILL)
