@@ -441,7 +441,8 @@ class OptunaEngine(SearchEngine):
         if not hasattr(self, "study_"):
             return
         try:
-            if not isinstance(error, KeyboardInterrupt):  # interrupted: left running, taken over on restart
+            # interrupted, or the database went away: left running, taken over on restart
+            if not isinstance(error, (KeyboardInterrupt, StorageError)):
                 for trial in self.trials_.values():  # asked but not finished: failed, or not needed (stopped)
                     if error is None:
                         self.study_._storage.set_trial_system_attr(trial._trial_id, SURPLUS_KEY, True)
