@@ -54,6 +54,8 @@ from ..loop.storage import RetryingStorage, mask_url, open_storage, write_trial
 __all__ = ["OptunaEngine", "SAMPLERS", "trial_seed"]
 
 SAMPLERS = ("tpe", "cmaes", "gp", "random", "qmc")
+# updating a trial another process finished: its own exception since optuna 4.x, a RuntimeError before
+_UPDATE_FINISHED = getattr(optuna.exceptions, "UpdateFinishedTrialError", RuntimeError)
 _REQUIRES = {"cmaes": ("cmaes", "pip install cmaes"), "gp": ("torch", "pip install torch")}
 _DRAW = 1
 
@@ -338,6 +340,8 @@ class OptunaEngine(SearchEngine):
         for d in problem.space.free:
             if d.kind == "int":
                 out[d.name] = optuna.distributions.IntDistribution(int(d.low), int(d.high))
+            elif d.kind == "categorical":
+                out[d.name] = optuna.distributions.CategoricalDistribution(d.choices)
             else:
                 out[d.name] = optuna.distributions.FloatDistribution(float(d.low), float(d.high))
         return out
@@ -431,7 +435,7 @@ class OptunaEngine(SearchEngine):
         q = float(record.quality)
         state = TrialState.FAIL if math.isnan(q) else TrialState.COMPLETE
         values = None if state == TrialState.FAIL else [q]
-        with contextlib.suppress(optuna.exceptions.UpdateFinishedTrialError):  # another process finished it
+        with contextlib.suppress(_UPDATE_FINISHED):  # another process finished it
             frozen = getattr(trial, "_cached_frozen_trial", None) or study._storage.get_trial(trial._trial_id)
             study.sampler.after_trial(study, frozen, state, values)
             write_trial(study._storage, trial._trial_id, user_attrs=self.trial_attrs(record), state=state,
@@ -500,7 +504,7 @@ class OptunaEngine(SearchEngine):
                 out[d.name] = problem.space.fixed[d.name]
             else:
                 v = params[d.name]
-                out[d.name] = int(v) if d.kind == "int" else float(v)
+                out[d.name] = int(v) if d.kind == "int" else (d.check(v) if d.kind == "categorical" else float(v))
         return out
 
     def _is_stale(self, t, now: float) -> bool:
@@ -542,6 +546,8 @@ class OptunaEngine(SearchEngine):
             for name, dist in dists.items():  # a taken-over trial gets its stored values back
                 if isinstance(dist, optuna.distributions.IntDistribution):
                     trial.suggest_int(name, dist.low, dist.high)
+                elif isinstance(dist, optuna.distributions.CategoricalDistribution):
+                    trial.suggest_categorical(name, dist.choices)
                 else:
                     trial.suggest_float(name, dist.low, dist.high)
         return trial

@@ -48,4 +48,7 @@ def loky_backend():
     if type(active) is not LokyBackend or "initializer" in getattr(active, "backend_kwargs", {}):
         return None
     kwargs = {**getattr(active, "backend_kwargs", {}), "initializer": watch_parent, "initargs": (os.getpid(),)}
-    return LokyBackend(**kwargs)
+    try:
+        return LokyBackend(**kwargs)
+    except TypeError:  # a joblib whose backends take no executor arguments
+        return None

@@ -475,7 +475,8 @@ def write_trial(storage: Any, trial_id: int, *, params: Iterable[tuple[str, Any,
     for k, v in system_attrs.items():
         target.set_trial_system_attr(trial_id, k, v)
     if state is not None and not target.set_trial_state_values(trial_id, state, values):
-        raise optuna.exceptions.UpdateFinishedTrialError(f"trial {trial_id} could not be set to {state.name}")
+        error = getattr(optuna.exceptions, "UpdateFinishedTrialError", RuntimeError)
+        raise error(f"trial {trial_id} could not be set to {state.name}")
 
 
 # ---------------------------------------------------------------------------- opening
