@@ -560,10 +560,10 @@ def open_storage(storage: Any, *, connect_timeout: float = 10.0, retry_seconds: 
                 s = "postgresql+psycopg://" + s[len("postgresql://"):]
             elif importlib.util.find_spec("psycopg2") is not None:
                 s = "postgresql+psycopg2://" + s[len("postgresql://"):]
-        # commits do not wait for the server's disk (a server crash may lose the last fraction of a second)
+        # commits do not wait for the server's disk (a server crash may lose the last fraction of a second);
+        # no ping before each transaction (a round trip each): a broken connection is retried by RetryingStorage
         engine_kwargs["connect_args"] = {"connect_timeout": max(1, int(connect_timeout)),
                                          "options": "-c synchronous_commit=off"}
-        engine_kwargs["pool_pre_ping"] = True
     elif s.startswith("mysql"):
         engine_kwargs["connect_args"] = {"connect_timeout": max(1, int(connect_timeout))}
     elif s.startswith("sqlite:///"):
