@@ -316,23 +316,19 @@ class RetryingStorage:
         return self._call("set_trial_param", trial_id, param_name, param_value_internal, distribution)
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
+        if name.startswith("__") or name in ("_storage", "_where", "_retry_seconds", "_fresh", "_local", "_lock"):
+            raise AttributeError(name)  # not set yet (unpickling)
         attr = getattr(self._storage, name)
         if name.startswith("_") or not callable(attr):
             return attr
         return functools.partial(self._call, name)
 
-    def __getstate__(self) -> dict[str, Any]:
-        d = dict(self.__dict__)
-        d.pop("_lock", None)
-        d.pop("_local", None)
-        return d
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _rebuild_retrying, (self._storage, self._where, self._retry_seconds)
 
-    def __setstate__(self, state: Mapping[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._lock = threading.Lock()
-        self._local = threading.local()
+
+def _rebuild_retrying(storage: Any, where: str, retry_seconds: float) -> Any:
+    return _retrying_class()(storage, where, retry_seconds)
 
 
 def _reason(e: BaseException, where: str) -> str:
