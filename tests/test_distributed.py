@@ -3,6 +3,7 @@ file, PostgreSQL), a worker killed mid-trial, the command line."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -461,4 +462,43 @@ def test_postgresql_outage(tmp_path, slow_plugin):
     trials = optuna.load_study(study_name=study, storage=url).get_trials(deepcopy=False)
     numbers = [t.number for t in trials]
     assert numbers == list(range(len(numbers))) and all(t.state.name in ("COMPLETE", "RUNNING") for t in trials)
+    optuna.delete_study(study_name=study, storage=url)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs Linux /proc to read command lines")
+def test_n_workers_keeps_password_off_command_lines():
+    """`--n-workers 2` on PostgreSQL: the started worker's command line has no password (ps shows it to
+    every local user); the password reaches it in METAFX_STORAGE_PASSWORD (tested above)."""
+    import threading
+
+    import optuna
+    from sqlalchemy.engine import make_url
+
+    from metafx.distributed import run_search
+
+    url = _pg_url()
+    password = make_url(url).password
+    study = f"cmdline-{uuid.uuid4().hex[:8]}"
+    seen: list[str] = []
+    done = threading.Event()
+
+    def watch():
+        while not done.is_set():
+            for pid in _descendants(os.getpid()):
+                with contextlib.suppress(OSError):
+                    cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+                    if "metafx.cli worker" in cmd and cmd not in seen:
+                        seen.append(cmd)
+            time.sleep(0.05)
+
+    t = threading.Thread(target=watch, daemon=True)
+    t.start()
+    try:
+        res = run_search(ProblemSpec(data="digits", n_train=200, budget=20, steps=3,
+                                     engine_params={"sampler": "random"}), url, study, n_workers=2, progress=False)
+    finally:
+        done.set()
+        t.join()
+    assert len(res.trajectory) == 3
+    assert seen and all(password not in c and "--storage" in c for c in seen), seen
     optuna.delete_study(study_name=study, storage=url)
