@@ -209,6 +209,17 @@ def _transient(e: BaseException) -> bool:
     return False
 
 
+class _DropConnectionNoise(logging.Filter):
+    """Drops optuna's multi-line "Caught an error from sqlalchemy ... Falling back" warning, which a
+    lost connection triggers in every read; :class:`RetryingStorage` says it in one line instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Caught an error from sqlalchemy")
+
+
+_NOISE_FILTER = _DropConnectionNoise()
+
+
 class RetryingStorage:
     """An optuna storage (wrapping another) whose calls ride out short database outages.
 
@@ -232,6 +243,9 @@ class RetryingStorage:
         self._lock = threading.Lock()
         self._local = threading.local()
         self._fresh: dict[int, Any] = {}
+        rdb_logger = logging.getLogger("optuna.storages._rdb.storage")
+        if _NOISE_FILTER not in rdb_logger.filters:
+            rdb_logger.addFilter(_NOISE_FILTER)
 
     @property
     def wrapped(self) -> Any:
