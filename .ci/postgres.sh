@@ -8,6 +8,8 @@
 #
 # Settings (environment): METAFX_PG_PORT (55432), METAFX_PG_DATA (/tmp/metafx-pg), METAFX_PG_USER (metafx),
 # METAFX_PG_PASSWORD (metafx-ci), METAFX_PG_DB (metafx).  Idempotent: a running cluster is reused.
+# tests/test_distributed.py::test_postgresql_outage runs this script itself for a second cluster
+# (METAFX_PG_PORT=55439, METAFX_PG_DATA=/tmp/metafx-pg-outage), which it stops and restarts.
 
 _metafx_pg() {
   local port=${METAFX_PG_PORT:-55432}

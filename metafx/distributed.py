@@ -15,7 +15,12 @@ Command line::
 
     metafx search --data mnist --budget 3000 --engine optuna \\
         --storage postgresql://user:pw@host/db --study mnist-3000 --n-workers 0   # create, wait, collect
-    metafx worker --storage postgresql://user:pw@host/db --study mnist-3000        # on each machine
+    metafx worker --storage postgresql://user@host/db --study mnist-3000           # on each machine
+
+Passwords: prefer ``PGPASSWORD`` or ``~/.pgpass`` (PostgreSQL) or
+``METAFX_STORAGE_PASSWORD`` (any database) to a password in the URL, which
+other local users can read in the process list; ``--n-workers`` passes the
+password to the workers it starts through ``METAFX_STORAGE_PASSWORD``.
 
 Python::
 
@@ -54,7 +59,7 @@ from .loop.loop import Progress, SearchState
 from .loop.loop import run_search as run_loop
 from .loop.problem import SearchProblem, _jsonable
 from .loop.result import SearchResult
-from .loop.storage import mask_url, open_storage
+from .loop.storage import PASSWORD_ENV, mask_url, open_storage, split_password
 
 __all__ = ["ProblemSpec", "create_study", "run_worker", "wait_for_study", "run_search", "study_spec"]
 
@@ -217,10 +222,20 @@ def wait_for_study(storage: Any, study_name: str, *, progress: bool | None = Non
     return _run(spec, storage, study_name, X, y)
 
 
-def worker_command(storage: str, study_name: str, n_jobs: int = 1) -> list[str]:
-    """The command line of one ``metafx worker`` process."""
-    return [sys.executable, "-m", "metafx.cli", "worker", "--storage", str(storage), "--study", study_name,
-            "--n-jobs", str(n_jobs), "--no-progress"]
+def worker_command(storage: str, study_name: str, n_jobs: int = 1) -> tuple[list[str], dict[str, str]]:
+    """The command line and environment of one ``metafx worker`` process.
+
+    The password is not on the command line (which every local user can read
+    in ``ps``): the URL goes without it and the password goes into the
+    environment variable ``METAFX_STORAGE_PASSWORD`` of the child, readable
+    only by its user.
+    """
+    url, password = split_password(str(storage))
+    env = dict(os.environ)
+    if password is not None:
+        env[PASSWORD_ENV] = password
+    return ([sys.executable, "-m", "metafx.cli", "worker", "--storage", url, "--study", study_name,
+             "--n-jobs", str(n_jobs), "--no-progress"], env)
 
 
 def run_search(spec: ProblemSpec, storage: Any, study_name: str, *, n_workers: int = 1, n_jobs: int = 1,
@@ -237,8 +252,10 @@ def run_search(spec: ProblemSpec, storage: Any, study_name: str, *, n_workers: i
     if n_workers > 1 and not isinstance(storage, (str, os.PathLike)):
         raise ValidationError("n_workers > 1 needs storage= as a URL or file that other processes can open")
     create_study(storage, study_name, spec, data=data)
-    procs = [subprocess.Popen(worker_command(os.fspath(storage), study_name, n_jobs), stdout=subprocess.DEVNULL)
-             for _ in range(max(0, n_workers - 1))]
+    procs = []
+    for _ in range(max(0, n_workers - 1)):
+        cmd, env = worker_command(os.fspath(storage), study_name, n_jobs)
+        procs.append(subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL))
     try:
         if n_workers == 0:
             return wait_for_study(storage, study_name, progress=progress, data=data)

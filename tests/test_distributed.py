@@ -3,6 +3,7 @@ file, PostgreSQL), a worker killed mid-trial, the command line."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import metafx
+from metafx.default_plugins.svm_evaluator import CVLinearSVM
 from metafx.distributed import ProblemSpec, create_study, run_worker, study_spec
 
 REPO = Path(__file__).resolve().parents[1]
@@ -211,3 +213,298 @@ def test_problem_spec_round_trip_and_errors(tmp_path):
         run_worker(url, "api")
     with pytest.raises(metafx.StorageError, match=r"postgresql://u:\*\*\*@127.0.0.1:1/db"):
         run_worker("postgresql://u:topsecret@127.0.0.1:1/db", "x")
+
+
+def _proc_table() -> dict[int, tuple[int, str, str]]:
+    """pid -> (parent pid, state, start time) of every process (Linux /proc)."""
+    out = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                text = Path(f"/proc/{d}/stat").read_text()
+            except OSError:
+                continue
+            rest = text[text.rindex(")") + 2:].split()
+            out[int(d)] = (int(rest[1]), rest[0], rest[19])
+    return out
+
+
+def _descendants(root: int) -> dict[int, str]:
+    table = _proc_table()
+    found: dict[int, str] = {}
+    todo = [root]
+    while todo:
+        parent = todo.pop()
+        for pid, (ppid, _, start) in table.items():
+            if ppid == parent and pid not in found:
+                found[pid] = start
+                todo.append(pid)
+    return found
+
+
+def _alive(procs: dict[int, str]) -> list[int]:
+    table = _proc_table()
+    return [pid for pid, start in procs.items() if pid in table and table[pid][1] not in "ZX"
+            and table[pid][2] == start]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs Linux /proc to find a process's children")
+def test_killed_worker_leaves_no_processes(tmp_path):
+    """SIGKILL of `metafx worker --n-jobs 2`: its pool processes and resource trackers end too."""
+    url = f"sqlite:///{tmp_path}/orphans.db"
+    create_study(url, "orphans", ProblemSpec(data="digits", n_train=400, n_test=0, budget=100, steps=500, seed=0,
+                                             engine_params={"sampler": "random"}))
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    w = subprocess.Popen([sys.executable, "-m", "metafx.cli", "worker", "--storage", url, "--study", "orphans",
+                          "--n-jobs", "2", "--no-progress"], env=env, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    kids: dict[int, str] = {}
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and w.poll() is None:
+            kids = _descendants(w.pid)
+            if len(kids) >= 3:  # two pool workers and a resource tracker
+                break
+            time.sleep(0.2)
+        assert len(kids) >= 3 and w.poll() is None, f"the worker started no pool: {kids}, exit {w.poll()}"
+        time.sleep(0.5)
+        kids.update(_descendants(w.pid))
+        os.kill(w.pid, signal.SIGKILL)
+        assert w.wait(timeout=30) == -signal.SIGKILL
+        deadline = time.monotonic() + 15
+        while _alive(kids) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not _alive(kids), f"processes left behind by the killed worker: {_alive(kids)}"
+    finally:
+        if w.poll() is None:
+            w.kill()
+        for pid in _alive(kids):
+            os.kill(pid, signal.SIGKILL)
+
+
+# ----------------------------------------------------------------------------- PostgreSQL: issue-level checks
+def _pg_url() -> str:
+    url = os.environ.get(PG_ENV)
+    if not url:
+        pytest.skip(f"no PostgreSQL server configured: set {PG_ENV} (e.g. `source .ci/postgres.sh`, as .ci/run does)")
+    return url
+
+
+class _Constant(CVLinearSVM):
+    """Every set scores the same: every trial ties with the first."""
+
+    name = "constant-quality"
+
+    def evaluate(self, X, y, *, random_state=None):
+        return 0.5
+
+
+def test_credentials_never_shown(tmp_path):
+    from metafx.distributed import worker_command
+    from metafx.loop.storage import mask_url, split_password
+
+    assert mask_url("postgresql://u:Se@cret@h/db") == "postgresql://u:***@h/db"
+    assert mask_url("postgresql://u@h:5/db?password=PW&sslmode=require") == \
+        "postgresql://u@h:5/db?password=***&sslmode=require"
+    assert split_password("postgresql://u@h/db?password=PW&sslmode=require") == \
+        ("postgresql://u@h/db?sslmode=require", "PW")
+    # a password given as a query parameter is masked in errors
+    with pytest.raises(metafx.StorageError) as err:
+        run_worker("postgresql://u@127.0.0.1:1/db?password=topsecret", "x")
+    assert "topsecret" not in str(err.value) and "password=***" in str(err.value)
+    # workers started by --n-workers get the password by environment, not on their command line
+    cmd, env = worker_command("postgresql://u:topsecret@h/db", "s", 2)
+    assert not any("topsecret" in c for c in cmd) and env["METAFX_STORAGE_PASSWORD"] == "topsecret"
+    assert cmd[cmd.index("--storage") + 1] == "postgresql://u@h/db"
+
+
+def test_postgresql_password_as_query_parameter_and_environment(tmp_path, monkeypatch):
+    """The password of a query parameter is nowhere in the result; a URL without one takes
+    METAFX_STORAGE_PASSWORD; plain optuna opens the same URL (SQLAlchemy's default driver)."""
+    import optuna
+    from sqlalchemy.engine import make_url
+
+    url = _pg_url()
+    u = make_url(url)
+    password = u.password
+    query_url = u.set(password=None, query={"password": password}).render_as_string(hide_password=False)
+    X, y = metafx.load_dataset("digits")
+    study = f"q-{uuid.uuid4().hex[:8]}"
+    res = metafx.search(X[:200], y[:200], budget=20, steps=2, engine="optuna", storage=query_url,
+                        study_name=study, engine_params={"sampler": "random"}, progress=False)
+    res.to_json(tmp_path / "r.json")
+    text = (tmp_path / "r.json").read_text()
+    assert password not in text and "password=***" in res.metadata["storage"]
+    monkeypatch.setenv("METAFX_STORAGE_PASSWORD", password)
+    bare = u.set(password=None).render_as_string(hide_password=False)
+    again = metafx.search(X[:200], y[:200], budget=20, steps=2, engine="optuna", storage=bare,
+                          study_name=study, engine_params={"sampler": "random"}, progress=False)
+    assert again.metadata.get("resumed_steps", 0) == 0 and [t.quality for t in again.trajectory] == \
+        [t.quality for t in res.trajectory]
+    plain = optuna.load_study(study_name=study, storage=url)  # postgresql://, no driver named
+    assert len(plain.trials) == 2
+    optuna.delete_study(study_name=study, storage=url)
+
+
+def test_ties_follow_optuna_best_trial_postgresql():
+    """All trials score the same: metafx's best step is optuna's best_trial (the first)."""
+    import optuna
+
+    url = _pg_url()
+    X, y = metafx.load_dataset("digits")
+    study = f"ties-{uuid.uuid4().hex[:8]}"
+    res = metafx.search(X[:200], y[:200], budget=20, steps=4, engine="optuna", evaluator=_Constant(),
+                        storage=url, study_name=study, engine_params={"sampler": "random"}, progress=False)
+    s = optuna.load_study(study_name=study, storage=url)
+    values = [t.value for t in s.trials]
+    assert values == [0.5] * 4
+    assert res.best_step == 1 and res.metadata["best_trial"] == 0 and res.best_point == res.trajectory[0].point
+    # optuna's definition (in-memory and journal storages: the first of equal values) ...
+    mem = optuna.create_study(direction="maximize")
+    mem.add_trials(s.trials)
+    assert mem.best_trial.number == 0
+    # ... while its RDB storage orders by value only, so PostgreSQL may name any of the tied trials
+    assert s.best_trial.value == res.best_quality
+    optuna.delete_study(study_name=study, storage=url)
+
+
+def test_heartbeat_must_be_below_stale_after():
+    X, y = metafx.load_dataset("digits")
+    with pytest.raises(metafx.ValidationError, match=r"heartbeat=10 must be below stale_after=5"):
+        metafx.search(X[:100], y[:100], budget=20, steps=2, engine="optuna",
+                      engine_params={"heartbeat": 10, "stale_after": 5}, progress=False)
+
+
+def test_trial_attributes_for_optuna_tools(tmp_path):
+    """optuna's own API (as optuna-dashboard and optuna.visualization use it) reads each trial's
+    point, cost, number of features and quality."""
+    import optuna
+
+    url = f"sqlite:///{tmp_path}/attrs.db"
+    X, y = metafx.load_dataset("digits")
+    res = metafx.search(X[:200], y[:200], budget=30, steps=3, engine="optuna", storage=url, study_name="a",
+                        fixed={"shiftInvLen": 1}, engine_params={"sampler": "random"}, progress=False)
+    study = optuna.load_study(study_name="a", storage=url)  # plain optuna, plain URL
+    for t, rec in zip(study.trials, res.trajectory):
+        assert t.user_attrs["point"] == rec.point and t.user_attrs["point"]["shiftInvLen"] == 1
+        assert t.user_attrs["cost"] == pytest.approx(rec.cost) and t.user_attrs["n_features"] == rec.n_features
+        assert t.user_attrs["quality"] == t.value == pytest.approx(rec.quality)
+        assert t.params == {k: v for k, v in rec.point.items() if k != "shiftInvLen"}
+    df = study.trials_dataframe()
+    assert {"user_attrs_cost", "user_attrs_n_features", "user_attrs_quality", "value"} <= set(df.columns)
+    import warnings
+
+    import matplotlib.pyplot as plt
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        ax = optuna.visualization.matplotlib.plot_optimization_history(study)
+    assert len(ax.collections[0].get_offsets()) == 3
+    plt.close("all")
+
+
+CLI_WORKER = textwrap.dedent("""
+    import sys
+    sys.path.insert(0, {tests!r})
+    import metafx, _slow_plugin
+    metafx.register_plugin(_slow_plugin)
+    from metafx.cli import main
+    sys.exit(main(["worker", "--storage", sys.argv[1], "--study", sys.argv[2], "--no-progress"]))
+""").format(tests=str(TESTS))
+
+
+def test_postgresql_outage(tmp_path, slow_plugin):
+    """The database restarts under a running `metafx worker`: it goes on (one log line); the
+    database stays away: the worker ends with exit 2 and one line, no traceback."""
+    import optuna
+
+    _pg_url()
+    env = {**os.environ, "METAFX_PG_PORT": "55439", "METAFX_PG_DATA": "/tmp/metafx-pg-outage"}
+    server = REPO / ".ci" / "postgres.sh"
+    r = subprocess.run(["bash", str(server)], env=env, capture_output=True, text=True, timeout=300)
+    if r.returncode != 0:
+        pytest.skip(f"cannot start a second PostgreSQL server for the outage test: {r.stderr[-300:]}")
+    url = r.stdout.strip().splitlines()[-1]
+
+    def pg(action: str) -> None:
+        subprocess.run(["bash", str(server), action], env=env, check=True, timeout=120, capture_output=True)
+
+    def complete() -> int:
+        st = optuna.load_study(study_name=study, storage=url)
+        return sum(t.state.name == "COMPLETE" for t in st.get_trials(deepcopy=False))
+
+    def wait_for(n: int) -> None:
+        deadline = time.monotonic() + 120
+        while complete() < n:
+            assert w.poll() is None and time.monotonic() < deadline, w.communicate()
+            time.sleep(0.2)
+
+    study = f"outage-{uuid.uuid4().hex[:8]}"
+    create_study(url, study, _spec(60))
+    script = tmp_path / "cli_worker.py"
+    script.write_text(CLI_WORKER)
+    w = subprocess.Popen([sys.executable, str(script), url, study], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, env={**env, "PYTHONPATH": str(REPO), "METAFX_TEST_SLOW": "0.3",
+                                         "METAFX_STORAGE_RETRY_SECONDS": "8"})
+    try:
+        wait_for(1)
+        pg("stop")
+        time.sleep(1)
+        pg("start")
+        n = complete()
+        wait_for(n + 2)  # the worker went on after the restart
+        pg("stop")  # and now the database stays away
+        out, err = w.communicate(timeout=120)
+    finally:
+        if w.poll() is None:
+            w.kill()
+        pg("start")
+    assert w.returncode == 2, err
+    lines = err.strip().splitlines()
+    assert "Traceback" not in err and len(lines) <= 4, err
+    assert sum("lost the connection to storage" in s for s in lines) == 2, err
+    assert lines[-1].startswith("metafx: error: storage ") and "unreachable for 8 s" in lines[-1], err
+    assert "metafx-ci" not in err
+    trials = optuna.load_study(study_name=study, storage=url).get_trials(deepcopy=False)
+    numbers = [t.number for t in trials]
+    assert numbers == list(range(len(numbers))) and all(t.state.name in ("COMPLETE", "RUNNING") for t in trials)
+    optuna.delete_study(study_name=study, storage=url)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs Linux /proc to read command lines")
+def test_n_workers_keeps_password_off_command_lines():
+    """`--n-workers 2` on PostgreSQL: the started worker's command line has no password (ps shows it to
+    every local user); the password reaches it in METAFX_STORAGE_PASSWORD (tested above)."""
+    import threading
+
+    import optuna
+    from sqlalchemy.engine import make_url
+
+    from metafx.distributed import run_search
+
+    url = _pg_url()
+    password = make_url(url).password
+    study = f"cmdline-{uuid.uuid4().hex[:8]}"
+    seen: list[str] = []
+    done = threading.Event()
+
+    def watch():
+        while not done.is_set():
+            for pid in _descendants(os.getpid()):
+                with contextlib.suppress(OSError):
+                    cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+                    if "metafx.cli worker" in cmd and cmd not in seen:
+                        seen.append(cmd)
+            time.sleep(0.05)
+
+    t = threading.Thread(target=watch, daemon=True)
+    t.start()
+    try:
+        res = run_search(ProblemSpec(data="digits", n_train=200, budget=20, steps=3,
+                                     engine_params={"sampler": "random"}), url, study, n_workers=2, progress=False)
+    finally:
+        done.set()
+        t.join()
+    assert len(res.trajectory) == 3
+    assert seen and all(password not in c and "--storage" in c for c in seen), seen
+    optuna.delete_study(study_name=study, storage=url)

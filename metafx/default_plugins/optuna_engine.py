@@ -49,7 +49,7 @@ from ..core.validation import check_choice, check_number
 from ..core.values import StepRecord
 from ..hooks.spec import hookimpl
 from ..loop.problem import SearchProblem, problem_signature, signature_digest
-from ..loop.storage import mask_url, open_storage
+from ..loop.storage import RetryingStorage, mask_url, open_storage, write_trial
 
 __all__ = ["OptunaEngine", "SAMPLERS", "trial_seed"]
 
@@ -416,26 +416,37 @@ class OptunaEngine(SearchEngine):
         trial = self.trials_.pop(record.step, None)
         if trial is None:
             return
-        with contextlib.suppress(_UPDATE_FINISHED):  # another process finished it
-            trial.set_user_attr(RECORD_KEY, {"cost": record.cost, "n_features": record.n_features,
-                                             "seconds": record.seconds, "timings": record.timings})
-        self._set_trial_attrs(trial, record)
-        with _quiet_optuna():
-            self.study_.tell(trial, record.quality, skip_if_finished=True)
+        self._finish(self.study_, trial, record)
         if self.beat_ is not None:
             self.beat_.remove(trial._trial_id)
 
-    def _set_trial_attrs(self, trial, record: StepRecord) -> None:
-        """Readable user attributes for optuna's own tools (dashboard, visualization)."""
-        with contextlib.suppress(_UPDATE_FINISHED):
-            trial.set_user_attr("n_features", int(record.n_features))
-            trial.set_user_attr("cost", float(record.cost))
+    @staticmethod
+    def trial_attrs(record: StepRecord) -> dict[str, Any]:
+        """What a finished trial records besides its value: readable user attributes for
+        optuna's own tools (``point``, ``cost``, ``n_features``, ``quality``; shown by
+        optuna-dashboard and ``trials_dataframe``) and metafx's step record."""
+        return {"point": dict(record.point), "cost": float(record.cost), "n_features": int(record.n_features),
+                "quality": float(record.quality),
+                RECORD_KEY: {"cost": record.cost, "n_features": record.n_features, "seconds": record.seconds,
+                             "timings": record.timings}}
+
+    def _finish(self, study, trial, record: StepRecord) -> None:
+        """As ``study.tell(trial, quality)``, with the attributes written in the same transaction."""
+        q = float(record.quality)
+        state = TrialState.FAIL if math.isnan(q) else TrialState.COMPLETE
+        values = None if state == TrialState.FAIL else [q]
+        with contextlib.suppress(_UPDATE_FINISHED):  # another process finished it
+            frozen = getattr(trial, "_cached_frozen_trial", None) or study._storage.get_trial(trial._trial_id)
+            study.sampler.after_trial(study, frozen, state, values)
+            write_trial(study._storage, trial._trial_id, user_attrs=self.trial_attrs(record), state=state,
+                        values=values)
 
     def close(self, error: BaseException | None) -> None:
         if not hasattr(self, "study_"):
             return
         try:
-            if not isinstance(error, KeyboardInterrupt):  # interrupted: left running, taken over on restart
+            # interrupted, or the database went away: left running, taken over on restart
+            if not isinstance(error, (KeyboardInterrupt, StorageError)):
                 for trial in self.trials_.values():  # asked but not finished: failed, or not needed (stopped)
                     if error is None:
                         self.study_._storage.set_trial_system_attr(trial._trial_id, SURPLUS_KEY, True)
@@ -498,6 +509,8 @@ class OptunaEngine(SearchEngine):
 
     def _is_stale(self, t, now: float) -> bool:
         owner = t.system_attrs.get(OWNER_KEY)
+        if owner == getattr(self, "me_", None):  # ours, but not asked by us: created twice by a retried call
+            return True
         if owner:
             alive = _owner_alive(owner)
             if alive is not None:
@@ -507,30 +520,36 @@ class OptunaEngine(SearchEngine):
             beat = t.datetime_start.timestamp() if t.datetime_start else now
         return now - float(beat) > self.stale_after
 
-    def _new_trial(self, study, dists: Mapping[str, Any], me: str):
-        """Like ``study.ask(dists)``, with the owner recorded atomically with the trial."""
-        now = time.time()
+    def _new_trial(self, study, dists: Mapping[str, Any], me: str, trials: list | None = None):
+        """Like ``study.ask(dists)``, with the owner recorded atomically with the trial
+        (no heartbeat yet: the trial's start time counts as its first)."""
         template = FrozenTrial(number=-1, state=TrialState.RUNNING, value=None, datetime_start=datetime.now(),
                                datetime_complete=None, params={}, distributions={}, user_attrs={},
-                               system_attrs={OWNER_KEY: me, BEAT_KEY: now}, intermediate_values={}, trial_id=-1)
-        tl = getattr(study, "_thread_local", None)
-        if tl is not None and hasattr(tl, "cached_all_trials"):
-            tl.cached_all_trials = None  # as Study.ask: the samplers read fresh trials
-        tid = study._storage.create_new_trial(study._study_id, template_trial=template)
+                               system_attrs={OWNER_KEY: me}, intermediate_values={}, trial_id=-1)
+        st = study._storage
+        if isinstance(st, RetryingStorage):
+            frozen = st.create_trial(study._study_id, template)
+            # the samplers see the trials just read and this one (as if read now; saves a round trip)
+            cache = None if trials is None else sorted([*trials, frozen], key=lambda t: t.number)
+            return self._open_trial(study, frozen._trial_id, dists, cache)
+        tid = st.create_new_trial(study._study_id, template_trial=template)
         return self._open_trial(study, tid, dists)
 
-    def _open_trial(self, study, tid: int, dists: Mapping[str, Any]):
+    def _open_trial(self, study, tid: int, dists: Mapping[str, Any], cache: list | None = None):
         tl = getattr(study, "_thread_local", None)
         if tl is not None and hasattr(tl, "cached_all_trials"):
-            tl.cached_all_trials = None
-        trial = optuna.Trial(study, tid)
-        for name, dist in dists.items():  # a taken-over trial gets its stored values back
-            if isinstance(dist, optuna.distributions.IntDistribution):
-                trial.suggest_int(name, dist.low, dist.high)
-            elif isinstance(dist, optuna.distributions.CategoricalDistribution):
-                trial.suggest_categorical(name, dist.choices)
-            else:
-                trial.suggest_float(name, dist.low, dist.high)
+            tl.cached_all_trials = cache  # None: as Study.ask, the samplers read fresh trials
+        st = study._storage
+        # the suggested parameters are written together, in one transaction
+        with st.deferred_params() if isinstance(st, RetryingStorage) else contextlib.nullcontext():
+            trial = optuna.Trial(study, tid)
+            for name, dist in dists.items():  # a taken-over trial gets its stored values back
+                if isinstance(dist, optuna.distributions.IntDistribution):
+                    trial.suggest_int(name, dist.low, dist.high)
+                elif isinstance(dist, optuna.distributions.CategoricalDistribution):
+                    trial.suggest_categorical(name, dist.choices)
+                else:
+                    trial.suggest_float(name, dist.low, dist.high)
         return trial
 
     def _next_trial(self, study, steps: int, dists: Mapping[str, Any], me: str, mine: set[int]):
@@ -553,7 +572,9 @@ class OptunaEngine(SearchEngine):
             return self._open_trial(study, t._trial_id, dists)
         if complete + live >= steps:
             return None
-        trial = self._new_trial(study, dists, me)
+        trial = self._new_trial(study, dists, me, trials)
+        if trial.number < steps:  # fewer than `steps` trials before it: it is needed
+            return trial
         # another process may have asked at the same moment: keep only the first `steps` live trials
         trials = study.get_trials(deepcopy=False)
         before = sum(t.number < trial.number and t.state in (TrialState.COMPLETE, TrialState.RUNNING)

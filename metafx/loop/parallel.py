@@ -19,6 +19,7 @@ from typing import Any, Sequence
 import joblib
 
 from ..core.base import Candidate
+from .lifeline import loky_backend
 from .problem import Evaluation, SearchProblem, step_rng, summary_point
 
 __all__ = ["Evaluator", "evaluate_candidate"]
@@ -48,7 +49,8 @@ class Evaluator:
             return [evaluate_candidate(self.problem, c, self.engine if c.how == "engine" else None)
                     for c in candidates]
         if self._parallel is None:
-            self._parallel = joblib.Parallel(n_jobs=self.n_jobs)
+            # workers end with this process even when it is killed (metafx.loop.lifeline)
+            self._parallel = joblib.Parallel(n_jobs=self.n_jobs, backend=loky_backend())
             self._parallel.__enter__()
         task = joblib.delayed(evaluate_candidate)
         return list(self._parallel(task(self.problem, c, self.engine if c.how == "engine" else None)
