@@ -61,3 +61,12 @@ def test_extractor_warm_start(pairs):
     first = again.fit(X, y).result_
     second = again.fit(X, y).result_  # scikit-learn's meaning: start from the previous fit
     assert second.trajectory[0].point == first.best_point
+
+
+def test_optuna_starts_its_model_with_the_warm_points(pairs, tmp_path):
+    srcs = [metafx.search(*pairs(a, b), budget=30, steps=4, seed=1, progress=False) for a, b in [(2, 3), (4, 5)]]
+    for storage in (None, f"sqlite:///{tmp_path}/w.db"):
+        res = metafx.search(*pairs(0, 1), budget=30, steps=4, seed=2, engine="optuna", progress=False,
+                            warm_start=srcs, storage=storage)
+        want = [r.best_point for r in sorted(srcs, key=lambda r: -r.best_quality)]
+        assert [t.point for t in res.trajectory[:2]] == want

@@ -529,11 +529,20 @@ class OptunaEngine(SearchEngine):
         st = study._storage
         if isinstance(st, RetryingStorage):
             frozen = st.create_trial(study._study_id, template)
+            self._fix_warm_params(st, frozen._trial_id, frozen.number, dists)
             # the samplers see the trials just read and this one (as if read now; saves a round trip)
             cache = None if trials is None else sorted([*trials, frozen], key=lambda t: t.number)
             return self._open_trial(study, frozen._trial_id, dists, cache)
         tid = st.create_new_trial(study._study_id, template_trial=template)
+        self._fix_warm_params(st, tid, st.get_trial_number_from_id(tid), dists)
         return self._open_trial(study, tid, dists)
+
+    def _fix_warm_params(self, st, tid: int, number: int, dists: Mapping[str, Any]) -> None:
+        """Trials ``0..K-1`` of a warm-started search take the ``K`` given points (as optuna's
+        ``enqueue_trial`` does, through the ``fixed_params`` the trial's suggestions return)."""
+        warm = getattr(self, "warm_start_", [])
+        if number < len(warm):
+            st.set_trial_system_attr(tid, "fixed_params", {name: warm[number][name] for name in dists})
 
     def _open_trial(self, study, tid: int, dists: Mapping[str, Any], cache: list | None = None):
         tl = getattr(study, "_thread_local", None)

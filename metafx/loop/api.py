@@ -106,8 +106,8 @@ def search(
         Inductive transfer (thesis section 5.5) inside the search: the best
         points of searches on related tasks with the same family.  ``mufasa``
         and ``random`` evaluate them first (at most ``steps // 2``) and
-        ``mufasa`` goes on from the best; ``optuna`` starts its model with
-        them.  See :func:`metafx.loop.loop.warm_start_points`.
+        ``mufasa`` goes on from the best; ``optuna``'s first trials take them
+        (as ``enqueue_trial``), so its sampler's model starts with them.  See :func:`metafx.loop.loop.warm_start_points`.
     verbose : bool or int, default False
         Show the ``metafx`` logger's INFO lines on stderr during this search
         (a line every 10 steps when no bar is shown, and on resume) unless

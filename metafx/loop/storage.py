@@ -304,6 +304,12 @@ class RetryingStorage:
             return copy.deepcopy(frozen)
         return self._call("get_trial", self._call("create_new_trial", study_id, template_trial))
 
+    def set_trial_system_attr(self, trial_id: int, key: str, value: Any) -> None:
+        self._call("set_trial_system_attr", trial_id, key, value)
+        fresh = self._fresh.get(trial_id)
+        if fresh is not None:  # a trial just created and not read back yet: keep its copy current
+            fresh.system_attrs[key] = value
+
     def get_trial(self, trial_id: int) -> Any:
         frozen = self._fresh.pop(trial_id, None)
         if frozen is not None:
@@ -354,6 +360,8 @@ def _reason(e: BaseException, where: str) -> str:
 
 
 _RETRYING_CLASS: Any = None
+#: methods RetryingStorage implements itself (the others are retried calls of the wrapped storage)
+_OWN_METHODS = ("set_trial_param", "get_trial", "set_trial_system_attr")
 
 
 def _retrying_class() -> Any:
@@ -364,7 +372,7 @@ def _retrying_class() -> Any:
 
         methods: dict[str, Any] = {}
         for name in dir(optuna.storages.BaseStorage):
-            if name.startswith("_") or name in ("set_trial_param", "get_trial") or \
+            if name.startswith("_") or name in _OWN_METHODS or \
                     not callable(getattr(optuna.storages.BaseStorage, name)):
                 continue
 
@@ -373,8 +381,8 @@ def _retrying_class() -> Any:
 
             method.__name__ = name
             methods[name] = method
-        methods["set_trial_param"] = RetryingStorage.set_trial_param
-        methods["get_trial"] = RetryingStorage.get_trial
+        for name in _OWN_METHODS:
+            methods[name] = getattr(RetryingStorage, name)
         _RETRYING_CLASS = type("RetryingStorage", (RetryingStorage, optuna.storages.BaseStorage), methods)
     return _RETRYING_CLASS
 
