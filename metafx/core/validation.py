@@ -104,8 +104,14 @@ def check_n_jobs(n_jobs: Any) -> int:
 
 
 # --------------------------------------------------------------------------- data
-def check_labels(y: Any, n_samples: int | None = None, *, min_classes: int = 2, name: str = "y") -> np.ndarray:
-    """Validate a label vector: 1-D, no NaN, at least ``min_classes`` classes."""
+def check_labels(y: Any, n_samples: int | None = None, *, min_classes: int = 2, name: str = "y",
+                 continuous_ok: bool = False) -> np.ndarray:
+    """Validate a label vector: 1-D, no NaN, at least ``min_classes`` classes.
+
+    Class labels are integers, strings or integral floats; a float vector with
+    a fractional value (a continuous target) is refused unless
+    ``continuous_ok`` (callers whose evaluator may be a regression one).
+    """
     y = np.asarray(y)
     if y.ndim == 2 and y.shape[1] == 1:
         y = y.ravel()
@@ -117,6 +123,13 @@ def check_labels(y: Any, n_samples: int | None = None, *, min_classes: int = 2, 
         raise ValidationError(f"{name} contains NaN at index {int(np.flatnonzero(np.isnan(y))[0])}")
     if y.dtype.kind == "O" and any(v is None for v in y):
         raise ValidationError(f"{name} contains None")
+    if y.dtype.kind == "f" and not continuous_ok and y.size:
+        frac = np.flatnonzero((y != np.round(y)) | ~np.isfinite(y))
+        if frac.size:
+            raise ValidationError(
+                f"{name} holds a non-integer value ({y[frac[0]].item()!r} at index {int(frac[0])}): a classifying "
+                "evaluator needs class labels (integers or strings); for a continuous target use a regression "
+                "evaluator or scorer")
     n_classes = len(np.unique(y)) if y.size else 0
     if n_classes < min_classes:
         raise ValidationError(f"{name} has {n_classes} class(es); at least {min_classes} are needed")
