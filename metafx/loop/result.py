@@ -13,9 +13,9 @@ import numpy as np
 
 from ..core.exceptions import MetafxError, UnknownComponentError, ValidationError
 from ..core.values import StepRecord
-from .files import atomic_write_text
 from ..hooks.manager import get_registry
 from ..learn import bounds
+from .files import atomic_write_text
 
 __all__ = ["SearchResult", "FORMAT_VERSION"]
 
