@@ -126,7 +126,7 @@ class ProblemSpec:
         fam = make_component("family", self.family, self.family_params, base=FeatureFamily)
         ev = make_component("evaluator", self.evaluator, self.evaluator_params, base=SetEvaluator)
         Xc = fam.check_data(X_train)
-        y = check_labels(y_train, Xc.shape[0], continuous_ok=True)
+        y = check_labels(y_train, Xc.shape[0])
         return SearchProblem(fam, Xc, y, ev, float(self.budget), fixed=self.fixed, eval_seed=int(self.seed) % 2**32,
                              oversample=self.oversample, prune_by=self.prune_by)
 

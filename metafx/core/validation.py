@@ -105,12 +105,13 @@ def check_n_jobs(n_jobs: Any) -> int:
 
 # --------------------------------------------------------------------------- data
 def check_labels(y: Any, n_samples: int | None = None, *, min_classes: int = 2, name: str = "y",
-                 continuous_ok: bool = False) -> np.ndarray:
+                 continuous_ok: bool = True) -> np.ndarray:
     """Validate a label vector: 1-D, no NaN, at least ``min_classes`` classes.
 
     Class labels are integers, strings or integral floats; a float vector with
-    a fractional value (a continuous target) is refused unless
-    ``continuous_ok`` (callers whose evaluator may be a regression one).
+    a fractional value (a continuous target) is refused with
+    ``continuous_ok=False`` (classifiers, whose library would fail with a
+    less clear message or treat every distinct value as a class).
     """
     y = np.asarray(y)
     if y.ndim == 2 and y.shape[1] == 1:
@@ -221,7 +222,8 @@ def check_regression_target(y: Any, n_samples: int) -> np.ndarray:
     return y
 
 
-def check_xy(X: Any, y: Any, *, min_classes: int = 1, task: str = "classification") -> tuple[FeatureValues, np.ndarray]:
+def check_xy(X: Any, y: Any, *, min_classes: int = 1, task: str = "classification",
+             continuous_ok: bool = True) -> tuple[FeatureValues, np.ndarray]:
     """``X`` as :class:`FeatureValues` (finite values) and ``y`` checked against it."""
     if isinstance(X, FeatureValues):
         values = X
@@ -237,7 +239,7 @@ def check_xy(X: Any, y: Any, *, min_classes: int = 1, task: str = "classificatio
         values = FeatureValues.from_dense(arr)
     if task == "regression":
         return values, check_regression_target(y, values.n_samples)
-    return values, check_labels(y, values.n_samples, min_classes=min_classes)
+    return values, check_labels(y, values.n_samples, min_classes=min_classes, continuous_ok=continuous_ok)
 
 
 def check_costs(costs: Any, n_features: int) -> np.ndarray | None:

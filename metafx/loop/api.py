@@ -109,7 +109,7 @@ def search(
     check_number("budget", budget, low=0, strict=True)
     seed = check_seed(secrets.randbelow(2**31) if seed is None else seed)
     X_checked = fam.check_data(X)
-    y = check_labels(y, X_checked.shape[0], continuous_ok=True)  # the evaluator checks its kind of target
+    y = check_labels(y, X_checked.shape[0])
     problem = SearchProblem(fam, X_checked, y, ev, float(budget), fixed=fixed, eval_seed=seed % 2**32,
                             oversample=oversample, prune_by=prune_by)
     return run_search(problem, eng, steps=steps, seed=seed, callbacks=list(callbacks or ()), progress=progress,
