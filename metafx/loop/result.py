@@ -130,15 +130,20 @@ class SearchResult:
             raise ValidationError(f"path={path!r} must be the path of a result file (for JSON text use "
                                   "SearchResult.from_json_text)")
         p = os.fspath(path)
+        if isinstance(p, bytes):
+            p = os.fsdecode(p)
+        shown = p if len(p) <= 200 else p[:200] + "..."
+        hint = "; SearchResult.from_json takes a path (for JSON text use SearchResult.from_json_text)" \
+            if p.lstrip().startswith(("{", "[")) else ""
         try:
             with open(p, "rb") as fh:
                 raw = fh.read()
         except FileNotFoundError:
-            raise ValidationError(f"result file {p!r} does not exist") from None
+            raise ValidationError(f"result file {shown!r} does not exist{hint}") from None
         except IsADirectoryError:
-            raise ValidationError(f"result file {p!r} is a directory") from None
+            raise ValidationError(f"result file {shown!r} is a directory") from None
         except OSError as e:
-            raise ValidationError(f"cannot read result file {p!r}: {e.strerror or e}") from None
+            raise ValidationError(f"cannot read result file {shown!r}: {e.strerror or e}{hint}") from None
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as e:
