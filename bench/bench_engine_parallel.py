@@ -1,8 +1,8 @@
 """How to evaluate several candidate points at once: threads or processes?
 
 Evaluates the same meta-feature points (draw + compute + 2-fold linear SVM)
-sequentially, on 2 threads and on 2 processes (each building the problem once;
-what ``n_jobs`` uses), and prints the speed-up of each against the sequential
+sequentially, on 2 threads and on 2 joblib worker processes (what ``n_jobs``
+uses: ``metafx.loop.parallel.Evaluator``), and prints the speed-up of each against the sequential
 run measured in the same process, and how many qualities the threads changed:
 liblinear keeps its random generator in a global variable, so concurrent fits
 on threads are not reproducible.
@@ -13,15 +13,16 @@ on threads are not reproducible.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 import metafx
+from metafx.loop.parallel import Evaluator, evaluate_candidate
 from metafx.loop.problem import SearchProblem, step_rng
+from metafx.plugin import Candidate
 
 _PROBLEM = None
 
@@ -39,10 +40,8 @@ def _init(data: str, n_train: int, budget: float) -> None:
 
 
 def _eval_in_process(args):
-    from metafx.loop.parallel import evaluate_task
-
     point, key = args
-    return evaluate_task(_PROBLEM, point, (0, key))[0].quality
+    return evaluate_candidate(_PROBLEM, Candidate(point, keys=(0, key, 1)))[0].quality
 
 
 def main() -> None:
@@ -67,11 +66,11 @@ def main() -> None:
         thr = list(ex.map(_eval_in_process, jobs))
         t_thr = time.perf_counter() - t
 
-    ctx = multiprocessing.get_context("spawn")  # fork after OpenMP/numba threads is unsafe
-    with ProcessPoolExecutor(2, mp_context=ctx, initializer=_init, initargs=(a.data, n_train, a.budget)) as ex:
-        list(ex.map(_eval_in_process, jobs[:2]))  # start the workers and warm them up
+    cands = [Candidate(point, keys=(0, key, 1)) for point, key in jobs]
+    with Evaluator(p, None, 2) as ev:
+        ev.map(cands[:2])  # start the workers and warm them up
         t = time.perf_counter()
-        prc = list(ex.map(_eval_in_process, jobs))
+        prc = [e.quality for e, _ in ev.map(cands)]
         t_prc = time.perf_counter() - t
 
     assert seq == prc, "evaluation in processes changed a quality"
@@ -80,7 +79,7 @@ def main() -> None:
     n_diff = sum(a != b for a, b in zip(seq, thr))
     print(f"2 threads           {t_thr:7.2f} s   speed-up {t_seq / t_thr:5.2f}x   "
           f"({n_diff} of {len(seq)} qualities differ from the sequential run)")
-    print(f"2 processes (warm)  {t_prc:7.2f} s   speed-up {t_seq / t_prc:5.2f}x")
+    print(f"2 joblib processes  {t_prc:7.2f} s   speed-up {t_seq / t_prc:5.2f}x   (warm workers)")
 
 
 if __name__ == "__main__":

@@ -91,7 +91,8 @@ _LAZY = {
     "test_error": "metafx.analysis.evaluation",
     "plot_result": "metafx.plotting",
 }
-_LAZY_MODULES = {"transfer": "metafx.analysis.transfer", "quality_map": "metafx.analysis.quality_map"}
+_LAZY_MODULES = {"transfer": "metafx.analysis.transfer", "quality_map": "metafx.analysis.quality_map",
+                 "compression": "metafx.learn.compression", "potential_bounds": "metafx.learn.potential_bounds"}
 __all__ += list(_LAZY) + list(_LAZY_MODULES)
 
 

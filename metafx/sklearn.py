@@ -22,7 +22,7 @@ from typing import Any, Mapping
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.multiclass import type_of_target
-from sklearn.utils.validation import _check_feature_names_in, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .core.base import Component, FeatureFamily
 from .core.exceptions import ValidationError
@@ -30,6 +30,20 @@ from .hooks.manager import get_registry
 from .loop.api import search
 
 __all__ = ["MetaFeatureExtractor"]
+
+
+def _check_input_features(est: Any, input_features: Any) -> None:
+    """scikit-learn's rule for ``get_feature_names_out(input_features)``: as many names as features
+    seen in ``fit``, and the same names when ``fit`` saw a DataFrame."""
+    if input_features is None:
+        return
+    names = np.asarray(input_features, dtype=object)
+    if names.ndim != 1 or len(names) != est.n_features_in_:
+        raise ValueError(f"input_features should have length equal to number of features ({est.n_features_in_}), "
+                         f"got {len(names)}")
+    seen = getattr(est, "feature_names_in_", None)
+    if seen is not None and not np.array_equal(seen, names):
+        raise ValueError("input_features is not equal to feature_names_in_")
 
 
 def _family_class(family: Any) -> type | None:
@@ -269,7 +283,7 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
     def get_feature_names_out(self, input_features: Any = None) -> np.ndarray:
         """Readable descriptions of the chosen features (made unique with a ``#k`` suffix)."""
         check_is_fitted(self, "result_")
-        _check_feature_names_in(self, input_features, generate_names=False)
+        _check_input_features(self, input_features)
         names = self.family_.feature_names(self._batch)
         seen: dict[str, int] = {}
         out = []

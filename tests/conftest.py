@@ -45,3 +45,26 @@ def digits():
 @pytest.fixture
 def rng():
     return np.random.default_rng(12345)
+
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+@pytest.fixture(scope="session")
+def load_example():
+    """``load_example(name)``: the script ``examples/<name>.py`` as a module (its own folder importable)."""
+    import importlib.util
+    import sys
+
+    def load(name: str):
+        sys.path.insert(0, str(EXAMPLES))
+        try:
+            spec = importlib.util.spec_from_file_location(f"_example_{name}", EXAMPLES / f"{name}.py")
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+            return mod
+        finally:
+            sys.path.remove(str(EXAMPLES))
+
+    return load
+

@@ -144,3 +144,20 @@ def test_search_result_bound_uses_what_the_result_knows(digits):
     assert b2.terms["g(J)"] == pytest.approx(math.log(8))
     n = res.n_features
     assert b.terms["direct n ln(n 2^J)"] == pytest.approx(n * (math.log(n) + 4 * math.log(2)))
+
+
+def test_search_bound_applies_only_where_theorem_5_1_holds(digits):
+    """Theorem 5.1 counts (c + 1)^J outcomes of a search steered by the data only through accept/reject; it
+    is refused where the data steer the search otherwise."""
+    X, y = digits
+    kw = dict(budget=30, steps=4, seed=0, progress=False)
+    plain = metafx.search(X[:300], y[:300], **kw)
+    assert plain.bound().terms["g(J)"] == pytest.approx(4 * math.log(2))
+    three = metafx.search(X[:300], y[:300], engine_params={"n_candidates": 3}, **kw)
+    assert three.bound().terms["g(J)"] == pytest.approx(4 * math.log(4))
+    rnd = metafx.search(X[:300], y[:300], engine="random", **kw)
+    assert rnd.bound().terms["g(J)"] == pytest.approx(4 * math.log(2))
+    for other in (dict(oversample=2), dict(engine="optuna"), dict(engine="ranked")):
+        res = metafx.search(X[:300], y[:300], **{**kw, **other})
+        with pytest.raises(metafx.MetafxError, match="Theorem 5.1 does not apply to this search"):
+            res.bound()

@@ -47,6 +47,9 @@ class TestOptunaTPE(EngineConformance):
 class TestOptunaQMC(EngineConformance):
     engine = "optuna"
     engine_params = {"sampler": "qmc"}
+    # optuna 4.0's QMC sampler numbers its points by the trials already started, so a round of n_jobs trials
+    # asked together gets other points than one-by-one (optuna 5 numbers them by trial: the same points)
+    deterministic_in_n_jobs = False
 
     def storage_for(self, tmp_path):
         return f"sqlite:///{tmp_path}/study.db"

@@ -2,29 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
-
-def _load(name):
-    sys.path.insert(0, str(EXAMPLES))
-    try:
-        spec = importlib.util.spec_from_file_location(f"_example_{name}", EXAMPLES / f"{name}.py")
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-        return mod
-    finally:
-        sys.path.remove(str(EXAMPLES))
-
-
-def test_meta_feature_choice_on_digits(tmp_path):
-    mod = _load("meta_feature_choice")
+def test_meta_feature_choice_on_digits(tmp_path, load_example):
+    mod = load_example("meta_feature_choice")
     s = mod.main(["--data", "digits", "--repeats", "2", "--counts", "2", "8", "--steps", "4", "--out", str(tmp_path)])
     assert {p.name for p in tmp_path.iterdir()} >= {"fig5_6.csv", "summary.json", "fig5_6.png"}
     assert s["engine"] == "optuna" and s["location_num_inputs"] == "1"
@@ -39,15 +23,15 @@ def test_meta_feature_choice_on_digits(tmp_path):
     ("smoothing", ["--repeats", "2", "--sizes", "20", "60"]),
     ("inductive_transfer", ["--repeats", "1", "--subsets", "2"]),
 ])
-def test_quality_map_examples_on_digits(tmp_path, name, argv):
-    mod = _load(name)
+def test_quality_map_examples_on_digits(tmp_path, name, argv, load_example):
+    mod = load_example(name)
     s = mod.main(["--data", "digits", "--out", str(tmp_path), *argv])
     assert isinstance(s, dict) and (tmp_path / "summary.json").exists()
     assert any(p.suffix == ".png" for p in tmp_path.iterdir())
 
 
-def test_guided_extraction_on_digits(tmp_path):
-    mod = _load("guided_extraction_mnist")
+def test_guided_extraction_on_digits(tmp_path, load_example):
+    mod = load_example("guided_extraction_mnist")
     argv = ["--data", "digits", "--partitions", "0", "--budgets", "40", "--engines", "mufasa+o2", "ranked",
             "--steps", "3", "--n-train", "400", "--n-test", "400", "--reference", "mufasa+o2", "--out", str(tmp_path)]
     assert mod.main(argv) == 0
@@ -59,3 +43,19 @@ def test_guided_extraction_on_digits(tmp_path):
         assert (tmp_path / f).exists(), f
     assert mod.main(argv) == 0  # everything done: nothing runs again
     assert len((tmp_path / "runs.jsonl").read_text().splitlines()) == len(runs)
+
+
+def test_transfer_search_on_digits(tmp_path, load_example):
+    mod = load_example("transfer_search")
+    argv = ["--data", "digits", "--targets", "2", "--sources", "2", "--steps", "2", "4", "--max-steps", "4",
+            "--budget", "20", "--out", str(tmp_path)]
+    s = mod.main(argv)
+    assert set(s["rows"]) == {"cold J=2", "warm J=2", "cold J=4", "warm J=4"}
+    assert all(0 <= r["test_error"] <= 1 and r["n"] == 2 for r in s["rows"].values())
+    runs = [json.loads(line) for line in (tmp_path / "runs.jsonl").read_text().splitlines()]
+    warm = [r for r in runs if r.get("arm") == "warm"]
+    assert all(not set(r["target"]) & set(sum(r["sources"], [])) for r in warm)  # no shared digit
+    assert (tmp_path / "summary.md").exists()
+    n = len(runs)
+    mod.main(argv)  # everything done: nothing runs again
+    assert len((tmp_path / "runs.jsonl").read_text().splitlines()) == n

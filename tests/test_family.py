@@ -126,7 +126,9 @@ def test_ink_location_prior_follows_pixel_variance(rng):
     with pytest.raises(metafx.ValidationError, match="call fit"):
         PixelAndFamily(image_shape=(12, 12), location_prior="ink").draw({}, 10, rng)
     with pytest.raises(metafx.ValidationError, match="location_prior='x'"):
-        PixelAndFamily(location_prior="x")
+        metafx.make_component("family", "pixel-and", {"location_prior": "x"})
+    with pytest.raises(metafx.ValidationError, match="location_prior='x'"):  # fit checks the parameters too
+        PixelAndFamily(location_prior="x").fit(np.zeros((3, 4, 4)))
 
 
 def test_draw_random_skips_points_without_features():

@@ -106,12 +106,15 @@ def test_mufasa_searches_location(digits):
 
 
 def test_validation():
+    # __init__ only stores; check_params (called by make_component, fit and the search) validates
     with pytest.raises(ValidationError, match="randomize"):
-        PixelAndLocalFamily(randomize=("colour",))
+        PixelAndLocalFamily(randomize=("colour",)).check_params()
     with pytest.raises(ValidationError, match="scatter=None"):
-        PixelAndLocalFamily(randomize=("scatter",))
+        PixelAndLocalFamily.create({"randomize": ("scatter",)})
     with pytest.raises(ValidationError, match="window_size"):
-        PixelAndLocalFamily(image_shape=(3, 3))
+        PixelAndLocalFamily(image_shape=(3, 3)).check_params()
+    with pytest.raises(ValidationError, match="window_size"):
+        PixelAndLocalFamily().fit(np.zeros((2, 3, 3)))
     fam = PixelAndLocalFamily(image_shape=(8, 8), window_size=2)
     with pytest.raises(ValidationError, match="numInputs=5"):
         fam.draw({"numInputs": 5, "x": 3, "y": 3}, 5, np.random.default_rng(0))

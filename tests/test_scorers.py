@@ -385,15 +385,9 @@ def test_scorer_bad_params(rng):
         assert name in str(info.value)
 
 
-def test_simba_beats_relief_on_xor():
+def test_simba_beats_relief_on_xor(load_example):
     """Thesis section 3.7.1 in small: Simba finds the three xor features and points closer to (1,1,1,0,...)."""
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[1] / "examples" / "xor_simba_vs_relief.py"
-    spec = importlib.util.spec_from_file_location("xor_example", path)
-    ex = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(ex)
+    ex = load_example("xor_simba_vs_relief")
     target = np.r_[np.ones(3), np.zeros(7)]
     for seed in range(3):
         X, y = ex.xor_data(400, 10, seed)

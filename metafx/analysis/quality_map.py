@@ -26,7 +26,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..core.base import FeatureFamily, FeatureScorer, MetaFeatureDescriber
+from ..core.base import FeatureFamily, FeatureScorer, MetaFeatureDescriber, Params
 from ..core.exceptions import ValidationError
 from ..core.validation import check_labels
 from ..core.values import FeatureValues
@@ -230,7 +230,7 @@ def default_domain(family: FeatureFamily | None, columns: Sequence[str], M: np.n
 
 
 # --------------------------------------------------------------------------- QualityMap
-class QualityMap:
+class QualityMap(Params):
     """Thesis Algorithm 5: a regression from meta-features to feature quality.
 
     Parameters
@@ -285,9 +285,6 @@ class QualityMap:
         self.scorer = scorer
         self.scorer_params = scorer_params
         self.domain = domain
-
-    def get_params(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in ("regressor", "meta_features", "scorer", "scorer_params", "domain")}
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items() if v is not None)

@@ -20,6 +20,7 @@ from .exceptions import ValidationError
 from .values import FeatureValues, MetaFeatureSpace, StepRecord
 
 __all__ = [
+    "Params",
     "Component",
     "FeatureBatch",
     "FeatureFamily",
@@ -33,20 +34,13 @@ __all__ = [
 ]
 
 
-class Component:
-    """Common behaviour of every pluggable component: a ``name`` and parameters.
+class Params:
+    """scikit-learn's parameter mechanism, for every configurable object of metafx.
 
-    The parameter mechanism is scikit-learn's: ``__init__`` stores each keyword
-    argument under its own name and does nothing else; :meth:`get_params` and
-    :meth:`set_params` read and write them, so ``sklearn.base.clone`` works on
-    components.  Validation lives in :meth:`check_params` (using
-    :mod:`metafx.core.validation`), which :func:`metafx.make_component` and the
-    search call before any work.
+    ``__init__`` stores each keyword argument under its own name and does
+    nothing else; :meth:`get_params` and :meth:`set_params` read and write
+    them, so ``sklearn.base.clone`` works.
     """
-
-    name: ClassVar[str] = ""
-    #: one line shown by ``metafx plugins``
-    summary: ClassVar[str] = ""
 
     @classmethod
     def _get_param_names(cls) -> list[str]:
@@ -58,15 +52,32 @@ class Component:
         ]
 
     def get_params(self, deep: bool = True) -> dict[str, Any]:
-        """The constructor parameters (``deep`` is accepted for scikit-learn; components do not nest)."""
+        """The constructor parameters (``deep`` is accepted for scikit-learn; nothing nests)."""
         return {k: getattr(self, k) for k in self._get_param_names() if hasattr(self, k)}
 
-    def set_params(self, **params: Any) -> Component:
+    def set_params(self, **params: Any) -> Params:
         """Set constructor parameters by name (unknown names raise); returns ``self``."""
         _check_param_names(type(self), params)
         for k, v in params.items():
             setattr(self, k, v)
         return self
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        return f"{type(self).__name__}({args})"
+
+
+class Component(Params):
+    """Common behaviour of every pluggable component: a ``name`` and parameters.
+
+    Parameters follow :class:`Params` (scikit-learn's convention).  Validation
+    lives in :meth:`check_params` (using :mod:`metafx.core.validation`), which
+    :func:`metafx.make_component` and the search call before any work.
+    """
+
+    name: ClassVar[str] = ""
+    #: one line shown by ``metafx plugins``
+    summary: ClassVar[str] = ""
 
     def check_params(self) -> None:
         """Raise :class:`~metafx.ValidationError` when a parameter is not allowed (default: all are)."""
@@ -79,10 +90,6 @@ class Component:
         obj = cls(**params)
         obj.check_params()
         return obj
-
-    def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
-        return f"{type(self).__name__}({args})"
 
 
 def _check_param_names(cls: type, params: Mapping[str, Any]) -> None:
@@ -302,6 +309,13 @@ class SearchEngine(Component, ABC):
         """Prepare a new search of ``problem`` (a :class:`metafx.plugin.SearchProblem`) with ``seed``."""
         self.problem_ = problem
         self.seed_ = int(seed)
+        self.warm_start_: list[dict[str, Any]] = []
+
+    def warm_start(self, points: Sequence[Mapping[str, Any]]) -> None:
+        """Points that were good on related tasks (valid points of the space, best first), given after
+        :meth:`setup`; engines that use them evaluate them first (``mufasa``, ``random``) or start their
+        model with them (``optuna``).  Default: kept in ``self.warm_start_``."""
+        self.warm_start_ = [dict(p) for p in points]
 
     @abstractmethod
     def ask(self, step: int) -> Sequence[Candidate | Mapping[str, Any]]:

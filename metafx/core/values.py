@@ -28,38 +28,73 @@ class Dimension:
     ----------
     name : str
         Meta-feature name, e.g. ``"numInputs"``.
-    kind : {"int", "float"}
-        Integer dimensions take every integer in ``[low, high]``.
+    kind : {"int", "float", "categorical"}
+        Integer dimensions take every integer in ``[low, high]``; categorical
+        ones take one of ``choices`` (strings or numbers, no order assumed).
     low, high : float
-        Inclusive range.
+        Inclusive range (numeric kinds; categorical: ``0`` and ``len(choices) - 1``).
     step : float
         Size of a local move: integer dimensions move by a uniform integer in
-        ``[-step, step]``; float dimensions by a Gaussian of this standard deviation.
-    default : float, optional
+        ``[-step, step]``; float dimensions by a Gaussian of this standard
+        deviation; categorical ones to another choice drawn uniformly.
+    default : optional
         The starting value of local searches (``u_0``); the centre of the range
-        (rounded for integers) when omitted.
+        (rounded for integers), or the first choice, when omitted.
+    choices : tuple, optional
+        The values of a categorical dimension.
+
+    Examples
+    --------
+    >>> Dimension("op", "categorical", choices=("add", "mul")).check("mul")
+    'mul'
+    >>> Dimension("k", "int", 1, 8).start
+    4
     """
 
     name: str
     kind: str
-    low: float
-    high: float
+    low: float | None = None
+    high: float | None = None
     step: float = 1.0
-    default: float | None = None
+    default: Any = None
     description: str = ""
+    choices: tuple = ()
 
     def __post_init__(self) -> None:
-        if self.kind not in ("int", "float"):
-            raise ValidationError(f"Dimension {self.name!r}: kind={self.kind!r}; allowed: 'int', 'float'")
+        if self.kind not in KINDS:
+            raise ValidationError(f"Dimension {self.name!r}: kind={self.kind!r}; allowed: {', '.join(map(repr, KINDS))}")
+        if self.kind == "categorical":
+            choices = tuple(self.choices)
+            if not choices or len(set(map(repr, choices))) != len(choices):
+                raise ValidationError(f"Dimension {self.name!r}: choices={self.choices!r} must be distinct values, "
+                                      "at least one")
+            object.__setattr__(self, "choices", choices)
+            object.__setattr__(self, "low", 0)
+            object.__setattr__(self, "high", len(choices) - 1)
+            if self.default is not None and self.default not in choices:
+                raise ValidationError(f"Dimension {self.name!r}: default={self.default!r} is not one of {choices}")
+            return
+        if self.choices:
+            raise ValidationError(f"Dimension {self.name!r}: choices are for kind='categorical'")
+        if self.low is None or self.high is None:
+            raise ValidationError(f"Dimension {self.name!r}: a {self.kind} dimension needs low and high")
         if not self.low <= self.high:
             raise ValidationError(f"Dimension {self.name!r}: low={self.low} is above high={self.high}")
 
-    def clip(self, value: float) -> float | int:
+    def clip(self, value: Any) -> Any:
+        """The nearest value of the dimension (categorical: ``value`` if allowed, else the start)."""
+        if self.kind == "categorical":
+            return value if value in self.choices else self.start
         v = min(max(float(value), self.low), self.high)
         return int(round(v)) if self.kind == "int" else v
 
-    def check(self, value: Any) -> float | int:
-        """Validate one value (a clear error when outside the range)."""
+    def check(self, value: Any) -> Any:
+        """Validate one value (a clear error when outside the range or not a choice)."""
+        if self.kind == "categorical":
+            for c in self.choices:
+                if isinstance(c, str) == isinstance(value, str) and c == value:
+                    return c
+            raise ValidationError(f"meta-feature {self.name}={value!r} is not one of {list(self.choices)}")
         try:
             v = float(value)
         except (TypeError, ValueError):
@@ -75,17 +110,24 @@ class Dimension:
         return v
 
     @property
-    def start(self) -> float | int:
+    def start(self) -> Any:
+        if self.kind == "categorical":
+            return self.default if self.default is not None else self.choices[0]
         if self.default is not None:
             return self.clip(self.default)
         return self.clip((self.low + self.high) / 2)
 
-    def uniform(self, rng: np.random.Generator) -> float | int:
+    def uniform(self, rng: np.random.Generator) -> Any:
+        if self.kind == "categorical":
+            return self.choices[int(rng.integers(len(self.choices)))]
         if self.kind == "int":
             return int(rng.integers(int(self.low), int(self.high) + 1))
         return float(rng.uniform(self.low, self.high))
 
-    def move(self, value: float, rng: np.random.Generator) -> float | int:
+    def move(self, value: Any, rng: np.random.Generator) -> Any:
+        if self.kind == "categorical":
+            others = [c for c in self.choices if c != value]
+            return others[int(rng.integers(len(others)))] if others else value
         if self.kind == "int":
             s = max(1, int(round(self.step)))
             return self.clip(value + int(rng.integers(-s, s + 1)))
@@ -94,7 +136,12 @@ class Dimension:
     @property
     def n_values(self) -> float:
         """Number of distinct values (``inf`` for float dimensions)."""
+        if self.kind == "categorical":
+            return float(len(self.choices))
         return self.high - self.low + 1 if self.kind == "int" else math.inf
+
+
+KINDS = ("int", "float", "categorical")
 
 
 @dataclass(frozen=True)
@@ -189,11 +236,13 @@ class MetaFeatureSpace:
         return n
 
     def to_dict(self) -> dict[str, Any]:
-        return {"dimensions": [asdict(d) for d in self.dimensions], "fixed": dict(self.fixed)}
+        dims = [{k: v for k, v in asdict(d).items() if k != "choices" or v} for d in self.dimensions]
+        return {"dimensions": dims, "fixed": dict(self.fixed)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MetaFeatureSpace:
-        return cls(tuple(Dimension(**d) for d in data["dimensions"]), data.get("fixed", {}))
+        return cls(tuple(Dimension(**{**d, "choices": tuple(d.get("choices", ()))}) for d in data["dimensions"]),
+                   data.get("fixed", {}))
 
 
 # --------------------------------------------------------------------------- values
@@ -337,9 +386,9 @@ class StepRecord:
 
         if not is_int(self.step) or self.step < 1:
             return f"step={self.step!r} must be an integer >= 1"
-        if not isinstance(self.point, dict) or not all(isinstance(k, str) and is_num(v)
+        if not isinstance(self.point, dict) or not all(isinstance(k, str) and (is_num(v) or isinstance(v, str))
                                                        for k, v in self.point.items()):
-            return f"point={self.point!r} must map meta-feature names to finite numbers"
+            return f"point={self.point!r} must map meta-feature names to finite numbers or choices"
         for name in ("quality", "best_quality"):
             if not is_num(getattr(self, name)):
                 return f"{name}={getattr(self, name)!r} must be a finite number"

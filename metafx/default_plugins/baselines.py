@@ -64,12 +64,17 @@ class RandomSearch(SearchEngine):
         check_choice("mode", self.mode, _MODES)
 
     def ask(self, step: int) -> Candidate:
+        if step <= len(self.warm_start_):  # points good on related tasks first
+            return Candidate(dict(self.warm_start_[step - 1]))
         if self.mode == "feature":
             return Candidate({}, how="family")
         return Candidate(self.problem_.space.uniform(step_rng(self.seed_, step, _MOVE)))
 
     def metadata(self) -> dict[str, Any]:
-        return {"mode": self.mode}
+        meta: dict[str, Any] = {"mode": self.mode}
+        if self.warm_start_:
+            meta["warm_start"] = self.warm_start_
+        return meta
 
 
 def budget_prefix(costs: np.ndarray, order: np.ndarray, budget: float) -> np.ndarray:

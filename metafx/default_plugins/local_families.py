@@ -40,6 +40,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..core.exceptions import ValidationError
+from ..core.validation import check_int, check_number
 from ..core.values import Dimension, MetaFeatureSpace
 from ..hooks.spec import hookimpl
 from .pixel_families import MAX_INPUTS, MAX_SHIFT, PixelAndBatch, PixelAndFamily, pixel_and_cost
@@ -95,17 +96,18 @@ class PixelAndLocalFamily(PixelAndFamily):
         self.window_size = window_size
         self.scatter = scatter
         self.randomize = randomize
-        if isinstance(window_size, bool) or not isinstance(window_size, (int, np.integer)) or not 1 <= window_size:
-            raise ValidationError(f"window_size={window_size!r} must be a positive integer")
-        if scatter is not None and not (isinstance(scatter, (int, float)) and 0 <= scatter <= 3.5):
-            raise ValidationError(f"scatter={scatter!r} must be a number in [0, 3.5] or None (searched)")
-        if isinstance(randomize, str):
-            randomize = [randomize]
+
+    def check_params(self) -> None:
+        super().check_params()
+        check_int("window_size", self.window_size, 1)
+        if self.scatter is not None:
+            check_number("scatter", self.scatter, low=0, high=3.5)
+        randomize = [self.randomize] if isinstance(self.randomize, str) else list(self.randomize)
         bad = [r for r in randomize if r not in LOCAL_META_FEATURES]
         if bad:
-            raise ValidationError(f"randomize={list(randomize)!r}: unknown meta-feature(s) {bad}; "
+            raise ValidationError(f"randomize={randomize!r}: unknown meta-feature(s) {bad}; "
                                   f"allowed: {', '.join(LOCAL_META_FEATURES)}")
-        if scatter is not None and "scatter" in randomize:
+        if self.scatter is not None and "scatter" in randomize:
             raise ValidationError("randomize contains 'scatter' but scatter is fixed: pass scatter=None")
         self.randomize = [r for r in LOCAL_META_FEATURES if r in randomize]
         if self.image_shape is not None:

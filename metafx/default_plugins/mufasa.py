@@ -81,13 +81,22 @@ class Mufasa(SearchEngine):
         self.u_best_ = problem.space.start(self.start)
 
     def ask(self, step: int) -> list[dict[str, Any]]:
-        """``u_0`` and neighbours at step 1; neighbours of ``u_best`` later (distinct points)."""
+        """``u_0`` and neighbours at step 1; neighbours of ``u_best`` later (distinct points).
+
+        With a warm start of ``K`` points, steps ``1..K`` evaluate them (each
+        with ``n_candidates - 1`` neighbours) and the search goes on from the
+        best of them: ``u_0`` is chosen by the related tasks.
+        """
         space, seed = self.problem_.space, self.seed_
-        out: list[dict[str, Any]] = [dict(self.u_best_)] if step == 1 else []
-        key = 1 if step == 1 else 0  # candidate 0 of a later step moves exactly as with n_candidates=1
+        centre = self.u_best_
+        if step <= len(self.warm_start_):
+            centre = self.warm_start_[step - 1]
+        first = step == 1 or step <= len(self.warm_start_)
+        out: list[dict[str, Any]] = [dict(centre)] if first else []
+        key = 1 if first else 0  # candidate 0 of a later step moves exactly as with n_candidates=1
         while len(out) < self.n_candidates and key < 20 * self.n_candidates:
             rng = step_rng(seed, step, _MOVE) if key == 0 else step_rng(seed, step, _MOVE, key)
-            cand = space.neighbour(self.u_best_, rng)
+            cand = space.neighbour(centre, rng)
             key += 1
             if cand not in out:
                 out.append(cand)
@@ -98,7 +107,10 @@ class Mufasa(SearchEngine):
             self.u_best_ = dict(record.point)
 
     def metadata(self) -> dict[str, Any]:
-        return {"n_candidates": self.n_candidates}
+        meta: dict[str, Any] = {"n_candidates": self.n_candidates}
+        if self.warm_start_:
+            meta["warm_start"] = self.warm_start_
+        return meta
 
 
 @hookimpl

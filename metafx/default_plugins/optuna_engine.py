@@ -54,6 +54,8 @@ from ..loop.storage import mask_url, open_storage
 __all__ = ["OptunaEngine", "SAMPLERS", "trial_seed"]
 
 SAMPLERS = ("tpe", "cmaes", "gp", "random", "qmc")
+# updating a trial another process finished: its own exception since optuna 4.x, a RuntimeError before
+_UPDATE_FINISHED = getattr(optuna.exceptions, "UpdateFinishedTrialError", RuntimeError)
 _REQUIRES = {"cmaes": ("cmaes", "pip install cmaes"), "gp": ("torch", "pip install torch")}
 _DRAW = 1
 
@@ -338,6 +340,8 @@ class OptunaEngine(SearchEngine):
         for d in problem.space.free:
             if d.kind == "int":
                 out[d.name] = optuna.distributions.IntDistribution(int(d.low), int(d.high))
+            elif d.kind == "categorical":
+                out[d.name] = optuna.distributions.CategoricalDistribution(d.choices)
             else:
                 out[d.name] = optuna.distributions.FloatDistribution(float(d.low), float(d.high))
         return out
@@ -412,7 +416,7 @@ class OptunaEngine(SearchEngine):
         trial = self.trials_.pop(record.step, None)
         if trial is None:
             return
-        with contextlib.suppress(optuna.exceptions.UpdateFinishedTrialError):  # another process finished it
+        with contextlib.suppress(_UPDATE_FINISHED):  # another process finished it
             trial.set_user_attr(RECORD_KEY, {"cost": record.cost, "n_features": record.n_features,
                                              "seconds": record.seconds, "timings": record.timings})
         self._set_trial_attrs(trial, record)
@@ -423,7 +427,7 @@ class OptunaEngine(SearchEngine):
 
     def _set_trial_attrs(self, trial, record: StepRecord) -> None:
         """Readable user attributes for optuna's own tools (dashboard, visualization)."""
-        with contextlib.suppress(optuna.exceptions.UpdateFinishedTrialError):
+        with contextlib.suppress(_UPDATE_FINISHED):
             trial.set_user_attr("n_features", int(record.n_features))
             trial.set_user_attr("cost", float(record.cost))
 
@@ -489,7 +493,7 @@ class OptunaEngine(SearchEngine):
                 out[d.name] = problem.space.fixed[d.name]
             else:
                 v = params[d.name]
-                out[d.name] = int(v) if d.kind == "int" else float(v)
+                out[d.name] = int(v) if d.kind == "int" else (d.check(v) if d.kind == "categorical" else float(v))
         return out
 
     def _is_stale(self, t, now: float) -> bool:
@@ -523,6 +527,8 @@ class OptunaEngine(SearchEngine):
         for name, dist in dists.items():  # a taken-over trial gets its stored values back
             if isinstance(dist, optuna.distributions.IntDistribution):
                 trial.suggest_int(name, dist.low, dist.high)
+            elif isinstance(dist, optuna.distributions.CategoricalDistribution):
+                trial.suggest_categorical(name, dist.choices)
             else:
                 trial.suggest_float(name, dist.low, dist.high)
         return trial

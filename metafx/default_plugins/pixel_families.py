@@ -41,7 +41,7 @@ from .._kernels.packing import pack_columns
 from .._kernels.pixel_and import eval_pixel_and, make_planes
 from ..core.base import FeatureFamily, MetaFeatureDescriber
 from ..core.exceptions import ValidationError
-from ..core.validation import check_binary_images
+from ..core.validation import check_binary_images, check_choice, check_number
 from ..core.values import Dimension, FeatureValues, MetaFeatureSpace
 
 __all__ = ["PixelAndFamily", "PixelsFamily", "PixelAndBatch", "PixelBatch", "LocationDescriber", "RadiusDescriber"]
@@ -137,7 +137,11 @@ class _ImageFamily(FeatureFamily):
         shp = None if self.image_shape is None else tuple(self.image_shape)
         return check_binary_images(X, shp)
 
+    def check_params(self) -> None:
+        self._check_shape_param()
+
     def fit(self, X: np.ndarray, y: np.ndarray | None = None) -> _ImageFamily:
+        self.check_params()
         imgs = self.check_data(X)
         self.image_shape = [int(imgs.shape[1]), int(imgs.shape[2])]
         return self
@@ -174,16 +178,15 @@ class PixelAndFamily(_ImageFamily):
         self.scatter_tol = scatter_tol
         self.window = window
         self.location_prior = location_prior
-        self._prior: np.ndarray | None = None
-        self._check_shape_param()
-        if location_prior not in ("uniform", "ink"):
-            raise ValidationError(f"location_prior={location_prior!r}; allowed: 'uniform', 'ink'")
-        if not (isinstance(scatter_tol, (int, float)) and scatter_tol > 0):
-            raise ValidationError(f"scatter_tol={scatter_tol!r} must be a positive number")
-        if window is not None:
-            if len(window) != 4:
-                raise ValidationError(f"window={window!r} must be (row0, row1, col0, col1)")
-            self.window = [int(v) for v in window]
+
+    def check_params(self) -> None:
+        super().check_params()
+        check_choice("location_prior", self.location_prior, ("uniform", "ink"))
+        check_number("scatter_tol", self.scatter_tol, low=0, strict=True)
+        if self.window is not None:
+            if len(self.window) != 4:
+                raise ValidationError(f"window={self.window!r} must be (row0, row1, col0, col1)")
+            self.window = [int(v) for v in self.window]
 
     def fit(self, X: np.ndarray, y: np.ndarray | None = None) -> PixelAndFamily:
         super().fit(X, y)
@@ -194,7 +197,7 @@ class PixelAndFamily(_ImageFamily):
             p = self.check_data(X).mean(axis=0, dtype=np.float64)
             prior = gaussian_filter(p * (1 - p), 1.0, mode="constant")
             prior = prior / max(prior.sum(), 1e-300)
-            self._prior = 0.99 * prior + 0.01 / prior.size
+            self.prior_ = 0.99 * prior + 0.01 / prior.size
         return self
 
     # ------------------------------------------------------------------ space
@@ -253,10 +256,10 @@ class PixelAndFamily(_ImageFamily):
             pr = rng.integers(r0, r1 + 1, n)
             pc = rng.integers(c0, c1 + 1, n)
         else:
-            if self._prior is None:
+            if getattr(self, "prior_", None) is None:
                 raise ValidationError("location_prior='ink' needs the images: call fit(X) before drawing")
-            prior = np.zeros_like(self._prior)
-            prior[r0 : r1 + 1, c0 : c1 + 1] = self._prior[r0 : r1 + 1, c0 : c1 + 1]
+            prior = np.zeros_like(self.prior_)
+            prior[r0 : r1 + 1, c0 : c1 + 1] = self.prior_[r0 : r1 + 1, c0 : c1 + 1]
             q = rng.choice(prior.size, size=n, p=(prior / prior.sum()).ravel())
             pr, pc = np.divmod(q, prior.shape[1])
         return pr, pc
@@ -414,9 +417,10 @@ class PixelsFamily(_ImageFamily):
     def __init__(self, image_shape: Sequence[int] | None = None, radius: float = 2.0) -> None:
         self.image_shape = image_shape
         self.radius = radius
-        self._check_shape_param()
-        if not radius > 0:
-            raise ValidationError(f"radius={radius!r} must be positive")
+
+    def check_params(self) -> None:
+        super().check_params()
+        check_number("radius", self.radius, low=0, strict=True)
 
     def space(self) -> MetaFeatureSpace:
         h, w = self._need_shape()

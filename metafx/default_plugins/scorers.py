@@ -118,9 +118,11 @@ class Infogain(FeatureScorer):
         self.binarize = binarize
         self.binarize_target = binarize_target
         self.costs = costs
-        check_number("pseudo_count", pseudo_count, low=0.0)
-        check_choice("binarize", binarize, ("auto", "median", "none"))
-        check_choice("binarize_target", binarize_target, ("auto", "median", "none"))
+
+    def check_params(self) -> None:
+        check_number('pseudo_count', self.pseudo_count, low=0.0)
+        check_choice('binarize', self.binarize, ('auto', 'median', 'none'))
+        check_choice('binarize_target', self.binarize_target, ('auto', 'median', 'none'))
 
     def _target(self, y: np.ndarray) -> np.ndarray:
         mode = self.binarize_target
@@ -129,6 +131,7 @@ class Infogain(FeatureScorer):
         return y
 
     def score(self, X, y) -> np.ndarray:
+        self.check_params()
         values, y = check_xy(X, y)
         costs = check_costs(self.costs, values.n_features)
         codes, n_classes = encode_labels(self._target(y))
@@ -221,8 +224,10 @@ class Relief(FeatureScorer):
     def __init__(self, n_iter: int | None = None, random_state: int = 0) -> None:
         self.n_iter = n_iter
         self.random_state = random_state
-        check_int("n_iter", n_iter, 1, allow_none=True)
-        check_int("random_state", random_state, 0)
+
+    def check_params(self) -> None:
+        check_int('n_iter', self.n_iter, 1, allow_none=True)
+        check_int('random_state', self.random_state, 0)
 
     def _queries(self, m: int) -> np.ndarray:
         if self.n_iter is None:
@@ -237,6 +242,7 @@ class Relief(FeatureScorer):
         return K.nearest_by_class(X, codes, n_classes, np.ones(X.shape[1]), queries)
 
     def score(self, X, y) -> np.ndarray:
+        self.check_params()
         values, y = check_xy(X, y)
         codes, n_classes = encode_labels(y)
         queries = self._queries(values.n_samples)
@@ -338,13 +344,16 @@ class Simba(FeatureScorer):
         self.beta = beta
         self.n_restarts = n_restarts
         self.random_state = random_state
-        check_int("n_iter", n_iter, 1, allow_none=True)
-        check_choice("utility", utility, ("linear", "sigmoid"))
-        check_number("beta", beta, low=0.0, strict=True)
-        check_int("n_restarts", n_restarts, 1)
-        check_int("random_state", random_state, 0)
+
+    def check_params(self) -> None:
+        check_int('n_iter', self.n_iter, 1, allow_none=True)
+        check_choice('utility', self.utility, ('linear', 'sigmoid'))
+        check_number('beta', self.beta, low=0.0, strict=True)
+        check_int('n_restarts', self.n_restarts, 1)
+        check_int('random_state', self.random_state, 0)
 
     def score(self, X, y) -> np.ndarray:
+        self.check_params()
         values, y = check_xy(X, y)
         codes, _ = encode_labels(y)
         Xd = dense_float(values)
@@ -452,12 +461,14 @@ class RGS(FeatureScorer):
         self.eta = eta
         self.decay = decay
         self.random_state = random_state
-        check_int("k", k, 1)
-        check_number("beta", beta, low=0.0, strict=True, allow_none=True)
-        check_int("n_iter", n_iter, 1, allow_none=True)
-        check_number("eta", eta, low=0.0, strict=True)
-        check_number("decay", decay, low=0.0)
-        check_int("random_state", random_state, 0)
+
+    def check_params(self) -> None:
+        check_int('k', self.k, 1)
+        check_number('beta', self.beta, low=0.0, strict=True, allow_none=True)
+        check_int('n_iter', self.n_iter, 1, allow_none=True)
+        check_number('eta', self.eta, low=0.0, strict=True)
+        check_number('decay', self.decay, low=0.0)
+        check_int('random_state', self.random_state, 0)
 
     def resolved_beta(self, X: np.ndarray, k: int) -> float:
         if self.beta is not None:
@@ -466,6 +477,7 @@ class RGS(FeatureScorer):
         return b if b > 0 else 1.0
 
     def score(self, X, y) -> np.ndarray:
+        self.check_params()
         values, g = check_xy(X, y, task="regression")
         Xd = dense_float(values)
         m, n = Xd.shape

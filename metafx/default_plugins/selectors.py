@@ -58,9 +58,11 @@ class TopN(FeatureSelector):
         self.scorer = scorer
         self.n = n
         self.scorer_params = scorer_params
-        check_int("n", n, 0, allow_none=True)
-        if scorer_params is not None and not isinstance(scorer_params, Mapping):
-            raise ValidationError(f"scorer_params={scorer_params!r} must be a dict of scorer parameters or None")
+
+    def check_params(self) -> None:
+        check_int('n', self.n, 0, allow_none=True)
+        if self.scorer_params is not None and (not isinstance(self.scorer_params, Mapping)):
+            raise ValidationError(f'scorer_params={self.scorer_params!r} must be a dict of scorer parameters or None')
         self._scorer = self._make_scorer()
 
     def _make_scorer(self) -> FeatureScorer:
@@ -73,6 +75,7 @@ class TopN(FeatureSelector):
         return make_component("evaluator", cls, dict(self.scorer_params or {}), base=FeatureScorer)
 
     def select(self, X, y) -> np.ndarray:
+        self.check_params()
         values, _ = check_xy(X, y, task=getattr(self._scorer, "task", "classification"))
         scores = self._scorer.score(X, y)
         order = rank_scores(scores)
@@ -137,12 +140,15 @@ class GFlip(FeatureSelector):
         self.beta = beta
         self.max_passes = max_passes
         self.random_state = random_state
-        utility_code(utility)
-        check_number("beta", beta, low=0.0, strict=True)
-        check_int("max_passes", max_passes, 1)
-        check_int("random_state", random_state, 0)
+
+    def check_params(self) -> None:
+        utility_code(self.utility)
+        check_number('beta', self.beta, low=0.0, strict=True)
+        check_int('max_passes', self.max_passes, 1)
+        check_int('random_state', self.random_state, 0)
 
     def select(self, X, y) -> np.ndarray:
+        self.check_params()
         values, y = check_xy(X, y)
         codes, _ = encode_labels(y)
         Xd = dense_float(values)

@@ -70,15 +70,15 @@ class CVNearestNeighbor(SetEvaluator):
         self.n_splits = n_splits
         self.classifier = classifier
         self.classifier_params = classifier_params
-        self._validate()
 
-    def _validate(self) -> None:
+    def check_params(self) -> None:
         check_int("n_splits", self.n_splits, 2)
         if self.classifier_params is not None and not isinstance(self.classifier_params, Mapping):
             raise ValidationError(f"classifier_params={self.classifier_params!r} must be a dict or None")
         make_classifier(self.classifier, dict(self.classifier_params or {}))
 
     def evaluate(self, X, y, *, random_state=None) -> float:
+        self.check_params()
         values, y = check_xy(X, y, min_classes=2, continuous_ok=False)
         folds = stratified_folds(y, self.n_splits, random_state)
         if values.n_features == 0:
@@ -98,14 +98,12 @@ class CVCondensed1NN(CVNearestNeighbor):
     name = "cv-condensed-1nn"
     summary = "k-fold CV accuracy of 1-NN on a consistent net-condensed training subset"
 
+    #: fixed for this evaluator (a class attribute, not a parameter)
+    classifier = "condensed-1nn"
+
     def __init__(self, n_splits: int = 2, classifier_params: Mapping[str, Any] | None = None) -> None:
         self.n_splits = n_splits
-        self.classifier = "condensed-1nn"
         self.classifier_params = classifier_params
-        self._validate()
-
-    def get_params(self) -> dict[str, Any]:
-        return {"n_splits": self.n_splits, "classifier_params": self.classifier_params}
 
 
 class CVAdaptiveNN(CVCondensed1NN):
@@ -114,11 +112,12 @@ class CVAdaptiveNN(CVCondensed1NN):
     name = "cv-adaptive-nn"
     summary = "k-fold CV accuracy of SVM-guided adaptive K-NN"
 
+    #: fixed for this evaluator (a class attribute, not a parameter)
+    classifier = "adaptive-nn"
+
     def __init__(self, n_splits: int = 2, classifier_params: Mapping[str, Any] | None = None) -> None:
         self.n_splits = n_splits
-        self.classifier = "adaptive-nn"
         self.classifier_params = classifier_params
-        self._validate()
 
 
 class CVPotential(CVCondensed1NN):
@@ -127,11 +126,12 @@ class CVPotential(CVCondensed1NN):
     name = "cv-potential"
     summary = "k-fold CV accuracy of the Gaussian potential function rule"
 
+    #: fixed for this evaluator (a class attribute, not a parameter)
+    classifier = "potential"
+
     def __init__(self, n_splits: int = 2, classifier_params: Mapping[str, Any] | None = None) -> None:
         self.n_splits = n_splits
-        self.classifier = "potential"
         self.classifier_params = classifier_params
-        self._validate()
 
 
 def loo_nn_correct(values, codes) -> np.ndarray:
@@ -209,10 +209,12 @@ class MarginEvaluator(SetEvaluator):
         self.utility = utility
         self.beta = beta
         self.average = average
-        utility_code(utility)
-        check_number("beta", beta, low=0.0, strict=True)
-        if not isinstance(average, (bool, np.bool_)):
-            raise ValidationError(f"average={average!r} must be True or False")
+
+    def check_params(self) -> None:
+        utility_code(self.utility)
+        check_number('beta', self.beta, low=0.0, strict=True)
+        if not isinstance(self.average, (bool, np.bool_)):
+            raise ValidationError(f'average={self.average!r} must be True or False')
 
     def margins(self, X, y) -> tuple[np.ndarray, np.ndarray]:
         """Leave-one-out margins and the mask of instances that have both a hit and a miss."""
@@ -225,6 +227,7 @@ class MarginEvaluator(SetEvaluator):
         return K.loo_margins(Xd, codes, np.ones(Xd.shape[1]))
 
     def evaluate(self, X, y, *, random_state=None) -> float:
+        self.check_params()
         theta, valid = self.margins(X, y)
         e = float(K.utility(theta[valid], utility_code(self.utility), self.beta).sum())
         return e / max(theta.shape[0], 1) if self.average else e
@@ -281,9 +284,12 @@ class PotentialMargin(SetEvaluator):
 
     def __init__(self, sigma: float | None = None) -> None:
         self.sigma = sigma
-        check_number("sigma", sigma, low=0.0, strict=True, allow_none=True)
+
+    def check_params(self) -> None:
+        check_number('sigma', self.sigma, low=0.0, strict=True, allow_none=True)
 
     def evaluate(self, X, y, *, random_state=None) -> float:
+        self.check_params()
         values, y = check_xy(X, y, continuous_ok=False)
         codes, k = encode_labels(y)
         Xd = dense_float(values)

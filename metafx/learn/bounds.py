@@ -216,22 +216,26 @@ def margin_bound(m: int, gamma: float, delta: float, fat_d: float, train_error: 
 
 
 # --------------------------------------------------------------------------- Theorem 5.1 (Mufasa)
-def g_mufasa(steps: int, mf_size: float = math.inf) -> float:
+def g_mufasa(steps: int, mf_size: float = math.inf, n_candidates: int = 1) -> float:
     """``g(J) = min(J ln 2, ln(J |MF|))`` of Theorem 5.1.
 
     ``J ln 2`` comes from Lemma 5.2 (``|H_fs| <= 2^J``: the tree of accept /
     reject outcomes), ``ln(J |MF|)`` from Lemma 5.1 (``|H_fs| <= J |MF|``: ``J``
     pre-drawn sets per meta-feature value).  ``mf_size`` is the number of
-    distinct meta-feature values, ``inf`` for a continuous space.
+    distinct meta-feature values, ``inf`` for a continuous space.  With
+    ``n_candidates = c`` points scored per step (the best one kept), each step
+    has ``c + 1`` outcomes and ``J c`` sets are pre-drawn per value:
+    ``g(J) = min(J ln(c + 1), ln(J c |MF|))``.
 
-    >>> round(g_mufasa(50, 1200), 4), round(g_mufasa(10), 4)
-    (11.0021, 6.9315)
+    >>> round(g_mufasa(50, 1200), 4), round(g_mufasa(10), 4), round(g_mufasa(10, n_candidates=3), 4)
+    (11.0021, 6.9315, 13.8629)
     """
     J = _pos_int("steps", steps)
+    c = _pos_int("n_candidates", n_candidates)
     mf = _num("mf_size", mf_size)
     if not mf >= 1:
         raise ValidationError(f"mf_size={mf_size!r} must be >= 1 (number of meta-feature values) or inf")
-    return min(J * math.log(2.0), math.log(J) + math.log(mf))
+    return min(J * math.log(c + 1.0), math.log(J) + math.log(c) + math.log(mf))
 
 
 def direct_selection_term(n_selected: int, n_candidates: float) -> float:
@@ -251,7 +255,7 @@ def direct_selection_term(n_selected: int, n_candidates: float) -> float:
 
 
 def mufasa_bound(m: int, gamma: float, delta: float, fat_d: float, steps: int, mf_size: float = math.inf,
-                 train_error: float | None = None) -> Bound:
+                 train_error: float | None = None, n_candidates: int = 1) -> Bound:
     """Thesis Theorem 5.1: the error bound after a Mufasa search of ``steps`` steps.
 
     With probability ``1 - delta``, for every classifier ``h_c`` of a
@@ -274,6 +278,8 @@ def mufasa_bound(m: int, gamma: float, delta: float, fat_d: float, steps: int, m
     mf_size : float, default inf
         ``|MF|``, the number of distinct meta-feature values (``inf`` when a
         meta-feature is continuous).
+    n_candidates : int, default 1
+        Points scored per step, the best kept (see :func:`g_mufasa`).
 
     Returns
     -------
@@ -288,11 +294,14 @@ def mufasa_bound(m: int, gamma: float, delta: float, fat_d: float, steps: int, m
     """
     m, gamma, delta, d = _margin_args(m, gamma, delta, fat_d)
     J = _pos_int("steps", steps)
-    g = g_mufasa(J, mf_size)
+    c = _pos_int("n_candidates", n_candidates)
+    g = g_mufasa(J, mf_size, c)
     gap, terms = _bartlett_terms(m, gamma, delta, d, g)
     terms["g(J)"] = g
     terms["J ln 2"] = J * math.log(2.0)
     terms["ln(J|MF|)"] = math.log(J) + math.log(float(mf_size))
+    if c > 1:
+        terms["J ln(c+1)"] = J * math.log(c + 1.0)
     return Bound("Theorem 5.1 (Mufasa)", _train_error(train_error), gap, terms)
 
 

@@ -8,7 +8,7 @@ from typing import Any, Callable, Mapping, Sequence
 from ..core.base import FeatureFamily, SearchEngine, SetEvaluator
 from ..core.validation import check_int, check_labels, check_n_jobs, check_number, check_seed
 from .components import make_component
-from .loop import run_search
+from .loop import run_search, warm_start_points
 from .problem import SearchProblem
 from .result import SearchResult
 
@@ -37,6 +37,7 @@ def search(
     oversample: float = 1.0,
     prune_by: str = "infogain",
     timeout: float | None = None,
+    warm_start: Any = None,
 ) -> SearchResult:
     """Search a feature family's meta-feature space under a cost budget.
 
@@ -88,6 +89,12 @@ def search(
     timeout : float, optional
         Seconds after which no new step starts; the result holds the steps
         finished by then (``metadata["stopped"] == "timeout"``).
+    warm_start : SearchResult, point or list of them, optional
+        Inductive transfer (thesis section 5.5) inside the search: the best
+        points of searches on related tasks with the same family.  ``mufasa``
+        and ``random`` evaluate them first (at most ``steps // 2``) and
+        ``mufasa`` goes on from the best; ``optuna`` starts its model with
+        them.  See :func:`metafx.loop.loop.warm_start_points`.
 
     Returns
     -------
@@ -112,5 +119,6 @@ def search(
     y = check_labels(y, X_checked.shape[0])
     problem = SearchProblem(fam, X_checked, y, ev, float(budget), fixed=fixed, eval_seed=seed % 2**32,
                             oversample=oversample, prune_by=prune_by)
+    warm = warm_start_points(warm_start, problem.space, limit=max(1, steps // 2))
     return run_search(problem, eng, steps=steps, seed=seed, callbacks=list(callbacks or ()), progress=progress,
-                      storage=storage, study_name=study_name, n_jobs=n_jobs, timeout=timeout)
+                      storage=storage, study_name=study_name, n_jobs=n_jobs, timeout=timeout, warm_start=warm)

@@ -28,7 +28,7 @@ from .parallel import Evaluator
 from .problem import Evaluation, SearchProblem, draw_or_empty, problem_signature, step_rng
 from .result import SearchResult
 
-__all__ = ["run_search", "SearchState", "Progress", "SearchInterrupted", "DRAW_KEY", "logger"]
+__all__ = ["run_search", "warm_start_points", "SearchState", "Progress", "SearchInterrupted", "DRAW_KEY", "logger"]
 
 logger = logging.getLogger("metafx")
 
@@ -139,6 +139,39 @@ def candidates_of(proposal: Sequence[Candidate | Mapping[str, Any]], problem: Se
     return out
 
 
+def warm_start_points(warm_start: Any, space: Any, limit: int | None = None) -> list[dict[str, Any]]:
+    """The points a warm start hands to the engine: the best point of each earlier result (best first).
+
+    ``warm_start`` is a :class:`~metafx.SearchResult`, a point (dict) or a list
+    of them, from searches on related tasks with the same family; points come
+    first (as given), then the results' best points by quality.  Each point
+    is fitted to ``space``: meta-features the space lacks are dropped, missing
+    ones take their defaults, fixed ones their fixed value, values are clipped
+    to the ranges.  Repeated points are kept once; at most ``limit``.
+    """
+    if warm_start is None:
+        return []
+    items = [warm_start] if isinstance(warm_start, (Mapping, SearchResult)) else list(warm_start)
+    scored: list[tuple[float, int, dict[str, Any]]] = []
+    for i, item in enumerate(items):
+        if isinstance(item, SearchResult):
+            if not item.best_point:
+                continue
+            point, q = item.best_point, item.best_quality
+        elif isinstance(item, Mapping):
+            point, q = item, math.inf
+        else:
+            raise ValidationError(f"warm_start holds {item!r}; give SearchResults of related tasks or points (dicts)")
+        fitted = {d.name: d.clip(point[d.name]) for d in space.dimensions if d.name in point}
+        scored.append((q, i, space.check_point(fitted)))
+    out: list[dict[str, Any]] = []
+    # points given as such first, then results best first (qualities of related tasks only order the points)
+    for _, _, p in sorted(scored, key=lambda t: (-t[0], t[1])):
+        if p not in out:
+            out.append(p)
+    return out[:limit] if limit is not None else out
+
+
 def journal_path_for(engine: str, storage: Any) -> str:
     """``storage`` as the path of a JSON-lines step journal."""
     if not isinstance(storage, (str, os.PathLike)):
@@ -166,8 +199,13 @@ def _is_better(quality: float, best: float, ties: bool) -> bool:
 def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed: int,
                callbacks: Sequence[Callable[..., Any]] = (), progress: bool | None = None,
                storage: Any = None, study_name: str | None = None, n_jobs: int | None = 1,
-               timeout: float | None = None, log_every: int = 10) -> SearchResult:
-    """Run ``engine`` on ``problem`` for ``steps`` steps and return the result (see the module docstring)."""
+               timeout: float | None = None, log_every: int = 10,
+               warm_start: Sequence[Mapping[str, Any]] = ()) -> SearchResult:
+    """Run ``engine`` on ``problem`` for ``steps`` steps and return the result (see the module docstring).
+
+    ``warm_start``: valid points of ``problem.space`` that were good on related tasks (see
+    :func:`warm_start_points`), handed to the engine before step 1.
+    """
     steps = check_int("steps", steps, 1)
     n_jobs = check_n_jobs(n_jobs)
     timeout = check_number("timeout", timeout, low=0, strict=True, allow_none=True)
@@ -177,7 +215,9 @@ def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed
     if study_name is not None and storage is None:
         raise ValidationError("study_name was given without storage; a study lives in a storage")
     cap = steps if engine.max_steps is None else min(steps, engine.max_steps)
+    warm = [problem.space.check_point(p) for p in warm_start]
     engine.setup(problem, seed)
+    engine.warm_start(warm)
     journal: Journal | None = None
     restored: list[StepRecord] = []
     finished_before: list[tuple[StepRecord, Candidate]] = []
@@ -187,7 +227,10 @@ def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed
         if study_name is not None:
             raise ValidationError(f"engine {engine.name!r} keeps a journal file, which holds one search: "
                                   "omit study_name")
-        journal = Journal(journal_path_for(engine.name, storage), problem_signature(engine, problem, seed))
+        signature = problem_signature(engine, problem, seed)
+        if warm:
+            signature["warm_start"] = warm
+        journal = Journal(journal_path_for(engine.name, storage), signature)
         restored = journal.records[:cap]
     state = SearchState(total_steps=cap)
     best: _Best | None = None

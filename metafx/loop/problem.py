@@ -302,7 +302,11 @@ def summary_point(problem: SearchProblem, batch: Any) -> dict[str, Any]:
         if d.name in space.fixed:
             out[d.name] = space.fixed[d.name]
         elif d.name in described and len(batch):
-            out[d.name] = d.clip(float(np.mean(np.asarray(described[d.name], dtype=np.float64))))
+            if d.kind == "categorical":  # the most frequent choice
+                values, counts = np.unique(np.asarray(described[d.name]), return_counts=True)
+                out[d.name] = d.clip(values[int(np.argmax(counts))].item())
+            else:
+                out[d.name] = d.clip(float(np.mean(np.asarray(described[d.name], dtype=np.float64))))
         else:
             out[d.name] = d.start
     return out

@@ -183,9 +183,31 @@ class SearchResult:
             lines.append(f"test error: {100 * self.test_error:.2f} %")
         return "\n".join(lines)
 
+    def _bound_does_not_apply(self) -> str:
+        """Why Theorem 5.1's count of hypotheses does not cover this search ('' when it does)."""
+        oversample = float(self.metadata.get("oversample", 1.0) or 1.0)
+        if oversample > 1:
+            return (f"oversample={oversample:g} prunes each step's draw by a score measured on the training data, "
+                    "so the data steer the search inside a step, beyond accepting or rejecting its point")
+        if self.engine not in ("mufasa", "random"):
+            return (f"engine {self.engine!r} chooses its points from the data (a model of quality, or a ranked pool), "
+                    "not only by accepting or rejecting one point per step")
+        if self.engine == "random" and self.metadata.get("mode") == "feature":
+            return "engine 'random' in mode 'feature' has no meta-feature point per step"
+        return ""
+
     def bound(self, delta: float = 0.05, gamma: float = 1.0, *, train_error: float | None = None,
               fat_d: float | None = None, steps: int | None = None, space_size: float | None = None):
         """Thesis Theorem 5.1 for this search (see :func:`metafx.bounds.mufasa_bound`).
+
+        The theorem counts the feature sets a search can return through the
+        data's only influence on it: accepting or rejecting the point of each
+        step.  So it applies to ``mufasa`` (``(c + 1)^J`` outcomes with
+        ``n_candidates = c``) and to ``random`` (one point per step), with the
+        plain drawing (``oversample = 1``).  It does not apply, and this method
+        raises :class:`~metafx.MetafxError` saying why, when the data steer the
+        search otherwise: pruning inside a step (``oversample > 1``), a
+        model-based proposer (``optuna``) or a data-ranked pool (``ranked``).
 
         Uses ``m = n_samples``, ``J = len(trajectory)`` and
         ``|MF| = metadata["space_size"]`` (``inf`` for a continuous space);
@@ -207,11 +229,15 @@ class SearchResult:
         >>> b.terms["g(J)"] == 3 * math.log(2)
         True
         """
+        why = self._bound_does_not_apply()
+        if why:
+            raise MetafxError(f"Theorem 5.1 does not apply to this search: {why}")
+        c = int(self.metadata.get("n_candidates", 1)) if self.engine == "mufasa" else 1
         J = len(self.trajectory) if steps is None else steps
         mf = space_size if space_size is not None else self.metadata.get("space_size")
         mf = math.inf if mf is None or (isinstance(mf, float) and math.isnan(mf)) else float(mf)
         d = self.n_features + 1 if fat_d is None else fat_d
-        b = bounds.mufasa_bound(self.n_samples, gamma, delta, d, J, mf, train_error=train_error)
+        b = bounds.mufasa_bound(self.n_samples, gamma, delta, d, J, mf, train_error=train_error, n_candidates=c)
         n = max(self.n_features, 1)
         b.terms["direct n ln(n 2^J)"] = n * (math.log(n) + J * math.log(2.0))
         return b
@@ -289,8 +315,8 @@ def _result_from_dict(cls: type, d: Any) -> SearchResult:
     need(_finite(d["total_cost"]) and d["total_cost"] >= 0, "total_cost", "a finite number >= 0")
     need(isinstance(d["features"], list) and all(isinstance(f, dict) for f in d["features"]),
          "features", "a list of JSON objects")
-    need(all(isinstance(k, str) and _finite(v) for k, v in d["best_point"].items()),
-         "best_point", "an object of meta-feature names and finite numbers")
+    need(all(isinstance(k, str) and (_finite(v) or isinstance(v, str)) for k, v in d["best_point"].items()),
+         "best_point", "an object of meta-feature names and finite numbers or choices")
     if "n_samples" in d:
         need(_is_int(d["n_samples"]) and d["n_samples"] >= 0, "n_samples", "an integer >= 0")
     if d.get("test_error") is not None:

@@ -1,0 +1,52 @@
+"""Transfer inside the search: warm_start hands the best points of related tasks' searches to the engine."""
+
+from __future__ import annotations
+
+import pytest
+
+import metafx
+from metafx.loop.loop import warm_start_points
+
+
+@pytest.fixture(scope="module")
+def pairs(digits):
+    X, y = digits
+
+    def task(a, b):
+        m = (y == a) | (y == b)
+        return X[m], y[m]
+
+    return task
+
+
+def test_points_from_results_best_first_fitted_to_the_space(pairs):
+    Xs, ys = pairs(0, 1)
+    src = [metafx.search(*pairs(a, b), budget=30, steps=4, seed=s, progress=False)
+           for s, (a, b) in enumerate([(2, 3), (4, 5)])]
+    space = metafx.make_component("family", "pixel-and").fit(Xs).space().with_fixed({"shiftInvLen": 1})
+    pts = warm_start_points(src + [{"numInputs": 99, "other": 1}], space)
+    best, other = sorted(src, key=lambda r: -r.best_quality)
+    assert pts[0]["numInputs"] == 8 and "other" not in pts[0]  # given points first: clipped, unknown dropped
+    assert pts[1:] == [{**best.best_point, "shiftInvLen": 1}, {**other.best_point, "shiftInvLen": 1}]
+    assert warm_start_points(None, space) == [] and len(warm_start_points(src, space, limit=1)) == 1
+    with pytest.raises(metafx.ValidationError, match="warm_start holds 3"):
+        warm_start_points([3], space)
+
+
+@pytest.mark.parametrize("engine", ["mufasa", "random"])
+def test_engines_evaluate_the_warm_points_first_and_resume(pairs, engine, tmp_path):
+    src = metafx.search(*pairs(2, 3), budget=30, steps=6, seed=1, progress=False)
+    kw = dict(budget=30, steps=6, seed=4, engine=engine, progress=False, warm_start=[src])
+    res = metafx.search(*pairs(0, 1), **kw)
+    assert res.trajectory[0].point == src.best_point
+    assert res.metadata["warm_start"] == [src.best_point]
+    plain = metafx.search(*pairs(0, 1), **{**kw, "warm_start": None})
+    assert plain.trajectory[0].point != src.best_point or engine == "mufasa"
+    if engine == "mufasa":  # later steps are neighbours of the best point so far, as without a warm start
+        assert res.trajectory[1].point != res.trajectory[0].point
+    j = tmp_path / "w.jsonl"
+    metafx.search(*pairs(0, 1), storage=str(j), callbacks=[lambda s, r: r.step < 2], **kw)
+    again = metafx.search(*pairs(0, 1), storage=str(j), **kw)
+    assert [t.point for t in again.trajectory] == [t.point for t in res.trajectory]
+    with pytest.raises(metafx.StorageError, match="differs in: warm_start"):
+        metafx.search(*pairs(0, 1), storage=str(j), **{**kw, "warm_start": [{"numInputs": 1}]})
