@@ -19,13 +19,20 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 
 
+def default_out(name: str) -> Path:
+    """Where an example writes by default: ``$METAFX_EXAMPLES_OUT/<name>`` or ``~/metafx-examples/<name>``."""
+    return Path(os.environ.get("METAFX_EXAMPLES_OUT") or Path.home() / "metafx-examples") / name
+
+
 def base_parser(description: str, name: str) -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default="mnist", choices=["mnist", "digits"],
                     help="mnist (28x28, needs the IDX files) or digits (scikit-learn's 8x8, no download)")
     ap.add_argument("--data-dir", default=os.environ.get("METAFX_MNIST_DIR", str(REPO.parent / "shared/data/mnist")),
                     help="directory of the MNIST IDX files (default $METAFX_MNIST_DIR or ../shared/data/mnist)")
-    ap.add_argument("--out", default=str(REPO / "out" / name), help="output directory (default %(default)s)")
+    ap.add_argument("--out", default=str(default_out(name)),
+                    help="output directory (default %(default)s; outside the source tree, $METAFX_EXAMPLES_OUT "
+                         "moves it)")
     ap.add_argument("--seed", type=int, default=0)
     return ap
 

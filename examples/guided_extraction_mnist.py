@@ -1,13 +1,15 @@
 """Guided feature extraction on MNIST: the thesis's Figures 5.3 and 5.4, and beyond.
 
 Protocol (thesis section 5.3.2): MNIST binarized at 128; for each partition p
-(seed p), 2000 training and 2000 test images drawn at random without overlap;
+(seed p), 2000 training and 2000 test images drawn at random without overlap
+(``--data digits``: half of the 1797 images each, unless ``--n-train``/``--n-test`` say otherwise);
 for every budget and engine a 50-step search on the training images (quality:
 2-fold CV of a linear SVM), then a linear SVM (C chosen by CV on the training
 part only) trained on the chosen features and tested on the test images.  SVM
 baselines on the raw binary pixels: linear, and polynomial kernels of degree 1-4.
 
-Every finished run is appended to ``<out>/runs.jsonl`` at once: a killed run
+Results go to ``--out`` (default ``~/metafx-examples/guided_<data>``, outside the
+source tree).  Every finished run is appended to ``<out>/runs.jsonl`` at once: a killed run
 started again with the same ``--out`` skips what is done.  At the end the script
 writes ``summary.csv``/``summary.md``, ``paired.csv``/``paired.md`` (Mufasa against each
 other engine, paired over partitions: mean difference, wins, Wilcoxon p), ``fig_error_vs_budget.png`` (Figure 5.3) and
@@ -50,13 +52,35 @@ def parse_args(argv=None):
     ap.add_argument("--budgets", type=float, nargs="+", default=BUDGETS)
     ap.add_argument("--engines", nargs="+", default=ENGINES, help="methods: engine[+oF] (see above)")
     ap.add_argument("--steps", type=int, default=50)
-    ap.add_argument("--n-train", type=int, default=2000)
-    ap.add_argument("--n-test", type=int, default=2000)
+    ap.add_argument("--n-train", type=int, default=None,
+                    help="training images per partition (default 2000, at most half of the data)")
+    ap.add_argument("--n-test", type=int, default=None,
+                    help="test images per partition (default 2000, at most what the training part leaves)")
     ap.add_argument("--no-svm-baselines", action="store_true", help="skip the raw-pixel SVM baselines")
-    ap.add_argument("--out", default=str(here / "out" / "guided_mnist"))
+    ap.add_argument("--out", default=None,
+                    help="output directory (default ~/metafx-examples/guided_<data>, or $METAFX_EXAMPLES_OUT/...)")
     ap.add_argument("--report-only", action="store_true")
     ap.add_argument("--reference", default="mufasa+o4", help="method compared (paired) with every other one")
-    return ap.parse_args(argv)
+    ap.add_argument("--evaluator-params", type=json.loads, default=None,
+                    help='JSON parameters of the search quality, e.g. \'{"design": "merge", "tol": 0.001}\'')
+    args = ap.parse_args(argv)
+    if args.out is None:
+        args.out = str(default_out(f"guided_{args.data}"))
+    return args
+
+
+def default_out(name: str) -> Path:
+    """Where results go by default: outside the source tree (``$METAFX_EXAMPLES_OUT`` or ``~/metafx-examples``)."""
+    return Path(os.environ.get("METAFX_EXAMPLES_OUT") or Path.home() / "metafx-examples") / name
+
+
+def split_sizes(n: int, n_train: int | None, n_test: int | None) -> tuple[int, int]:
+    """The protocol's 2000 + 2000 images, shrunk to fit ``n`` samples (digits has 1797): half each at most."""
+    tr = n_train if n_train is not None else min(2000, n // 2)
+    te = n_test if n_test is not None else min(2000, n - tr)
+    if tr + te > n:
+        raise SystemExit(f"--n-train {tr} + --n-test {te} = {tr + te} exceeds the {n} images of the data")
+    return tr, te
 
 
 def parse_method(method: str) -> tuple[str, float]:
@@ -128,14 +152,17 @@ def run(args) -> None:
     for e in args.engines:
         reg.get("engine", parse_method(e)[0])  # unknown engine: clear error before any work
     total = len(args.partitions) * len(args.budgets) * len(args.engines)
+    n_train, n_test = split_sizes(len(y), args.n_train, args.n_test)
+    print(f"{args.data}: {n_train} training and {n_test} test images per partition; writing to {out}", flush=True)
+    data = {"data": args.data, "n_train": n_train, "n_test": n_test}
     k = 0
     for p in args.partitions:
-        tr, te = split_indices(len(y), args.n_train, args.n_test, seed=p)
+        tr, te = split_indices(len(y), n_train, n_test, seed=p)
         if not args.no_svm_baselines and (p, "svm-poly4", None) not in done:
             t = time.perf_counter()
             for name, err in svm_baselines(X[tr], y[tr], X[te], y[te], p).items():
                 append(runs, {"partition": p, "method": name, "budget": None, "test_error": err,
-                              "seconds": time.perf_counter() - t})
+                              "seconds": time.perf_counter() - t, **data})
             print(f"partition {p}: SVM baselines done in {time.perf_counter() - t:.1f} s", flush=True)
         for b in args.budgets:
             for e in args.engines:
@@ -145,16 +172,25 @@ def run(args) -> None:
                 t = time.perf_counter()
                 engine, oversample = parse_method(e)
                 res = metafx.search(X[tr], y[tr], family="pixel-and", budget=b, steps=args.steps, engine=engine,
-                                    seed=p, progress=False, oversample=oversample)
+                                    seed=p, progress=False, oversample=oversample,
+                                    evaluator_params=args.evaluator_params)
                 t_search = time.perf_counter() - t
                 err, c = test_error(res, X[tr], y[tr], X[te], y[te], random_state=p)
                 rec = {"partition": p, "method": e, "budget": b, "test_error": err, "cv_quality": res.best_quality,
                        "best_point": res.best_point, "n_features": res.n_features, "total_cost": res.total_cost,
                        "final_C": c, "seconds": time.perf_counter() - t, "search_seconds": t_search,
-                       "timings": res.metadata.get("timings", {})}
+                       "timings": res.metadata.get("timings", {}), **data}
                 append(runs, rec)
                 print(f"[{k}/{total}] partition {p} budget {b:g} {e}: test error {100 * err:.2f} % "
                       f"(cv {res.best_quality:.4f}, {res.n_features} features, {t_search:.1f} s)", flush=True)
+
+
+def data_label(recs: list, args) -> str:
+    """``"MNIST, 2000 training / 2000 test images"`` from the records (older records: ``--data``)."""
+    r = next((r for r in recs if "data" in r), None)
+    name = (r["data"] if r else args.data)
+    name = {"mnist": "MNIST", "digits": "scikit-learn digits (8x8)"}.get(name, name)
+    return f"{name}, {r['n_train']} training / {r['n_test']} test images" if r else name
 
 
 def report(args) -> None:
@@ -248,7 +284,8 @@ def report(args) -> None:
     ax.set_xscale("log")
     ax.set_xlabel("budget (total feature cost)")
     ax.set_ylabel("test error (%)")
-    ax.set_title("MNIST, linear SVM on the chosen features (mean +- std over partitions)", fontsize=10)
+    ax.set_title(f"{data_label(recs, args)}: linear SVM on the chosen features (mean +- std over partitions)",
+                 fontsize=10)
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(out / "fig_error_vs_budget.png", dpi=110)
@@ -269,7 +306,8 @@ def report(args) -> None:
             ax.set_title(dim)
             ax.set_xlabel("budget")
         axes[0].legend(fontsize=8)
-        fig.suptitle(f"{ref}: chosen meta-feature values against the budget (median, 5-95 % range)", fontsize=10)
+        fig.suptitle(f"{data_label(recs, args)}, {ref}: chosen meta-feature values against the budget "
+                     "(median, 5-95 % range)", fontsize=10)
         fig.tight_layout()
         fig.savefig(out / "fig_metafeatures_vs_budget.png", dpi=110)
         plt.close(fig)

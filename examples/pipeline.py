@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> None:
     X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.3, stratify=y, random_state=args.seed)
 
     pipe = Pipeline([
-        ("features", metafx.MetaFeatureExtractor(family="pixel-and", steps=args.steps, seed=args.seed)),
+        ("features", metafx.MetaFeatureExtractor(family="pixel-and", steps=args.steps, random_state=args.seed)),
         ("svm", LinearSVC(C=0.1)),
     ])
     grid = GridSearchCV(pipe, {"features__budget": args.budgets}, cv=3)

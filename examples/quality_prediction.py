@@ -14,7 +14,7 @@ pixels) fitted on them predicts the test features' quality.
   direct Infogain, or at random.
 
 Writes ``fig5_1.csv``, ``fig5_2.csv``, ``summary.json``, ``fig5_1.png`` and
-``fig5_2.png`` to ``--out`` (default ``out/quality_prediction``).
+``fig5_2.png`` to ``--out`` (default ``~/metafx-examples/quality_prediction``).
 
     python examples/quality_prediction.py                      # MNIST, 20 repeats
     python examples/quality_prediction.py --data digits        # 8x8 digits (32 held-out pixels)

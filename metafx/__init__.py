@@ -42,12 +42,14 @@ from .hooks.spec import hookimpl, hookspec
 from .learn import bounds
 from .loop.api import search
 from .loop.components import load_dataset, make_component
+from .loop.logs import set_log_level
 from .loop.loop import SearchInterrupted
 from .loop.result import SearchResult
 
 __all__ = [
     "__version__",
     "search",
+    "set_log_level",
     "score_features",
     "select_features",
     "load_dataset",
@@ -92,7 +94,8 @@ _LAZY = {
     "plot_result": "metafx.plotting",
 }
 _LAZY_MODULES = {"transfer": "metafx.analysis.transfer", "quality_map": "metafx.analysis.quality_map",
-                 "compression": "metafx.learn.compression", "potential_bounds": "metafx.learn.potential_bounds"}
+                 "compression": "metafx.learn.compression", "potential_bounds": "metafx.learn.potential_bounds",
+                 "plotting": "metafx.plotting"}
 __all__ += list(_LAZY) + list(_LAZY_MODULES)
 
 

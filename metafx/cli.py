@@ -9,9 +9,12 @@ Bad input ends with one line on stderr and exit code 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import os
 import sys
+import textwrap
+from pathlib import Path
 from typing import Any, Sequence
 
 from .analysis.evaluation import test_error
@@ -20,10 +23,12 @@ from .core.exceptions import MetafxError, StorageError, ValidationError
 from .core.validation import split_indices
 from .distributed import ProblemSpec, run_search, run_worker
 from .hooks.manager import get_registry
-from .loop.api import search
-from .loop.components import load_dataset
+from .loop.api import DEFAULT_BUDGET, DEFAULT_STEPS, search
+from .loop.components import load_dataset, role_of
 from .loop.files import check_output_path, same_file, storage_file
+from .loop.logs import LOG_LEVELS, log_level
 from .loop.loop import SearchInterrupted
+from .loop.result import SearchResult
 from .plotting import plot_result
 
 __all__ = ["main", "build_parser"]
@@ -41,8 +46,63 @@ def _kv(text: str) -> tuple[str, Any]:
         return k.strip(), v
 
 
+def _defaults_of(cls: type) -> str:
+    """``"name=value, ..."`` of a component's constructor defaults (for help texts)."""
+    sig = inspect.signature(cls.__init__)
+    parts = [f"{q.name}={q.default!r}" for q in sig.parameters.values()
+             if q.name != "self" and q.default is not inspect.Parameter.empty]
+    return ", ".join(parts)
+
+
+def _groups(reg: Any) -> list[tuple[str, str, list[Any]]]:
+    """Registered components in display groups: (title, option, registrations); evaluators by role."""
+    by_kind: dict[str, list[Any]] = {}
+    for r in reg:
+        key = r.kind
+        if r.kind == "evaluator":
+            key = {"set evaluator": "set-evaluator", "per-feature scorer": "scorer",
+                   "selector": "selector"}.get(role_of(r.cls), "evaluator")
+        by_kind.setdefault(key, []).append(r)
+    spec = [("family", "families", "--family"), ("engine", "engines", "--engine"),
+            ("set-evaluator", "set evaluators: score a feature set", "--evaluator"),
+            ("scorer", "per-feature scorers: one score per feature", "--prune-by"),
+            ("selector", "selectors: choose feature indices (Python: metafx.select_features)", ""),
+            ("evaluator", "other evaluators", ""), ("describer", "describers: extra meta-features", ""),
+            ("dataset", "datasets", "--data")]
+    return [(title, opt, by_kind[key]) for key, title, opt in spec if by_kind.get(key)]
+
+
+def _components_epilog() -> str:
+    """The registered families, engines and evaluators with their defaults and providers."""
+    try:
+        reg = get_registry()
+    except MetafxError as e:  # a broken plugin must not hide --help
+        return f"(the registered components could not be listed: {e})"
+    defaults = {"--family": "pixel-and", "--engine": "mufasa", "--evaluator": "cv-linear-svm",
+                "--prune-by": "infogain", "--data": "digits"}
+    lines = ["registered components (* = default; `metafx plugins` lists every kind):"]
+    for title, opt, regs in _groups(reg):
+        if opt not in ("--family", "--engine", "--evaluator", "--prune-by", "--data"):
+            continue
+        name, _, note = title.partition(": ")
+        lines.append(f"  {name} [{opt}]{': ' + note if note else ''}")
+        for r in regs:
+            star = "*" if defaults.get(opt) == r.name else " "
+            lines.append(f"   {star}{r.name:<18} {r.cls.summary}")
+            params = _defaults_of(r.cls)
+            provider = "built in" if r.plugin.startswith("metafx.builtin") else f"from {r.source}"
+            lines += textwrap.wrap(f"{provider}{'; parameters: ' + params if params else ''}", 110,
+                                   initial_indent=" " * 23, subsequent_indent=" " * 25)
+    lines.append("Set a component's parameters with --family-param / --engine-param / --evaluator-param NAME=VALUE.")
+    return "\n".join(lines)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="metafx", description="meta-feature-guided feature extraction")
+    logs = argparse.ArgumentParser(add_help=False)
+    logs.add_argument("--log-level", default="INFO", type=str.upper, choices=LOG_LEVELS,
+                      help="messages of the metafx logger shown on stderr (default INFO: a line every 10 steps "
+                           "when no progress bar is shown)")
 
     p.add_argument("--version", action="version", version=f"metafx {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -50,7 +110,12 @@ def build_parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("plugins", help="list registered components by kind and the plugin providing each")
     pl.add_argument("--json", action="store_true", help="machine-readable output")
 
-    s = sub.add_parser("search", help="run a budgeted meta-feature search")
+    s = sub.add_parser("search", help="run a budgeted meta-feature search", parents=[logs],
+                       description=textwrap.fill(
+                           "Run a budgeted meta-feature search on a registered dataset, test the chosen features "
+                           "with a linear SVM on held-out samples, and write the result JSON (then `metafx plot` "
+                           "draws it).", 100),
+                       epilog=_components_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
     d = s.add_argument_group("data")
     d.add_argument("--data", default="digits", help="registered dataset name (digits, mnist, ...); default digits")
     d.add_argument("--data-dir", default=None, help="directory of the dataset files (mnist; else $METAFX_MNIST_DIR)")
@@ -58,20 +123,27 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--n-test", type=int, default=None, help="held-out test images (default: digits 797, mnist 2000; 0 = none)")
     d.add_argument("--split-seed", type=int, default=0, help="seed of the random train/test split")
     g = s.add_argument_group("search")
-    g.add_argument("--family", default="pixel-and")
-    g.add_argument("--budget", type=float, default=500.0, help="total feature cost (default 500)")
-    g.add_argument("--steps", type=int, default=50, help="search steps J (default 50)")
-    g.add_argument("--engine", default="mufasa")
-    g.add_argument("--evaluator", default="cv-linear-svm")
-    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--family", default="pixel-and", help="feature family (default pixel-and; list below)")
+    g.add_argument("--budget", type=float, default=DEFAULT_BUDGET,
+                   help=f"total cost of the chosen features (default {DEFAULT_BUDGET:g})")
+    g.add_argument("--steps", type=int, default=DEFAULT_STEPS, help=f"search steps J (default {DEFAULT_STEPS})")
+    g.add_argument("--engine", default="mufasa", help="search engine (default mufasa; list below)")
+    g.add_argument("--evaluator", default="cv-linear-svm",
+                   help="set evaluator: the search's quality (default cv-linear-svm; list below)")
+    g.add_argument("--seed", "--random-state", dest="seed", type=int, default=0,
+                   help="seed of the search and of the final classifier (default 0)")
     g.add_argument("--fix", type=_kv, action="append", default=[], metavar="NAME=VALUE",
                    help="hold a meta-feature fixed, e.g. --fix shiftInvLen=1 (repeatable)")
-    g.add_argument("--family-param", type=_kv, action="append", default=[], metavar="NAME=VALUE")
-    g.add_argument("--engine-param", type=_kv, action="append", default=[], metavar="NAME=VALUE")
-    g.add_argument("--evaluator-param", type=_kv, action="append", default=[], metavar="NAME=VALUE")
+    g.add_argument("--family-param", type=_kv, action="append", default=[], metavar="NAME=VALUE",
+                   help="a parameter of the family (repeatable; parameters and defaults below)")
+    g.add_argument("--engine-param", type=_kv, action="append", default=[], metavar="NAME=VALUE",
+                   help="a parameter of the engine (repeatable)")
+    g.add_argument("--evaluator-param", type=_kv, action="append", default=[], metavar="NAME=VALUE",
+                   help="a parameter of the evaluator (repeatable)")
     g.add_argument("--storage", default=None, help="record finished steps here; rerun with the same arguments to resume")
     g.add_argument("--study", default=None, help="study name inside --storage (engines that use one)")
-    g.add_argument("--n-jobs", type=int, default=1)
+    g.add_argument("--n-jobs", type=int, default=1,
+                   help="worker processes evaluating candidates at once (-1: every CPU; default 1)")
     g.add_argument("--oversample", type=float, default=1.0,
                    help="draw this many times the budget at each point and keep the best features by --prune-by "
                         "score per cost (default 1: the thesis's plain drawing)")
@@ -85,9 +157,11 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--out", default=None, help="write the result JSON here")
     o.add_argument("--final-c", default="cv", help="C of the final linear SVM, or 'cv' (default) to choose it on the training part")
     prog = o.add_mutually_exclusive_group()
-    prog.add_argument("--progress", dest="progress", action="store_true", default=None, help="always show the progress bar")
+    prog.add_argument("--progress", dest="progress", action="store_true", default=None,
+                      help="always show the progress bar (default: on a terminal; elsewhere log lines)")
     prog.add_argument("--no-progress", dest="progress", action="store_false", help="never show the progress bar")
-    w = sub.add_parser("worker", help="join a shared optuna search (created by metafx search --storage --study)")
+    w = sub.add_parser("worker", help="join a shared optuna search (created by metafx search --storage --study)",
+                       parents=[logs])
     w.add_argument("--storage", required=True, help="the study's optuna storage URL or journal file")
     w.add_argument("--study", required=True, help="the study name")
     w.add_argument("--n-jobs", type=int, default=1, help="trials evaluated at once by this worker (processes)")
@@ -95,22 +169,52 @@ def build_parser() -> argparse.ArgumentParser:
     wprog = w.add_mutually_exclusive_group()
     wprog.add_argument("--progress", dest="progress", action="store_true", default=None)
     wprog.add_argument("--no-progress", dest="progress", action="store_false")
-    pp = sub.add_parser("plot", help="draw a result's trajectory and meta-feature path as PNG files")
+    pp = sub.add_parser("plot", help="draw a result's trajectory, meta-feature path and chosen features as PNG files",
+                        parents=[logs])
     pp.add_argument("result", help="result JSON written by metafx search --out")
     pp.add_argument("--out", default=None, help="directory of the PNG files (default: beside the JSON)")
+    pp.add_argument("--n-features", type=int, default=12,
+                    help="features drawn in the feature picture: the best by infogain on the training data "
+                         "(default 12)")
+    pp.add_argument("--data-dir", default=None, help="where the result's dataset files are on this machine")
     return p
 
 
+def _training_data(result: SearchResult, data_dir: str | None) -> tuple[Any, Any] | None:
+    """The training part of the data a CLI search recorded in ``metadata["data"]``, or None."""
+    d = result.metadata.get("data")
+    if not isinstance(d, dict) or "name" not in d:
+        return None
+    params = {} if data_dir is None and "data_dir" not in d else {"data_dir": data_dir or d["data_dir"]}
+    try:
+        X, y = load_dataset(d["name"], **params)
+        tr, _ = split_indices(len(y), int(d["n_train"]), int(d.get("n_test", 0)), int(d.get("split_seed", 0)))
+    except MetafxError as e:
+        print(f"metafx: the training data could not be loaded ({e}); features are drawn without a mean image "
+              "and in result order", file=sys.stderr)
+        return None
+    return X[tr], y[tr]
+
+
 def cmd_plot(args: argparse.Namespace) -> int:
+    if args.n_features < 1:
+        raise ValidationError(f"--n-features={args.n_features} must be at least 1")
     if args.out is not None and os.path.exists(args.out) and not os.path.isdir(args.out):
         raise ValidationError(f"--out={args.out!r} is a file; give the directory for the PNG files")
+    result = SearchResult.from_json(args.result)
+    data = _training_data(result, args.data_dir)
+    X, y = data if data is not None else (None, None)
+    out = Path(args.out) if args.out is not None else Path(args.result).parent
     try:
-        paths = plot_result(args.result, args.out)
+        paths = plot_result(result, out, X=X, y=y, n_features=args.n_features, stem=Path(args.result).stem)
     except OSError as e:  # the PNG directory cannot be created or written
         raise StorageError(f"cannot write the plots: {e.strerror or e}"
                            + (f" ({e.filename!r})" if getattr(e, "filename", None) else "")) from None
     for path in paths:
         print(f"wrote {path}")
+    if not any(p.name.endswith("_features.png") for p in paths):
+        print(f"metafx: family {result.family!r} does not draw its features (FeatureFamily.plot_features); "
+              "no feature picture", file=sys.stderr)
     return 0
 
 
@@ -118,17 +222,16 @@ def cmd_plugins(args: argparse.Namespace) -> int:
     reg = get_registry()
     if args.json:
         print(json.dumps([
-            {"kind": r.kind, "name": r.name, "plugin": r.plugin, "distribution": r.distribution,
+            {"kind": r.kind, "role": role_of(r.cls) if r.kind == "evaluator" else r.kind, "name": r.name, "plugin": r.plugin, "distribution": r.distribution,
              "class": f"{r.cls.__module__}.{r.cls.__qualname__}", "summary": r.cls.summary}
             for r in reg
         ], indent=1))
         return 0
-    current = None
-    for r in reg:
-        if r.kind != current:
-            current = r.kind
-            print({"family": "families:"}.get(current, f"{current}s:"))
-        print(f"  {r.name:<20} {r.source:<40} {r.cls.summary}")
+    for title, opt, regs in _groups(reg):
+        name, _, note = title.partition(": ")
+        print(f"{name}:{'  ' + note if note else ''}{f'  [{opt}]' if opt else ''}")
+        for r in regs:
+            print(f"  {r.name:<20} {r.source:<40} {r.cls.summary}")
     return 0
 
 
@@ -259,9 +362,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        code = COMMANDS[args.command](args)
-        sys.stdout.flush()
-        return code
+        with log_level(getattr(args, "log_level", None) or "INFO"):
+            code = COMMANDS[args.command](args)
+            sys.stdout.flush()
+            return code
     except MetafxError as e:
         print(f"metafx: error: {e}", file=sys.stderr)
         return 2

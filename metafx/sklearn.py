@@ -27,7 +27,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .core.base import Component, FeatureFamily
 from .core.exceptions import ValidationError
 from .hooks.manager import get_registry
-from .loop.api import search
+from .loop.api import DEFAULT_BUDGET, DEFAULT_STEPS, resolve_seed, search
 
 __all__ = ["MetaFeatureExtractor"]
 
@@ -78,17 +78,19 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
     ----------
     family : str or FeatureFamily, default="pixel-and"
         The feature family (a registered name, see ``metafx plugins``).
-    budget : float, default=100.0
+    budget : float, default=500.0
         Total cost of the chosen feature set (for ``pixel-and`` a feature of
-        shift length ``a`` costs ``0.5 * (1 + a**2)``).
-    steps : int, default=20
+        shift length ``a`` costs ``0.5 * (1 + a**2)``).  The same default as
+        :func:`metafx.search` and the CLI (``docs/design.md`` says why).
+    steps : int, default=50
         Number of search steps (points of meta-feature space evaluated).
     engine : str or SearchEngine, default="mufasa"
         The search engine.
     evaluator : str or SetEvaluator, default="cv-linear-svm"
         Scores a candidate feature set on the training data.
-    seed : int or None, default=0
-        Seed of the search (``None`` draws one; it is stored in ``result_.seed``).
+    random_state : int or None, default=0
+        Seed of the search (``None`` draws one; it is stored in
+        ``result_.seed``).  scikit-learn's name; ``seed=`` is accepted too.
     fixed : dict, optional
         Meta-features held fixed during the search, e.g. ``{"shiftInvLen": 1}``.
     family_params, engine_params, evaluator_params : dict, optional
@@ -97,10 +99,16 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
         Binary-image families only: a pixel is 1 where ``X >= threshold``
         (e.g. ``8`` for scikit-learn's 0-16 digits).  ``None`` (default)
         requires ``X`` to hold 0/1 values already.
-    progress : bool, default=False
-        Show a progress bar during ``fit``.
+    progress : bool or None, default=None
+        Progress bar during ``fit``; ``None`` shows it on a terminal and in a
+        notebook (as :func:`metafx.search`).
     n_jobs : int, default=1
         Parallel evaluations per step, where the engine supports it.
+    verbose : bool or int, default=False
+        Show the ``metafx`` logger's progress lines on stderr during ``fit``
+        (see :func:`metafx.search`).
+    seed : int, optional
+        Another name for ``random_state`` (the name :func:`metafx.search` uses).
 
     Attributes
     ----------
@@ -144,25 +152,27 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
     def __init__(
         self,
         family: Any = "pixel-and",
-        budget: float = 100.0,
-        steps: int = 20,
+        budget: float = DEFAULT_BUDGET,
+        steps: int = DEFAULT_STEPS,
         engine: Any = "mufasa",
         evaluator: Any = "cv-linear-svm",
-        seed: int | None = 0,
+        random_state: int | None = 0,
         fixed: Mapping[str, Any] | None = None,
         family_params: Mapping[str, Any] | None = None,
         engine_params: Mapping[str, Any] | None = None,
         evaluator_params: Mapping[str, Any] | None = None,
         threshold: float | None = None,
-        progress: bool = False,
+        progress: bool | None = None,
         n_jobs: int = 1,
+        verbose: bool | int = False,
+        seed: int | None = None,
     ) -> None:
         self.family = family
         self.budget = budget
         self.steps = steps
         self.engine = engine
         self.evaluator = evaluator
-        self.seed = seed
+        self.random_state = random_state
         self.fixed = fixed
         self.family_params = family_params
         self.engine_params = engine_params
@@ -170,6 +180,8 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
         self.threshold = threshold
         self.progress = progress
         self.n_jobs = n_jobs
+        self.verbose = verbose
+        self.seed = seed
 
     # ------------------------------------------------------------------ helpers
     def _is_image_family(self) -> bool:
@@ -252,7 +264,8 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
             family_params["column_names"] = [str(n) for n in names]
         result = search(
             Xv, y, family=family, budget=self.budget, steps=self.steps, engine=_fresh(self.engine),
-            evaluator=_fresh(self.evaluator), seed=self.seed, progress=self.progress,
+            evaluator=_fresh(self.evaluator), progress=self.progress, verbose=self.verbose,
+            seed=resolve_seed(self.random_state, self.seed, default=0, names=("random_state", "seed")),
             fixed=None if self.fixed is None else dict(self.fixed),
             family_params=family_params or None,
             engine_params=None if self.engine_params is None else dict(self.engine_params),

@@ -328,3 +328,31 @@ def weighted_knn_vote(A, codes, n_classes, B, W, k):
         best = max(range(n_classes), key=lambda c: (votes[c], -first[c]))
         out.append(best)
     return np.array(out)
+
+
+# ------------------------------------------------------------------ design from packed bits
+def packed_to_dense_columns(packed: np.ndarray, weights: np.ndarray, m: int) -> np.ndarray:
+    """The ``(m, n_columns)`` matrix whose column ``g`` is ``weights[g]`` times bit ``i`` of packed row ``g``."""
+    out = np.zeros((m, packed.shape[0]))
+    for g in range(packed.shape[0]):
+        for i in range(m):
+            if (int(packed[g, i // 64]) >> (i % 64)) & 1:
+                out[i, g] = weights[g]
+    return out
+
+
+def merged_design(X: np.ndarray) -> np.ndarray:
+    """Duplicate columns of a 0/1 matrix merged: one column per distinct column (in order of first
+    appearance), ``sqrt(count)`` times its values (the merged design of metafx.learn.svm)."""
+    cols, counts = [], []
+    for j in range(X.shape[1]):
+        for g, c in enumerate(cols):
+            if np.array_equal(c, X[:, j]):
+                counts[g] += 1
+                break
+        else:
+            cols.append(X[:, j].copy())
+            counts.append(1)
+    if not cols:
+        return np.zeros((X.shape[0], 0))
+    return np.column_stack([np.sqrt(k) * c.astype(np.float64) for c, k in zip(cols, counts)])

@@ -14,7 +14,7 @@ from metafx.cli import main
 def test_plugins_lists_every_kind(capsys):
     assert main(["plugins"]) == 0
     out = capsys.readouterr().out
-    for word in ("families:", "pixel-and", "evaluators:", "cv-linear-svm", "engines:", "mufasa", "datasets:", "digits"):
+    for word in ("families:", "pixel-and", "set evaluators:", "per-feature scorers:", "selectors:", "cv-linear-svm", "engines:", "mufasa", "datasets:", "digits"):
         assert word in out
 
 

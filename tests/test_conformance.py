@@ -84,3 +84,46 @@ class TestMnist(DatasetConformance):
     @pytest.fixture
     def ds(self, mnist_path):  # skipped when the MNIST files are absent
         return metafx.make_component("dataset", "mnist", {"data_dir": str(mnist_path)})
+
+
+# wrapper selectors and baselines (metafx/default_plugins/wrappers.py)
+class TestForward(EvaluatorConformance):
+    evaluator = "forward"
+
+
+class TestForwardSoftKNN(EvaluatorConformance):
+    evaluator = "forward"
+    evaluator_params = {"criterion": "soft-knn", "n_features_to_select": 3, "beta": 0.5}
+    task = "regression"
+
+
+class TestBackward(EvaluatorConformance):
+    evaluator = "backward"
+
+
+class TestSKS(EvaluatorConformance):
+    evaluator = "sks"
+    # 0/1 columns: every same-valued instance is a nearest neighbour, so k must average enough of them
+    evaluator_params = {"k": 40, "beta": 0.5}
+
+
+class TestR2W2(EvaluatorConformance):
+    evaluator = "r2w2"
+    evaluator_params = {"n_iter": 5}
+
+    def make_data(self):
+        from metafx.testing.conformance import _informative
+
+        X, y, n_inf = _informative("classification")
+        keep = y < 2  # R2W2 is defined for two classes; column 2 (class 2 against the rest) becomes noise
+        return X[keep], y[keep], n_inf - 1
+
+
+class TestReliefFK(EvaluatorConformance):
+    evaluator = "relief-f"
+    evaluator_params = {"n_neighbors": 5}
+
+
+class TestGFlipStable(EvaluatorConformance):
+    evaluator = "gflip-stable"
+    evaluator_params = {"n_subsamples": 4}

@@ -49,10 +49,10 @@ def sections() -> dict[str, str]:
     return out
 
 
-def example(hook: str) -> str:
+def example(hook: str, index: int = 0) -> str:
     blocks = re.findall(r"```python\n(.*?)```", sections()[hook], flags=re.S)
-    assert blocks, f"the section of {hook} has no python example"
-    return blocks[0]
+    assert len(blocks) > index, f"the section of {hook} has no python example number {index + 1}"
+    return blocks[index]
 
 
 def test_hook_specs_are_found():
@@ -73,10 +73,10 @@ def test_no_section_for_an_unknown_hook():
 
 
 # --------------------------------------------------------------------------- examples as plugins
-def _module(hook: str) -> types.ModuleType:
-    mod = types.ModuleType(f"docs_example_{hook}")
+def _module(hook: str, index: int = 0) -> types.ModuleType:
+    mod = types.ModuleType(f"docs_example_{hook}" + (f"_{index}" if index else ""))
     sys.modules[mod.__name__] = mod  # importable, so its classes pickle
-    exec(compile(example(hook), f"docs/plugins.md[{hook}]", "exec"), mod.__dict__)
+    exec(compile(example(hook, index), f"docs/plugins.md[{hook}][{index}]", "exec"), mod.__dict__)
     return mod
 
 
@@ -91,7 +91,7 @@ EXAMPLE_NAMES = {
 
 @pytest.fixture(scope="module", autouse=True)
 def doc_plugins():
-    mods = [_module(h) for h in hook_specs()]
+    mods = [_module(h) for h in hook_specs()] + [_module("metafx_register_families", 1)]  # + the image family
     for m in mods:
         metafx.register_plugin(m, name=m.__name__)
     yield mods
@@ -133,6 +133,44 @@ def test_example_family_in_a_search():
 
 class TestDocFamily(FamilyConformance):
     family = "example-cuts"
+
+
+class TestDocImageFamily(FamilyConformance):
+    family = "example-pixel-pairs"
+
+
+def test_image_family_example_searches_and_draws(tmp_path):
+    """The binary-image example works on flat and (n, H, W) digits, in the transformer, and in metafx plot."""
+    X, y = metafx.load_dataset("digits")
+    res = metafx.search(X[:300], y[:300], family="example-pixel-pairs", budget=30, steps=3, seed=0, progress=False)
+    assert res.n_features == 30 and res.family_params == {"image_shape": [8, 8]}
+    assert res.transform(X[300:305].reshape(5, -1)).shape == (5, 30)
+    fx = metafx.MetaFeatureExtractor(family="example-pixel-pairs", budget=10, steps=2).fit(X[:200].reshape(200, -1),
+                                                                                          y[:200])
+    assert fx.transform(X[:3].reshape(3, -1)).shape == (3, 10)
+    paths = metafx.plotting.plot_result(res, tmp_path, X=X[:300], y=y[:300])
+    assert [p.name for p in paths][-1] == "result_features.png" and paths[-1].stat().st_size > 5000
+
+
+def test_conformance_failure_says_what_went_wrong():
+    """A family that overspends its budget fails the suite with a sentence, not a bare AssertionError."""
+    base = metafx.get_registry().get("family", "example-cuts")
+
+    class Overspends(base):
+        name = "example-overspends"
+
+        def draw(self, point, budget, rng, max_features=None):
+            return super().draw(point, budget + 1, rng, max_features)
+
+    class Suite(FamilyConformance):
+        family = Overspends
+
+    suite = Suite()
+    X, y = suite.make_data()
+    fam = Overspends().fit(X, y)
+    with pytest.raises(AssertionError, match=r"gave features costing 13 in all: stop drawing before the next "
+                                             r"feature would exceed the budget"):
+        suite.test_draw_respects_budget_and_costs(fam)
 
 
 class TestDocDescriber(DescriberConformance):

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
+from conftest import REPO
 
 
 def test_meta_feature_choice_on_digits(tmp_path, load_example):
@@ -59,3 +62,35 @@ def test_transfer_search_on_digits(tmp_path, load_example):
     n = len(runs)
     mod.main(argv)  # everything done: nothing runs again
     assert len((tmp_path / "runs.jsonl").read_text().splitlines()) == n
+
+
+def test_guided_extraction_sizes_its_split_to_digits(tmp_path, capsys, load_example):
+    """``--data digits`` without sizes: the 2000 + 2000 protocol shrinks to the 1797 images (half each)."""
+    mod = load_example("guided_extraction_mnist")
+    argv = ["--data", "digits", "--partitions", "0", "--budgets", "20", "--engines", "ranked", "--steps", "1",
+            "--no-svm-baselines", "--reference", "ranked", "--out", str(tmp_path)]
+    assert mod.main(argv) == 0
+    runs = [json.loads(line) for line in (tmp_path / "runs.jsonl").read_text().splitlines()]
+    assert [(r["data"], r["n_train"], r["n_test"]) for r in runs] == [("digits", 898, 899)]
+    assert "digits: 898 training and 899 test images" in capsys.readouterr().out
+    assert mod.data_label(runs, mod.parse_args(argv)) == "scikit-learn digits (8x8), 898 training / 899 test images"
+    with pytest.raises(SystemExit, match="exceeds the 1797 images"):
+        mod.main([*argv, "--n-train", "1000", "--n-test", "1000"])
+
+
+@pytest.mark.parametrize("name", ["guided_extraction_mnist", "quality_prediction", "smoothing",
+                                  "inductive_transfer", "meta_feature_choice"])
+def test_default_output_is_outside_the_source_tree(name, monkeypatch, tmp_path, load_example):
+    monkeypatch.delenv("METAFX_EXAMPLES_OUT", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    mod = load_example(name)
+    if name == "guided_extraction_mnist":
+        out = Path(mod.parse_args(["--data", "digits"]).out)
+    else:
+        import _qm_common  # noqa: F401  (loaded by the example)
+
+        out = Path(sys.modules["_qm_common"].base_parser("x", name).parse_args([]).out)
+    assert out.is_relative_to(tmp_path) and not out.resolve().is_relative_to(REPO)
+    monkeypatch.setenv("METAFX_EXAMPLES_OUT", str(tmp_path / "elsewhere"))
+    if name == "guided_extraction_mnist":
+        assert Path(mod.parse_args([]).out) == tmp_path / "elsewhere" / "guided_mnist"

@@ -170,7 +170,7 @@ def test_search_with_oversample_records_it_and_resumes(small, tmp_path):
 
 @pytest.mark.parametrize("kw,match", [
     (dict(oversample=0.5), "oversample=0.5"),
-    (dict(oversample=2, prune_by="cv-linear-svm"), "not a FeatureScorer"),
+    (dict(oversample=2, prune_by="cv-linear-svm"), "not a per-feature scorer"),
     (dict(oversample=2, prune_by="infogian"), "did you mean 'infogain'"),
 ])
 def test_bad_oversample(small, kw, match):

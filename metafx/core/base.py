@@ -85,11 +85,23 @@ class Component(Params):
     @classmethod
     def create(cls, params: Mapping[str, Any] | None = None):
         """Instantiate with ``params`` and check them; unknown parameter names give a clear error."""
-        params = dict(params or {})
+        params = _seed_alias(cls, dict(params or {}))
         _check_param_names(cls, params)
         obj = cls(**params)
         obj.check_params()
         return obj
+
+
+def _seed_alias(cls: type, params: dict[str, Any]) -> dict[str, Any]:
+    """``seed`` and ``random_state`` name the same thing: a component taking one accepts the other."""
+    allowed = cls._get_param_names()
+    for given, own in (("seed", "random_state"), ("random_state", "seed")):
+        if given in params and given not in allowed and own in allowed:
+            if own in params and params[own] != params[given]:
+                raise ValidationError(f"{given}={params[given]!r} and {own}={params[own]!r} are two names for the "
+                                      f"same seed; give one of them")
+            params[own] = params.pop(given)
+    return params
 
 
 def _check_param_names(cls: type, params: Mapping[str, Any]) -> None:
@@ -209,6 +221,21 @@ class FeatureFamily(Component, ABC):
     def min_cost(self) -> float:
         """Cost of the cheapest feature of the family."""
         return 1.0
+
+    def plot_features(self, batch: FeatureBatch, ax: Any, background: np.ndarray | None = None) -> list[Any] | None:
+        """Draw the features of ``batch`` on the matplotlib Axes ``ax`` (optional hook).
+
+        :func:`metafx.plotting.plot_features` and ``metafx plot`` call it with
+        one feature per panel; ``background`` is the mean of the training data
+        (an ``(H, W)`` image for binary-image families) or None.  Return the
+        legend handles (matplotlib artists with labels) that explain the
+        drawing, or None.  Families that do not implement it have no feature
+        picture.
+        """
+        raise NotImplementedError(
+            f"family {self.name!r} ({type(self).__name__}) does not draw its features: implement "
+            "plot_features(batch, ax, background=None) to get its picture from metafx.plotting.plot_features "
+            "and `metafx plot` (docs/plugins.md)")
 
 
 class MetaFeatureDescriber(Component, ABC):

@@ -383,6 +383,44 @@ class PixelAndFamily(_ImageFamily):
             names.append(s if a == 1 else f"({s}) shift {a}")
         return names
 
+    def plot_features(self, batch: PixelAndBatch, ax: Any, background: np.ndarray | None = None) -> list[Any]:
+        """Draw the features on the image grid: filled squares are inputs that must be 1, crossed squares
+        inputs that must be 0 (negated), the dashed box is where the inputs reach under the ``a x a`` shifts
+        (each input moves down and right by 0..a-1 pixels); ``background`` is drawn in gray (the mean image)."""
+        from matplotlib.lines import Line2D
+        from matplotlib.patches import Rectangle
+
+        h, w = self._need_shape()
+        img = np.zeros((h, w)) if background is None else np.asarray(background, dtype=np.float64)
+        ax.imshow(img, cmap="Greys", vmin=0, vmax=max(1.0, float(img.max()) if img.size else 1.0),
+                  interpolation="nearest")
+        ax.set_xticks(np.arange(-0.5, w, 1), minor=True)
+        ax.set_yticks(np.arange(-0.5, h, 1), minor=True)
+        ax.grid(which="minor", color="0.85", lw=0.4)
+        ax.tick_params(which="both", length=0, labelsize=6)
+        ax.set_xticks([0, w - 1])
+        ax.set_yticks([0, h - 1])
+        size = max(20.0, 2400.0 / max(h, w) ** 1.3)
+        for i in range(len(batch)):
+            k, a = int(batch.k[i]), int(batch.shift[i])
+            r, c, neg = batch.rows[i, :k], batch.cols[i, :k], batch.neg[i, :k].astype(bool)
+            if a > 1:
+                ax.add_patch(Rectangle((c.min() - 0.5, r.min() - 0.5), c.max() - c.min() + a, r.max() - r.min() + a,
+                                       fill=False, ls="--", lw=1.0, ec="tab:orange"))
+            ax.scatter(c[~neg], r[~neg], marker="s", s=size, c="tab:blue", edgecolors="white", linewidths=0.6,
+                       zorder=3)
+            ax.scatter(c[neg], r[neg], marker="s", s=size, facecolors="white", edgecolors="tab:red",
+                       linewidths=1.2, zorder=3)
+            ax.scatter(c[neg], r[neg], marker="x", s=size * 0.5, c="tab:red", linewidths=1.2, zorder=4)
+        ax.set_xlim(-0.5, w - 0.5)
+        ax.set_ylim(h - 0.5, -0.5)
+        return [
+            Line2D([], [], ls="", marker="s", ms=7, mfc="tab:blue", mec="white", label="input: pixel is 1"),
+            Line2D([], [], ls="", marker="X", ms=7, mfc="tab:red", mec="tab:red", label="negated input: pixel is 0"),
+            Line2D([], [], ls="--", color="tab:orange", label="reach of the a x a shifts (OR over shifts)"),
+            Line2D([], [], ls="", marker="s", ms=7, mfc="0.55", mec="0.55", label="mean training image (gray)"),
+        ]
+
 
 @dataclass
 class PixelBatch:

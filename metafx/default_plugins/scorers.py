@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from .._kernels import margin as K
+from .._kernels.relieff_k import relieff_k_weights
 from .._kernels.scoring import class_masks, dense_binary_class_counts, mutual_info_from_counts, packed_class_counts
 from ..core.base import FeatureScorer
 from ..core.exceptions import ValidationError
@@ -267,12 +268,22 @@ class Relief(FeatureScorer):
 
 
 class ReliefF(Relief):
-    """Relief-F: Relief whose miss term averages the nearest instance of *every* other class.
+    """Relief-F: Relief whose miss term averages the nearest instances of *every* other class.
 
-    ``w_f = sum_x [ mean_{c != y(x)} (x_f - nearest_c(x)_f)^2 - (x_f - nearhit(x)_f)^2 ]``
-    (plain average over classes, as thesis section 3.5.3 describes it; no
-    class-prior weighting).  Same parameters as ``relief``; with two classes
-    it equals ``relief``.
+    ``w_f = sum_x [ mean_{c != y(x)} mean_{j in M_c(x)} (x_f - x_jf)^2 - mean_{j in H(x)} (x_f - x_jf)^2 ]``
+    with ``H(x)`` the ``n_neighbors`` nearest hits and ``M_c(x)`` the ``n_neighbors``
+    nearest instances of class ``c`` (Kononenko's k nearest hits and misses; fewer
+    when a class has fewer members).  The average over classes is plain, as thesis
+    section 3.5.3 describes it (no class-prior weighting).  With ``n_neighbors=1``
+    (default) and two classes it equals ``relief``.
+
+    Parameters
+    ----------
+    n_iter : int or None, default None
+        As for ``relief``.
+    random_state : int, default 0
+    n_neighbors : int, default 1
+        ``k``, the nearest hits and the nearest misses per other class.
 
     Examples
     --------
@@ -283,7 +294,27 @@ class ReliefF(Relief):
     """
 
     name = "relief-f"
-    summary = "Relief-F: Relief with the nearest miss of every other class, averaged"
+    summary = "Relief-F: k nearest hits and k nearest misses of every other class, averaged (n_neighbors=)"
+
+    def __init__(self, n_iter: int | None = None, random_state: int = 0, n_neighbors: int = 1) -> None:
+        super().__init__(n_iter=n_iter, random_state=random_state)
+        self.n_neighbors = n_neighbors
+
+    def check_params(self) -> None:
+        super().check_params()
+        check_int("n_neighbors", self.n_neighbors, 1)
+
+    def score(self, X, y) -> np.ndarray:
+        self.check_params()
+        if self.n_neighbors == 1:
+            return super().score(X, y)
+
+        values, y = check_xy(X, y)
+        codes, n_classes = encode_labels(y)
+        queries = self._queries(values.n_samples)
+        if values.n_features == 0:
+            return np.zeros(0)
+        return relieff_k_weights(dense_float(values), codes, n_classes, queries, int(self.n_neighbors))
 
     @staticmethod
     def _weights(X, codes, queries, idx, dist):

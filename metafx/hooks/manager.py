@@ -37,6 +37,7 @@ BUILTIN_PLUGINS = (
     "metafx.default_plugins.baselines",
     "metafx.default_plugins.optuna_engine",
     "metafx.default_plugins.local_families",
+    "metafx.default_plugins.wrappers",
 )
 _lock = threading.RLock()
 _pm: pluggy.PluginManager | None = None

@@ -15,11 +15,15 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.pipeline import Pipeline
 from sklearn.svm import LinearSVC
 
+from .._kernels.design import packed_to_csr
 from ..core.exceptions import ValidationError
 from ..core.values import FeatureValues
 
 __all__ = ["fit_linear_svm", "DuplicateMerger", "DEFAULT_CS", "as_values", "merge_matrix", "design_matrix",
-           "linear_svc", "stratified_folds", "majority_accuracy"]
+           "grouped_design", "linear_svc", "stratified_folds", "majority_accuracy", "SPARSE_BELOW"]
+
+#: designs with fewer nonzero entries than this share go to liblinear's dual solver (see :func:`linear_svc`)
+SPARSE_BELOW = 0.3
 
 DEFAULT_CS = (0.01, 0.03, 0.1, 0.3, 1.0)
 
@@ -59,10 +63,35 @@ def design_matrix(values: FeatureValues, merge=None):
     if merge is not None:
         X = sp.csr_matrix(X @ merge)
     density = X.nnz / max(1, X.shape[0] * X.shape[1])
-    return X if density < 0.3 else X.toarray()
+    return X if density < SPARSE_BELOW else X.toarray()
 
 
-def linear_svc(C: float, M=None, max_iter: int = 2000, tol: float = 1e-3):
+def grouped_design(values: FeatureValues):
+    """``(M, density)``: the duplicate-merged design of :func:`design_matrix` made
+    straight from the packed bits, and the share of its nonzero entries.
+
+    One column per duplicate group (``sqrt(count)`` times the group's first
+    feature, the same columns as ``design_matrix(values, merge_matrix(values))``
+    up to rounding), written as CSR from the set bits of the groups' first
+    features (:func:`metafx._kernels.design.packed_to_csr`): neither the dense
+    ``(n_samples, n_features)`` matrix nor a sparse product is formed, and the
+    matrix is CSR whatever its density (liblinear copies every input into its own
+    sparse rows, so a dense float64 copy buys it nothing).  The values stay
+    float64: liblinear takes no other type.  Values that are not bit-packed fall
+    back to :func:`design_matrix`.
+    """
+    if values.packed is None:
+        M = design_matrix(values, merge_matrix(values))
+        nnz = M.nnz if sp.issparse(M) else np.count_nonzero(M)
+        return M, nnz / max(1, M.shape[0] * M.shape[1])
+    _, first, counts = values.duplicate_groups()
+    m = values.n_samples
+    indptr, indices, data = packed_to_csr(values.packed[first], np.sqrt(counts.astype(np.float64)), m)
+    M = sp.csr_matrix((data, indices, indptr), shape=(m, len(first)))
+    return M, len(data) / max(1, m * len(first))
+
+
+def linear_svc(C: float, M=None, max_iter: int = 2000, tol: float = 1e-3, dual: bool | None = None):
     """An unfitted ``LinearSVC`` (squared hinge, L2) whose solver suits the design matrix ``M``.
 
     Both of liblinear's solvers minimize the same objective; which is faster

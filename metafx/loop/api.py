@@ -6,21 +6,27 @@ import secrets
 from typing import Any, Callable, Mapping, Sequence
 
 from ..core.base import FeatureFamily, SearchEngine, SetEvaluator
+from ..core.exceptions import ValidationError
 from ..core.validation import check_int, check_labels, check_n_jobs, check_number, check_seed
 from .components import make_component
+from .logs import auto_progress, verbosity
 from .loop import run_search, warm_start_points
 from .problem import SearchProblem
 from .result import SearchResult
 
-__all__ = ["search"]
+__all__ = ["search", "resolve_seed", "DEFAULT_BUDGET", "DEFAULT_STEPS"]
+
+#: the defaults of every front end (search, CLI, MetaFeatureExtractor); measured in docs/design.md
+DEFAULT_BUDGET = 500.0
+DEFAULT_STEPS = 50
 
 
 def search(
     X: Any,
     y: Any,
     family: str | FeatureFamily = "pixel-and",
-    budget: float = 1000.0,
-    steps: int = 50,
+    budget: float = DEFAULT_BUDGET,
+    steps: int = DEFAULT_STEPS,
     engine: str | SearchEngine = "mufasa",
     evaluator: str | SetEvaluator = "cv-linear-svm",
     seed: int | None = 0,
@@ -38,6 +44,8 @@ def search(
     prune_by: str = "infogain",
     timeout: float | None = None,
     warm_start: Any = None,
+    verbose: bool | int = False,
+    random_state: int | None = None,
 ) -> SearchResult:
     """Search a feature family's meta-feature space under a cost budget.
 
@@ -50,18 +58,23 @@ def search(
         Class labels.
     family, engine, evaluator : str or instance
         Registered names (see ``metafx plugins``) or constructed components.
-    budget : float
+    budget : float, default 500
         Total cost of the returned feature set (``pixel-and``: a feature with
         shift length ``a`` costs ``0.5 * (1 + a**2)``).
-    steps : int
-        Number of search steps (points evaluated).
-    seed : int or None
-        Makes the search reproducible; ``None`` draws one (stored in the result).
+    steps : int, default 50
+        Number of search steps (points evaluated).  The defaults (budget 500,
+        50 steps) are the same in the CLI and ``MetaFeatureExtractor``; why:
+        ``docs/design.md``.
+    seed : int or None, default 0
+        Makes the search reproducible; ``None`` draws one (stored in the
+        result).  ``random_state=`` is accepted as another name for it.
     callbacks : list of callables, optional
         Each is called as ``cb(state, record)`` after every step; returning
         ``False`` or calling ``state.stop()`` ends the search.
-    progress : bool or None
-        Progress bar; ``None`` shows it only on a terminal.
+    progress : bool or None, default None
+        Progress bar (``tqdm.auto``); ``None`` shows it on a terminal and in
+        a Jupyter notebook, and elsewhere leaves progress to the ``metafx``
+        logger (see ``verbose``).
     fixed : dict, optional
         Meta-features held fixed, e.g. ``{"shiftInvLen": 1}``.
     family_params, engine_params, evaluator_params : dict, optional
@@ -95,6 +108,13 @@ def search(
         and ``random`` evaluate them first (at most ``steps // 2``) and
         ``mufasa`` goes on from the best; ``optuna`` starts its model with
         them.  See :func:`metafx.loop.loop.warm_start_points`.
+    verbose : bool or int, default False
+        Show the ``metafx`` logger's INFO lines on stderr during this search
+        (a line every 10 steps when no bar is shown, and on resume) unless
+        the application configured logging itself; see
+        :func:`metafx.set_log_level` to switch them on for good.
+    random_state : int, optional
+        Another name for ``seed`` (scikit-learn's); give one of the two.
 
     Returns
     -------
@@ -108,6 +128,7 @@ def search(
     >>> res.total_cost <= 60, res.transform(X[:5]).shape[0]
     (True, 5)
     """
+    seed = resolve_seed(seed, random_state, default=0)
     fam = make_component("family", family, family_params, base=FeatureFamily)
     ev = make_component("evaluator", evaluator, evaluator_params, base=SetEvaluator)
     eng = make_component("engine", engine, engine_params, base=SearchEngine)
@@ -120,5 +141,25 @@ def search(
     problem = SearchProblem(fam, X_checked, y, ev, float(budget), fixed=fixed, eval_seed=seed % 2**32,
                             oversample=oversample, prune_by=prune_by)
     warm = warm_start_points(warm_start, problem.space, limit=max(1, steps // 2))
-    return run_search(problem, eng, steps=steps, seed=seed, callbacks=list(callbacks or ()), progress=progress,
-                      storage=storage, study_name=study_name, n_jobs=n_jobs, timeout=timeout, warm_start=warm)
+    if progress is None:
+        progress = auto_progress()
+    with verbosity(verbose):
+        return run_search(problem, eng, steps=steps, seed=seed, callbacks=list(callbacks or ()),
+                          progress=progress, storage=storage, study_name=study_name, n_jobs=n_jobs,
+                          timeout=timeout, warm_start=warm)
+
+
+def resolve_seed(seed: Any, random_state: Any, *, default: Any = 0,
+                 names: tuple[str, str] = ("seed", "random_state")) -> Any:
+    """The one seed given as ``seed`` or under its other name ``random_state`` (both only when equal).
+
+    ``seed`` is the name in searches (as in optuna's samplers), ``random_state``
+    on scikit-learn-style objects; each accepts the other.  A value equal to
+    ``default`` counts as not given.
+    """
+    if random_state is None:
+        return seed
+    if seed != default and seed != random_state:
+        raise ValidationError(f"{names[0]}={seed!r} and {names[1]}={random_state!r} are two names for the same "
+                              f"seed; give one of them")
+    return random_state

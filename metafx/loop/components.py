@@ -10,7 +10,7 @@ from ..core.base import Component
 from ..core.exceptions import ValidationError
 from ..hooks.manager import get_registry
 
-__all__ = ["make_component", "load_dataset"]
+__all__ = ["make_component", "load_dataset", "role_of", "ROLES"]
 
 
 def make_component(kind: str, spec: Any, params: Mapping[str, Any] | None = None, *,
@@ -35,8 +35,28 @@ def make_component(kind: str, spec: Any, params: Mapping[str, Any] | None = None
     else:
         raise ValidationError(f"{kind}={spec!r} must be a registered name or a {kind} instance")
     if base is not None and not isinstance(obj, base):
-        raise ValidationError(f"{kind} {getattr(obj, 'name', obj)!r} is a {type(obj).__name__}, not a {base.__name__}")
+        raise ValidationError(f"{kind} {getattr(obj, 'name', obj)!r} is a {role_of(type(obj))}, not a "
+                              f"{role_of(base)}{_others(kind, base)}")
     return obj
+
+
+#: what each evaluator base class is called in messages and listings
+ROLES = {"SetEvaluator": "set evaluator (scores a feature set: the search's --evaluator)",
+         "FeatureScorer": "per-feature scorer (one score per feature: --prune-by, score_features)",
+         "FeatureSelector": "selector (chooses feature indices: select_features)"}
+
+
+def role_of(cls: type) -> str:
+    """``"set evaluator"``, ``"per-feature scorer"``, ``"selector"``, or the class name."""
+    for klass in cls.__mro__:
+        if klass.__name__ in ROLES:
+            return ROLES[klass.__name__].split(" (")[0]
+    return cls.__name__
+
+
+def _others(kind: str, base: type) -> str:
+    names = [n for n in get_registry().names(kind) if issubclass(get_registry().get(kind, n), base)]
+    return f"; registered {role_of(base)}s: {', '.join(names)}" if names else ""
 
 
 def load_dataset(name: str, **params: Any) -> tuple[np.ndarray, np.ndarray]:

@@ -17,8 +17,9 @@ from ..core import __version__
 from ..core.base import Candidate, FeatureFamily, FeatureScorer, SetEvaluator
 from ..core.exceptions import ValidationError
 from ..core.values import MetaFeatureSpace, StepRecord
+from ..hooks.manager import get_registry
 from .components import make_component
-from .result import SearchResult
+from .result import SearchResult, plugin_provenance
 
 __all__ = ["SearchProblem", "Evaluation", "step_rng", "draw_or_empty", "draw_random_fixed", "summary_point",
            "problem_signature", "signature_digest", "data_fingerprint"]
@@ -220,6 +221,8 @@ class SearchProblem:
             "space_size": self.space.size,
             "oversample": self.oversample,
             "prune_by": self.prune_by if self.oversample > 1 else None,
+            "plugins": plugin_provenance(get_registry(), {"family": family.name, "engine": engine.name,
+                                                          "evaluator": self.evaluator.name}),
         }
         meta.update(metadata or {})
         return SearchResult(

@@ -11,6 +11,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from ..core.base import FeatureScorer
 from ..core.exceptions import MetafxError, UnknownComponentError, ValidationError
 from ..core.values import StepRecord
 from ..hooks.manager import get_registry
@@ -56,8 +57,16 @@ class SearchResult:
         return len(self.features)
 
     def get_family(self):
-        """A family instance able to compute ``features`` (from the registry)."""
-        cls = get_registry().get("family", self.family)
+        """A family instance able to compute ``features`` (from the registry).
+
+        When the family is not registered (its plugin is not installed), the
+        error names the distribution that provided it, as the result recorded
+        it in ``metadata["plugins"]``.
+        """
+        try:
+            cls = get_registry().get("family", self.family)
+        except UnknownComponentError as e:
+            raise UnknownComponentError(f"{e}{missing_plugin_hint(self.metadata, 'family', self.family)}") from None
         return cls(**self.family_params)
 
     def feature_batch(self):
@@ -170,6 +179,87 @@ class SearchResult:
         if not isinstance(other, SearchResult):
             return NotImplemented
         return self.to_dict() == other.to_dict()
+
+    def __repr__(self) -> str:
+        """One line: what was searched and what was found (``summary()`` has more)."""
+        test = "" if self.test_error is None else f", test_error={100 * self.test_error:.2f}%"
+        return (f"SearchResult(engine={self.engine!r}, family={self.family!r}, evaluator={self.evaluator!r}, "
+                f"budget={self.budget:g}, steps={len(self.trajectory)}, best_quality={self.best_quality:.4g} "
+                f"at step {self.best_step}, n_features={self.n_features}, total_cost={self.total_cost:g}{test})")
+
+    # ---------------------------------------------------------------- tables
+    def trajectory_frame(self):
+        """The trajectory as a pandas DataFrame, one row per step (as optuna's ``trials_dataframe``).
+
+        Columns: ``step``, ``quality``, ``best_quality`` (best so far),
+        ``accepted``, ``n_features``, ``cost`` (of the step's feature set),
+        ``seconds``, one ``point_<name>`` column per meta-feature and
+        ``seconds_<part>`` per timed part (draw, compute, evaluate).  Needs
+        pandas (``pip install pandas``).
+
+        Examples
+        --------
+        >>> import metafx
+        >>> X, y = metafx.load_dataset("digits")
+        >>> res = metafx.search(X[:300], y[:300], budget=20, steps=3, seed=0, progress=False)
+        >>> df = res.trajectory_frame()
+        >>> list(df.columns[:4]), len(df)
+        (['step', 'quality', 'best_quality', 'accepted'], 3)
+        """
+        pd = _pandas("trajectory_frame")
+        rows = []
+        for r in self.trajectory:
+            row: dict[str, Any] = {"step": r.step, "quality": r.quality, "best_quality": r.best_quality,
+                                   "accepted": bool(r.accepted), "n_features": r.n_features, "cost": r.cost,
+                                   "seconds": r.seconds}
+            row.update({f"point_{k}": v for k, v in r.point.items()})
+            row.update({f"seconds_{k}": v for k, v in (r.timings or {}).items()})
+            rows.append(row)
+        cols = ["step", "quality", "best_quality", "accepted", "n_features", "cost", "seconds"]
+        return pd.DataFrame(rows, columns=cols + [c for c in (rows[0] if rows else {}) if c not in cols])
+
+    def feature_table(self, X: Any = None, y: Any = None, *, scorer: str = "infogain"):
+        """The chosen features as a pandas DataFrame, one row per feature.
+
+        Columns: ``name`` (readable description), ``cost``, the family's
+        meta-features of each feature (``describe``), and, when training
+        data ``X, y`` are given, the feature's score on them (``scorer``,
+        default ``infogain``: the information gain of the feature about
+        ``y``), with the rows sorted by it (best first).  The index is the
+        feature's position in ``features`` (its column in ``transform``).
+        Needs pandas.
+
+        Examples
+        --------
+        >>> import metafx
+        >>> X, y = metafx.load_dataset("digits")
+        >>> res = metafx.search(X[:300], y[:300], budget=20, steps=3, seed=0, progress=False)
+        >>> t = res.feature_table(X[:300], y[:300])
+        >>> list(t.columns[:2]), "infogain" in t.columns, len(t) == res.n_features
+        (['name', 'cost'], True, True)
+        """
+        pd = _pandas("feature_table")
+        if (X is None) != (y is None):
+            raise ValidationError("feature_table needs both X and y (the training data) or neither")
+        family, batch = self.feature_batch()
+        data: dict[str, Any] = {"name": family.feature_names(batch),
+                                "cost": np.asarray(batch.costs, dtype=np.float64)}
+        if len(batch):
+            for k, v in family.describe(batch).items():
+                data[k] = np.asarray(v)
+        table = pd.DataFrame(data, index=pd.RangeIndex(len(batch), name="feature"))
+        if X is not None:
+            cls = get_registry().get("evaluator", scorer)
+            if not issubclass(cls, FeatureScorer):
+                raise ValidationError(f"scorer={scorer!r} is not a per-feature scorer; registered: "
+                                      f"{', '.join(n for n in get_registry().names('evaluator') if issubclass(get_registry().get('evaluator', n), FeatureScorer))}")
+            values = self.transform(X)
+            y = np.asarray(y)
+            if y.shape[0] != values.shape[0]:
+                raise ValidationError(f"y has {y.shape[0]} labels but X has {values.shape[0]} samples")
+            table[scorer] = np.asarray(cls.create().score(values, y), dtype=np.float64) if len(batch) else []
+            table = table.sort_values(scorer, ascending=False, kind="stable")
+        return table
 
     def summary(self) -> str:
         pt = ", ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}" for k, v in self.best_point.items())
@@ -356,3 +446,35 @@ def _result_from_dict(cls: type, d: Any) -> SearchResult:
             raise ValidationError(f"features of family {res.family!r} (family_params={res.family_params!r}) "
                                   f"cannot be read: {type(e).__name__}: {e}") from None
     return res
+
+
+def _pandas(what: str):
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover - pandas is in the test extra
+        raise ImportError(f"SearchResult.{what}() returns a pandas DataFrame and needs pandas: "
+                          "pip install pandas") from None
+    return pd
+
+
+def missing_plugin_hint(metadata: Mapping[str, Any], kind: str, name: str) -> str:
+    """``"; it was provided by ... (pip install ...)"`` when ``metadata["plugins"]`` recorded ``name``."""
+    rec = (metadata or {}).get("plugins", {}).get(kind)
+    if not isinstance(rec, Mapping) or rec.get("name") != name:
+        return ""
+    dist = rec.get("distribution")
+    if dist:
+        return (f". This result was made with {kind} {name!r} from plugin {rec.get('plugin')!r} of the "
+                f"distribution {dist!r}: install it (pip install {dist}) to use the result")
+    return f". This result was made with {kind} {name!r} from plugin {rec.get('plugin')!r}"
+
+
+def plugin_provenance(registry: Any, components: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+    """Which plugin and distribution provided each ``kind -> name`` (stored in ``metadata["plugins"]``)."""
+    out: dict[str, dict[str, Any]] = {}
+    for kind, name in components.items():
+        if (kind, name) in registry:
+            reg = registry.registration(kind, name)
+            dist = reg.distribution or ("metafx" if reg.plugin.startswith("metafx.builtin") else None)
+            out[kind] = {"name": name, "plugin": reg.plugin, "distribution": dist}
+    return out

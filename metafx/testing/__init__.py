@@ -6,7 +6,12 @@ and ``docs/plugins.md``.
 
 from __future__ import annotations
 
-from .conformance import (
+import pytest
+
+# a failing check in a plugin's test run shows the values compared, not a bare AssertionError
+pytest.register_assert_rewrite("metafx.testing.conformance")
+
+from .conformance import (  # noqa: E402
     DatasetConformance,
     DescriberConformance,
     EngineConformance,

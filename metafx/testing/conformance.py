@@ -143,17 +143,22 @@ class FamilyConformance:
     # -- identity and parameters
     def test_is_a_registered_family(self):
         f = _resolve("family", self.family, self.family_params)
-        assert isinstance(f, FeatureFamily)
-        assert isinstance(type(f).name, str) and type(f).name
+        assert isinstance(f, FeatureFamily), f"{type(f).__name__} is not a subclass of metafx.plugin.FeatureFamily"
+        assert isinstance(type(f).name, str) and type(f).name, \
+            f"{type(f).__name__} needs a class attribute `name` (a non-empty str), got {type(f).name!r}"
         if isinstance(self.family, str):
-            assert get_registry().get("family", self.family) is type(f)
-        assert type(f).data_kind in ("binary-image", "table")
+            assert get_registry().get("family", self.family) is type(f), \
+                f"the registry's {self.family!r} is {get_registry().get('family', self.family)!r}, not {type(f)!r}"
+        assert type(f).data_kind in ("binary-image", "table"), \
+            f"{type(f).__name__}.data_kind = {type(f).data_kind!r}; allowed: 'binary-image', 'table'"
 
     def test_params_round_trip_and_unknown_params_rejected(self):
         f = _resolve("family", self.family, self.family_params)
         params = f.get_params()
         assert set(params) == set(type(f)._get_param_names()), "__init__ must store every argument under its name"
-        assert repr(type(f).create(params)) == repr(f)
+        assert repr(type(f).create(params)) == repr(f), \
+            f"{type(f).__name__}(**get_params()) is {type(f).create(params)!r}, not {f!r}: __init__ must store its " \
+            "arguments unchanged"
         with pytest.raises(ValidationError):
             type(f).create({**params, "no_such_parameter_xyz": 1})
 
@@ -168,46 +173,57 @@ class FamilyConformance:
     # -- space
     def test_space(self, fam):
         space = fam.space()
-        assert isinstance(space, MetaFeatureSpace) and len(space.dimensions) >= 1
+        assert isinstance(space, MetaFeatureSpace) and len(space.dimensions) >= 1, \
+            f"space() must return a MetaFeatureSpace with at least one Dimension, got {space!r}"
         rng = np.random.default_rng(0)
         start = space.start()
-        assert space.check_point(start) == start
+        assert space.check_point(start) == start, f"the start point {start} is not a valid point of the space"
         for _ in range(20):
             u = space.uniform(rng)
-            assert space.check_point(u) == u
+            assert space.check_point(u) == u, f"a uniform point {u} is not a valid point of the space"
             v = space.neighbour(u, rng)
-            assert space.check_point(v) == v
+            assert space.check_point(v) == v, f"a neighbour {v} of {u} is not a valid point of the space"
 
     # -- drawing
     def test_draw_respects_budget_and_costs(self, fam):
         space = fam.space()
         rng = np.random.default_rng(2)
         min_cost = float(fam.min_cost())
-        assert math.isfinite(min_cost) and min_cost > 0
+        assert math.isfinite(min_cost) and min_cost > 0, f"min_cost() must be a positive number, got {min_cost!r}"
         for _ in range(self.n_points):
-            b = fam.draw(space.uniform(rng), self.budget, rng)
+            u = space.uniform(rng)
+            b = fam.draw(u, self.budget, rng)
             costs = np.asarray(b.costs, dtype=np.float64)
-            assert costs.shape == (len(b),)
-            assert np.all(np.isfinite(costs)) and np.all(costs >= min_cost - 1e-9)
-            assert costs.sum() <= self.budget + 1e-9
+            assert costs.shape == (len(b),), \
+                f"batch.costs has shape {costs.shape} but the batch holds {len(b)} features (draw at {u})"
+            assert np.all(np.isfinite(costs)) and np.all(costs >= min_cost - 1e-9), \
+                f"draw at {u} gave costs {costs.min():g}..{costs.max():g}; every cost must be finite and at least " \
+                f"min_cost() = {min_cost:g}"
+            assert costs.sum() <= self.budget + 1e-9, \
+                f"draw at {u} with budget {self.budget:g} gave features costing {costs.sum():g} in all: stop " \
+                "drawing before the next feature would exceed the budget"
 
     def test_draw_below_min_cost_is_empty(self, fam):
-        b = fam.draw(fam.space().start(), 0.999 * float(fam.min_cost()), np.random.default_rng(0))
-        assert len(b) == 0
+        budget = 0.999 * float(fam.min_cost())
+        b = fam.draw(fam.space().start(), budget, np.random.default_rng(0))
+        assert len(b) == 0, f"draw with budget {budget:g}, below min_cost() = {fam.min_cost():g}, gave {len(b)} " \
+            "feature(s): it must give an empty batch (or min_cost() is too high)"
 
     def test_draw_max_features(self, fam, batch):
         b = fam.draw(fam.space().start(), self.budget, np.random.default_rng(0), max_features=1)
-        assert len(b) <= 1
+        assert len(b) <= 1, f"draw(..., max_features=1) gave {len(b)} features"
 
     def test_draw_is_reproducible(self, fam):
         u = fam.space().start()
         a = fam.draw(u, self.budget, np.random.default_rng(7))
         b = fam.draw(u, self.budget, np.random.default_rng(7))
-        assert fam.to_json(a) == fam.to_json(b)
+        assert fam.to_json(a) == fam.to_json(b), \
+            "two draws with generators of the same seed differ: draw must take all its randomness from `rng`"
 
     def test_draw_random(self, fam):
         b = fam.draw_random(self.budget, np.random.default_rng(3))
-        assert float(np.sum(b.costs)) <= self.budget + 1e-9
+        assert float(np.sum(b.costs)) <= self.budget + 1e-9, \
+            f"draw_random(budget={self.budget:g}) gave features costing {float(np.sum(b.costs)):g}"
 
     # -- batches
     def test_take_and_concat(self, fam, batch, data):
@@ -217,25 +233,29 @@ class FamilyConformance:
         idx = np.arange(len(batch))[::-1][: max(1, len(batch) // 2)]
         _values_equal(fam.compute(prep, batch.take(idx)), full.take(idx))
         both = fam.concat([batch, batch.take(idx)])
-        assert len(both) == len(batch) + len(idx)
+        assert len(both) == len(batch) + len(idx), \
+            f"concat of batches of {len(batch)} and {len(idx)} features holds {len(both)}"
         np.testing.assert_allclose(np.asarray(both.costs), np.r_[batch.costs, np.asarray(batch.costs)[idx]])
         empty = fam.concat([])
-        assert len(empty) == 0
-        assert fam.compute(prep, empty).n_features == 0
-        assert fam.compute(prep, batch.take([])).n_features == 0
+        assert len(empty) == 0, f"concat([]) must give an empty batch, got {len(empty)} features"
+        assert fam.compute(prep, empty).n_features == 0, "compute of an empty batch must give 0 columns"
+        assert fam.compute(prep, batch.take([])).n_features == 0, "compute of batch.take([]) must give 0 columns"
 
     # -- values
     def test_compute(self, fam, batch, data):
         X, _ = data
         vals = fam.compute(fam.prepare(X), batch)
-        assert isinstance(vals, FeatureValues)
-        assert vals.n_samples == len(X) and vals.n_features == len(batch)
+        assert isinstance(vals, FeatureValues), \
+            f"compute must return metafx.plugin.FeatureValues (e.g. FeatureValues.from_dense(A)), got {type(vals)}"
+        assert vals.n_samples == len(X) and vals.n_features == len(batch), \
+            f"compute gave {vals.n_samples} x {vals.n_features} values for {len(X)} samples x {len(batch)} features"
         dense = vals.dense(np.float64)
-        assert dense.shape == (len(X), len(batch)) and np.all(np.isfinite(dense))
+        assert dense.shape == (len(X), len(batch)) and np.all(np.isfinite(dense)), \
+            f"the values must be a finite ({len(X)}, {len(batch)}) array, got shape {dense.shape}"
         if vals.packed is not None:
-            assert set(np.unique(dense)) <= {0.0, 1.0}
+            assert set(np.unique(dense)) <= {0.0, 1.0}, "bit-packed values must be 0/1"
         out = fam.transform(X, batch)
-        assert out.shape == (len(X), len(batch))
+        assert out.shape == (len(X), len(batch)), f"transform gave shape {out.shape}, not {(len(X), len(batch))}"
         np.testing.assert_array_equal(out.astype(np.float64), dense)
 
     def test_rows_are_independent(self, fam, batch, data):
@@ -252,13 +272,14 @@ class FamilyConformance:
     # -- description and JSON
     def test_describe(self, fam, batch):
         desc = fam.describe(batch)
-        assert isinstance(desc, Mapping)
+        assert isinstance(desc, Mapping), f"describe must return a dict name -> array, got {type(desc)}"
         missing = set(fam.space().names) - set(desc)
         assert not missing, f"describe() must give every meta-feature of the space; missing {sorted(missing)}"
         for name, col in desc.items():
             col = np.asarray(col, dtype=np.float64)
-            assert col.shape == (len(batch),), name
-            assert np.all(np.isfinite(col)), name
+            assert col.shape == (len(batch),), \
+                f"describe()[{name!r}] has shape {col.shape}; one value per feature is {(len(batch),)}"
+            assert np.all(np.isfinite(col)), f"describe()[{name!r}] holds non-finite values"
         sub = fam.describe(batch.take([0]))
         for name in desc:
             np.testing.assert_allclose(np.asarray(sub[name], np.float64), np.asarray(desc[name], np.float64)[:1])
@@ -266,10 +287,11 @@ class FamilyConformance:
     def test_json_round_trip(self, fam, batch, data):
         X, _ = data
         specs = fam.to_json(batch)
-        assert len(specs) == len(batch)
+        assert len(specs) == len(batch), f"to_json gave {len(specs)} specifications for {len(batch)} features"
         text = json.dumps(specs)
         again = fam.from_json(json.loads(text))
-        assert fam.to_json(again) == specs
+        assert fam.to_json(again) == specs, "to_json(from_json(specs)) differs from specs: the JSON round trip loses " \
+            "something"
         np.testing.assert_allclose(np.asarray(again.costs), np.asarray(batch.costs))
         np.testing.assert_array_equal(fam.transform(X, again), fam.transform(X, batch))
 
@@ -279,7 +301,8 @@ class FamilyConformance:
 
     def test_feature_names(self, fam, batch):
         names = fam.feature_names(batch)
-        assert len(names) == len(batch) and all(isinstance(n, str) and n for n in names)
+        assert len(names) == len(batch) and all(isinstance(n, str) and n for n in names), \
+            f"feature_names must give one non-empty str per feature ({len(batch)}), got {names[:3]!r}..."
 
     def test_pickle(self, fam, batch, data):
         X, _ = data

@@ -1,12 +1,16 @@
 """metafx-tabular: a metafx plugin for numeric tables.
 
 * feature family ``tabular``: operator expressions (threshold, log, square,
-  mul, ratio, diff) over 1-3 columns, searched by their meta-features
-  (arity, depth, root operator, the inputs' quality rank and tags);
-* describers ``tabular-ops`` and ``tabular-inputs``;
-* set evaluator ``cv-linear``: repeated 5-fold CV of logistic regression
-  (log-loss) or ridge regression (R^2), scoring features next to the table's
-  own columns.
+  mul, ratio, diff) over 1-3 numeric columns, and group-by aggregates,
+  frequency encoding, missing-value indicators and calendar parts over
+  categorical, datetime and incomplete columns (pandas DataFrames welcome),
+  searched by their meta-features (arity, depth, root operator, the inputs'
+  quality rank and tags);
+* describers ``tabular-ops``, ``tabular-inputs`` and ``tabular-kinds``;
+* set evaluators ``cv-linear`` (repeated 5-fold CV of logistic regression
+  (log-loss) or ridge regression (R^2)) and ``cv-tree`` (k-fold CV of small
+  gradient-boosted trees), scoring features next to the table's own columns;
+* ``TableExtractor``: the scikit-learn transformer for DataFrames.
 
 Installed, it is found by metafx through the ``metafx`` entry point (see
 ``pyproject.toml``); nothing needs importing::
@@ -17,11 +21,13 @@ Installed, it is found by metafx through the ``metafx`` entry point (see
 
 from __future__ import annotations
 
-from .describers import InputColumns, OperatorCounts
-from .evaluator import CVLinear
+from .describers import ColumnKinds, InputColumns, OperatorCounts
+from .evaluator import CVLinear, CVTree
+from .extractor import TableExtractor
 from .family import TabularBatch, TabularFamily
 from .operators import OPERATORS, Operator
 
 __version__ = "0.1.0"
 
-__all__ = ["TabularFamily", "TabularBatch", "CVLinear", "OperatorCounts", "InputColumns", "Operator", "OPERATORS"]
+__all__ = ["TabularFamily", "TabularBatch", "TableExtractor", "CVLinear", "CVTree", "OperatorCounts", "InputColumns",
+           "ColumnKinds", "Operator", "OPERATORS"]

@@ -9,7 +9,7 @@ from metafx import MetaFeatureDescriber
 from .family import TabularFamily, expr_columns, expr_ops
 from .operators import OPERATORS
 
-__all__ = ["OperatorCounts", "InputColumns"]
+__all__ = ["OperatorCounts", "InputColumns", "ColumnKinds"]
 
 
 class OperatorCounts(MetaFeatureDescriber):
@@ -44,4 +44,34 @@ class InputColumns(MetaFeatureDescriber):
         for i, e in enumerate(batch.exprs):
             cols = expr_columns(e)
             out[i] = rank[cols].mean(), rank[cols].max(), len({tags[j] for j in cols if tags[j]})
+        return out
+
+
+#: the operator families, in the order of the ``op_group`` meta-feature
+OP_GROUPS = ("arith", "missing", "category", "date")
+
+
+class ColumnKinds(MetaFeatureDescriber):
+    """The operator's family and the kinds of a feature's input columns.
+
+    ``op_group``: 0 arithmetic, 1 missing-value indicator, 2 categorical
+    (frequency and group-by), 3 dates; ``n_numeric``, ``n_categorical``,
+    ``n_datetime``: input columns of each kind; ``n_with_missing``: input
+    columns that had missing values in training.
+    """
+
+    name = "tabular-kinds"
+    summary = "operator family and kinds of the input columns (numeric, categorical, datetime, with missing values)"
+    families = ("tabular",)
+    columns = ("op_group", "n_numeric", "n_categorical", "n_datetime", "n_with_missing")
+
+    def describe(self, family: TabularFamily, batch) -> np.ndarray:
+        kinds = family._kinds()
+        miss = list(family.column_missing or [False] * len(kinds))
+        out = np.zeros((len(batch), len(self.columns)))
+        for i, e in enumerate(batch.exprs):
+            cols = expr_columns(e)
+            out[i] = (OP_GROUPS.index(OPERATORS[e["op"]].group),
+                      sum(kinds[j] == "numeric" for j in cols), sum(kinds[j] == "categorical" for j in cols),
+                      sum(kinds[j] == "datetime" for j in cols), sum(bool(miss[j]) for j in cols))
         return out

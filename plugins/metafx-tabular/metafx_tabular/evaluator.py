@@ -19,6 +19,18 @@ Constructed features are used *next to* a table's own columns, so by default
 scored together with the table's columns: the search then looks for features
 that add to the raw columns rather than features that merely repeat them.
 Values without columns (from any other family, or plain arrays) are scored alone.
+
+Missing values (NaN) in the table's columns are filled with the training
+fold's column mean, and an indicator column is added for each column that had
+missing values (``SimpleImputer(add_indicator=True)``); infinite values raise.
+
+Set evaluator ``cv-tree``: the same protocol with gradient-boosted trees
+(scikit-learn's ``HistGradientBoostingClassifier`` / ``Regressor``, small and
+fast by default), which read missing values natively; use it when the
+features are for a boosted-tree model (LightGBM, XGBoost, scikit-learn's).
+Monotone transformations (``log``, a threshold) of one column add nothing to
+a tree, so ``cv-tree`` steers the search towards interactions and group-by
+aggregates instead.
 """
 
 from __future__ import annotations
@@ -32,7 +44,7 @@ from metafx import FeatureValues, SetEvaluator, ValidationError
 
 from .tasks import infer_task
 
-__all__ = ["CVLinear"]
+__all__ = ["CVLinear", "CVTree"]
 
 
 class CVLinear(SetEvaluator):
@@ -75,6 +87,8 @@ class CVLinear(SetEvaluator):
 
     name = "cv-linear"
     summary = "repeated 5-fold CV of logistic (log-loss) or ridge (R^2) regression, by target type"
+    #: missing values (NaN, in a table's columns) are filled with the fold's mean and flagged
+    imputes = True
 
     def __init__(self, n_splits: int = 5, task: str = "auto", C: float = 1.0, alpha: float = 1.0,
                  max_iter: int = 1000, with_columns: bool = True, scoring: str = "auto",
@@ -87,22 +101,23 @@ class CVLinear(SetEvaluator):
         self.with_columns = with_columns
         self.scoring = scoring
         self.n_repeats = n_repeats
-        if isinstance(n_splits, bool) or not isinstance(n_splits, (int, np.integer)) or n_splits < 2:
-            raise ValidationError(f"n_splits={n_splits!r} must be an integer >= 2")
-        if task not in ("auto", "classification", "regression"):
-            raise ValidationError(f"task={task!r}; allowed: 'auto', 'classification', 'regression'")
-        for pname, v in (("C", C), ("alpha", alpha)):
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0:
-                raise ValidationError(f"{pname}={v!r} must be a positive number")
-        for pname, v in (("max_iter", max_iter), ("n_repeats", n_repeats)):
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
-                raise ValidationError(f"{pname}={v!r} must be an integer >= 1")
-        if scoring != "auto":
-            from sklearn.metrics import get_scorer_names
 
-            if scoring not in get_scorer_names():
-                raise ValidationError(f"scoring={scoring!r} is not a scikit-learn scorer name; e.g. 'accuracy', "
-                                      "'neg_log_loss', 'r2', 'neg_mean_squared_error', or 'auto'")
+    def check_params(self) -> None:
+        if isinstance(self.n_splits, bool) or not isinstance(self.n_splits, (int, np.integer)) or self.n_splits < 2:
+            raise ValidationError(f'n_splits={self.n_splits!r} must be an integer >= 2')
+        if self.task not in ('auto', 'classification', 'regression'):
+            raise ValidationError(f"task={self.task!r}; allowed: 'auto', 'classification', 'regression'")
+        for pname in ('C', 'alpha'):
+            v = getattr(self, pname, 1.0)  # CVTree has neither
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or (not v > 0):
+                raise ValidationError(f'{pname}={v!r} must be a positive number')
+        for pname, v in (('max_iter', self.max_iter), ('n_repeats', self.n_repeats)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
+                raise ValidationError(f'{pname}={v!r} must be an integer >= 1')
+        if self.scoring != 'auto':
+            from sklearn.metrics import get_scorer_names
+            if self.scoring not in get_scorer_names():
+                raise ValidationError(f"scoring={self.scoring!r} is not a scikit-learn scorer name; e.g. 'accuracy', 'neg_log_loss', 'r2', 'neg_mean_squared_error', or 'auto'")
 
     def _model(self, task: str, empty: bool) -> Any:
         from sklearn.dummy import DummyClassifier, DummyRegressor
@@ -119,6 +134,7 @@ class CVLinear(SetEvaluator):
         return make_pipeline(StandardScaler(), Ridge(alpha=self.alpha))
 
     def evaluate(self, X: Any, y: Any, *, random_state: int | None = None) -> float:
+        self.check_params()
         from sklearn.exceptions import ConvergenceWarning
         from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold, cross_val_score
         from threadpoolctl import threadpool_limits
@@ -128,8 +144,8 @@ class CVLinear(SetEvaluator):
         y = np.asarray(y)
         if y.ndim != 1 or y.shape[0] != values.n_samples:
             raise ValidationError(f"X has {values.n_samples} samples but y has shape {y.shape}; y must be 1-D and match")
-        if not np.all(np.isfinite(M)):
-            raise ValidationError("X contains NaN or infinite values")
+        if np.isinf(M).any():
+            raise ValidationError("X contains infinite values")
         task = infer_task(y) if self.task == "auto" else self.task
 
         if task == "classification":
@@ -154,8 +170,87 @@ class CVLinear(SetEvaluator):
         empty = M.shape[1] == 0
         if empty:
             M = np.zeros((values.n_samples, 1))
+        model = self._model(task, empty)
+        if np.isnan(M).any() and self.imputes:
+            # missing values (a table's columns): the training fold's mean, plus a missing-indicator
+            from sklearn.impute import SimpleImputer
+            from sklearn.pipeline import make_pipeline
+
+            model = make_pipeline(SimpleImputer(strategy="mean", add_indicator=True, keep_empty_features=True), model)
         # small problems: BLAS threads only add overhead (and oversubscribe shared machines)
         with warnings.catch_warnings(), threadpool_limits(1):
             warnings.simplefilter("ignore", ConvergenceWarning)
-            scores = cross_val_score(self._model(task, empty), M, y, cv=cv, scoring=scoring)
+            scores = cross_val_score(model, M, y, cv=cv, scoring=scoring)
         return float(np.mean(scores))
+
+
+class CVTree(CVLinear):
+    """Mean k-fold CV score of small gradient-boosted trees on the feature set.
+
+    Parameters
+    ----------
+    n_splits : int, default 3
+        Folds (stratified for class labels), shuffled with the search's seed.
+    task : {"auto", "classification", "regression"}, default "auto"
+    max_iter : int, default 30
+        Boosting rounds of ``HistGradientBoostingClassifier`` / ``Regressor``.
+    learning_rate : float, default 0.2
+    max_leaf_nodes : int, default 15
+    min_samples_leaf : int, default 10
+    with_columns : bool, default True
+        Score the features together with the table's own columns (see :class:`CVLinear`).
+    scoring : str, default "auto"
+        ``"neg_log_loss"`` for class labels and ``"r2"`` for a real target.
+    n_repeats : int, default 1
+        Repeats of the k-fold split.
+
+    Missing values are left to the trees (each split sends them to the better side).
+    The defaults keep one evaluation under a second on a table of a few hundred rows
+    and tens of columns (30 rounds at learning rate 0.2 took a third of the time of
+    60 rounds at 0.1 on breast_cancer with 40 columns, at a similar score);
+    ``bench/bench_tabular_real.py`` measures whole searches.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from metafx_tabular import CVTree
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(300, 3)); y = (X[:, 0] * X[:, 1] > 0).astype(int)
+    >>> CVTree().evaluate(X[:, :2], y, random_state=0) > CVTree().evaluate(X[:, 2:], y, random_state=0)
+    True
+    """
+
+    name = "cv-tree"
+    summary = "k-fold CV of small gradient-boosted trees (HistGradientBoosting; log-loss or R^2), by target type"
+    imputes = False
+
+    def __init__(self, n_splits: int = 3, task: str = "auto", max_iter: int = 30, learning_rate: float = 0.2,
+                 max_leaf_nodes: int = 15, min_samples_leaf: int = 10, with_columns: bool = True,
+                 scoring: str = "auto", n_repeats: int = 1) -> None:
+        self.n_splits = n_splits
+        self.task = task
+        self.max_iter = max_iter
+        self.learning_rate = learning_rate
+        self.max_leaf_nodes = max_leaf_nodes
+        self.min_samples_leaf = min_samples_leaf
+        self.with_columns = with_columns
+        self.scoring = scoring
+        self.n_repeats = n_repeats
+
+    def check_params(self) -> None:
+        super().check_params()
+        if isinstance(self.learning_rate, bool) or not isinstance(self.learning_rate, (int, float)) or (not self.learning_rate > 0):
+            raise ValidationError(f'learning_rate={self.learning_rate!r} must be a positive number')
+        for pname, v, lo in (('max_leaf_nodes', self.max_leaf_nodes, 2), ('min_samples_leaf', self.min_samples_leaf, 1)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
+                raise ValidationError(f'{pname}={v!r} must be an integer >= {lo}')
+
+    def _model(self, task: str, empty: bool) -> Any:
+        from sklearn.dummy import DummyClassifier, DummyRegressor
+        from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
+
+        if empty:
+            return DummyClassifier(strategy="prior") if task == "classification" else DummyRegressor(strategy="mean")
+        cls = HistGradientBoostingClassifier if task == "classification" else HistGradientBoostingRegressor
+        return cls(max_iter=self.max_iter, learning_rate=self.learning_rate, max_leaf_nodes=self.max_leaf_nodes,
+                   min_samples_leaf=self.min_samples_leaf, early_stopping=False, random_state=0)

@@ -1,4 +1,13 @@
-"""Feature family ``tabular``: small operator expressions over the columns of a numeric table.
+"""Feature family ``tabular``: small operator expressions over the columns of a table.
+
+Tables may be pandas DataFrames with numeric, categorical and datetime
+columns and missing values (:mod:`metafx_tabular.frame` encodes them:
+category codes, days since 1970, NaN).  Arithmetic operators read the numeric
+columns; ``isna``, ``count``, ``pair_count``, the group-by operators and the
+date operators read columns of their own kind directly (depth 1, see
+:mod:`metafx_tabular.operators`).  What follows describes the arithmetic
+features; the others follow the same drawing rules with their arguments'
+kinds (the anchor column is the operator's first argument).
 
 A feature is an expression tree whose leaves are 1 to 3 distinct columns
 (divided by their training standard deviation, and centred on their mean
@@ -62,15 +71,53 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from metafx import Dimension, FeatureFamily, FeatureValues, MetaFeatureSpace, ValidationError
-from metafx.core.validation import check_table
 
-from .operators import OPERATORS, operator
+from .frame import KINDS, EncodedTable, encode, frame_names, infer_kinds, learn_categories, needs_encoding
+from .operators import ARITH, OPERATORS, operator
 from .tasks import column_scores, infer_task
 
 __all__ = ["TabularFamily", "TabularBatch", "TableValues", "expr_columns", "expr_depth", "expr_ops"]
 
 MAX_ARITY = 3
 MAX_DEPTH = 3
+#: operators whose feature does not change (up to sign) when their arguments are swapped
+SYMMETRIC = frozenset({"mul", "diff", "pair_count", "date_diff"})
+#: categories of a column one-hot encoded in the design matrix (the most frequent ones)
+MAX_ONEHOT = 20
+
+
+def _residual_target(D: np.ndarray, y: np.ndarray, task: str) -> np.ndarray:
+    """What a ridge fit of ``y`` (one-hot classes) on the design ``D`` (missing at the column mean)
+    leaves unexplained, on the same rows: the target the ``relevance`` of a new feature is measured against."""
+    D = np.array(D, dtype=np.float64)
+    mu = np.nanmean(np.where(np.isnan(D), np.nan, D), axis=0) if D.size else np.zeros(D.shape[1])
+    D = np.where(np.isnan(D), np.nan_to_num(mu)[None, :], D)
+    sd = D.std(axis=0)
+    D = (D - D.mean(axis=0)) / np.where(sd > 1e-12, sd, 1.0)
+    if task == "classification":
+        classes = np.unique(y)
+        Y = (y[:, None] == classes[None, :]).astype(np.float64)
+    else:
+        Y = np.asarray(y, dtype=np.float64)[:, None]
+    Y = Y - Y.mean(axis=0)
+    A = D.T @ D + 1e-3 * len(D) * np.eye(D.shape[1])
+    return Y - D @ np.linalg.solve(A, D.T @ Y)
+
+
+def _score_matrix(X: np.ndarray, kinds: Sequence[str]) -> np.ndarray:
+    """A numeric stand-in of every column for the cheap per-column score: numbers and days with
+    missing values at the column mean; categories by their frequency (frequency encoding)."""
+    M = np.array(X, dtype=np.float64)
+    for j, k in enumerate(kinds):
+        c = M[:, j]
+        miss = np.isnan(c)
+        if k == "categorical":
+            codes = np.where(miss, -1, c).astype(np.int64)
+            _, inv, cnt = np.unique(codes, return_inverse=True, return_counts=True)
+            M[:, j] = cnt[inv] / c.size
+        elif miss.any():
+            M[:, j] = np.where(miss, np.nanmean(c) if (~miss).any() else 0.0, c)
+    return M
 
 
 # --------------------------------------------------------------------------- expressions
@@ -100,8 +147,11 @@ def _structure(e: Mapping[str, Any]) -> str:
     """A key that identifies a feature up to its learned constants (used to skip repeats)."""
     if "col" in e:
         return str(int(e["col"]))
-    extra = f"@{e['q']}" if "q" in e else ""
-    return f"{e['op']}{extra}(" + ",".join(_structure(a) for a in e["args"]) + ")"
+    extra = f"@{e['q']}" if e["op"] == "threshold" else (f"@{e['part']}" if "part" in e else "")
+    args = [_structure(a) for a in e["args"]]
+    if e["op"] in SYMMETRIC:  # a * b = b * a; a - b = -(b - a), the same feature once standardized
+        args = sorted(args)
+    return f"{e['op']}{extra}(" + ",".join(args) + ")"
 
 
 # --------------------------------------------------------------------------- tree shapes
@@ -224,7 +274,30 @@ class TabularFamily(FeatureFamily):
         training range; e.g. 0.01 also winsorizes the training rows (with
         heavy-tailed columns).  Measured with ``bench/bench_tabular.py``,
         0.01 was no better than 0 on its three datasets.
-    n_columns, column_center, column_scale, column_rank :
+    column_kinds : list or dict, optional
+        The kind of every column, ``"numeric"``, ``"categorical"`` or
+        ``"datetime"`` (a list, or ``{column index or name: kind}`` for some);
+        read from the dtypes when omitted (strings and pandas ``category``
+        columns are categorical; see :mod:`metafx_tabular.frame`).  Learned
+        (the full list) by :meth:`fit`.
+    max_levels : int, default 50
+        Most codes of a categorical column; the rarest categories beyond share
+        the code ``"(other)"``.
+    missing : {"propagate", "zero"}, default "propagate"
+        What :meth:`transform` gives where a feature's input is missing: NaN
+        (as scikit-learn's scalers do; boosted trees read it), or 0 (the
+        training mean of a scaled feature).  The search always sees 0, and
+        can pick the ``isna`` indicator of a column.
+    mix : bool, default False
+        Adds the value "any" to the ``op`` meta-feature: a set drawn there
+        gives each feature its own root operator (uniform among the enabled
+        ones), so the search can prefer a mixed set to a single-operator one.
+    oversample : float, default 1
+        ``f > 1`` draws ``f`` times the budget at a point and keeps the draws
+        of highest :meth:`relevance` per cost that fit the budget: a
+        deterministic pick among the point's features, so the picks recur
+        across folds of the same data more often.
+    n_columns, column_center, column_scale, column_rank, categories, column_missing :
         Learned by :meth:`fit` (kept as parameters so a result file rebuilds
         the family without data).
 
@@ -244,6 +317,9 @@ class TabularFamily(FeatureFamily):
 
     name = "tabular"
     data_kind = "table"
+    #: reads pandas DataFrames with categorical, datetime and missing values itself (``check_data``):
+    #: a transformer should hand it ``X`` unvalidated (see :class:`metafx_tabular.TableExtractor`)
+    accepts_frames = True
     summary = "operator expressions (threshold, log, square, mul, ratio, diff) over 1-3 table columns"
 
     def __init__(
@@ -257,10 +333,17 @@ class TabularFamily(FeatureFamily):
         task: str = "auto",
         sample_size: int = 2000,
         clip_quantile: float = 0.0,
+        column_kinds: Sequence[str] | Mapping[Any, str] | None = None,
+        max_levels: int = 50,
+        missing: str = "propagate",
+        mix: bool = False,
+        oversample: float = 1.0,
         n_columns: int | None = None,
         column_center: Sequence[float] | None = None,
         column_scale: Sequence[float] | None = None,
         column_rank: Sequence[float] | None = None,
+        categories: Sequence[Sequence[str] | None] | None = None,
+        column_missing: Sequence[bool] | None = None,
     ) -> None:
         self.operators = operators
         self.max_arity = max_arity
@@ -271,15 +354,23 @@ class TabularFamily(FeatureFamily):
         self.task = task
         self.sample_size = sample_size
         self.clip_quantile = clip_quantile
+        self.column_kinds = column_kinds
+        self._given_kinds = column_kinds
+        self.max_levels = max_levels
+        self.missing = missing
+        self.mix = mix
+        self.oversample = oversample
         self.n_columns = n_columns
         self.column_center = column_center
         self.column_scale = column_scale
         self.column_rank = column_rank
-        self._validate_params()
+        self.categories = categories
+        self.column_missing = column_missing
         self._sample: np.ndarray | None = None
+        self._target: np.ndarray | None = None
 
     # ------------------------------------------------------------------ parameters
-    def _validate_params(self) -> None:
+    def check_params(self) -> None:
         if self.operators is not None:
             ops = [str(o) for o in self.operators]
             unknown = [o for o in ops if o not in OPERATORS]
@@ -301,6 +392,21 @@ class TabularFamily(FeatureFamily):
         if isinstance(self.clip_quantile, bool) or not isinstance(self.clip_quantile, (int, float)) \
                 or not 0.0 <= self.clip_quantile < 0.5:
             raise ValidationError(f"clip_quantile={self.clip_quantile!r} must be a number in [0, 0.5)")
+        if isinstance(self.max_levels, bool) or not isinstance(self.max_levels, (int, np.integer)) \
+                or self.max_levels < 2:
+            raise ValidationError(f"max_levels={self.max_levels!r} must be an integer >= 2")
+        if self.missing not in ("propagate", "zero"):
+            raise ValidationError(f"missing={self.missing!r}; allowed: 'propagate', 'zero'")
+        if isinstance(self.oversample, bool) or not isinstance(self.oversample, (int, float)) \
+                or not 1.0 <= float(self.oversample) <= 100.0:
+            raise ValidationError(f"oversample={self.oversample!r} must be a number in [1, 100]")
+        if not isinstance(self.mix, (bool, np.bool_)):
+            raise ValidationError(f"mix={self.mix!r} must be True or False")
+        if self.column_kinds is not None and self.n_columns is None:
+            kinds = list(self.column_kinds.values()) if isinstance(self.column_kinds, Mapping) else list(self.column_kinds)
+            bad = [k for k in kinds if k not in KINDS]
+            if bad:
+                raise ValidationError(f"column_kinds={self.column_kinds!r}: unknown kind(s) {bad}; allowed: {', '.join(KINDS)}")
         if self.n_columns is not None:
             d = int(self.n_columns)
             for pname in ("column_center", "column_scale", "column_rank"):
@@ -312,11 +418,58 @@ class TabularFamily(FeatureFamily):
             self.column_rank = [float(v) for v in self.column_rank]
             if min(self.column_scale) <= 0:
                 raise ValidationError("column_scale values must be positive")
+            kinds = self.column_kinds if self.column_kinds is not None else ["numeric"] * d
+            if isinstance(kinds, Mapping) or len(kinds) != d or any(k not in KINDS for k in kinds):
+                raise ValidationError(f"column_kinds must list {d} kinds ({', '.join(KINDS)}) when n_columns={d} is given")
+            self.column_kinds = [str(k) for k in kinds]
+            cats = self.categories if self.categories is not None else [None] * d
+            if len(cats) != d or any((c is None) != (k != "categorical") for c, k in zip(cats, self.column_kinds)):
+                raise ValidationError("categories must list the categories of every categorical column (None for the others)")
+            self.categories = [None if c is None else [str(v) for v in c] for c in cats]
+            miss = self.column_missing if self.column_missing is not None else [False] * d
+            if len(miss) != d:
+                raise ValidationError(f"column_missing must list {d} booleans when n_columns={d} is given")
+            self.column_missing = [bool(v) for v in miss]
 
     @property
     def enabled_operators(self) -> list[str]:
-        """The enabled operators in :data:`OPERATORS` order (the ``op`` meta-feature indexes this list)."""
-        return list(self.operators) if self.operators is not None else list(OPERATORS)
+        """The enabled operators in :data:`OPERATORS` order (the ``op`` meta-feature indexes this list).
+
+        Once the family has seen the table, operators whose arguments the table
+        cannot supply are left out (``count`` without a categorical column,
+        ``isna`` without missing values, ...), except the arithmetic ones, which
+        stay while there is a numeric column.  On a numeric table without
+        missing values this is the six arithmetic operators."""
+        ops = list(self.operators) if self.operators is not None else list(OPERATORS)
+        if self.n_columns is None:
+            return ops
+        kinds = self._kinds()
+        n = {k: kinds.count(k) for k in KINDS}
+        n["missing"] = int(sum(self.column_missing or []))
+        out = []
+        for o in ops:
+            op = OPERATORS[o]
+            if o in ARITH:
+                ok = n["numeric"] >= 1
+            else:
+                need = {k: op.kinds.count(k) for k in set(op.kinds)}
+                ok = all(n[k] >= c for k, c in need.items())
+            if ok:
+                out.append(o)
+        if not out:
+            raise ValidationError(f"none of the operators {', '.join(ops)} applies to this table "
+                                  f"(column kinds: {n}); enable others with operators=[...]")
+        return out
+
+    def _kinds(self) -> list[str]:
+        d = self._need_fit()
+        return list(self.column_kinds) if isinstance(self.column_kinds, (list, tuple)) else ["numeric"] * d
+
+    def _eligible(self, kind: str) -> np.ndarray:
+        """Columns an argument of ``kind`` can read ("missing": columns with missing values)."""
+        if kind == "missing":
+            return np.asarray(self.column_missing, dtype=bool)
+        return np.array([k == kind for k in self._kinds()], dtype=bool)
 
     def _need_fit(self) -> int:
         if self.n_columns is None:
@@ -355,25 +508,59 @@ class TabularFamily(FeatureFamily):
 
     # ------------------------------------------------------------------ data
     def check_data(self, X: Any) -> np.ndarray:
-        X = check_table(X)
-        if X.shape[0] == 0 or X.shape[1] == 0:
-            raise ValidationError(f"X has shape {X.shape}; the tabular family needs at least one row and one column")
-        if self.n_columns is not None and X.shape[1] != int(self.n_columns):
-            raise ValidationError(f"X has {X.shape[1]} columns but the family was fitted on {self.n_columns}")
-        return X
+        """The table encoded as floats (:mod:`metafx_tabular.frame`): numbers, category codes and
+        days since 1970, NaN where a value is missing.
+
+        Accepts a pandas DataFrame, an object array or a numeric array.  Before
+        :meth:`fit` the columns' kinds and categories are read from ``X``; after
+        it, ``X`` must have the fitted table's columns and is encoded the same way.
+        Infinite values raise :class:`metafx.ValidationError`; missing values are allowed.
+        """
+        if isinstance(X, EncodedTable) and X.kinds is not None:
+            arr = X
+        elif self.n_columns is None:
+            kinds = infer_kinds(X, self.column_kinds)
+            cats = learn_categories(X, kinds, int(self.max_levels)) if needs_encoding(X) or "categorical" in kinds \
+                else [None] * len(kinds)
+            arr = EncodedTable.make(encode(X, kinds, cats), kinds, cats, frame_names(X))
+        else:
+            kinds, cats = self._kinds(), self.categories or [None] * int(self.n_columns)
+            arr = EncodedTable.make(encode(X, kinds, cats), kinds, cats, frame_names(X) or self.column_names)
+        if arr.ndim != 2:
+            raise ValidationError(f"X must be 2-D (n_samples, n_features), got shape {arr.shape}")
+        if arr.shape[0] == 0 or arr.shape[1] == 0:
+            raise ValidationError(f"X has shape {arr.shape}; the tabular family needs at least one row and one column")
+        if self.n_columns is not None and arr.shape[1] != int(self.n_columns):
+            raise ValidationError(f"X has {arr.shape[1]} columns but the family was fitted on {self.n_columns}")
+        if np.isinf(arr).any():
+            j = int(np.flatnonzero(np.isinf(arr).any(axis=0))[0])
+            raise ValidationError(f"X contains infinite values (column {j}); missing values (NaN) are allowed")
+        return arr
 
     def fit(self, X: Any, y: Any = None) -> TabularFamily:
-        """Learn the columns' scale and quality rank from ``(X, y)``; keep a row sample for drawing."""
+        """Learn the columns' kinds, categories, scale and quality rank from ``(X, y)``; keep a row sample for drawing."""
+        self.check_params()
         self.n_columns = None  # a new table
+        self.column_kinds = self._given_kinds  # a refit starts from the kinds the user gave, not learned ones
+        self.categories = None
         X = self.check_data(X)
+        kinds, cats = X.kinds, X.categories
+        if self.column_names is None and X.names is not None:
+            self.column_names = list(X.names)
+        X = np.asarray(X)
         d = X.shape[1]
         if self.column_names is not None and len(self.column_names) != d:
             raise ValidationError(f"column_names lists {len(self.column_names)} names but X has {d} columns")
+        num = np.array([k == "numeric" for k in kinds])
+        miss = np.isnan(X)
+        with np.errstate(invalid="ignore"), __import__("warnings").catch_warnings():
+            __import__("warnings").simplefilter("ignore", RuntimeWarning)  # all-missing columns
+            lo, mean, sd = np.nanmin(X, axis=0), np.nanmean(X, axis=0), np.nanstd(X, axis=0)
         # positive columns keep their origin (ratio scale): products, ratios and logs then mean
-        # what they say (area x smoothness, log(proline)); other columns are centred
-        center = np.where(X.min(axis=0) > 0, 0.0, X.mean(axis=0))
-        scale = X.std(axis=0)
-        scale[~(scale > 1e-12)] = 1.0
+        # what they say (area x smoothness, log(proline)); other numeric columns are centred;
+        # category codes and days are kept as they are
+        center = np.where(num & ~(lo > 0), np.nan_to_num(mean), 0.0)
+        scale = np.where(num & (sd > 1e-12), sd, 1.0)
         if y is None:
             rank = np.full(d, 0.5)  # unknown quality: every column in the middle
         else:
@@ -381,40 +568,89 @@ class TabularFamily(FeatureFamily):
             if y.shape[0] != X.shape[0]:
                 raise ValidationError(f"X has {X.shape[0]} rows but y has {y.shape[0]} values; they must match")
             task = infer_task(y) if self.task == "auto" else self.task
-            score = column_scores(X, y, task)
+            score = column_scores(_score_matrix(X, kinds), y, task)
             order = np.argsort(-score, kind="stable")  # best first
             rank = np.empty(d)
             rank[order] = np.arange(d) / max(d - 1, 1)
         self.n_columns = d
+        self.column_kinds = list(kinds)
+        self.categories = [None if c is None else list(c) for c in cats]
+        self.column_missing = miss.any(axis=0).tolist()
         self.column_center = center.tolist()
         self.column_scale = scale.tolist()
         self.column_rank = rank.tolist()
         if self.column_names is not None:
             self.column_names = [str(n) for n in self.column_names]
         self.column_tags = self._tags() if self.column_tags is not None else None
+        self.enabled_operators  # noqa: B018 - raises when no operator applies
         rows = np.random.default_rng(0).permutation(X.shape[0])[: int(self.sample_size)]
         self._sample = (X[np.sort(rows)] - center) / scale
+        self._target = None if y is None else _residual_target(self.design(self._sample), np.asarray(y)[np.sort(rows)],
+                                                                 infer_task(y) if self.task == "auto" else self.task)
         return self
 
+    def relevance(self, values: np.ndarray) -> np.ndarray:
+        """A cheap score of features computed on the row sample (``(n_sample, n_features)``, NaN allowed):
+        the squared correlation with what a linear model of the table's columns leaves unexplained
+        of the target (summed over the one-hot classes).  0 without a target."""
+        V = np.nan_to_num(np.asarray(values, dtype=np.float64).reshape(values.shape[0], -1), nan=0.0)
+        if getattr(self, "_target", None) is None:
+            return np.zeros(V.shape[1])
+        R = self._target
+        Vc = V - V.mean(axis=0)
+        num = (Vc.T @ R) ** 2
+        den = (Vc**2).sum(axis=0)[:, None] * (R**2).sum(axis=0)[None, :]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(den > 0, num / den, 0.0).sum(axis=1)
+
     def prepare(self, X: Any) -> dict[str, Any]:
-        """The scaled table (what leaves read)."""
+        """The scaled table (what leaves read) and its design matrix (``TableValues.columns``)."""
         self._need_fit()
-        X = self.check_data(X)
-        Z = (X - np.asarray(self.column_center)) / np.asarray(self.column_scale)
-        return {"z": np.ascontiguousarray(Z), "n_samples": X.shape[0]}
+        X = np.asarray(self.check_data(X))
+        Z = np.ascontiguousarray((X - np.asarray(self.column_center)) / np.asarray(self.column_scale))
+        return {"z": Z, "n_samples": X.shape[0], "design": self.design(Z)}
+
+    def design(self, Z: np.ndarray) -> np.ndarray:
+        """The table as model inputs: numeric columns (scaled) and datetime columns (days) as they are,
+        categorical columns one-hot (their ``max_onehot`` most frequent categories); NaN where missing.
+
+        This is what evaluators score constructed features next to (``with_columns``)."""
+        kinds = self._kinds()
+        if all(k == "numeric" for k in kinds):
+            return Z
+        parts = []
+        for j, k in enumerate(kinds):
+            if k != "categorical":
+                parts.append(Z[:, j : j + 1])
+            else:
+                L = min(len(self.categories[j]), MAX_ONEHOT)
+                parts.append((Z[:, j : j + 1] == np.arange(L)[None, :]).astype(np.float64))
+        return np.hstack(parts)
 
     # ------------------------------------------------------------------ space
+    def _arith_flags(self) -> tuple[list[str], bool, bool, int]:
+        """The enabled arithmetic operators, whether unary / binary ones can be used, and the number of numeric columns."""
+        ar = [o for o in self.enabled_operators if o in ARITH]
+        n_num = int(self._eligible("numeric").sum())
+        unary = any(OPERATORS[o].arity == 1 for o in ar)
+        binary = any(OPERATORS[o].arity == 2 for o in ar) and n_num >= 2
+        return ar, unary, binary, n_num
+
     def space(self) -> MetaFeatureSpace:
-        d = self._need_fit()
+        self._need_fit()
         ops = self.enabled_operators
-        shapes = tree_shapes(int(self.max_arity), int(self.max_depth), any(OPERATORS[o].arity == 1 for o in ops),
-                             any(OPERATORS[o].arity == 2 for o in ops) and d >= 2)
-        k_max = min(int(self.max_arity), d, max(k for _, k, _ in shapes))  # e.g. 2 columns at depth 1
+        ar, unary, binary, n_num = self._arith_flags()
+        k_max = max([OPERATORS[o].arity for o in ops if o not in ARITH] or [1])
+        if ar:
+            shapes = tree_shapes(int(self.max_arity), int(self.max_depth), unary, binary)
+            k_max = max(k_max, min(int(self.max_arity), n_num, max(k for _, k, _ in shapes)))  # e.g. 2 at depth 1
+        n_op = len(ops) + (1 if self.mix else 0)
+        op_desc = ", ".join(f"{i}={o}" for i, o in enumerate(ops)) + (f", {len(ops)}=any (a mixed set)" if self.mix else "")
         dims = [
             Dimension("arity", "int", 1, k_max, step=1, default=min(2, k_max), description="number of input columns"),
             Dimension("depth", "int", 1, int(self.max_depth), step=1, default=1, description="operator nesting depth"),
-            Dimension("op", "int", 0, len(ops) - 1, step=1, default=ops.index("mul") if "mul" in ops else 0,
-                      description="root operator: " + ", ".join(f"{i}={o}" for i, o in enumerate(ops))),
+            Dimension("op", "int", 0, n_op - 1, step=1, default=ops.index("mul") if "mul" in ops else 0,
+                      description="root operator: " + op_desc),
             Dimension("rank", "float", 0.0, 1.0, step=0.15, default=0.25,
                       description="quality rank of the best input column (0 = best)"),
         ]
@@ -428,19 +664,26 @@ class TabularFamily(FeatureFamily):
         return 1.0
 
     # ------------------------------------------------------------------ drawing
-    def _project(self, u: Mapping[str, Any]) -> tuple[str, str, int, int]:
-        """The feasible ``(root op, root kind, arity, depth)`` nearest to point ``u``."""
+    def _project(self, u: Mapping[str, Any], i: int | None = None) -> tuple[str, tuple, int, int]:
+        """The feasible ``(root op, shapes, arity, depth)`` nearest to point ``u`` (root operator ``i``
+        when given).  Operators on categorical, datetime or missing-value columns sit on columns
+        directly: depth 1, arity their number of arguments."""
         ops = self.enabled_operators
-        d = self._need_fit()
-        unary = any(OPERATORS[o].arity == 1 for o in ops)
-        binary = any(OPERATORS[o].arity == 2 for o in ops) and d >= 2
-        i = int(u["op"])
-        if OPERATORS[ops[i]].arity == 2 and not binary:
-            # one column only: fall back to the nearest unary operator
-            i = min((j for j, o in enumerate(ops) if OPERATORS[o].arity == 1), key=lambda j: (abs(j - i), j))
+        i = int(u["op"]) if i is None else int(i)
         root = ops[i]
+        if root not in ARITH:
+            n = OPERATORS[root].arity
+            return root, (("U", "L"),) if n == 1 else (("B", "L", "L"),), n, 1
+        ar, unary, binary, n_num = self._arith_flags()
+        if OPERATORS[root].arity == 2 and not binary:
+            # one numeric column only: fall back to the nearest unary arithmetic operator
+            cand = [j for j, o in enumerate(ops) if o in ARITH and OPERATORS[o].arity == 1]
+            if not cand:
+                raise ValidationError(f"operator {root!r} needs two numeric columns; the table has {n_num}")
+            i = min(cand, key=lambda j: (abs(j - i), j))
+            root = ops[i]
         kind = "U" if OPERATORS[root].arity == 1 else "B"
-        k = min(int(u["arity"]), d, int(self.max_arity))
+        k = min(int(u["arity"]), n_num, int(self.max_arity))
         if kind == "B":
             k = max(k, 2)
         shapes = tree_shapes(int(self.max_arity), int(self.max_depth), unary, binary)
@@ -450,33 +693,52 @@ class TabularFamily(FeatureFamily):
             k = arities[0]
             depths = sorted(dd for (kk, ak, dd) in shapes if kk == kind and ak == k)
         depth = min(depths, key=lambda dd: (abs(dd - int(u["depth"])), dd))
-        return root, kind, k, depth
+        return root, shapes[(kind, k, depth)], k, depth
 
-    def _draw_columns(self, k: int, rank: float, tag: int | None, rng: np.random.Generator) -> list[int]:
+    def _draw_columns(self, k: int, rank: float, tag: int | None, rng: np.random.Generator,
+                      slots: Sequence[str] | None = None) -> list[int]:
         """``k`` distinct columns: an anchor whose quality rank is near ``rank``, and partners
         drawn uniformly among the columns ranked no better than the anchor (among all
-        others when too few are), in random order."""
+        others when too few are).
+
+        ``slots`` gives the kind each argument needs (:attr:`Operator.kinds`); by default
+        (arithmetic operators) every column is numeric and the columns come in random order."""
         r = np.asarray(self.column_rank, dtype=np.float64)
-        allowed = np.ones(r.size, dtype=bool)
+        typed = slots is not None
+        slots = list(slots) if typed else ["numeric"] * k
+        first = self._eligible(slots[0])
+        allowed = first
         if tag is not None:
             names = self.tag_names()
-            mask = np.array([t == names[int(tag)] for t in self._tags()])
-            if mask.sum() >= k:
+            mask = np.array([t == names[int(tag)] for t in self._tags()]) & first
+            if mask.sum() >= (1 if typed else k):
                 allowed = mask
         w = (np.exp(-0.5 * ((r - float(rank)) / float(self.rank_width)) ** 2) + 1e-12) * allowed
         anchor = int(rng.choice(r.size, p=w / w.sum()))
-        others = np.flatnonzero(allowed & (r >= r[anchor]))
-        others = others[others != anchor]
-        if others.size < k - 1:
-            others = np.flatnonzero(allowed)
+        if not typed:
+            others = np.flatnonzero(allowed & (r >= r[anchor]))
             others = others[others != anchor]
-        cols = [anchor] + [int(j) for j in rng.choice(others, size=k - 1, replace=False)]
-        return [cols[i] for i in rng.permutation(k)]
+            if others.size < k - 1:
+                others = np.flatnonzero(allowed)
+                others = others[others != anchor]
+            cols = [anchor] + [int(j) for j in rng.choice(others, size=k - 1, replace=False)]
+            return [cols[i] for i in rng.permutation(k)]
+        cols = [anchor]
+        for kind in slots[1:]:
+            ok = self._eligible(kind)
+            ok[cols] = False
+            cand = np.flatnonzero(ok & (r >= r[anchor]))
+            if cand.size == 0:
+                cand = np.flatnonzero(ok)
+            cols.append(int(rng.choice(cand)))
+        return cols
 
     def _build(self, shape, root: str, cols: list[int], rng: np.random.Generator) -> tuple[dict, np.ndarray]:
-        """Fill ``shape`` with operators and ``cols``; learn every node's constants on the row sample."""
-        unary = [o for o in self.enabled_operators if OPERATORS[o].arity == 1]
-        binary = [o for o in self.enabled_operators if OPERATORS[o].arity == 2]
+        """Fill ``shape`` with operators and ``cols``; learn every node's constants on the row sample
+        (missing values are left out of every constant)."""
+        ar = [o for o in self.enabled_operators if o in ARITH]
+        unary = [o for o in ar if OPERATORS[o].arity == 1]
+        binary = [o for o in ar if OPERATORS[o].arity == 2]
         leaves = iter(cols)
         S = self._sample
 
@@ -490,14 +752,17 @@ class TabularFamily(FeatureFamily):
             kids = [rec(c, None) for c in s[1:]]
             args = [v for _, v in kids]
             consts = op.fit(args, rng)
-            v = op.apply(args, consts)
+            with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+                v = op.apply(args, consts)
             node = {"op": op_name, "args": [e for e, _ in kids], **consts}
             if not op.binary_output:
                 # clip to the training rows' range (or winsorize at `clip_quantile`), then standardize
                 q = float(self.clip_quantile)
-                lo, hi = (float(t) for t in np.quantile(v, [q, 1.0 - q]))
+                fin = v[~np.isnan(v)]
+                lo, hi = (float(t) for t in np.quantile(fin, [q, 1.0 - q])) if fin.size else (0.0, 0.0)
                 v = np.clip(v, lo, hi)
-                c, sc = float(v.mean()), float(v.std())
+                fin = np.clip(fin, lo, hi)
+                c, sc = (float(fin.mean()), float(fin.std())) if fin.size else (0.0, 1.0)
                 sc = sc if sc > 1e-12 else 1.0
                 node["range"], node["center"], node["scale"] = [lo, hi], c, sc
                 v = (v - c) / sc
@@ -506,15 +771,25 @@ class TabularFamily(FeatureFamily):
         return rec(shape, root)
 
     def _redundant(self, values: np.ndarray, cols: list[int]) -> bool:
-        """Constant on the training rows, or an affine copy of one of its input columns
-        (e.g. a threshold of a 0/1 column): such a feature adds nothing to a linear model."""
-        if not np.ptp(values) > 1e-9:
-            return True
-        v = (values - values.mean()) / values.std()
+        """Constant on the training rows, or an affine copy of one of its numeric input columns
+        (e.g. a threshold of a 0/1 column): such a feature adds nothing to a linear model.
+        Rows where the feature or the column is missing are left out."""
+        ok = ~np.isnan(values)
+        if ok.sum() < 2 or not np.ptp(values[ok]) > 1e-9:
+            if ok.all() or not ok.any():
+                return True
+            return False  # constant where present, missing elsewhere: a missing-value pattern, kept
+        kinds = self._kinds()
         for j in cols:
+            if kinds[j] != "numeric":
+                continue
             c = self._sample[:, j]
-            sd = c.std()
-            if sd > 0 and abs(float(np.mean(v * (c - c.mean())) / sd)) > 1 - 1e-9:
+            m = ok & ~np.isnan(c)
+            if m.sum() < 3:
+                continue
+            a, b = values[m], c[m]
+            sa, sb = a.std(), b.std()
+            if sa > 0 and sb > 0 and abs(float(np.mean((a - a.mean()) * (b - b.mean())) / (sa * sb))) > 1 - 1e-9:
                 return True
         return False
 
@@ -523,22 +798,26 @@ class TabularFamily(FeatureFamily):
         u = self.space().check_point(point)
         if self._sample is None:
             raise ValidationError("drawing needs the training rows: call fit(X, y) on this family first")
-        root, kind, k, depth = self._project(u)
         ops = self.enabled_operators
-        shapes = tree_shapes(int(self.max_arity), int(self.max_depth),
-                             any(OPERATORS[o].arity == 1 for o in ops),
-                             any(OPERATORS[o].arity == 2 for o in ops) and self.n_columns >= 2)[(kind, k, depth)]
-        cheapest = min(_shape_ops(s) for s in shapes)
+        mixed = bool(self.mix) and int(u["op"]) == len(ops)
+        fixed = None if mixed else self._project(u)
+        cheapest = 1 if mixed else min(_shape_ops(s) for s in fixed[1])
         limit = math.inf if max_features is None else int(max_features)
         exprs: list[dict] = []
+        vals: list[np.ndarray] = []
         seen: set[str] = set()
         spent, misses = 0.0, 0
-        while len(exprs) < limit and spent + cheapest <= float(budget) + 1e-9 and misses < 30:
+        f = float(self.oversample)
+        pool_budget = float(budget) * f
+        while len(exprs) < (limit if f == 1.0 else math.inf) and spent + cheapest <= pool_budget + 1e-9 and misses < 30:
+            # a mixed set: every feature at its own root operator, drawn uniformly
+            root, shapes, k, _ = fixed if not mixed else self._project(u, int(rng.integers(len(ops))))
             shape = shapes[int(rng.integers(len(shapes)))]
-            if spent + _shape_ops(shape) > float(budget) + 1e-9:
+            if spent + _shape_ops(shape) > pool_budget + 1e-9:
                 misses += 1
                 continue
-            cols = self._draw_columns(k, u["rank"], u.get("tag"), rng)
+            slots = None if root in ARITH else OPERATORS[root].kinds
+            cols = self._draw_columns(k, u["rank"], u.get("tag"), rng, slots)
             expr, values = self._build(shape, root, cols, rng)
             key = _structure(expr)
             if key in seen or self._redundant(values, cols):
@@ -546,9 +825,20 @@ class TabularFamily(FeatureFamily):
                 continue
             seen.add(key)
             exprs.append(expr)
+            vals.append(values)
             spent += _shape_ops(shape)
             misses = 0
-        return TabularBatch(exprs)
+        if f == 1.0 or not exprs:
+            return TabularBatch(exprs)
+        # oversampled: keep the most relevant draws (per cost) that fit the budget
+        costs = np.array([len(expr_ops(e)) for e in exprs], dtype=np.float64)
+        order = np.argsort(-self.relevance(np.column_stack(vals)) / costs, kind="stable")
+        keep, total = [], 0.0
+        for i in order:
+            if len(keep) < limit and total + costs[i] <= float(budget) + 1e-9:
+                keep.append(int(i))
+                total += costs[i]
+        return TabularBatch([exprs[i] for i in keep])
 
     def concat(self, batches: Sequence[TabularBatch]) -> TabularBatch:
         return TabularBatch([e for b in batches for e in b.exprs])
@@ -566,15 +856,28 @@ class TabularFamily(FeatureFamily):
             v = (v - e["center"]) / e["scale"]
         return v
 
-    def compute(self, prepared: Mapping[str, Any], batch: TabularBatch) -> FeatureValues:
+    def _values(self, prepared: Mapping[str, Any], batch: TabularBatch) -> np.ndarray:
+        """The features' values, NaN where an input they need is missing."""
         Z = prepared["z"]
         out = np.empty((Z.shape[0], len(batch)), dtype=np.float64)
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             for i, e in enumerate(batch.exprs):
                 out[:, i] = self._eval(e, Z)
         # values far outside the training range are clipped so a linear model never sees inf
-        np.clip(np.nan_to_num(out, nan=0.0), -1e6, 1e6, out=out)
-        return TableValues(dense=out, columns=Z)
+        np.clip(out, -1e6, 1e6, out=out)
+        return out
+
+    def compute(self, prepared: Mapping[str, Any], batch: TabularBatch) -> FeatureValues:
+        """Values for the search: finite, a missing value at 0 (the training mean of a scaled
+        feature, "no" for a 0/1 one); ``columns`` holds :meth:`design` (NaN where missing)."""
+        out = np.nan_to_num(self._values(prepared, batch), nan=0.0)
+        return TableValues(dense=out, columns=prepared.get("design", prepared["z"]))
+
+    def transform(self, X: Any, batch: TabularBatch) -> np.ndarray:
+        """Dense values of ``batch`` on ``X``: NaN where a feature's input is missing
+        (``missing="propagate"``, the default, as scikit-learn's scalers do), or 0 (``missing="zero"``)."""
+        vals = self._values(self.prepare(X), batch)
+        return np.nan_to_num(vals, nan=0.0) if self.missing == "zero" else vals
 
     # ------------------------------------------------------------------ meta-features
     def describe(self, batch: TabularBatch) -> dict[str, np.ndarray]:
@@ -615,7 +918,7 @@ class TabularFamily(FeatureFamily):
             if not isinstance(s, Mapping) or s.get("family", self.name) != self.name or "expr" not in s:
                 raise ValidationError(f"feature {i} must be {{'family': 'tabular', 'expr': ...}}, got {s!r}")
             try:
-                _check_expr(s["expr"], d, ops)
+                _check_expr(s["expr"], d, ops, self._kinds())
             except (KeyError, TypeError, ValueError) as exc:
                 raise ValidationError(f"feature {i}: invalid expression ({exc})") from None
             exprs.append(json.loads(json.dumps(s["expr"])))
@@ -631,7 +934,7 @@ def _main_tag(tags: list[str], names: list[str]) -> int:
     return names.index(best)
 
 
-def _check_expr(e: Any, d: int, ops: list[str]) -> None:
+def _check_expr(e: Any, d: int, ops: list[str], kinds: list[str]) -> None:
     if not isinstance(e, Mapping):
         raise TypeError(f"{e!r} is not an expression")
     if "col" in e:
@@ -654,5 +957,15 @@ def _check_expr(e: Any, d: int, ops: list[str]) -> None:
             lo, hi = (float(v) for v in e["range"])
             if not lo <= hi:
                 raise ValueError(f"range {e['range']!r} must be [low, high]")
-    for a in args:
-        _check_expr(a, d, ops)
+    for a, kind in zip(args, op.kinds):
+        _check_expr(a, d, ops, kinds)
+        if kind == "numeric":
+            if "col" in a and kinds[a["col"]] != "numeric":
+                raise ValueError(f"operator {name!r} needs a numeric argument, column {a['col']} is {kinds[a['col']]}")
+            if "op" in a and operator(str(a["op"])).leaf_only():
+                raise ValueError(f"operator {a['op']!r} cannot sit under another operator")
+        else:
+            if "col" not in a:
+                raise ValueError(f"operator {name!r} takes table columns as arguments")
+            if kind != "missing" and kinds[a["col"]] != kind:
+                raise ValueError(f"operator {name!r} needs a {kind} column, column {a['col']} is {kinds[a['col']]}")

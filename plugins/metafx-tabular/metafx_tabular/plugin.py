@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import metafx
 
-from .describers import InputColumns, OperatorCounts
-from .evaluator import CVLinear
+from .describers import ColumnKinds, InputColumns, OperatorCounts
+from .evaluator import CVLinear, CVTree
 from .family import TabularFamily
 
 
@@ -24,8 +24,10 @@ def metafx_register_families(register):
 def metafx_register_describers(register):
     register(OperatorCounts)
     register(InputColumns)
+    register(ColumnKinds)
 
 
 @metafx.hookimpl
 def metafx_register_evaluators(register):
     register(CVLinear)
+    register(CVTree)

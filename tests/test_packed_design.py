@@ -1,0 +1,109 @@
+"""Designs straight from packed bits, the ``cv-linear-svm`` settings, and the threaded
+pixel-AND kernel's serial/parallel twins (against tests/naive.py)."""
+
+from __future__ import annotations
+
+import naive
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import metafx
+from metafx._kernels.design import packed_to_csr
+from metafx._kernels.packing import pack_columns
+from metafx._kernels.pixel_and import eval_pixel_and, word_ops
+from metafx._kernels.threads import PARALLEL_MIN_WORD_OPS, use_threads
+from metafx.core.values import FeatureValues
+from metafx.default_plugins.pixel_families import PixelAndFamily
+from metafx.default_plugins.svm_evaluator import CVLinearSVM
+from metafx.learn.svm import design_matrix, grouped_design, merge_matrix
+
+
+@pytest.mark.parametrize("m", [1, 63, 64, 65, 131])
+@pytest.mark.parametrize("n", [0, 1, 9])
+def test_packed_to_csr_matches_reference(m, n, rng):
+    X = (rng.random((m, n)) < 0.4).astype(np.uint8)
+    packed = pack_columns(X)
+    w = rng.random(n) + 0.5
+    indptr, indices, data = packed_to_csr(packed, w, m)
+    got = sp.csr_matrix((data, indices, indptr), shape=(m, n))
+    assert got.has_sorted_indices
+    np.testing.assert_array_equal(got.toarray(), naive.packed_to_dense_columns(packed, w, m))
+
+
+def test_packed_to_csr_ignores_bits_past_m():
+    packed = np.array([[np.uint64(0xFFFFFFFFFFFFFFFF)]], dtype=np.uint64)
+    indptr, indices, data = packed_to_csr(packed, np.ones(1), 5)
+    assert list(indptr) == [0, 1, 2, 3, 4, 5] and list(indices) == [0] * 5
+
+
+@pytest.mark.parametrize("m", [1, 65, 127])
+@pytest.mark.parametrize("n", [0, 1, 12])
+def test_grouped_design_is_the_merged_design(m, n, rng):
+    base = (rng.random((m, max(1, n // 3))) < 0.3).astype(np.uint8)
+    X = base[:, rng.integers(0, base.shape[1], n)]  # many duplicate columns
+    values = FeatureValues(n_samples=m, packed=pack_columns(X))
+    M, density = grouped_design(values)
+    ref = naive.merged_design(X)
+    np.testing.assert_allclose(M.toarray(), ref, rtol=1e-12, atol=0)
+    assert density == pytest.approx(np.count_nonzero(ref) / max(1, ref.size))
+    old = design_matrix(values, merge_matrix(values))
+    np.testing.assert_allclose(old.toarray() if sp.issparse(old) else old, ref, rtol=1e-12)
+    # dense (not packed) values take the old path and give the same matrix
+    M2, _ = grouped_design(FeatureValues.from_dense(X))
+    np.testing.assert_allclose(M2.toarray() if sp.issparse(M2) else M2, ref, rtol=1e-12)
+
+
+def _digits_sets(n_sets=3, n=300):
+    X, y = metafx.load_dataset("digits")
+    fam = PixelAndFamily().fit(X[:n])
+    prepared = fam.prepare(X[:n])
+    rng = np.random.default_rng(0)
+    sets = []
+    for k in range(n_sets):
+        point = {"numInputs": 1 + k, "percentPos": 50, "shiftInvLen": 1 + k, "scatter": 1.5}
+        sets.append(fam.compute(prepared, fam.draw(point, 120, rng)))
+    return sets, y[:n]
+
+
+def test_packed_design_scores_as_the_merge_design():
+    sets, y = _digits_sets()
+    for values in sets:
+        for tol in (1e-3, 0.1):
+            a = CVLinearSVM(tol=tol, design="packed").evaluate(values, y, random_state=0)
+            b = CVLinearSVM(tol=tol, design="merge").evaluate(values, y, random_state=0)
+            assert abs(a - b) <= 0.01  # same model; liblinear's path may differ in the last bits
+
+
+def test_evaluator_empty_set_and_bad_design():
+    _, y = _digits_sets(1)
+    empty = FeatureValues(n_samples=len(y), packed=np.zeros((0, (len(y) + 63) // 64), dtype=np.uint64))
+    vals, counts = np.unique(y, return_counts=True)
+    q = CVLinearSVM().evaluate(empty, y, random_state=0)
+    assert 0 < q <= counts.max() / len(y) + 0.02
+    with pytest.raises(metafx.ValidationError, match="design='dense'"):
+        metafx.make_component("evaluator", "cv-linear-svm", {"design": "dense"})
+
+
+def test_use_threads_rule(monkeypatch):
+    assert use_threads(10, True) and not use_threads(10**12, False)
+    assert not use_threads(PARALLEL_MIN_WORD_OPS - 1)
+    monkeypatch.setattr("numba.get_num_threads", lambda: 2)
+    assert use_threads(PARALLEL_MIN_WORD_OPS)
+    monkeypatch.setattr("numba.get_num_threads", lambda: 1)
+    assert not use_threads(PARALLEL_MIN_WORD_OPS)
+
+
+@pytest.mark.parametrize("m", [1, 65, 130])
+def test_pixel_and_serial_and_parallel_twins_agree(m, rng):
+    images = (rng.random((m, 9, 7)) < 0.35).astype(np.uint8)
+    fam = PixelAndFamily().fit(images)
+    batch = fam.draw({"numInputs": 3, "percentPos": 50, "shiftInvLen": 3, "scatter": 1.5}, 200, rng)
+    prepared = fam.prepare(images)
+    args = (prepared["planes"], prepared["width"], batch.rows, batch.cols, batch.neg, batch.k, batch.shift)
+    serial = eval_pixel_and(*args, parallel=False)
+    parallel = eval_pixel_and(*args, parallel=True)
+    np.testing.assert_array_equal(serial, parallel)
+    got = FeatureValues(n_samples=m, packed=serial).dense(np.uint8)
+    np.testing.assert_array_equal(got, naive.pixel_and_features(images, fam.to_json(batch)))
+    assert word_ops(batch.k, batch.shift, 3) == 3 * int(np.sum(batch.k.astype(int) * batch.shift.astype(int) ** 2))
