@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
+import os
 import sys
 import textwrap
 from pathlib import Path
@@ -18,13 +19,15 @@ from typing import Any, Sequence
 
 from .analysis.evaluation import test_error
 from .core import __version__
-from .core.exceptions import MetafxError, ValidationError
+from .core.exceptions import MetafxError, StorageError, ValidationError
 from .core.validation import split_indices
 from .distributed import ProblemSpec, run_search, run_worker
 from .hooks.manager import get_registry
 from .loop.api import DEFAULT_BUDGET, DEFAULT_STEPS, search
 from .loop.components import load_dataset, role_of
+from .loop.files import check_output_path, same_file, storage_file
 from .loop.logs import LOG_LEVELS, log_level
+from .loop.loop import SearchInterrupted
 from .loop.result import SearchResult
 from .plotting import plot_result
 
@@ -196,11 +199,17 @@ def _training_data(result: SearchResult, data_dir: str | None) -> tuple[Any, Any
 def cmd_plot(args: argparse.Namespace) -> int:
     if args.n_features < 1:
         raise ValidationError(f"--n-features={args.n_features} must be at least 1")
+    if args.out is not None and os.path.exists(args.out) and not os.path.isdir(args.out):
+        raise ValidationError(f"--out={args.out!r} is a file; give the directory for the PNG files")
     result = SearchResult.from_json(args.result)
     data = _training_data(result, args.data_dir)
     X, y = data if data is not None else (None, None)
     out = Path(args.out) if args.out is not None else Path(args.result).parent
-    paths = plot_result(result, out, X=X, y=y, n_features=args.n_features, stem=Path(args.result).stem)
+    try:
+        paths = plot_result(result, out, X=X, y=y, n_features=args.n_features, stem=Path(args.result).stem)
+    except OSError as e:  # the PNG directory cannot be created or written
+        raise StorageError(f"cannot write the plots: {e.strerror or e}"
+                           + (f" ({e.filename!r})" if getattr(e, "filename", None) else "")) from None
     for path in paths:
         print(f"wrote {path}")
     if not any(p.name.endswith("_features.png") for p in paths):
@@ -226,7 +235,49 @@ def cmd_plugins(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_out(args: argparse.Namespace) -> None:
+    """Refuse an unusable --out before any work (a missing directory, a directory, the storage itself)."""
+    if not args.out:
+        return
+    check_output_path(args.out, "--out")
+    sfile = storage_file(args.storage) if args.storage is not None else None
+    if sfile is not None:
+        for f in (sfile, f"{sfile}.lock"):
+            if same_file(args.out, f):
+                raise ValidationError(f"--out={args.out!r} is the search's storage {args.storage!r}: writing the "
+                                      "result there would destroy it; give another --out")
+
+
+def _interrupted(args: argparse.Namespace, e: SearchInterrupted) -> int:
+    """Ctrl-C: keep what was found (written to --out, marked interrupted) and say how to go on."""
+    result = getattr(e, "result", None)
+    n = len(result.trajectory) if result is not None else 0
+    msg = f"metafx: interrupted after {n} finished step(s)"
+    if result is not None and n:
+        msg += f", best quality so far {result.best_quality:.4f}"
+    print(msg, file=sys.stderr)
+    if args.out and result is not None:
+        result.metadata["interrupted"] = True
+        result.to_json(args.out)
+        print(f"metafx: wrote the interrupted result (metadata.interrupted = true) to {args.out}", file=sys.stderr)
+    if args.storage:
+        print(f"metafx: to resume, run the same command again (finished steps are kept in {args.storage})",
+              file=sys.stderr)
+    else:
+        print("metafx: nothing was journaled (no --storage), so a rerun starts over; give --storage FILE to make "
+              "a search resumable", file=sys.stderr)
+    return 130
+
+
 def cmd_search(args: argparse.Namespace) -> int:
+    _check_out(args)
+    try:
+        return _search(args)
+    except SearchInterrupted as e:
+        return _interrupted(args, e)
+
+
+def _search(args: argparse.Namespace) -> int:
     import numpy as np
 
     data_params = {}
@@ -260,6 +311,11 @@ def cmd_search(args: argparse.Namespace) -> int:
             evaluator_params=dict(args.evaluator_param), storage=args.storage, study_name=args.study, n_jobs=args.n_jobs,
             oversample=args.oversample, prune_by=args.prune_by,
         )
+    if result.metadata.get("empty_result"):
+        raise ValidationError(
+            f"no step of the search drew a usable feature ({len(result.trajectory)} steps, budget {args.budget:g}): "
+            "the result would be an empty feature set; nothing was written. Check --budget, --fix, "
+            "--family-param and the data")
     result.metadata["data"] = {"name": args.data, "n_train": n_train, "n_test": n_test, "split_seed": args.split_seed,
                                **{k: str(v) for k, v in data_params.items()}}
     if n_test > 0 and result.n_features > 0:
@@ -307,13 +363,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         with log_level(getattr(args, "log_level", None) or "INFO"):
-            return COMMANDS[args.command](args)
+            code = COMMANDS[args.command](args)
+            sys.stdout.flush()
+            return code
     except MetafxError as e:
         print(f"metafx: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("metafx: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader went away (`metafx plugins --json | head`): stop quietly, as a killed pipe writer would
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 141
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -55,6 +55,7 @@ from .core.validation import check_int as _check_int
 from .core.validation import check_labels, split_indices
 from .default_plugins.optuna_engine import SPEC_KEY, STEPS_KEY, _quiet_optuna
 from .loop.components import load_dataset, make_component
+from .loop.files import storage_file
 from .loop.loop import Progress, SearchState
 from .loop.loop import run_search as run_loop
 from .loop.problem import SearchProblem, _jsonable
@@ -136,6 +137,10 @@ class ProblemSpec:
 
 
 def _load_study(storage: Any, study_name: str):
+    path = storage_file(storage)
+    if path is not None and not os.path.exists(path):  # loading never creates an empty storage file
+        raise StorageError(f"there is no study {study_name!r}: storage file {path!r} does not exist; create the "
+                           "study with `metafx search --engine optuna --storage ... --study ...`")
     st = open_storage(storage)
     with _quiet_optuna():
         try:

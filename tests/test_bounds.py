@@ -140,7 +140,7 @@ def test_search_result_bound_uses_what_the_result_knows(digits):
     ref = bounds.mufasa_bound(300, 0.5, 0.05, res.n_features + 1, 4, math.inf, train_error=0.1)
     assert b.value == pytest.approx(ref.value)
     # overrides, and a JSON round trip keeps what the bound needs
-    b2 = metafx.SearchResult.from_json(res.to_json()).bound(gamma=0.5, space_size=2, fat_d=3)
+    b2 = metafx.SearchResult.from_json_text(res.to_json()).bound(gamma=0.5, space_size=2, fat_d=3)
     assert b2.terms["g(J)"] == pytest.approx(math.log(8))
     n = res.n_features
     assert b.terms["direct n ln(n 2^J)"] == pytest.approx(n * (math.log(n) + 4 * math.log(2)))

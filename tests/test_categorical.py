@@ -98,5 +98,5 @@ def test_engines_search_a_categorical_meta_feature(engine):
                         evaluator="cv-linear-svm")
     assert {t.point["op"] for t in res.trajectory} <= {"add", "mul", "max"}
     assert len({t.point["op"] for t in res.trajectory}) > 1
-    again = metafx.SearchResult.from_json(res.to_json())
+    again = metafx.SearchResult.from_json_text(res.to_json())
     assert again.best_point == res.best_point

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.exceptions import ValidationError
+from ..core.validation import check_seed
 from ..learn.svm import fit_linear_svm
 from ..loop.result import SearchResult
 
@@ -17,6 +18,8 @@ def test_error(result: SearchResult, X_train: np.ndarray, y_train: np.ndarray, X
     """Test error of a linear SVM on ``result``'s features; returns ``(error, C used)``."""
     if result.n_features == 0:
         raise ValidationError("the result has no features to train a classifier on")
+    # scikit-learn's folds take seeds below 2**32; every seed metafx accepts (< 2**63) is folded into that range
+    random_state = check_seed(random_state, "random_state") % 2**32
     family, batch = result.feature_batch()
     Ftr = family.compute(family.prepare(X_train), batch)
     Fte = family.compute(family.prepare(X_test), batch)

@@ -7,8 +7,10 @@ The built-in datasets ``digits`` and ``mnist`` (see
 from __future__ import annotations
 
 import gzip
+import math
 import os
 import struct
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -20,22 +22,57 @@ __all__ = ["read_idx", "mnist_dir", "load_mnist", "load_digits_binary", "MNIST_E
 MNIST_ENV = "METAFX_MNIST_DIR"
 
 
+#: IDX element types (the third magic byte) and their big-endian dtypes
+_IDX_TYPES = {0x08: ">u1", 0x09: ">i1", 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4", 0x0E: ">f8"}
+#: largest IDX body read (bytes): a corrupt header cannot make the reader allocate more
+MAX_IDX_BYTES = 1 << 32
+
+
 def read_idx(path: str | os.PathLike[str]) -> np.ndarray:
-    """Read an IDX file (``.gz`` or plain) as a uint8 array."""
+    """Read an IDX file (``.gz`` or plain) as a uint8 array.
+
+    Every defect raises :class:`~metafx.ValidationError` naming the file: a
+    missing or unreadable file, a damaged or truncated gzip stream (its CRC is
+    checked), a short or wrong header, dimensions whose product overflows or
+    exceeds :data:`MAX_IDX_BYTES`, a body longer or shorter than the header
+    says.  Only unsigned-byte files (MNIST) are read.
+    """
     path = Path(path)
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rb") as fh:
-        data = fh.read()
+    try:
+        if path.suffix == ".gz":
+            with gzip.open(path, "rb") as fh:
+                data = fh.read(MAX_IDX_BYTES + (1 << 20) + 1)
+        else:
+            with open(path, "rb") as fh:
+                data = fh.read(MAX_IDX_BYTES + (1 << 20) + 1)
+    except FileNotFoundError:
+        raise ValidationError(f"IDX file {str(path)!r} does not exist") from None
+    except IsADirectoryError:
+        raise ValidationError(f"IDX file {str(path)!r} is a directory") from None
+    except (OSError, EOFError, zlib.error) as e:  # gzip.BadGzipFile is an OSError
+        raise ValidationError(f"{path} cannot be read as {'gzip-compressed ' if path.suffix == '.gz' else ''}"
+                              f"IDX: {e}") from None
     if len(data) < 4:
-        raise ValidationError(f"{path} is too short to be an IDX file")
+        raise ValidationError(f"{path} is too short to be an IDX file ({len(data)} bytes)")
     zero, dtype_code, ndim = struct.unpack(">HBB", data[:4])
-    if zero != 0 or dtype_code != 0x08:
-        raise ValidationError(f"{path} is not an unsigned-byte IDX file (magic {data[:4].hex()})")
-    dims = struct.unpack(">" + "I" * ndim, data[4 : 4 + 4 * ndim])
-    body = np.frombuffer(data, dtype=np.uint8, offset=4 + 4 * ndim)
-    if body.size != int(np.prod(dims)):
-        raise ValidationError(f"{path} holds {body.size} values but its header says {dims}")
-    return body.reshape(dims)
+    if zero != 0 or dtype_code not in _IDX_TYPES or ndim == 0:
+        raise ValidationError(f"{path} is not an IDX file (magic {data[:4].hex()})")
+    if dtype_code != 0x08:
+        raise ValidationError(f"{path} is not an unsigned-byte IDX file (magic {data[:4].hex()}); "
+                              "only unsigned-byte (MNIST) files are read")
+    head = 4 + 4 * ndim
+    if len(data) < head:
+        raise ValidationError(f"{path}: its header announces {ndim} dimensions but the file has only "
+                              f"{len(data)} bytes")
+    dims = struct.unpack(">" + "I" * ndim, data[4:head])
+    size = math.prod(dims)  # Python integers: no overflow
+    if size > MAX_IDX_BYTES:
+        raise ValidationError(f"{path}: its header says {dims} ({size} values), more than the "
+                              f"{MAX_IDX_BYTES} this reader accepts; the header is damaged")
+    body = len(data) - head
+    if body != size:
+        raise ValidationError(f"{path} holds {body} values but its header says {dims} ({size} values)")
+    return np.frombuffer(data, dtype=np.uint8, offset=head).reshape(dims)
 
 
 def _find(directory: Path, stem: str) -> Path:

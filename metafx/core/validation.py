@@ -104,8 +104,15 @@ def check_n_jobs(n_jobs: Any) -> int:
 
 
 # --------------------------------------------------------------------------- data
-def check_labels(y: Any, n_samples: int | None = None, *, min_classes: int = 2, name: str = "y") -> np.ndarray:
-    """Validate a label vector: 1-D, no NaN, at least ``min_classes`` classes."""
+def check_labels(y: Any, n_samples: int | None = None, *, min_classes: int = 2, name: str = "y",
+                 continuous_ok: bool = True) -> np.ndarray:
+    """Validate a label vector: 1-D, no NaN, at least ``min_classes`` classes.
+
+    Class labels are integers, strings or integral floats; a float vector with
+    a fractional value (a continuous target) is refused with
+    ``continuous_ok=False`` (classifiers, whose library would fail with a
+    less clear message or treat every distinct value as a class).
+    """
     y = np.asarray(y)
     if y.ndim == 2 and y.shape[1] == 1:
         y = y.ravel()
@@ -117,6 +124,13 @@ def check_labels(y: Any, n_samples: int | None = None, *, min_classes: int = 2, 
         raise ValidationError(f"{name} contains NaN at index {int(np.flatnonzero(np.isnan(y))[0])}")
     if y.dtype.kind == "O" and any(v is None for v in y):
         raise ValidationError(f"{name} contains None")
+    if y.dtype.kind == "f" and not continuous_ok and y.size:
+        frac = np.flatnonzero((y != np.round(y)) | ~np.isfinite(y))
+        if frac.size:
+            raise ValidationError(
+                f"{name} holds a non-integer value ({y[frac[0]].item()!r} at index {int(frac[0])}): a classifying "
+                "evaluator needs class labels (integers or strings); for a continuous target use a regression "
+                "evaluator or scorer")
     n_classes = len(np.unique(y)) if y.size else 0
     if n_classes < min_classes:
         raise ValidationError(f"{name} has {n_classes} class(es); at least {min_classes} are needed")
@@ -208,7 +222,8 @@ def check_regression_target(y: Any, n_samples: int) -> np.ndarray:
     return y
 
 
-def check_xy(X: Any, y: Any, *, min_classes: int = 1, task: str = "classification") -> tuple[FeatureValues, np.ndarray]:
+def check_xy(X: Any, y: Any, *, min_classes: int = 1, task: str = "classification",
+             continuous_ok: bool = True) -> tuple[FeatureValues, np.ndarray]:
     """``X`` as :class:`FeatureValues` (finite values) and ``y`` checked against it."""
     if isinstance(X, FeatureValues):
         values = X
@@ -224,7 +239,7 @@ def check_xy(X: Any, y: Any, *, min_classes: int = 1, task: str = "classificatio
         values = FeatureValues.from_dense(arr)
     if task == "regression":
         return values, check_regression_target(y, values.n_samples)
-    return values, check_labels(y, values.n_samples, min_classes=min_classes)
+    return values, check_labels(y, values.n_samples, min_classes=min_classes, continuous_ok=continuous_ok)
 
 
 def check_costs(costs: Any, n_features: int) -> np.ndarray | None:

@@ -203,6 +203,9 @@ class MetaFeatureSpace:
         return out
 
     def start(self, start: Mapping[str, Any] | None = None) -> dict[str, float | int]:
+        if start is not None and not isinstance(start, Mapping):
+            raise ValidationError(f"start={start!r} must be a mapping of meta-feature names to values, "
+                                  f"e.g. {{{', '.join(repr(d.name) + ': ...' for d in self.dimensions[:2])}}}")
         return self.check_point(dict(start or {}))
 
     def uniform(self, rng: np.random.Generator) -> dict[str, float | int]:

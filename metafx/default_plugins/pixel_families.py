@@ -103,6 +103,11 @@ class PixelAndBatch:
         return (d * mask).sum(1) / np.maximum(self.k, 1)
 
 
+def _is_int(v: Any) -> bool:
+    """A JSON integer (not a boolean, not a float such as 1.7 or 1.0)."""
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
 def _scatter_of(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
     """Scatter of position sets ``(n, K)``."""
     r0 = rows.mean(axis=1, keepdims=True)
@@ -185,6 +190,7 @@ class PixelAndFamily(_ImageFamily):
 
     def fit(self, X: np.ndarray, y: np.ndarray | None = None) -> PixelAndFamily:
         super().fit(X, y)
+        self._window()  # a window outside the image (or inverted) is refused here, before any search
         if self.location_prior == "ink":
             from scipy.ndimage import gaussian_filter
 
@@ -339,21 +345,30 @@ class PixelAndFamily(_ImageFamily):
         b = PixelAndBatch(np.zeros((n, MAX_INPUTS), np.int16), np.zeros((n, MAX_INPUTS), np.int16),
                           np.zeros((n, MAX_INPUTS), bool), np.zeros(n, np.int8), np.zeros(n, np.int8))
         for i, s in enumerate(specs):
+            if not isinstance(s, Mapping):
+                raise ValidationError(f"feature {i} must be a JSON object, got {s!r}")
             if s.get("family", self.name) != self.name:
                 raise ValidationError(f"feature {i} is of family {s.get('family')!r}, not {self.name!r}")
+            unknown = sorted(set(s) - {"family", "inputs", "shift"})
+            if unknown:
+                raise ValidationError(f"feature {i}: unknown fields {unknown}")
             inputs = s.get("inputs")
             a = s.get("shift", 1)
             if not isinstance(inputs, (list, tuple)) or not 1 <= len(inputs) <= MAX_INPUTS:
                 raise ValidationError(f"feature {i}: 'inputs' must be a list of 1 to {MAX_INPUTS} [row, col, negated]")
-            if not isinstance(a, int) or not 1 <= a <= MAX_SHIFT:
+            if not _is_int(a) or not 1 <= a <= MAX_SHIFT:
                 raise ValidationError(f"feature {i}: shift={a!r} must be an integer in 1..{MAX_SHIFT}")
             for j, inp in enumerate(inputs):
-                if len(inp) != 3:
+                if not isinstance(inp, (list, tuple)) or len(inp) != 3:
                     raise ValidationError(f"feature {i}: input {inp!r} must be [row, col, negated]")
                 r, c, ng = inp
-                if not (0 <= int(r) < h and 0 <= int(c) < w):
+                if not (_is_int(r) and _is_int(c)):
+                    raise ValidationError(f"feature {i}: input {inp!r}: row and col must be integers")
+                if not isinstance(ng, bool):
+                    raise ValidationError(f"feature {i}: input {inp!r}: negated must be true or false")
+                if not (0 <= r < h and 0 <= c < w):
                     raise ValidationError(f"feature {i}: input ({r}, {c}) is outside the {h}x{w} image")
-                b.rows[i, j], b.cols[i, j], b.neg[i, j] = int(r), int(c), bool(ng)
+                b.rows[i, j], b.cols[i, j], b.neg[i, j] = r, c, ng
             b.k[i] = len(inputs)
             b.shift[i] = a
         return b
@@ -496,14 +511,17 @@ class PixelsFamily(_ImageFamily):
 
     def from_json(self, specs: Sequence[Mapping[str, Any]]) -> PixelBatch:
         h, w = self._need_shape()
-        try:
-            rows = np.array([int(s["row"]) for s in specs], np.int16)
-            cols = np.array([int(s["col"]) for s in specs], np.int16)
-        except (KeyError, TypeError, ValueError) as e:
-            raise ValidationError(f"a pixel feature must be {{'row': int, 'col': int}}; got an invalid spec ({e!r})") from None
+        for i, s in enumerate(specs):
+            if not isinstance(s, Mapping) or not _is_int(s.get("row")) or not _is_int(s.get("col")) \
+                    or s.get("family", self.name) != self.name or set(s) - {"family", "row", "col"}:
+                raise ValidationError(f"feature {i}: a pixel feature must be {{'row': int, 'col': int}}, got {s!r}")
+            if not (0 <= s["row"] < h and 0 <= s["col"] < w):
+                raise ValidationError(f"feature {i}: pixel ({s['row']}, {s['col']}) lies outside the {h}x{w} image")
+        rows = np.array([s["row"] for s in specs], np.int64)
+        cols = np.array([s["col"] for s in specs], np.int64)
         if rows.size and (rows.min() < 0 or rows.max() >= h or cols.min() < 0 or cols.max() >= w):
             raise ValidationError(f"a pixel feature lies outside the {h}x{w} image")
-        return PixelBatch(rows, cols)
+        return PixelBatch(rows.astype(np.int16), cols.astype(np.int16))
 
     def feature_names(self, batch: PixelBatch) -> list[str]:
         return [f"p[{r},{c}]" for r, c in zip(batch.rows, batch.cols)]

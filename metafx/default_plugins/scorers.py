@@ -332,7 +332,8 @@ class Simba(FeatureScorer):
     Each restart starts from ``w = 1`` and visits the instances in a fresh
     random permutation (``n_iter`` steps, consecutive permutations when
     ``n_iter > m``); the restart with the highest ``e(w / max|w|)`` is kept and
-    ``w^2 / max(w^2)`` is returned.  Where a nearest neighbour is at weighted
+    ``w^2 / max(w^2)`` is returned; a constant column scores 0 (its weight
+    never moves from 1, yet it separates nothing).  Where a nearest neighbour is at weighted
     distance 0 its term of the gradient is 0 (the limit of
     ``w_i z_i^2 / ||z||_w``).
 
@@ -404,7 +405,7 @@ class Simba(FeatureScorer):
             if e > best_e:
                 best_e, best_v = e, v
         self.evaluation_ = best_e
-        return best_v * best_v
+        return _zero_constant(best_v * best_v, Xd)
 
 
 # ------------------------------------------------------------------ corrcoef
@@ -450,7 +451,9 @@ class RGS(FeatureScorer):
     instances under ``d_w(x, x') = sum_i w_i^2 (x_i - x'_i)^2`` with weights
     ``exp(-d_w / beta)`` (thesis eq. 4.1, leave-one-out).  The per-instance
     gradient is the corrected form of ALGORITHMS.md section 5.2; the update is
-    ``w <- w + eta_t grad`` from ``w = 1``.  Returns ``w^2 / max(w^2)``.
+    ``w <- w + eta_t grad`` from ``w = 1``.  Returns ``w^2 / max(w^2)``; a
+    constant column scores 0 (its weight never moves from 1, yet it predicts
+    nothing).
 
     Parameters
     ----------
@@ -521,6 +524,19 @@ class RGS(FeatureScorer):
         eta = self.eta / (1.0 + self.decay * np.arange(order.shape[0]))
         w = np.ones(n)
         K.rgs_pass(Xd, g, order, w, k, beta, eta)
-        w2 = w * w
-        top = w2.max()
-        return w2 / top if top > 0 else w2
+        return _zero_constant(w * w, Xd)
+
+
+def _zero_constant(w2: np.ndarray, Xd: np.ndarray) -> np.ndarray:
+    """``w2 / max(w2)`` over the non-constant columns, 0 for constant ones.
+
+    A constant column adds nothing to any distance, so its gradient is 0 and
+    its weight stays at the starting value 1 -- which would rank it first
+    whenever the informative weights end below 1.  It cannot separate or
+    predict anything: it scores 0 (as in ``corrcoef``), and the normalization
+    uses the other columns only.
+    """
+    const = (Xd == Xd[:1]).all(axis=0) if Xd.shape[0] else np.ones(Xd.shape[1], bool)
+    out = np.where(const, 0.0, w2)
+    top = out.max() if out.size else 0.0
+    return out / top if top > 0 else out

@@ -79,7 +79,7 @@ class CVNearestNeighbor(SetEvaluator):
 
     def evaluate(self, X, y, *, random_state=None) -> float:
         self.check_params()
-        values, y = check_xy(X, y, min_classes=2)
+        values, y = check_xy(X, y, min_classes=2, continuous_ok=False)
         folds = stratified_folds(y, self.n_splits, random_state)
         if values.n_features == 0:
             return float(np.mean([majority_accuracy(y[tr], y[te]) for tr, te in folds]))
@@ -169,7 +169,7 @@ class LOO1NN(SetEvaluator):
         pass
 
     def evaluate(self, X, y, *, random_state=None) -> float:
-        values, y = check_xy(X, y)
+        values, y = check_xy(X, y, continuous_ok=False)
         codes, _ = encode_labels(y)
         if values.n_samples == 0:
             raise ValidationError("loo-1nn needs at least one sample")
@@ -218,7 +218,7 @@ class MarginEvaluator(SetEvaluator):
 
     def margins(self, X, y) -> tuple[np.ndarray, np.ndarray]:
         """Leave-one-out margins and the mask of instances that have both a hit and a miss."""
-        values, y = check_xy(X, y)
+        values, y = check_xy(X, y, continuous_ok=False)
         codes, _ = encode_labels(y)
         R = binary_rows(values)
         if R is not None:
@@ -290,7 +290,7 @@ class PotentialMargin(SetEvaluator):
 
     def evaluate(self, X, y, *, random_state=None) -> float:
         self.check_params()
-        values, y = check_xy(X, y)
+        values, y = check_xy(X, y, continuous_ok=False)
         codes, k = encode_labels(y)
         Xd = dense_float(values)
         if Xd.shape[0] < 2:

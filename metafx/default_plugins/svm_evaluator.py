@@ -82,7 +82,7 @@ class CVLinearSVM(SetEvaluator):
 
     def evaluate(self, X, y, *, random_state=None) -> float:
         values = as_values(X)
-        y = check_labels(y, values.n_samples)
+        y = check_labels(y, values.n_samples, continuous_ok=False)
         folds = stratified_folds(y, self.n_splits, random_state)
         if values.n_features == 0:
             return float(np.mean([majority_accuracy(y[tr], y[te]) for tr, te in folds]))

@@ -14,6 +14,9 @@ most the step it was computing.
 * Records are validated on reading: steps numbered 1, 2, ... in order, finite
   qualities and costs, the running best consistent with the qualities.  A
   journal that fails is refused with the line number, never half-read.
+* Each record carries ``crc32``, the CRC-32 of its canonical JSON (sorted
+  keys, no spaces): an edited or damaged value that still parses is refused
+  too.  Records without it (journals written before) are read as they are.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import zlib
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -87,7 +91,7 @@ class Journal:
         lines = data.split(b"\n")
         try:
             head = json.loads(lines[0].decode("utf-8"))
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
             head = None
         if not isinstance(head, dict) or head.get("metafx_journal") != JOURNAL_VERSION \
                 or not isinstance(head.get("signature"), dict):
@@ -129,7 +133,9 @@ class Journal:
         """Write one finished step (flushed and fsync-ed before returning)."""
         try:
             with open(self.path, "a", encoding="utf-8") as fh:
-                fh.write(json.dumps(rec.to_dict(), allow_nan=False) + "\n")
+                d = rec.to_dict()
+                d["crc32"] = _crc(d)
+                fh.write(json.dumps(d, allow_nan=False) + "\n")
                 fh.flush()
                 os.fsync(fh.fileno())
         except OSError as e:
@@ -148,11 +154,20 @@ class Journal:
         self.close()
 
 
+def _crc(d: Mapping[str, Any]) -> int:
+    canon = json.dumps(d, sort_keys=True, separators=(",", ":"), allow_nan=False, ensure_ascii=True)
+    return zlib.crc32(canon.encode("ascii"))
+
+
 def _parse_record(raw: bytes, line: int, where: str) -> StepRecord:
     try:
         d = json.loads(raw.decode("utf-8"))
+        if isinstance(d, dict) and "crc32" in d:
+            crc = d.pop("crc32")
+            if isinstance(crc, bool) or not isinstance(crc, int) or crc != _crc(d):
+                raise ValueError(f"crc32={crc!r} does not match the record (edited or damaged)")
         rec = StepRecord.from_dict(d)
-    except (ValueError, TypeError, UnicodeDecodeError, AttributeError) as e:
+    except (ValueError, TypeError, UnicodeDecodeError, AttributeError, RecursionError) as e:
         raise StorageError(f"journal {where!r} is corrupt at line {line}: {e}") from None
     bad = rec.problems()
     if bad:

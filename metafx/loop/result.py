@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -15,6 +16,7 @@ from ..core.exceptions import MetafxError, UnknownComponentError, ValidationErro
 from ..core.values import StepRecord
 from ..hooks.manager import get_registry
 from ..learn import bounds
+from .files import atomic_write_text
 
 __all__ = ["SearchResult", "FORMAT_VERSION"]
 
@@ -98,40 +100,80 @@ class SearchResult:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> SearchResult:
-        d = dict(d)
-        version = d.pop("format_version", FORMAT_VERSION)
-        if version != FORMAT_VERSION:
-            raise ValidationError(f"result format_version={version!r}; this metafx reads {FORMAT_VERSION}")
-        d["trajectory"] = [StepRecord.from_dict(r) for r in d["trajectory"]]
-        known = set(cls.__dataclass_fields__)
-        extra = set(d) - known
-        if extra:
-            raise ValidationError(f"unknown fields in result JSON: {sorted(extra)}")
-        return cls(**d)
+        """A result from its :meth:`to_dict` form (or parsed JSON), every field checked.
+
+        Raises :class:`~metafx.ValidationError` naming the field; nothing is
+        coerced (``"false"`` is no boolean, ``1.7`` no coordinate).  A
+        ``checksum`` (written by :meth:`to_json`) must match the content.
+        """
+        return _result_from_dict(cls, d)
 
     def to_json(self, path: str | os.PathLike[str] | None = None, indent: int | None = 1) -> str:
-        """Write the result as JSON to ``path`` (and return the text)."""
-        text = json.dumps(self.to_dict(), indent=indent, allow_nan=True)
+        """The result as strict JSON (returned; also written to ``path`` when given).
+
+        Strict: non-finite numbers are written as ``null`` (``best_quality``
+        ``null`` reads back as ``-inf``, ``metadata["space_size"]`` as ``inf``).
+        The text carries a SHA-256 ``checksum`` of its content, checked on
+        reading.  The file is written to a unique temporary file in the same
+        directory, fsync-ed and renamed over ``path``: readers see the old file
+        or the new one, never a torn one, and concurrent writers never share a
+        temporary file.
+        """
+        d = _strict(self.to_dict())
+        d["checksum"] = _checksum(d)
+        text = json.dumps(d, indent=indent, allow_nan=False)
         if path is not None:
-            tmp = f"{os.fspath(path)}.tmp"
-            with open(tmp, "w", encoding="utf-8") as fh:
-                fh.write(text)
-            os.replace(tmp, path)
+            atomic_write_text(path, text)
         return text
 
     @classmethod
-    def from_json(cls, path_or_text: str | os.PathLike[str]) -> SearchResult:
-        """Read a result written by :meth:`to_json` (a path, or the JSON text)."""
-        s = os.fspath(path_or_text)
-        if s.lstrip().startswith("{"):
-            data = json.loads(s)
-        else:
-            try:
-                with open(s, encoding="utf-8") as fh:
-                    data = json.load(fh)
-            except FileNotFoundError:
-                raise ValidationError(f"result file {s!r} does not exist") from None
-        return cls.from_dict(data)
+    def from_json(cls, path: str | os.PathLike[str]) -> SearchResult:
+        """Read the result file at ``path`` (written by :meth:`to_json`).
+
+        ``path`` is always a path (a file named ``{run1}.json`` is a file);
+        for JSON text use :meth:`from_json_text`.  Every problem (missing,
+        unreadable, not UTF-8, not JSON, wrong fields) raises
+        :class:`~metafx.ValidationError`.
+        """
+        if not isinstance(path, (str, os.PathLike)):
+            raise ValidationError(f"path={path!r} must be the path of a result file (for JSON text use "
+                                  "SearchResult.from_json_text)")
+        p = os.fspath(path)
+        if isinstance(p, bytes):
+            p = os.fsdecode(p)
+        shown = p if len(p) <= 200 else p[:200] + "..."
+        hint = "; SearchResult.from_json takes a path (for JSON text use SearchResult.from_json_text)" \
+            if p.lstrip().startswith(("{", "[")) else ""
+        try:
+            with open(p, "rb") as fh:
+                raw = fh.read()
+        except FileNotFoundError:
+            raise ValidationError(f"result file {shown!r} does not exist{hint}") from None
+        except IsADirectoryError:
+            raise ValidationError(f"result file {shown!r} is a directory") from None
+        except OSError as e:
+            raise ValidationError(f"cannot read result file {shown!r}: {e.strerror or e}{hint}") from None
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ValidationError(f"result file {p!r} is not UTF-8 text ({e.reason} at byte {e.start})") from None
+        return cls.from_json_text(text, source=f"result file {p!r}")
+
+    @classmethod
+    def from_json_text(cls, text: str, *, source: str = "result JSON") -> SearchResult:
+        """Read a result from JSON text (what :meth:`to_json` returns)."""
+        if not isinstance(text, str):
+            raise ValidationError(f"text must be a str of JSON, got {type(text).__name__}")
+        try:
+            data = json.loads(text)
+        except RecursionError:
+            raise ValidationError(f"{source} is nested too deeply") from None
+        except ValueError as e:
+            raise ValidationError(f"{source} is not valid JSON: {e}") from None
+        try:
+            return cls.from_dict(data)
+        except ValidationError as e:
+            raise ValidationError(f"{source}: {e}") from None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SearchResult):
@@ -289,6 +331,121 @@ class SearchResult:
         n = max(self.n_features, 1)
         b.terms["direct n ln(n 2^J)"] = n * (math.log(n) + J * math.log(2.0))
         return b
+
+
+# ------------------------------------------------------------------ JSON checks
+_REQUIRED = ("family", "family_params", "engine", "evaluator", "budget", "seed", "best_point", "best_quality",
+             "best_step", "features", "total_cost", "trajectory")
+
+
+def _strict(v: Any) -> Any:
+    """``v`` with every non-finite float replaced by ``None`` (strict JSON has no Infinity/NaN)."""
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    if isinstance(v, dict):
+        return {k: _strict(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_strict(x) for x in v]
+    return v
+
+
+def _checksum(d: Mapping[str, Any]) -> str:
+    body = {k: v for k, v in d.items() if k != "checksum"}
+    canon = json.dumps(_strict(body), sort_keys=True, separators=(",", ":"), allow_nan=False, ensure_ascii=True)
+    return "sha256:" + hashlib.sha256(canon.encode("utf-8")).hexdigest()
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_num(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _finite(v: Any) -> bool:
+    return _is_num(v) and math.isfinite(v)
+
+
+def _result_from_dict(cls: type, d: Any) -> SearchResult:
+    if not isinstance(d, Mapping):
+        raise ValidationError(f"a result must be a JSON object, got {type(d).__name__}")
+    d = dict(d)
+    version = d.pop("format_version", FORMAT_VERSION)
+    if not _is_int(version) or version != FORMAT_VERSION:
+        raise ValidationError(f"result format_version={version!r}; this metafx reads {FORMAT_VERSION}")
+    if "checksum" in d:
+        given = d.pop("checksum")
+        body = dict(d, format_version=version)
+        if not isinstance(given, str) or given != _checksum(body):
+            raise ValidationError(f"checksum={given!r} does not match the content (the file was changed or damaged)")
+    extra = sorted(set(d) - set(cls.__dataclass_fields__))
+    if extra:
+        raise ValidationError(f"unknown fields in result JSON: {extra}")
+    missing = [k for k in _REQUIRED if k not in d]
+    if missing:
+        raise ValidationError(f"fields missing from result JSON: {missing}")
+
+    def need(ok: bool, name: str, what: str) -> None:
+        if not ok:
+            raise ValidationError(f"{name}={d[name]!r} must be {what}")
+
+    for name in ("family", "engine", "evaluator"):
+        need(isinstance(d[name], str) and d[name] != "", name, "a non-empty string")
+    for name in ("family_params", "best_point", "space", "engine_params", "evaluator_params", "metadata"):
+        if name in d:
+            need(isinstance(d[name], dict), name, "a JSON object")
+    need(_finite(d["budget"]) and d["budget"] > 0, "budget", "a finite number > 0")
+    need(d["seed"] is None or _is_int(d["seed"]) and 0 <= d["seed"] < 2**63, "seed", "null or an integer in [0, 2**63)")
+    if d["best_quality"] is None:  # strict JSON's -inf: no step found anything
+        d["best_quality"] = -math.inf
+    need(_is_num(d["best_quality"]) and not math.isnan(d["best_quality"]) and d["best_quality"] != math.inf,
+         "best_quality", "a number or null")
+    need(_is_int(d["best_step"]) and d["best_step"] >= 0, "best_step", "an integer >= 0")
+    need(_finite(d["total_cost"]) and d["total_cost"] >= 0, "total_cost", "a finite number >= 0")
+    need(isinstance(d["features"], list) and all(isinstance(f, dict) for f in d["features"]),
+         "features", "a list of JSON objects")
+    need(all(isinstance(k, str) and (_finite(v) or isinstance(v, str)) for k, v in d["best_point"].items()),
+         "best_point", "an object of meta-feature names and finite numbers or choices")
+    if "n_samples" in d:
+        need(_is_int(d["n_samples"]) and d["n_samples"] >= 0, "n_samples", "an integer >= 0")
+    if d.get("test_error") is not None:
+        need(_finite(d["test_error"]) and 0 <= d["test_error"] <= 1, "test_error", "null or a number in [0, 1]")
+    meta = d.get("metadata")
+    if isinstance(meta, dict) and "space_size" in meta and meta["space_size"] is None:
+        meta["space_size"] = math.inf  # strict JSON's inf: a continuous space
+    need(isinstance(d["trajectory"], list), "trajectory", "a list of step records")
+    records = []
+    for i, r in enumerate(d["trajectory"]):
+        try:
+            records.append(StepRecord.from_dict(r))
+        except (ValidationError, TypeError) as e:
+            raise ValidationError(f"trajectory[{i}]: {e}") from None
+    for i in range(1, len(records)):
+        if records[i].step <= records[i - 1].step:
+            raise ValidationError(f"trajectory[{i}]: step {records[i].step} does not follow step {records[i - 1].step}")
+    if records:
+        best = max(r.quality for r in records)
+        by_step = {r.step: r for r in records}
+        rec = by_step.get(d["best_step"])
+        if rec is None or rec.quality != d["best_quality"] or d["best_quality"] != best:
+            raise ValidationError(f"best_step={d['best_step']!r} and best_quality={d['best_quality']!r} disagree "
+                                  f"with the trajectory (its best quality is {best!r})")
+    elif d["features"] or d["best_step"] != 0:
+        raise ValidationError("a result without steps can have no features and best_step 0")
+    d["trajectory"] = records
+    res = cls(**d)
+    if res.features:
+        try:
+            res.feature_batch()
+        except UnknownComponentError:
+            pass  # a plugin family that is not installed here: checked when the features are used
+        except MetafxError as e:
+            raise ValidationError(f"features: {e}") from None
+        except Exception as e:  # a family's own constructor on damaged family_params
+            raise ValidationError(f"features of family {res.family!r} (family_params={res.family_params!r}) "
+                                  f"cannot be read: {type(e).__name__}: {e}") from None
+    return res
 
 
 def _pandas(what: str):

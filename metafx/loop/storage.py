@@ -188,6 +188,30 @@ def journal_path(storage: str) -> str | None:
     return None
 
 
+def _check_optuna_journal(path: str) -> None:
+    """Refuse an existing file that is not an optuna journal (optuna would append its records to it)."""
+    if os.path.isdir(path):
+        raise StorageError(f"optuna journal {path!r} is a directory; give the path of a journal file")
+    try:
+        with open(path, "rb") as fh:
+            first = fh.readline(1 << 20)
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise StorageError(f"cannot read optuna journal file {path!r}: {e.strerror or e}") from None
+    if not first.strip():
+        return  # empty: a new journal
+    import json
+
+    try:
+        rec = json.loads(first.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        rec = None
+    if not isinstance(rec, dict) or "op_code" not in rec:
+        raise StorageError(f"{path!r} exists and is not an optuna journal (its first line is no optuna record); "
+                           "give a new file or an existing optuna journal")
+
+
 def _is_url(s: str) -> bool:
     return _SCHEME.match(s) is not None
 
@@ -547,6 +571,7 @@ def open_storage(storage: Any, *, connect_timeout: float = 10.0, retry_seconds: 
     if jpath is not None:
         from optuna.storages.journal import JournalFileBackend, JournalFileOpenLock
 
+        _check_optuna_journal(jpath)
         try:
             parent = os.path.dirname(os.path.abspath(jpath))
             os.makedirs(parent, exist_ok=True)

@@ -564,7 +564,7 @@ class EngineConformance:
         assert q == pytest.approx(result.best_quality)
 
     def test_json_round_trip(self, result):
-        again = SearchResult.from_json(result.to_json())
+        again = SearchResult.from_json_text(result.to_json())
         assert again == result
 
     def test_reproducible(self, eng, problem, result):

@@ -289,7 +289,7 @@ def test_search_result_round_trip_on_diabetes():
     X, y = d.data, d.target
     res = metafx.search(X[:300], y[:300], family="tabular", evaluator="cv-linear", budget=6, steps=3, seed=0,
                         progress=False, family_params={"column_names": list(d.feature_names)})
-    again = metafx.SearchResult.from_json(res.to_json())
+    again = metafx.SearchResult.from_json_text(res.to_json())
     np.testing.assert_array_equal(again.transform(X[300:]), res.transform(X[300:]))
     assert again.feature_names() == res.feature_names()
     assert any(n in " ".join(res.feature_names()) for n in d.feature_names)
