@@ -460,3 +460,17 @@ def test_python_api_errors(small):
     with pytest.raises(metafx.ValidationError, match="start"):
         metafx.search(X, y, budget=20, steps=1, progress=False, engine_params={"start": "abc"})
     assert metafx.search(X, y, budget=20, steps=1, progress=False, seed=2**63 - 1).seed == 2**63 - 1
+
+
+def test_result_files_get_the_usual_permissions(tmp_path):
+    """The atomic write's temporary file is private (mkstemp); the result file is not."""
+    import os
+
+    from metafx.loop.files import atomic_write_text
+
+    mask = os.umask(0o022)
+    try:
+        atomic_write_text(tmp_path / "r.json", "{}")
+    finally:
+        os.umask(mask)
+    assert (os.stat(tmp_path / "r.json").st_mode & 0o777) == 0o644

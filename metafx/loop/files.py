@@ -48,6 +48,8 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(p)}.", suffix=".tmp", dir=parent)
+        # mkstemp makes the file private (0600); a result file gets the permissions of any new file
+        os.chmod(tmp, 0o666 & ~_umask())
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
             fh.flush()
@@ -68,6 +70,12 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
                 os.unlink(tmp)
             except OSError:
                 pass
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def storage_file(storage: object) -> str | None:
