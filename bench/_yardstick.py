@@ -66,3 +66,13 @@ def conditions(which: str):
     """``"idle"``, ``"loaded"`` or ``"both"`` -> [(label, n_competing)]."""
     out = {"idle": [("idle", 0)], "loaded": [("loaded", 1)]}
     return out["idle"] + out["loaded"] if which == "both" else out[which]
+
+
+def best_of(fn, repeats: int) -> float:
+    """The shortest of ``repeats`` timings of ``fn()`` (seconds)."""
+    best = float("inf")
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best

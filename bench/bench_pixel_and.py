@@ -15,11 +15,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
-from _yardstick import competing, conditions, yardstick
+from _yardstick import best_of, competing, conditions, yardstick
 
 
 def numpy_reference(images: np.ndarray, specs) -> np.ndarray:
@@ -50,15 +49,6 @@ def cpu_hz() -> float:
     except OSError:
         pass
     return 3e9
-
-
-def best_of(fn, repeats: int) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
 
 
 def main(argv=None) -> int:

@@ -14,19 +14,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 
 import numpy as np
-from _yardstick import DEFAULT_MNIST, competing, conditions, mnist, yardstick
-
-
-def best_of(fn, repeats: int) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
+from _yardstick import DEFAULT_MNIST, best_of, competing, conditions, mnist, yardstick
 
 
 def main(argv=None) -> int:
