@@ -57,6 +57,18 @@ def load(name: str) -> tuple[np.ndarray, np.ndarray]:
     raise SystemExit(f"unknown data set {name!r}")
 
 
+def data_set_names(datasets: list[str], with_statsmodels: bool) -> list[str]:
+    """``datasets``, plus statsmodels' anes96 and fair when asked for and installed."""
+    names = list(datasets)
+    if with_statsmodels:
+        try:
+            import statsmodels  # noqa: F401
+            names += ["anes96", "fair"]
+        except ImportError:
+            print("statsmodels is not installed: anes96 and fair skipped")
+    return names
+
+
 def split(y: np.ndarray, n_train: int, n_test: int, rng: np.random.Generator):
     from sklearn.model_selection import train_test_split
 
@@ -134,13 +146,7 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--scaling", choices=["minmax", "zscore", "none"], default="minmax")
     p.add_argument("--out", default="runs/potential_h")
     a = p.parse_args(argv)
-    names = list(a.datasets)
-    if a.statsmodels:
-        try:
-            import statsmodels  # noqa: F401
-            names += ["anes96", "fair"]
-        except ImportError:
-            print("statsmodels is not installed: anes96 and fair skipped")
+    names = data_set_names(a.datasets, a.statsmodels)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     summary = {"runs": a.runs, "sigmas": SIGMAS, "potentials": a.potentials, "scaling": a.scaling, "datasets": {}}

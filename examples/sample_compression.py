@@ -118,13 +118,9 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default="runs/sample_compression")
     a = p.parse_args(argv)
-    names = list(a.datasets)
-    if a.statsmodels:
-        try:
-            import statsmodels  # noqa: F401
-            names += ["anes96", "fair"]
-        except ImportError:
-            print("statsmodels is not installed: anes96 and fair skipped")
+    from potential_h_criterion import data_set_names
+
+    names = data_set_names(a.datasets, a.statsmodels)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     summary = {"trials": a.trials, "srm_trials": a.srm_trials, "metric": "l1", "problems": {}}
