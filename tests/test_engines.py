@@ -120,6 +120,41 @@ def test_optuna_random_sampler_same_result_whatever_n_jobs(small):
     assert [t.step for t in two.trajectory] == list(range(1, 9))
 
 
+def test_optuna_on_sqlite_same_search_in_few_statements(small, tmp_path):
+    """TPE on an SQLite study proposes what it proposes in memory, and a trial
+    costs one read at its ask (the sampler reuses it) and three write
+    transactions: creating it, its parameters with the sampler's attributes,
+    its end."""
+    sqlalchemy = pytest.importorskip("sqlalchemy")
+    from sqlalchemy import event
+
+    X, y = small
+    counts = {"statements": 0, "commits": 0}
+    marks: list[tuple[int, int]] = []
+
+    def statement(*args, **kw):
+        counts["statements"] += 1
+
+    def commit(*args, **kw):
+        counts["commits"] += 1
+
+    kw = dict(budget=50, steps=14, engine="optuna", engine_params={"sampler_params": {"n_startup_trials": 4}},
+              seed=5, progress=False)
+    mem = metafx.search(X, y, **kw)
+    event.listen(sqlalchemy.engine.Engine, "before_cursor_execute", statement)
+    event.listen(sqlalchemy.engine.Engine, "commit", commit)
+    try:
+        db = metafx.search(X, y, storage=f"sqlite:///{tmp_path / 's.db'}", study_name="s",
+                           callbacks=[lambda state, rec: marks.append((counts["statements"], counts["commits"]))],
+                           **kw)
+    finally:
+        event.remove(sqlalchemy.engine.Engine, "before_cursor_execute", statement)
+        event.remove(sqlalchemy.engine.Engine, "commit", commit)
+    assert strip(db) == strip(mem) and db.features == mem.features
+    per_trial = [(b[0] - a[0], b[1] - a[1]) for a, b in zip(marks[4:], marks[5:])]  # TPE's trials
+    assert max(s for s, _ in per_trial) <= 20 and max(c for _, c in per_trial) <= 4, per_trial
+
+
 # ----------------------------------------------------------------- mufasa with candidates
 def test_mufasa_one_candidate_is_the_thesis_algorithm(small):
     X, y = small

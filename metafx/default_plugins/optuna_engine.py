@@ -107,6 +107,31 @@ def _sampler_factory(name: str, seed: int, params: Mapping[str, Any]) -> Callabl
     return make
 
 
+class _AskTimeStudy:
+    """The study as a sampler sees it while one trial is asked: every read of
+    its trials returns those read for the ask (the engine reads them just
+    before creating the trial, see ``OptunaEngine._next_trial``), so TPE's
+    constant liar does not read the database a second time."""
+
+    def __init__(self, study) -> None:
+        self._study = study
+
+    def __getattr__(self, name: str):
+        return getattr(self._study, name)
+
+    def _get_trials(self, deepcopy: bool = True, states=None, use_cache: bool = False):
+        return self._study._get_trials(deepcopy, states, use_cache=True)
+
+    def get_trials(self, deepcopy: bool = True, states=None):
+        return self._get_trials(deepcopy, states)
+
+
+def _ask_time(study):
+    """``study`` seen through :class:`_AskTimeStudy` when the ask's trials are cached (database storages)."""
+    tl = getattr(study, "_thread_local", None)
+    return _AskTimeStudy(study) if getattr(tl, "cached_all_trials", None) is not None else study
+
+
 class _TrialSeededSampler:
     """Delegates to a fresh sampler per trial, seeded from ``(seed, trial number)``
     (independent draws: from ``(seed, trial number, parameter)``), so what a
@@ -128,13 +153,14 @@ class _TrialSeededSampler:
             return s
 
     def infer_relative_search_space(self, study, trial):
-        return self._for(trial.number).infer_relative_search_space(study, trial)
+        return self._for(trial.number).infer_relative_search_space(_ask_time(study), trial)
 
     def sample_relative(self, study, trial, search_space):
-        return self._for(trial.number).sample_relative(study, trial, search_space)
+        return self._for(trial.number).sample_relative(_ask_time(study), trial, search_space)
 
     def sample_independent(self, study, trial, param_name, param_distribution):
         s = self._factory(trial_seed(self._seed, trial.number, _name_key(param_name)))
+        study = _ask_time(study)
         s.before_trial(study, trial)
         return s.sample_independent(study, trial, param_name, param_distribution)
 

@@ -256,7 +256,9 @@ class RetryingStorage:
     and a trial created twice is taken over by its owner.
 
     Inside ``with storage.deferred_params():`` the parameters optuna suggests
-    are collected and written in one transaction at the end of the block.
+    (and the system attributes its samplers set meanwhile, such as TPE's
+    relative parameters) are collected and written in one transaction at the
+    end of the block.
     """
 
     def __init__(self, storage: Any, where: str, retry_seconds: float = DEFAULT_RETRY_SECONDS) -> None:
@@ -329,7 +331,11 @@ class RetryingStorage:
         return self._call("get_trial", self._call("create_new_trial", study_id, template_trial))
 
     def set_trial_system_attr(self, trial_id: int, key: str, value: Any) -> None:
-        self._call("set_trial_system_attr", trial_id, key, value)
+        pending = self._buffered(trial_id)
+        if pending is not None:
+            pending[1][key] = value
+        else:
+            self._call("set_trial_system_attr", trial_id, key, value)
         fresh = self._fresh.get(trial_id)
         if fresh is not None:  # a trial just created and not read back yet: keep its copy current
             fresh.system_attrs[key] = value
@@ -343,19 +349,24 @@ class RetryingStorage:
     # -- batching of suggested parameters
     @contextlib.contextmanager
     def deferred_params(self):
-        buf: dict[int, list[tuple[str, Any, Any]]] = {}
+        buf: dict[int, tuple[list[tuple[str, Any, Any]], dict[str, Any]]] = {}
         self._local.buffer = buf
         try:
             yield buf
         finally:
             self._local.buffer = None
-        for tid, params in buf.items():
-            write_trial(self, tid, params=params)
+        for tid, (params, system_attrs) in buf.items():
+            write_trial(self, tid, params=params, system_attrs=system_attrs)
+
+    def _buffered(self, trial_id: int):
+        """The deferred writes of ``trial_id`` (params, system attributes), or None outside ``deferred_params``."""
+        buf = getattr(self._local, "buffer", None)
+        return None if buf is None else buf.setdefault(trial_id, ([], {}))
 
     def set_trial_param(self, trial_id: int, param_name: str, param_value_internal: float, distribution: Any):
-        buf = getattr(self._local, "buffer", None)
-        if buf is not None:
-            buf.setdefault(trial_id, []).append((param_name, param_value_internal, distribution))
+        pending = self._buffered(trial_id)
+        if pending is not None:
+            pending[0].append((param_name, param_value_internal, distribution))
             return None
         return self._call("set_trial_param", trial_id, param_name, param_value_internal, distribution)
 
