@@ -75,6 +75,23 @@ def test_packed_design_scores_as_the_merge_design():
             assert abs(a - b) <= 0.01  # same model; liblinear's path may differ in the last bits
 
 
+def test_packed_design_solver_follows_density(monkeypatch):
+    """Dense packed designs go to liblinear's primal solver, sparse ones to the dual
+    (the design is CSR either way: the density decides, not the format)."""
+    from metafx.default_plugins import svm_evaluator
+
+    sets, y = _digits_sets()
+    seen = []
+    real = svm_evaluator.linear_svc
+    monkeypatch.setattr(svm_evaluator, "linear_svc", lambda *a, **k: seen.append(real(*a, **k)) or seen[-1])
+    for values in sets:
+        M, density = grouped_design(values)
+        seen.clear()
+        CVLinearSVM().evaluate(values, y, random_state=0)
+        assert seen and all(m.dual == (density < svm_evaluator.DUAL_BELOW) for m in seen), density
+    assert {bool(grouped_design(v)[1] < svm_evaluator.DUAL_BELOW) for v in sets} == {True, False}
+
+
 def test_evaluator_empty_set_and_bad_design():
     _, y = _digits_sets(1)
     empty = FeatureValues(n_samples=len(y), packed=np.zeros((0, (len(y) + 63) // 64), dtype=np.uint64))

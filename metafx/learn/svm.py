@@ -99,9 +99,11 @@ def linear_svc(C: float, M=None, max_iter: int = 2000, tol: float = 1e-3, dual: 
     negated pixels OR-ed over shifts) leave the dual coordinate descent crawling
     (measured on 2000 MNIST images: 17 s vs 5.5 s for 2400 such features, 9 s vs
     0.8 s for 400), while on sparse sets the dual is the faster one.  So: primal
-    (``dual=False``) for a dense ``M``, dual for a sparse one.
+    (``dual=False``) for a dense ``M``, dual for a sparse one, unless ``dual``
+    says which.
     """
-    dual = M is None or sp.issparse(M)
+    if dual is None:
+        dual = M is None or sp.issparse(M)
     # liblinear's dual solver shuffles with its own seed: fix it, or equal inputs may score differently
     return LinearSVC(C=C, max_iter=max_iter, tol=tol, dual=dual, random_state=0)
 
