@@ -7,6 +7,7 @@ import naive
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sklearn.svm import LinearSVC
 
 import metafx
 from metafx._kernels.design import packed_to_csr
@@ -14,8 +15,9 @@ from metafx._kernels.packing import pack_columns
 from metafx._kernels.pixel_and import eval_pixel_and, word_ops
 from metafx._kernels.threads import PARALLEL_MIN_WORD_OPS, use_threads
 from metafx.core.values import FeatureValues
+from metafx.default_plugins import svm_evaluator
 from metafx.default_plugins.pixel_families import PixelAndFamily
-from metafx.default_plugins.svm_evaluator import CVLinearSVM
+from metafx.default_plugins.svm_evaluator import CVLinearSVM, _predict
 from metafx.learn.svm import design_matrix, grouped_design, merge_matrix
 
 
@@ -78,8 +80,6 @@ def test_packed_design_scores_as_the_merge_design():
 def test_packed_design_solver_follows_density(monkeypatch):
     """Dense packed designs go to liblinear's primal solver, sparse ones to the dual
     (the design is CSR either way: the density decides, not the format)."""
-    from metafx.default_plugins import svm_evaluator
-
     sets, y = _digits_sets()
     seen = []
     real = svm_evaluator.linear_svc
@@ -124,3 +124,13 @@ def test_pixel_and_serial_and_parallel_twins_agree(m, rng):
     got = FeatureValues(n_samples=m, packed=serial).dense(np.uint8)
     np.testing.assert_array_equal(got, naive.pixel_and_features(images, fam.to_json(batch)))
     assert word_ops(batch.k, batch.shift, 3) == 3 * int(np.sum(batch.k.astype(int) * batch.shift.astype(int) ** 2))
+
+
+@pytest.mark.parametrize("n_classes", [2, 3, 10])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_evaluator_prediction_is_the_models(n_classes, sparse, rng):
+    X = (rng.random((157, 23)) < 0.3).astype(float)
+    y = rng.integers(0, n_classes, 157) * 7 - 3  # labels that are not 0..k-1
+    M = sp.csr_matrix(X) if sparse else X
+    model = LinearSVC(C=0.1, random_state=0).fit(M[:100], y[:100])
+    np.testing.assert_array_equal(_predict(model, M[100:]), model.predict(M[100:]))

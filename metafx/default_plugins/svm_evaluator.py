@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import sklearn
 from sklearn.exceptions import ConvergenceWarning
 
 from ..core.base import SetEvaluator
@@ -88,13 +89,21 @@ class CVLinearSVM(SetEvaluator):
             return float(np.mean([majority_accuracy(y[tr], y[te]) for tr, te in folds]))
         M, dual = self._design(values)
         accs = []
-        for tr, te in folds:
-            model = self._model(M, dual)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", ConvergenceWarning)
-                model.fit(M[tr], y[tr])
-            accs.append(float(np.mean(model.predict(M[te]) == y[te])))
+        # the design and labels are checked already: skip scikit-learn's per-fit checks (public config switches)
+        with sklearn.config_context(assume_finite=True, skip_parameter_validation=True), warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            for tr, te in folds:
+                model = self._model(M, dual).fit(M[tr], y[tr])
+                accs.append(float(np.mean(_predict(model, M[te]) == y[te])))
         return float(np.mean(accs))
+
+
+def _predict(model, M) -> np.ndarray:
+    """``model.predict(M)`` of a fitted linear classifier, without re-validating ``M``."""
+    scores = np.asarray(M @ model.coef_.T) + model.intercept_
+    if scores.shape[1] == 1:
+        return model.classes_[(scores[:, 0] > 0).astype(np.intp)]
+    return model.classes_[scores.argmax(axis=1)]
 
 
 @hookimpl
