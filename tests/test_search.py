@@ -259,3 +259,22 @@ def test_oversample_drops_repeated_draws(small):
     pool = fam.draw(point, 400.0, step_rng(0, 1, 1))
     P = fam.compute(prob.prepared, pool).dense(np.uint8)
     assert len(keys) == min(100, len({P[:, j].tobytes() for j in range(P.shape[1])}))
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint64, np.int32, np.float32])
+@pytest.mark.parametrize("collide", [False, True])
+def test_row_groups_are_numpy_unique_rows(monkeypatch, dtype, collide):
+    """Rows are grouped by a 64-bit hash; if different rows share one (forced here), rows are compared instead."""
+    from metafx.core import values as values_module
+
+    rng = np.random.default_rng(7)
+    rows = (rng.random((25, 7)) < 0.5).astype(dtype)
+    rows[10:20] = rows[:10]
+    if collide:
+        monkeypatch.setattr(values_module, "_row_hashes", lambda r: np.zeros(len(r), np.uint64))
+    _, first, inverse, counts = np.unique(rows, axis=0, return_index=True, return_inverse=True, return_counts=True)
+    f, inv, c = values_module._row_groups(rows)
+    # the same groups (the order of groups may differ): map each group to its first row
+    assert np.array_equal(np.sort(f), np.sort(first))
+    assert np.array_equal(f[inv], first[np.asarray(inverse).reshape(-1)])
+    assert sorted(c) == sorted(counts) and len(f) <= 15

@@ -329,9 +329,7 @@ class FeatureValues:
             e = np.zeros(0, dtype=np.intp)
             return e, e.copy(), e.copy()
         rows = self.packed if self.packed is not None else np.ascontiguousarray(self._dense.T)
-        _, first, inverse, counts = np.unique(rows, axis=0, return_index=True, return_inverse=True,
-                                              return_counts=True)
-        inverse = np.asarray(inverse).reshape(-1)
+        first, inverse, counts = _row_groups(rows)
         # renumber the groups by first occurrence, so the result does not depend on np.unique's order
         order = np.argsort(first, kind="stable")
         rank = np.empty_like(order)
@@ -340,6 +338,39 @@ class FeatureValues:
 
     def __len__(self) -> int:
         return self.n_features
+
+
+def _row_groups(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``np.unique(rows, axis=0, return_index=True, return_inverse=True, return_counts=True)``
+    without the unique rows, in some order of the groups: rows are hashed to one 64-bit
+    number each (sorting those is much faster than sorting rows), and if two different
+    rows share a hash the rows themselves are sorted instead."""
+    if rows.ndim != 2 or rows.shape[1] == 0 or rows.dtype.kind not in "biu":
+        return _unique_rows(rows)
+    _, first, inverse, counts = np.unique(_row_hashes(rows), return_index=True, return_inverse=True,
+                                          return_counts=True)
+    inverse = np.asarray(inverse).reshape(-1)
+    if not np.array_equal(rows, rows[first[inverse]]):  # a hash shared by different rows
+        return _unique_rows(rows)
+    return first, inverse, counts
+
+
+def _row_hashes(rows: np.ndarray) -> np.ndarray:
+    """One 64-bit hash per row of an integer array: splitmix64 of each 8-byte word and its position, summed."""
+    b = np.ascontiguousarray(rows).view(np.uint8).reshape(len(rows), -1)
+    if b.shape[1] % 8:
+        b = np.concatenate([b, np.zeros((len(rows), -b.shape[1] % 8), np.uint8)], axis=1)
+    z = b.view(np.uint64)
+    with np.errstate(over="ignore"):
+        z = z + np.arange(1, z.shape[1] + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return (z ^ (z >> np.uint64(31))).sum(axis=1, dtype=np.uint64)
+
+
+def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    _, first, inverse, counts = np.unique(rows, axis=0, return_index=True, return_inverse=True, return_counts=True)
+    return first, np.asarray(inverse).reshape(-1), counts
 
 
 # --------------------------------------------------------------------------- results
