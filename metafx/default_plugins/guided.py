@@ -1,0 +1,269 @@
+"""Search engine ``guided``: a model of set quality over meta-feature points proposes the
+next point, and portfolio steps combine the features of the best sets found so far.
+
+Thesis background: Algorithm 6 (Mufasa) moves to a random neighbour of the best point;
+section 5.2 (Algorithm 5, the quality map) learns quality as a smooth function of
+meta-features.  This engine applies the second idea to whole sets: the qualities of the
+steps so far, as a function of their meta-feature points, are smoothed by a Gaussian
+process, and the next point maximizes the expected improvement over the best quality.
+
+Schedule of step ``j`` (1-based)::
+
+    j <= len(warm_start)               the warm-start points (related tasks), as ``random`` does
+    j <= n_init                        a uniform point, drawn exactly as ``random`` draws it
+    (j - n_init) % portfolio_every == 0
+        and >= 2 point steps so far    a portfolio: the best ``k`` sets so far combined (see below)
+    otherwise                          the point of largest expected improvement among ``n_pool``
+                                       uniform points and neighbours of the best points
+
+*Model* (where the thesis is silent, chosen here): free dimensions scaled to ``[0, 1]``
+(categorical ones by their index), qualities standardized; a Gaussian process with a
+Matern 5/2 kernel whose length scale and noise share are chosen from small grids by the
+largest marginal likelihood; expected improvement over the best standardized quality
+(plus ``xi``).  Only point steps train it (a portfolio has no single point).
+
+*Portfolio*: the ``k`` best point steps (by quality, earliest first on ties) are drawn
+again with their own generators (the very sets that were scored); with ``oversample > 1``
+each set is ordered by the pruning score, best first.  Each source gets ``budget / k``;
+its best features that fit its share are taken, then what is left of the budget is
+filled round-robin from the sources' next features; repeats (equal values on the
+training images) are dropped.  The loop scores the set like any other and accepts it
+only if its quality is at least the best so far, so the test images are never used.
+``k`` cycles through ``portfolio_sizes``.
+
+The candidate of a portfolio step holds its sources (points and draw keys), so its draw
+depends on nothing else: a resumed search (journal replay through ``ask``/``tell``)
+re-draws it exactly, and the step's record carries the mean meta-features of the set as
+its point.  Every random number of step ``j`` comes from generators seeded by
+``(seed, j, ...)``: the search is a function of its seed.  ``SearchResult.bound()``
+refuses for this engine (the points are chosen by a model of the data).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+import numpy as np
+from scipy.special import ndtr
+
+from ..core.base import Candidate, SearchEngine
+from ..core.exceptions import ValidationError
+from ..core.validation import check_int, check_number
+from ..core.values import StepRecord
+from ..hooks.spec import hookimpl
+from ..loop.problem import SearchProblem, draw_or_empty, step_rng
+
+__all__ = ["GuidedSearch", "expected_improvement", "gp_posterior"]
+
+_MOVE = 0
+_DRAW = 1
+_LENGTHS = (0.1, 0.2, 0.35, 0.6, 1.0)
+_NOISES = (0.01, 0.1, 0.3, 0.6)
+
+
+def _matern52(A: np.ndarray, B: np.ndarray, length: float) -> np.ndarray:
+    d = np.sqrt(np.maximum(((A[:, None, :] - B[None, :, :]) ** 2).sum(-1), 0.0)) / length
+    s5 = math.sqrt(5.0) * d
+    return (1.0 + s5 + 5.0 / 3.0 * d * d) * np.exp(-s5)
+
+
+def gp_posterior(X: np.ndarray, y: np.ndarray, Xq: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and standard deviation at ``Xq`` of a GP fitted on ``(X, y)`` (``y`` standardized inside).
+
+    Unit signal variance, Matern 5/2; the length scale and the noise share are the
+    pair of largest log marginal likelihood on a fixed grid.  Returned in the units
+    of the standardized ``y``.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    mu0, sd0 = float(y.mean()), float(y.std())
+    z = (y - mu0) / (sd0 if sd0 > 0 else 1.0)
+    n = len(z)
+    best = None
+    for length in _LENGTHS:
+        K0 = _matern52(X, X, length)
+        for noise in _NOISES:
+            K = (1.0 - noise) * K0 + noise * np.eye(n) + 1e-9 * np.eye(n)
+            L = np.linalg.cholesky(K)
+            a = np.linalg.solve(L.T, np.linalg.solve(L, z))
+            ll = -0.5 * float(z @ a) - float(np.log(np.diag(L)).sum())
+            if best is None or ll > best[0] + 1e-12:
+                best = (ll, length, noise, L, a)
+    _, length, noise, L, a = best
+    Ks = (1.0 - noise) * _matern52(Xq, X, length)
+    mean = Ks @ a
+    v = np.linalg.solve(L, Ks.T)
+    var = np.maximum((1.0 - noise) - (v * v).sum(0), 1e-12)
+    return mean, np.sqrt(var)
+
+
+def expected_improvement(mean: np.ndarray, sd: np.ndarray, best: float, xi: float = 0.0) -> np.ndarray:
+    """``E[max(f - best - xi, 0)]`` for ``f ~ N(mean, sd^2)`` (maximization)."""
+    imp = mean - best - xi
+    zz = imp / sd
+    return imp * ndtr(zz) + sd * np.exp(-0.5 * zz * zz) / math.sqrt(2.0 * math.pi)
+
+
+class GuidedSearch(SearchEngine):
+    """Model-guided search with portfolio steps (see the module docstring).
+
+    Parameters
+    ----------
+    n_init : int, default 10
+        Uniform points before the model proposes (drawn as engine ``random`` draws its steps).
+    portfolio_every : int, default 5
+        Every this many steps after ``n_init``, a portfolio step (0: never).
+    portfolio_sizes : sequence of int, default (2, 3, 4)
+        Numbers of best sets combined by successive portfolio steps (cycled).
+    n_pool : int, default 2000
+        Uniform points among which the model chooses (plus 100 neighbours of each of the 5 best points).
+    xi : float, default 0.01
+        Exploration margin of the expected improvement (in standard deviations of the qualities).
+
+    Examples
+    --------
+    >>> import metafx
+    >>> X, y = metafx.load_dataset("digits")
+    >>> r = metafx.search(X[:300], y[:300], budget=40, steps=4, engine="guided",
+    ...                   engine_params={"n_init": 2, "portfolio_every": 2}, seed=0, progress=False)
+    >>> len(r.trajectory), r.total_cost <= 40
+    (4, True)
+    """
+
+    name = "guided"
+    summary = "Gaussian-process expected improvement over meta-feature points, plus portfolio steps"
+
+    def __init__(self, n_init: int = 10, portfolio_every: int = 5, portfolio_sizes: Sequence[int] = (2, 3, 4),
+                 n_pool: int = 2000, xi: float = 0.01) -> None:
+        self.n_init = n_init
+        self.portfolio_every = portfolio_every
+        self.portfolio_sizes = portfolio_sizes
+        self.n_pool = n_pool
+        self.xi = xi
+
+    def check_params(self) -> None:
+        check_int("n_init", self.n_init, 1)
+        check_int("portfolio_every", self.portfolio_every, 0)
+        check_int("n_pool", self.n_pool, 1)
+        check_number("xi", self.xi, low=0)
+        sizes = self.portfolio_sizes
+        if isinstance(sizes, (str, bytes)) or not isinstance(sizes, (list, tuple)) or not sizes or any(
+                isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2 for k in sizes):
+            raise ValidationError(f"portfolio_sizes={sizes!r} must be a non-empty list of integers >= 2 "
+                                  "(how many of the best sets a portfolio step combines)")
+
+    def setup(self, problem, seed: int) -> None:
+        super().setup(problem, seed)
+        self.points_: list[tuple[int, dict[str, Any], float]] = []  # (step, point, quality) of point steps
+        self.kind_: dict[int, str] = {}
+        self.n_portfolios_ = 0
+
+    # ------------------------------------------------------------------ proposals
+    def _is_portfolio(self, step: int) -> bool:
+        if step <= max(self.n_init, len(self.warm_start_)) or self.portfolio_every == 0:
+            return False
+        return (step - self.n_init) % self.portfolio_every == 0 and len(self.points_) >= 2
+
+    def ask(self, step: int) -> Candidate:
+        keys = (self.seed_, step, _DRAW)
+        if step <= len(self.warm_start_):
+            self.kind_[step] = "point"
+            return Candidate(dict(self.warm_start_[step - 1]), keys=keys)
+        if step <= self.n_init or len(self.points_) < 2:
+            self.kind_[step] = "point"
+            return Candidate(self.problem_.space.uniform(step_rng(self.seed_, step, _MOVE)), keys=keys)
+        if self._is_portfolio(step):
+            self.kind_[step] = "portfolio"
+            return self._portfolio(step)
+        self.kind_[step] = "point"
+        return Candidate(self._propose(step), keys=keys)
+
+    def _encode(self, points: Sequence[dict[str, Any]]) -> np.ndarray:
+        free = self.problem_.space.free
+        out = np.zeros((len(points), max(1, len(free))), dtype=np.float64)
+        for j, d in enumerate(free):
+            span = float(d.high - d.low) or 1.0
+            for i, p in enumerate(points):
+                v = d.choices.index(p[d.name]) if d.kind == "categorical" else float(p[d.name])
+                out[i, j] = (v - float(d.low)) / span
+        return out
+
+    def _propose(self, step: int) -> dict[str, Any]:
+        space = self.problem_.space
+        rng = step_rng(self.seed_, step, _MOVE)
+        seen = [p for _, p, _ in self.points_]
+        q = np.array([v for _, _, v in self.points_])
+        pool = [space.uniform(rng) for _ in range(self.n_pool)]
+        for i in np.argsort(-q, kind="stable")[:5]:
+            pool += [space.neighbour(seen[i], rng) for _ in range(100)]
+        pool = [p for p in pool if p not in seen] or pool
+        mean, sd = gp_posterior(self._encode(seen), q, self._encode(pool))
+        z = (q - q.mean()) / (q.std() if q.std() > 0 else 1.0)
+        ei = expected_improvement(mean, sd, float(z.max()), self.xi)
+        return dict(pool[int(np.argmax(ei))])
+
+    def _portfolio(self, step: int) -> Candidate:
+        k = int(self.portfolio_sizes[self.n_portfolios_ % len(self.portfolio_sizes)])
+        self.n_portfolios_ += 1
+        order = sorted(self.points_, key=lambda t: (-t[2], t[0]))[:k]
+        sources = [{"point": dict(p), "keys": [self.seed_, s, _DRAW]} for s, p, _ in order]
+        return Candidate({"portfolio": sources}, how="engine", keys=(self.seed_, step, _DRAW))
+
+    def tell(self, record: StepRecord) -> None:
+        if self.kind_.get(record.step, "point") == "point":
+            self.points_.append((record.step, dict(record.point), float(record.quality)))
+
+    # ------------------------------------------------------------------ portfolio draw
+    def draw(self, problem: SearchProblem, candidate: Candidate, rng: np.random.Generator) -> Any:
+        """The portfolio's features: each source's best features within ``budget / k``, then round-robin."""
+        sources = candidate.point["portfolio"]
+        fam = problem.family
+        batches = [draw_or_empty(problem, lambda s=s: problem.draw(s["point"], step_rng(*s["keys"])))
+                   for s in sources]
+        batches = [b for b in batches if len(b)]
+        if not batches:
+            return fam.concat([])
+        union = fam.concat(batches)
+        offsets = np.cumsum([0] + [len(b) for b in batches])
+        _, first, _ = fam.compute(problem.prepared, union).duplicate_groups()
+        keep = np.zeros(len(union), dtype=bool)
+        keep[first] = True
+        costs = np.asarray(union.costs, dtype=np.float64)
+        lists = [[i for i in range(offsets[s], offsets[s + 1]) if keep[i]] for s in range(len(batches))]
+        budget = problem.budget * (1 + 1e-12)
+        share = problem.budget / len(batches) * (1 + 1e-12)
+        chosen: list[int] = []
+        spent = 0.0
+        pos = [0] * len(lists)
+        for s, lst in enumerate(lists):  # each source's best features within its share
+            used = 0.0
+            while pos[s] < len(lst) and used + costs[lst[pos[s]]] <= share:
+                used += costs[lst[pos[s]]]
+                chosen.append(lst[pos[s]])
+                pos[s] += 1
+            spent += used
+        moved = True
+        while moved:  # the rest of the budget, round-robin over the sources' next features
+            moved = False
+            for s, lst in enumerate(lists):
+                while pos[s] < len(lst) and spent + costs[lst[pos[s]]] > budget:
+                    pos[s] += 1  # too dear for what is left; a cheaper one may follow
+                if pos[s] < len(lst):
+                    spent += costs[lst[pos[s]]]
+                    chosen.append(lst[pos[s]])
+                    pos[s] += 1
+                    moved = True
+        return union.take(np.array(sorted(chosen), dtype=np.intp))
+
+    def metadata(self) -> dict[str, Any]:
+        meta: dict[str, Any] = {"n_init": self.n_init, "portfolio_every": self.portfolio_every,
+                                "portfolio_steps": sorted(s for s, k in self.kind_.items() if k == "portfolio")}
+        if self.warm_start_:
+            meta["warm_start"] = self.warm_start_
+        return meta
+
+
+@hookimpl
+def metafx_register_search_engines(register):
+    register(GuidedSearch)
