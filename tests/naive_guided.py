@@ -56,31 +56,55 @@ def expected_improvement(mean, sd, best, xi):
     return np.array(out)
 
 
-def portfolio(source_costs, source_keep, budget):
-    """Indices (source, position) chosen: each source's prefix within budget/k, then round-robin fill.
+def phi(a, b):
+    """Pearson correlation of two 0/1 columns (the phi coefficient), from the 2x2 table."""
+    n = len(a)
+    n11 = sum(1 for u, v in zip(a, b) if u and v)
+    na, nb = sum(a), sum(b)
+    return (n * n11 - na * nb) / math.sqrt(na * (n - na) * nb * (n - nb))
 
-    ``source_costs[s]`` are the costs of source s's features in its order; ``source_keep[s]`` says
-    which are not repeats of an earlier feature (sources in order, then positions).
-    """
-    k = len(source_costs)
-    lists = [[i for i in range(len(c)) if keep[i]] for c, keep in zip(source_costs, source_keep)]
-    chosen, spent, pos = [], 0.0, [0] * k
-    for s in range(k):
-        used = 0.0
-        while pos[s] < len(lists[s]) and used + source_costs[s][lists[s][pos[s]]] <= budget / k * (1 + 1e-12):
-            used += source_costs[s][lists[s][pos[s]]]
-            chosen.append((s, lists[s][pos[s]]))
-            pos[s] += 1
-        spent += used
-    progress = True
-    while progress:
-        progress = False
-        for s in range(k):
-            while pos[s] < len(lists[s]) and spent + source_costs[s][lists[s][pos[s]]] > budget * (1 + 1e-12):
-                pos[s] += 1
-            if pos[s] < len(lists[s]):
-                spent += source_costs[s][lists[s][pos[s]]]
-                chosen.append((s, lists[s][pos[s]]))
-                pos[s] += 1
-                progress = True
-    return sorted(chosen)
+
+def diverse(D, order, costs, budget, max_corr):
+    """Go through ``order``; keep a non-constant column that fits and has |phi| <= max_corr to all kept."""
+    kept, spent = [], 0.0
+    for i in order:
+        col = [int(v) for v in D[:, i]]
+        if spent + costs[i] > budget * (1 + 1e-12) or sum(col) in (0, len(col)):
+            continue
+        if all(abs(phi(col, [int(v) for v in D[:, j]])) <= max_corr for j in kept):
+            kept.append(int(i))
+            spent += costs[i]
+    return kept
+
+
+def first_of_repeats(D):
+    """Mask: column not equal to an earlier column."""
+    keep = []
+    for i in range(D.shape[1]):
+        keep.append(not any(np.array_equal(D[:, i], D[:, j]) for j in range(i)))
+    return np.array(keep)
+
+
+def infogain(col, y):
+    """Mutual information (nats) of a discrete column and the labels, from counts."""
+    n = len(y)
+    out = 0.0
+    for v in set(col):
+        for c in set(y):
+            pij = sum(1 for a, b in zip(col, y) if a == v and b == c) / n
+            if pij > 0:
+                out += pij * math.log(pij / ((list(col).count(v) / n) * (list(y).count(c) / n)))
+    return out
+
+
+def point_set_order(D, y, costs):
+    """Columns that repeat no earlier one, by infogain per cost (best first, ties in draw order)."""
+    keep = first_of_repeats(D)
+    score = [infogain(list(D[:, i]), list(y)) / costs[i] for i in range(D.shape[1])]
+    idx = [i for i in range(D.shape[1]) if keep[i]]
+    return sorted(idx, key=lambda i: (-score[i], i))
+
+
+def round_robin(lengths):
+    """(source, position) pairs: position 0 of every source, then position 1, ..."""
+    return [(s, r) for r in range(max(lengths)) for s in range(len(lengths)) if r < lengths[s]]

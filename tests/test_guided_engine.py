@@ -9,13 +9,19 @@ import pytest
 
 import metafx
 from metafx.core.base import Candidate
-from metafx.default_plugins.guided import GuidedSearch, expected_improvement, gp_posterior
+from metafx.default_plugins.guided import (
+    PORTFOLIO,
+    GuidedSearch,
+    dense_diverse_prefix,
+    expected_improvement,
+    gp_posterior,
+)
 from metafx.loop.components import make_component
 from metafx.loop.problem import SearchProblem, step_rng
 from metafx.plugin import run_search
 from metafx.testing import EngineConformance
 
-PARAMS = {"n_init": 2, "portfolio_every": 2, "n_pool": 200}
+PARAMS = {"n_init": 2, "portfolio_every": 2, "n_pool": 200, "pool_factor": 4}
 
 
 class TestGuided(EngineConformance):
@@ -68,30 +74,57 @@ def test_expected_improvement_matches_numerical_integration(rng):
     np.testing.assert_allclose(got, naive_guided.expected_improvement(mean, sd, 0.4, 0.01), rtol=1e-5, atol=1e-9)
 
 
-@pytest.mark.parametrize("budget,oversample", [(30.0, 4.0), (47.5, 1.0)])
-def test_portfolio_draw_matches_the_reference(small, budget, oversample):
-    prob = _problem(small, budget, oversample)
-    eng = GuidedSearch.create(PARAMS)
+@pytest.mark.parametrize("budget,max_corr", [(30.0, 0.5), (47.5, 0.3)])
+def test_point_set_matches_the_reference(small, budget, max_corr):
+    prob = _problem(small, budget, 1.0)
+    eng = GuidedSearch.create({**PARAMS, "pool_factor": 6, "max_corr": max_corr})
+    eng.setup(prob, 3)
+    point = {"numInputs": 2, "percentPos": 50, "shiftInvLen": 1, "scatter": 1.5}
+    got = eng.point_set(prob, point, np.random.default_rng(7))
+    fam = prob.family
+    pool = fam.draw(point, 6 * budget, np.random.default_rng(7))
+    D = fam.compute(prob.prepared, pool).dense(np.uint8)
+    costs = np.asarray(pool.costs, float)
+    order = naive_guided.point_set_order(D, prob.y, costs)
+    want = pool.take(np.array(naive_guided.diverse(D, order, costs, budget, max_corr), dtype=np.intp))
+    assert fam.to_json(got) == fam.to_json(want)
+    assert 0 < float(np.sum(got.costs)) <= budget + 1e-9
+
+
+@pytest.mark.parametrize("pool_factor", [8.0, None])
+def test_portfolio_draw_matches_the_reference(small, pool_factor):
+    prob = _problem(small, 30.0, 4.0)
+    eng = GuidedSearch.create({**PARAMS, "pool_factor": pool_factor})
     eng.setup(prob, 3)
     space = prob.space
     points = [space.uniform(np.random.default_rng(i)) for i in range(3)]
     points[2] = dict(points[0])  # two sources at the same point: their repeats must go
     sources = [{"point": p, "keys": [3, i + 1, 1]} for i, p in enumerate(points)]
-    batch = eng.draw(prob, Candidate({"portfolio": sources}, how="engine"), None)
+    batch = eng.draw(prob, Candidate({PORTFOLIO: sources}, how="engine"), None)
     fam = prob.family
-    parts = [prob.draw(s["point"], step_rng(*s["keys"])) for s in sources]
+    parts = [eng.source_set(prob, s["point"], step_rng(*s["keys"])) for s in sources]
+    if pool_factor is None:  # the loop's own draw at the point
+        for part, s in zip(parts, sources):
+            assert fam.to_json(part) == fam.to_json(prob.draw(s["point"], step_rng(*s["keys"])))
+    parts = [p for p in parts if len(p)]
     union = fam.concat(parts)
-    _, first, _ = fam.compute(prob.prepared, union).duplicate_groups()
-    keep = np.zeros(len(union), bool)
-    keep[first] = True
     offs = np.cumsum([0] + [len(p) for p in parts])
-    ref = naive_guided.portfolio([np.asarray(p.costs, float) for p in parts],
-                                 [keep[offs[s]:offs[s + 1]] for s in range(len(parts))], budget)
-    want = union.take(np.array([offs[s] + i for s, i in ref], dtype=np.intp))
-    assert fam.to_json(batch) == fam.to_json(want)
-    assert float(np.sum(batch.costs)) <= budget + 1e-9
-    vals = fam.compute(prob.prepared, batch)
-    assert len(vals.duplicate_groups()[1]) == len(batch)  # no repeats
+    D = fam.compute(prob.prepared, union).dense(np.uint8)
+    keep = naive_guided.first_of_repeats(D)
+    order = [offs[s] + r for s, r in naive_guided.round_robin([len(p) for p in parts]) if keep[offs[s] + r]]
+    ref = naive_guided.diverse(D, order, np.asarray(union.costs, float), 30.0, eng.max_corr)
+    assert fam.to_json(batch) == fam.to_json(union.take(np.array(ref, dtype=np.intp)))
+    assert float(np.sum(batch.costs)) <= 30.0 + 1e-9
+
+
+def test_dense_filter_matches_the_reference(rng):
+    D = (rng.random((40, 12)) < 0.4).astype(np.uint8)
+    D[:, 5] = D[:, 2]  # perfectly correlated
+    D[:, 7] = 0  # constant
+    costs = rng.uniform(1, 3, 12)
+    order = rng.permutation(12)
+    got = dense_diverse_prefix(D.astype(float), order, costs, 15.0, 0.3)
+    assert got.tolist() == naive_guided.diverse(D, order, costs, 15.0, 0.3)
 
 
 def test_schedule_uniform_then_model_then_portfolio(small):
@@ -99,7 +132,8 @@ def test_schedule_uniform_then_model_then_portfolio(small):
     res = run_search(prob, GuidedSearch.create({"n_init": 3, "portfolio_every": 2, "n_pool": 200}), steps=7, seed=4,
                      progress=False)
     rnd = run_search(prob, make_component("engine", "random", None), steps=3, seed=4, progress=False)
-    assert _steps(res)[:3] == _steps(rnd)  # the first n_init steps are engine random's
+    assert res.metadata["proposed_points"][:3] == [r.point for r in rnd.trajectory]
+    assert [p is None for p in res.metadata["proposed_points"]] == [False] * 4 + [True, False, True]
     assert res.metadata["portfolio_steps"] == [5, 7]
 
 
@@ -133,7 +167,7 @@ def test_bound_refuses(small):
 
 @pytest.mark.parametrize("params", [{"n_init": 0}, {"portfolio_every": -1}, {"portfolio_sizes": [1]},
                                     {"portfolio_sizes": []}, {"portfolio_sizes": "23"}, {"n_pool": 0},
-                                    {"xi": -0.1}])
+                                    {"xi": -0.1}, {"pool_factor": 0.5}, {"max_corr": 0}, {"max_corr": 1.5}])
 def test_bad_parameters_are_refused(params):
     key = next(iter(params))
     with pytest.raises(metafx.ValidationError, match=key):

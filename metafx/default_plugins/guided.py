@@ -42,22 +42,26 @@ refuses for this engine (the points are chosen by a model of the data).
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 from scipy.special import ndtr
 
-from ..core.base import Candidate, SearchEngine
+from .._kernels.diverse import diverse_prefix
+from ..core.base import Candidate, FeatureScorer, SearchEngine
 from ..core.exceptions import ValidationError
 from ..core.validation import check_int, check_number
 from ..core.values import StepRecord
 from ..hooks.spec import hookimpl
+from ..loop.components import make_component
 from ..loop.problem import SearchProblem, draw_or_empty, step_rng
 
 __all__ = ["GuidedSearch", "expected_improvement", "gp_posterior"]
 
 _MOVE = 0
 _DRAW = 1
+#: key of a portfolio candidate's point holding its sources
+PORTFOLIO = "__portfolio__"
 _LENGTHS = (0.1, 0.2, 0.35, 0.6, 1.0)
 _NOISES = (0.01, 0.1, 0.3, 0.6)
 
@@ -106,12 +110,12 @@ def expected_improvement(mean: np.ndarray, sd: np.ndarray, best: float, xi: floa
 
 
 class GuidedSearch(SearchEngine):
-    """Model-guided search with portfolio steps (see the module docstring).
+    """Model-guided search with a redundancy-filtered draw and portfolio steps (see the module docstring).
 
     Parameters
     ----------
     n_init : int, default 10
-        Uniform points before the model proposes (drawn as engine ``random`` draws its steps).
+        Uniform points before the model proposes (the points engine ``random`` visits).
     portfolio_every : int, default 5
         Every this many steps after ``n_init``, a portfolio step (0: never).
     portfolio_sizes : sequence of int, default (2, 3, 4)
@@ -120,6 +124,12 @@ class GuidedSearch(SearchEngine):
         Uniform points among which the model chooses (plus 100 neighbours of each of the 5 best points).
     xi : float, default 0.01
         Exploration margin of the expected improvement (in standard deviations of the qualities).
+    pool_factor : float or None, default 16
+        A point's set is chosen from ``pool_factor * budget`` drawn at the point: by infogain per
+        cost, repeats dropped, keeping a feature only if its correlation with every feature kept
+        so far is at most ``max_corr``.  ``None``: the loop's draw (``oversample`` of the search).
+    max_corr : float, default 0.5
+        Largest absolute correlation (phi coefficient for binary features) between two kept features.
 
     Examples
     --------
@@ -132,21 +142,26 @@ class GuidedSearch(SearchEngine):
     """
 
     name = "guided"
-    summary = "Gaussian-process expected improvement over meta-feature points, plus portfolio steps"
+    summary = "Gaussian-process expected improvement over points, redundancy-filtered draws, portfolio steps"
 
     def __init__(self, n_init: int = 10, portfolio_every: int = 5, portfolio_sizes: Sequence[int] = (2, 3, 4),
-                 n_pool: int = 2000, xi: float = 0.01) -> None:
+                 n_pool: int = 2000, xi: float = 0.01, pool_factor: float | None = 16.0,
+                 max_corr: float = 0.5) -> None:
         self.n_init = n_init
         self.portfolio_every = portfolio_every
         self.portfolio_sizes = portfolio_sizes
         self.n_pool = n_pool
         self.xi = xi
+        self.pool_factor = pool_factor
+        self.max_corr = max_corr
 
     def check_params(self) -> None:
         check_int("n_init", self.n_init, 1)
         check_int("portfolio_every", self.portfolio_every, 0)
         check_int("n_pool", self.n_pool, 1)
         check_number("xi", self.xi, low=0)
+        check_number("pool_factor", self.pool_factor, low=1, high=1000, allow_none=True)
+        check_number("max_corr", self.max_corr, low=0, high=1, strict=True)
         sizes = self.portfolio_sizes
         if isinstance(sizes, (str, bytes)) or not isinstance(sizes, (list, tuple)) or not sizes or any(
                 isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2 for k in sizes):
@@ -155,9 +170,10 @@ class GuidedSearch(SearchEngine):
 
     def setup(self, problem, seed: int) -> None:
         super().setup(problem, seed)
-        self.points_: list[tuple[int, dict[str, Any], float]] = []  # (step, point, quality) of point steps
-        self.kind_: dict[int, str] = {}
+        self.points_: list[tuple[int, dict[str, Any], float]] = []  # (step, proposed point, quality) of point steps
+        self.proposed_: dict[int, dict[str, Any] | None] = {}  # None: a portfolio step
         self.n_portfolios_ = 0
+        self.scorer_ = make_component("evaluator", "infogain", None, base=FeatureScorer)
 
     # ------------------------------------------------------------------ proposals
     def _is_portfolio(self, step: int) -> bool:
@@ -166,18 +182,20 @@ class GuidedSearch(SearchEngine):
         return (step - self.n_init) % self.portfolio_every == 0 and len(self.points_) >= 2
 
     def ask(self, step: int) -> Candidate:
-        keys = (self.seed_, step, _DRAW)
         if step <= len(self.warm_start_):
-            self.kind_[step] = "point"
-            return Candidate(dict(self.warm_start_[step - 1]), keys=keys)
-        if step <= self.n_init or len(self.points_) < 2:
-            self.kind_[step] = "point"
-            return Candidate(self.problem_.space.uniform(step_rng(self.seed_, step, _MOVE)), keys=keys)
-        if self._is_portfolio(step):
-            self.kind_[step] = "portfolio"
+            point = dict(self.warm_start_[step - 1])
+        elif step <= self.n_init or len(self.points_) < 2:
+            point = self.problem_.space.uniform(step_rng(self.seed_, step, _MOVE))
+        elif self._is_portfolio(step):
+            self.proposed_[step] = None
             return self._portfolio(step)
-        self.kind_[step] = "point"
-        return Candidate(self._propose(step), keys=keys)
+        else:
+            point = self._propose(step)
+        self.proposed_[step] = point
+        keys = (self.seed_, step, _DRAW)
+        if self.pool_factor is None:
+            return Candidate(point, keys=keys)
+        return Candidate(dict(point), how="engine", keys=keys)
 
     def _encode(self, points: Sequence[dict[str, Any]]) -> np.ndarray:
         free = self.problem_.space.free
@@ -208,60 +226,96 @@ class GuidedSearch(SearchEngine):
         self.n_portfolios_ += 1
         order = sorted(self.points_, key=lambda t: (-t[2], t[0]))[:k]
         sources = [{"point": dict(p), "keys": [self.seed_, s, _DRAW]} for s, p, _ in order]
-        return Candidate({"portfolio": sources}, how="engine", keys=(self.seed_, step, _DRAW))
+        return Candidate({PORTFOLIO: sources}, how="engine", keys=(self.seed_, step, _DRAW))
 
     def tell(self, record: StepRecord) -> None:
-        if self.kind_.get(record.step, "point") == "point":
-            self.points_.append((record.step, dict(record.point), float(record.quality)))
+        point = self.proposed_.get(record.step, record.point)
+        if point is not None:
+            self.points_.append((record.step, dict(point), float(record.quality)))
 
-    # ------------------------------------------------------------------ portfolio draw
+    # ------------------------------------------------------------------ drawing
     def draw(self, problem: SearchProblem, candidate: Candidate, rng: np.random.Generator) -> Any:
-        """The portfolio's features: each source's best features within ``budget / k``, then round-robin."""
-        sources = candidate.point["portfolio"]
+        """A point's redundancy-filtered set, or a portfolio (sources' sets interleaved, then filtered)."""
+        if PORTFOLIO not in candidate.point:
+            return self.point_set(problem, candidate.point, rng)
         fam = problem.family
-        batches = [draw_or_empty(problem, lambda s=s: problem.draw(s["point"], step_rng(*s["keys"])))
-                   for s in sources]
-        batches = [b for b in batches if len(b)]
-        if not batches:
+        sets = [draw_or_empty(problem, lambda s=s: self.source_set(problem, s["point"], step_rng(*s["keys"])))
+                for s in candidate.point[PORTFOLIO]]
+        sets = [b for b in sets if len(b)]
+        if not sets:
             return fam.concat([])
-        union = fam.concat(batches)
-        offsets = np.cumsum([0] + [len(b) for b in batches])
-        _, first, _ = fam.compute(problem.prepared, union).duplicate_groups()
-        keep = np.zeros(len(union), dtype=bool)
-        keep[first] = True
-        costs = np.asarray(union.costs, dtype=np.float64)
-        lists = [[i for i in range(offsets[s], offsets[s + 1]) if keep[i]] for s in range(len(batches))]
-        budget = problem.budget * (1 + 1e-12)
-        share = problem.budget / len(batches) * (1 + 1e-12)
-        chosen: list[int] = []
-        spent = 0.0
-        pos = [0] * len(lists)
-        for s, lst in enumerate(lists):  # each source's best features within its share
-            used = 0.0
-            while pos[s] < len(lst) and used + costs[lst[pos[s]]] <= share:
-                used += costs[lst[pos[s]]]
-                chosen.append(lst[pos[s]])
-                pos[s] += 1
-            spent += used
-        moved = True
-        while moved:  # the rest of the budget, round-robin over the sources' next features
-            moved = False
-            for s, lst in enumerate(lists):
-                while pos[s] < len(lst) and spent + costs[lst[pos[s]]] > budget:
-                    pos[s] += 1  # too dear for what is left; a cheaper one may follow
-                if pos[s] < len(lst):
-                    spent += costs[lst[pos[s]]]
-                    chosen.append(lst[pos[s]])
-                    pos[s] += 1
-                    moved = True
-        return union.take(np.array(sorted(chosen), dtype=np.intp))
+        union = fam.concat(sets)
+        offsets = np.cumsum([0] + [len(b) for b in sets])
+        longest = max(len(b) for b in sets)
+        order = np.array([offsets[s] + r for r in range(longest) for s in range(len(sets)) if r < len(sets[s])],
+                         dtype=np.intp)  # round-robin: each source's best first
+        values = fam.compute(problem.prepared, union)
+        keep = _first_of_repeats(values)
+        return union.take(self._filter(values, union.costs, order[keep[order]], problem.budget))
+
+    def source_set(self, problem: SearchProblem, point: Mapping[str, Any], rng: np.random.Generator) -> Any:
+        """The set a point step drew (this engine's draw, or the loop's with ``pool_factor=None``)."""
+        if self.pool_factor is None:
+            return problem.draw(point, rng)
+        return self.point_set(problem, point, rng)
+
+    def point_set(self, problem: SearchProblem, point: Mapping[str, Any], rng: np.random.Generator) -> Any:
+        """``pool_factor * budget`` drawn at ``point``, ranked by infogain per cost, repeats dropped,
+        kept while weakly correlated with the features kept before (best first)."""
+        pool = problem.family.draw(point, problem.budget * float(self.pool_factor), rng)
+        if len(pool) == 0:
+            return pool
+        values = problem.family.compute(problem.prepared, pool)
+        costs = np.asarray(pool.costs, dtype=np.float64)
+        score = np.asarray(self.scorer_.score(values, problem.y), dtype=np.float64) / costs
+        keep = _first_of_repeats(values)
+        first = np.flatnonzero(keep)
+        order = first[np.argsort(-score[first], kind="stable")]
+        return pool.take(self._filter(values, costs, order, problem.budget))
+
+    def _filter(self, values: Any, costs: Any, order: np.ndarray, budget: float) -> np.ndarray:
+        costs = np.asarray(costs, dtype=np.float64)
+        if values.packed is not None:
+            return diverse_prefix(values.packed, values.n_samples, order, costs, budget, self.max_corr)
+        return dense_diverse_prefix(values.dense(np.float64), order, costs, budget, self.max_corr)
 
     def metadata(self) -> dict[str, Any]:
         meta: dict[str, Any] = {"n_init": self.n_init, "portfolio_every": self.portfolio_every,
-                                "portfolio_steps": sorted(s for s, k in self.kind_.items() if k == "portfolio")}
+                                "pool_factor": self.pool_factor, "max_corr": self.max_corr,
+                                "portfolio_steps": sorted(s for s, p in self.proposed_.items() if p is None),
+                                "proposed_points": [self.proposed_[s] for s in sorted(self.proposed_)]}
         if self.warm_start_:
             meta["warm_start"] = self.warm_start_
         return meta
+
+
+def _first_of_repeats(values: Any) -> np.ndarray:
+    """Mask of the features that do not repeat an earlier one's values."""
+    _, first, _ = values.duplicate_groups()
+    keep = np.zeros(values.n_features, dtype=bool)
+    keep[first] = True
+    return keep
+
+
+def dense_diverse_prefix(X: np.ndarray, order: np.ndarray, costs: np.ndarray, budget: float,
+                         max_corr: float) -> np.ndarray:
+    """:func:`metafx._kernels.diverse.diverse_prefix` for real-valued columns ``X`` (samples x features)."""
+    X = np.asarray(X, dtype=np.float64)
+    Z = X - X.mean(0)
+    norm = np.sqrt((Z * Z).sum(0))
+    kept: list[int] = []
+    spent = 0.0
+    limit = float(budget) * (1 + 1e-12)
+    for i in np.asarray(order, dtype=np.intp):
+        if spent + costs[i] > limit or norm[i] == 0:
+            continue
+        if kept:
+            r = np.abs(Z[:, kept].T @ Z[:, i]) / (norm[kept] * norm[i])
+            if np.any(r > max_corr):
+                continue
+        kept.append(int(i))
+        spent += float(costs[i])
+    return np.array(kept, dtype=np.intp)
 
 
 @hookimpl
