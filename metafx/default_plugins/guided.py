@@ -1,5 +1,6 @@
 """Search engine ``guided``: a model of set quality over meta-feature points proposes the
-next point, and portfolio steps combine the features of the best sets found so far.
+next point, a point's set is drawn from a larger pool with a redundancy filter, and
+portfolio steps combine the features of the best sets found so far.
 
 Thesis background: Algorithm 6 (Mufasa) moves to a random neighbour of the best point;
 section 5.2 (Algorithm 5, the quality map) learns quality as a smooth function of
@@ -22,19 +23,24 @@ Matern 5/2 kernel whose length scale and noise share are chosen from small grids
 largest marginal likelihood; expected improvement over the best standardized quality
 (plus ``xi``).  Only point steps train it (a portfolio has no single point).
 
+*Draw at a point* (``pool_factor = F``): ``F * budget`` drawn at the point; repeats
+(equal values on the training images, by a 64-bit hash) dropped; ranked by infogain per
+cost; kept in that order when the feature fits what is left of the budget and its
+absolute correlation with every feature kept so far is at most ``max_corr``.  With
+``pool_factor=None`` the loop draws (``oversample`` of the search).
+
 *Portfolio*: the ``k`` best point steps (by quality, earliest first on ties) are drawn
-again with their own generators (the very sets that were scored); with ``oversample > 1``
-each set is ordered by the pruning score, best first.  Each source gets ``budget / k``;
-its best features that fit its share are taken, then what is left of the budget is
-filled round-robin from the sources' next features; repeats (equal values on the
-training images) are dropped.  The loop scores the set like any other and accepts it
-only if its quality is at least the best so far, so the test images are never used.
-``k`` cycles through ``portfolio_sizes``.
+again with their own generators (the very sets that were scored); their features are
+interleaved (each source's best first), repeats dropped, and the same filter fills the
+budget.  The loop scores the set like any other and accepts it only if its quality is at
+least the best so far, so the test images are never used.  ``k`` cycles through
+``portfolio_sizes``.
 
 The candidate of a portfolio step holds its sources (points and draw keys), so its draw
 depends on nothing else: a resumed search (journal replay through ``ask``/``tell``)
 re-draws it exactly, and the step's record carries the mean meta-features of the set as
-its point.  Every random number of step ``j`` comes from generators seeded by
+its point (so do point steps drawn by the engine; ``metadata["proposed_points"]`` keeps
+the points).  Every random number of step ``j`` comes from generators seeded by
 ``(seed, j, ...)``: the search is a function of its seed.  ``SearchResult.bound()``
 refuses for this engine (the points are chosen by a model of the data).
 """
@@ -55,6 +61,7 @@ from ..core.values import StepRecord
 from ..hooks.spec import hookimpl
 from ..loop.components import make_component
 from ..loop.problem import SearchProblem, draw_or_empty, step_rng
+from .baselines import row_hashes
 
 __all__ = ["GuidedSearch", "expected_improvement", "gp_posterior"]
 
@@ -290,9 +297,11 @@ class GuidedSearch(SearchEngine):
 
 
 def _first_of_repeats(values: Any) -> np.ndarray:
-    """Mask of the features that do not repeat an earlier one's values."""
-    _, first, _ = values.duplicate_groups()
+    """Mask of the features that do not repeat an earlier one's values (found by a 64-bit hash of the values)."""
     keep = np.zeros(values.n_features, dtype=bool)
+    if values.n_features == 0:
+        return keep
+    _, first = np.unique(row_hashes(values), return_index=True)
     keep[first] = True
     return keep
 
