@@ -172,3 +172,16 @@ def test_bad_parameters_are_refused(params):
     key = next(iter(params))
     with pytest.raises(metafx.ValidationError, match=key):
         GuidedSearch.create(params)
+
+
+def test_points_without_features_give_an_empty_marked_result(small, caplog):
+    """8 inputs with scatter 3.5 rarely fit an 8x8 image: every step (model and portfolio ones too) scores the
+    empty set, and the result says it holds no features."""
+    X, y = small
+    fixed = {"numInputs": 8, "scatter": 3.5, "percentPos": 50, "shiftInvLen": 1}
+    res = metafx.search(X, y, budget=30, steps=5, engine="guided", engine_params={"n_init": 2, "portfolio_every": 2},
+                        seed=0, fixed=fixed, progress=False)
+    assert all(t.n_features == 0 for t in res.trajectory) and res.metadata["portfolio_steps"] == [4]
+    assert res.n_features == 0 and res.metadata["empty_result"] is True
+    with pytest.raises(metafx.ValidationError, match="no feature of family 'pixel-and' fits budget=20 with"):
+        metafx.search(X, y, budget=20, steps=2, engine="guided", seed=0, fixed={"shiftInvLen": 8}, progress=False)
