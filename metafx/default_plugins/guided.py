@@ -181,6 +181,7 @@ class GuidedSearch(SearchEngine):
         self.proposed_: dict[int, dict[str, Any] | None] = {}  # None: a portfolio step
         self.n_portfolios_ = 0
         self.scorer_ = make_component("evaluator", "infogain", None, base=FeatureScorer)
+        self.sets_: dict[Any, Any] = {}  # sets drawn in this search, by (generator keys, point): portfolios reuse them
 
     # ------------------------------------------------------------------ proposals
     def _is_portfolio(self, step: int) -> bool:
@@ -244,9 +245,9 @@ class GuidedSearch(SearchEngine):
     def draw(self, problem: SearchProblem, candidate: Candidate, rng: np.random.Generator) -> Any:
         """A point's redundancy-filtered set, or a portfolio (sources' sets interleaved, then filtered)."""
         if PORTFOLIO not in candidate.point:
-            return self.point_set(problem, candidate.point, rng)
+            return self._remember(candidate.point, candidate.keys, lambda: self.point_set(problem, candidate.point, rng))
         fam = problem.family
-        sets = [draw_or_empty(problem, lambda s=s: self.source_set(problem, s["point"], step_rng(*s["keys"])))
+        sets = [draw_or_empty(problem, lambda s=s: self.source_set(problem, s["point"], s["keys"]))
                 for s in candidate.point[PORTFOLIO]]
         sets = [b for b in sets if len(b)]
         if not sets:
@@ -260,11 +261,23 @@ class GuidedSearch(SearchEngine):
         keep = _first_of_repeats(values)
         return union.take(self._filter(values, union.costs, order[keep[order]], problem.budget))
 
-    def source_set(self, problem: SearchProblem, point: Mapping[str, Any], rng: np.random.Generator) -> Any:
-        """The set a point step drew (this engine's draw, or the loop's with ``pool_factor=None``)."""
+    def source_set(self, problem: SearchProblem, point: Mapping[str, Any], keys: Sequence[int]) -> Any:
+        """The set a point step drew with generator keys ``keys`` (this engine's draw, or the loop's with
+        ``pool_factor=None``); a set this engine drew earlier in this search is reused, not drawn again
+        (the draw is a function of the point and the keys)."""
         if self.pool_factor is None:
-            return problem.draw(point, rng)
-        return self.point_set(problem, point, rng)
+            return problem.draw(point, step_rng(*keys))
+        return self._remember(point, keys, lambda: self.point_set(problem, point, step_rng(*keys)))
+
+    def _remember(self, point: Mapping[str, Any], keys: Sequence[int] | None, make: Any) -> Any:
+        cache = self.__dict__.setdefault("sets_", {})
+        key = (tuple(int(k) for k in keys or ()), repr(sorted(point.items())))
+        if keys is None or key not in cache:
+            batch = make()
+            if keys is None:
+                return batch
+            cache[key] = batch
+        return cache[key]
 
     def point_set(self, problem: SearchProblem, point: Mapping[str, Any], rng: np.random.Generator) -> Any:
         """``pool_factor * budget`` drawn at ``point``, ranked by infogain per cost, repeats dropped,
