@@ -35,12 +35,14 @@ def main() -> None:
     ap.add_argument("--budget", type=float, default=3000)
     ap.add_argument("--factors", type=float, nargs="+", default=[4, 8, 16])
     ap.add_argument("--max-corr", type=float, default=0.5)
+    ap.add_argument("--only-guided", action="store_true", help="skip the oversample rows")
     args = ap.parse_args()
     X, y = metafx.load_dataset("mnist", data_dir=args.data_dir)
     tr, _ = split_indices(len(y), 2000, 2000, seed=args.partition)
     print("| draw | pool factor | mean CV accuracy | per point |")
     print("|---|---|---|---|")
-    for how in ("oversample (infogain per cost)", f"guided filter (max_corr {args.max_corr:g})"):
+    hows = ["oversample (infogain per cost)", f"guided filter (max_corr {args.max_corr:g})"]
+    for how in hows[1:] if args.only_guided else hows:
         for f in args.factors:
             prob = SearchProblem(make_component("family", "pixel-and"), X[tr], y[tr],
                                  make_component("evaluator", "cv-linear-svm"), args.budget,
