@@ -19,7 +19,8 @@ other engine, paired over partitions: mean difference, wins, Wilcoxon p), ``fig_
     python examples/guided_extraction_mnist.py --partitions 0 1 2 --budgets 500 3000 --engines mufasa random
     python examples/guided_extraction_mnist.py --report-only        # redraw figures from runs.jsonl
 
-A method is an engine name, optionally with ``+oF``: the same engine drawing
+A method is an engine name, optionally with engine parameters (``guided:n_init=50:portfolio_every=0``)
+and ``+oF``: the same engine drawing
 ``F`` times the budget at each point and keeping the best features by infogain
 per cost (``metafx.search(..., oversample=F)``), e.g. ``mufasa+o4``.
 """
@@ -91,6 +92,20 @@ def parse_method(method: str) -> tuple[str, float]:
     return method, 1.0
 
 
+def parse_engine(engine: str) -> tuple[str, dict]:
+    """``"guided:n_init=50:portfolio_every=0"`` -> ``("guided", {"n_init": 50, "portfolio_every": 0})``:
+    engine parameters after the name (values read as JSON, else kept as text)."""
+    name, *pairs = engine.split(":")
+    params = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        try:
+            params[key] = json.loads(value)
+        except ValueError:
+            params[key] = value
+    return name, params
+
+
 def load(args):
     import metafx
 
@@ -150,7 +165,7 @@ def run(args) -> None:
     X, y = load(args)
     reg = metafx.get_registry()
     for e in args.engines:
-        reg.get("engine", parse_method(e)[0])  # unknown engine: clear error before any work
+        reg.get("engine", parse_engine(parse_method(e)[0])[0])  # unknown engine: clear error before any work
     total = len(args.partitions) * len(args.budgets) * len(args.engines)
     n_train, n_test = split_sizes(len(y), args.n_train, args.n_test)
     print(f"{args.data}: {n_train} training and {n_test} test images per partition; writing to {out}", flush=True)
@@ -171,8 +186,9 @@ def run(args) -> None:
                     continue
                 t = time.perf_counter()
                 engine, oversample = parse_method(e)
+                engine, engine_params = parse_engine(engine)
                 res = metafx.search(X[tr], y[tr], family="pixel-and", budget=b, steps=args.steps, engine=engine,
-                                    seed=p, progress=False, oversample=oversample,
+                                    engine_params=engine_params or None, seed=p, progress=False, oversample=oversample,
                                     evaluator_params=args.evaluator_params)
                 t_search = time.perf_counter() - t
                 err, c = test_error(res, X[tr], y[tr], X[te], y[te], random_state=p)

@@ -94,3 +94,15 @@ def test_default_output_is_outside_the_source_tree(name, monkeypatch, tmp_path, 
     monkeypatch.setenv("METAFX_EXAMPLES_OUT", str(tmp_path / "elsewhere"))
     if name == "guided_extraction_mnist":
         assert Path(mod.parse_args([]).out) == tmp_path / "elsewhere" / "guided_mnist"
+
+
+def test_guided_extraction_methods_take_engine_parameters(tmp_path, load_example):
+    mod = load_example("guided_extraction_mnist")
+    assert mod.parse_engine("guided:n_init=2:portfolio_sizes=[2,3]:x=abc") == (
+        "guided", {"n_init": 2, "portfolio_sizes": [2, 3], "x": "abc"})
+    method = "guided:n_init=2:portfolio_every=1:pool_factor=4"
+    argv = ["--data", "digits", "--partitions", "0", "--budgets", "30", "--engines", method, "--steps", "4",
+            "--n-train", "300", "--n-test", "300", "--no-svm-baselines", "--reference", method, "--out", str(tmp_path)]
+    assert mod.main(argv) == 0
+    runs = [json.loads(line) for line in (tmp_path / "runs.jsonl").read_text().splitlines()]
+    assert [r["method"] for r in runs] == [method] and 0 <= runs[0]["test_error"] <= 1

@@ -35,6 +35,7 @@ BUILTIN_PLUGINS = (
     "metafx.default_plugins.mufasa",
     "metafx.default_plugins.evaluators",
     "metafx.default_plugins.baselines",
+    "metafx.default_plugins.guided",
     "metafx.default_plugins.optuna_engine",
     "metafx.default_plugins.local_families",
     "metafx.default_plugins.wrappers",

@@ -1,0 +1,68 @@
+"""Greedy choice of weakly correlated binary features (the ``guided`` engine's pruning).
+
+Features are bit-packed rows (``(n_features, ceil(m/64))`` uint64 words, see
+:mod:`.packing`).  Going through ``order`` (best first), a feature is kept when
+it fits what is left of the budget and the absolute phi coefficient (Pearson's
+correlation of two 0/1 columns) between it and every feature kept so far is at
+most ``max_corr``; constant features are never kept.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+
+from . import JIT
+from .packing import _popcount64, popcount_rows
+
+__all__ = ["diverse_prefix"]
+
+
+@numba.njit(**JIT)
+def _diverse(packed, ones, order, costs, budget, max_corr, m, min_cost, out):
+    nc = 0
+    spent = 0.0
+    W = packed.shape[1]
+    for t in range(order.shape[0]):
+        if budget - spent < min_cost:
+            break
+        i = order[t]
+        if spent + costs[i] > budget:
+            continue
+        na = ones[i]
+        if na == 0 or na == m:
+            continue
+        ok = True
+        for s in range(nc):
+            c = out[s]
+            nb = ones[c]
+            n11 = np.uint64(0)
+            for w in range(W):
+                n11 += _popcount64(packed[i, w] & packed[c, w])
+            num = float(m) * float(n11) - float(na) * float(nb)
+            den = math.sqrt(float(na) * float(m - na) * float(nb) * float(m - nb))
+            if abs(num) > max_corr * den:
+                ok = False
+                break
+        if ok:
+            out[nc] = i
+            nc += 1
+            spent += costs[i]
+    return nc
+
+
+def diverse_prefix(packed: np.ndarray, m: int, order: np.ndarray, costs: np.ndarray, budget: float,
+                   max_corr: float) -> np.ndarray:
+    """Indices kept (in the order kept) from ``order``: fits the budget, |phi| <= ``max_corr`` to all kept."""
+    packed = np.ascontiguousarray(packed, dtype=np.uint64)
+    order = np.ascontiguousarray(order, dtype=np.int64)
+    costs = np.ascontiguousarray(costs, dtype=np.float64)
+    out = np.empty(order.shape[0], dtype=np.int64)
+    if order.shape[0] == 0:
+        return out
+    ones = popcount_rows(packed)
+    min_cost = float(costs[order].min())
+    nc = _diverse(packed, ones, order, costs, float(budget) * (1 + 1e-12), float(max_corr), int(m), min_cost, out)
+    return out[:nc]

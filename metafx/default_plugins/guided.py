@@ -1,0 +1,345 @@
+"""Search engine ``guided``: a model of set quality over meta-feature points proposes the
+next point, a point's set is drawn from a larger pool with a redundancy filter, and
+portfolio steps combine the features of the best sets found so far.
+
+Thesis background: Algorithm 6 (Mufasa) moves to a random neighbour of the best point;
+section 5.2 (Algorithm 5, the quality map) learns quality as a smooth function of
+meta-features.  This engine applies the second idea to whole sets: the qualities of the
+steps so far, as a function of their meta-feature points, are smoothed by a Gaussian
+process, and the next point maximizes the expected improvement over the best quality.
+
+Schedule of step ``j`` (1-based)::
+
+    j <= len(warm_start)               the warm-start points (related tasks), as ``random`` does
+    j <= n_init                        a uniform point, drawn exactly as ``random`` draws it
+    (j - n_init) % portfolio_every == 0
+        and >= 2 point steps so far    a portfolio: the best ``k`` sets so far combined (see below)
+    otherwise                          the point of largest expected improvement among ``n_pool``
+                                       uniform points and neighbours of the best points
+
+*Model* (where the thesis is silent, chosen here): free dimensions scaled to ``[0, 1]``
+(categorical ones by their index), qualities standardized; a Gaussian process with a
+Matern 5/2 kernel whose length scale and noise share are chosen from small grids by the
+largest marginal likelihood; expected improvement over the best standardized quality
+(plus ``xi``).  Only point steps train it (a portfolio has no single point).
+
+*Draw at a point* (``pool_factor = F``): ``F * budget`` drawn at the point; repeats
+(equal values on the training images, by a 64-bit hash) dropped; ranked by infogain per
+cost; kept in that order when the feature fits what is left of the budget and its
+absolute correlation with every feature kept so far is at most ``max_corr``.  With
+``pool_factor=None`` the loop draws (``oversample`` of the search).
+
+*Portfolio*: the ``k`` best point steps (by quality, earliest first on ties) are drawn
+again with their own generators (the very sets that were scored); their features are
+interleaved (each source's best first), repeats dropped, and the same filter fills the
+budget.  The loop scores the set like any other and accepts it only if its quality is at
+least the best so far, so the test images are never used.  ``k`` cycles through
+``portfolio_sizes``.
+
+The candidate of a portfolio step holds its sources (points and draw keys), so its draw
+depends on nothing else: a resumed search (journal replay through ``ask``/``tell``)
+re-draws it exactly, and the step's record carries the mean meta-features of the set as
+its point (so do point steps drawn by the engine; ``metadata["proposed_points"]`` keeps
+the points).  Every random number of step ``j`` comes from generators seeded by
+``(seed, j, ...)``: the search is a function of its seed.  ``SearchResult.bound()``
+refuses for this engine (the points are chosen by a model of the data).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+from scipy.special import ndtr
+
+from .._kernels.diverse import diverse_prefix
+from ..core.base import Candidate, FeatureScorer, SearchEngine
+from ..core.exceptions import ValidationError
+from ..core.validation import check_int, check_number
+from ..core.values import StepRecord
+from ..hooks.spec import hookimpl
+from ..loop.components import make_component
+from ..loop.problem import SearchProblem, draw_or_empty, step_rng
+from .baselines import row_hashes
+
+__all__ = ["GuidedSearch", "expected_improvement", "gp_posterior"]
+
+_MOVE = 0
+_DRAW = 1
+#: key of a portfolio candidate's point holding its sources
+PORTFOLIO = "__portfolio__"
+_LENGTHS = (0.1, 0.2, 0.35, 0.6, 1.0)
+_NOISES = (0.01, 0.1, 0.3, 0.6)
+
+
+def _matern52(A: np.ndarray, B: np.ndarray, length: float) -> np.ndarray:
+    d = np.sqrt(np.maximum(((A[:, None, :] - B[None, :, :]) ** 2).sum(-1), 0.0)) / length
+    s5 = math.sqrt(5.0) * d
+    return (1.0 + s5 + 5.0 / 3.0 * d * d) * np.exp(-s5)
+
+
+def gp_posterior(X: np.ndarray, y: np.ndarray, Xq: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and standard deviation at ``Xq`` of a GP fitted on ``(X, y)`` (``y`` standardized inside).
+
+    Unit signal variance, Matern 5/2; the length scale and the noise share are the
+    pair of largest log marginal likelihood on a fixed grid.  Returned in the units
+    of the standardized ``y``.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    mu0, sd0 = float(y.mean()), float(y.std())
+    z = (y - mu0) / (sd0 if sd0 > 0 else 1.0)
+    n = len(z)
+    best = None
+    for length in _LENGTHS:
+        K0 = _matern52(X, X, length)
+        for noise in _NOISES:
+            K = (1.0 - noise) * K0 + noise * np.eye(n) + 1e-9 * np.eye(n)
+            L = np.linalg.cholesky(K)
+            a = np.linalg.solve(L.T, np.linalg.solve(L, z))
+            ll = -0.5 * float(z @ a) - float(np.log(np.diag(L)).sum())
+            if best is None or ll > best[0] + 1e-12:
+                best = (ll, length, noise, L, a)
+    _, length, noise, L, a = best
+    Ks = (1.0 - noise) * _matern52(Xq, X, length)
+    mean = Ks @ a
+    v = np.linalg.solve(L, Ks.T)
+    var = np.maximum((1.0 - noise) - (v * v).sum(0), 1e-12)
+    return mean, np.sqrt(var)
+
+
+def expected_improvement(mean: np.ndarray, sd: np.ndarray, best: float, xi: float = 0.0) -> np.ndarray:
+    """``E[max(f - best - xi, 0)]`` for ``f ~ N(mean, sd^2)`` (maximization)."""
+    imp = mean - best - xi
+    zz = imp / sd
+    return imp * ndtr(zz) + sd * np.exp(-0.5 * zz * zz) / math.sqrt(2.0 * math.pi)
+
+
+class GuidedSearch(SearchEngine):
+    """Model-guided search with a redundancy-filtered draw and portfolio steps (see the module docstring).
+
+    Parameters
+    ----------
+    n_init : int, default 10
+        Uniform points before the model proposes (the points engine ``random`` visits).
+    portfolio_every : int, default 5
+        Every this many steps after ``n_init``, a portfolio step (0: never).
+    portfolio_sizes : sequence of int, default (2, 3, 4)
+        Numbers of best sets combined by successive portfolio steps (cycled).
+    n_pool : int, default 2000
+        Uniform points among which the model chooses (plus 100 neighbours of each of the 5 best points).
+    xi : float, default 0.01
+        Exploration margin of the expected improvement (in standard deviations of the qualities).
+    pool_factor : float or None, default 16
+        A point's set is chosen from ``pool_factor * budget`` drawn at the point: by infogain per
+        cost, repeats dropped, keeping a feature only if its correlation with every feature kept
+        so far is at most ``max_corr``.  ``None``: the loop's draw (``oversample`` of the search).
+    max_corr : float, default 0.5
+        Largest absolute correlation (phi coefficient for binary features) between two kept features.
+
+    Examples
+    --------
+    >>> import metafx
+    >>> X, y = metafx.load_dataset("digits")
+    >>> r = metafx.search(X[:300], y[:300], budget=40, steps=4, engine="guided",
+    ...                   engine_params={"n_init": 2, "portfolio_every": 2}, seed=0, progress=False)
+    >>> len(r.trajectory), r.total_cost <= 40
+    (4, True)
+    """
+
+    name = "guided"
+    summary = "Gaussian-process expected improvement over points, redundancy-filtered draws, portfolio steps"
+
+    def __init__(self, n_init: int = 10, portfolio_every: int = 5, portfolio_sizes: Sequence[int] = (2, 3, 4),
+                 n_pool: int = 2000, xi: float = 0.01, pool_factor: float | None = 16.0,
+                 max_corr: float = 0.5) -> None:
+        self.n_init = n_init
+        self.portfolio_every = portfolio_every
+        self.portfolio_sizes = portfolio_sizes
+        self.n_pool = n_pool
+        self.xi = xi
+        self.pool_factor = pool_factor
+        self.max_corr = max_corr
+
+    def check_params(self) -> None:
+        check_int("n_init", self.n_init, 1)
+        check_int("portfolio_every", self.portfolio_every, 0)
+        check_int("n_pool", self.n_pool, 1)
+        check_number("xi", self.xi, low=0)
+        check_number("pool_factor", self.pool_factor, low=1, high=1000, allow_none=True)
+        check_number("max_corr", self.max_corr, low=0, high=1, strict=True)
+        sizes = self.portfolio_sizes
+        if isinstance(sizes, (str, bytes)) or not isinstance(sizes, (list, tuple)) or not sizes or any(
+                isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2 for k in sizes):
+            raise ValidationError(f"portfolio_sizes={sizes!r} must be a non-empty list of integers >= 2 "
+                                  "(how many of the best sets a portfolio step combines)")
+
+    def setup(self, problem, seed: int) -> None:
+        super().setup(problem, seed)
+        self.points_: list[tuple[int, dict[str, Any], float]] = []  # (step, proposed point, quality) of point steps
+        self.proposed_: dict[int, dict[str, Any] | None] = {}  # None: a portfolio step
+        self.n_portfolios_ = 0
+        self.scorer_ = make_component("evaluator", "infogain", None, base=FeatureScorer)
+        self.sets_: dict[Any, Any] = {}  # sets drawn in this search, by (generator keys, point): portfolios reuse them
+
+    # ------------------------------------------------------------------ proposals
+    def _is_portfolio(self, step: int) -> bool:
+        if step <= max(self.n_init, len(self.warm_start_)) or self.portfolio_every == 0:
+            return False
+        return (step - self.n_init) % self.portfolio_every == 0 and len(self.points_) >= 2
+
+    def ask(self, step: int) -> Candidate:
+        if step <= len(self.warm_start_):
+            point = dict(self.warm_start_[step - 1])
+        elif step <= self.n_init or len(self.points_) < 2:
+            point = self.problem_.space.uniform(step_rng(self.seed_, step, _MOVE))
+        elif self._is_portfolio(step):
+            self.proposed_[step] = None
+            return self._portfolio(step)
+        else:
+            point = self._propose(step)
+        self.proposed_[step] = point
+        keys = (self.seed_, step, _DRAW)
+        if self.pool_factor is None:
+            return Candidate(point, keys=keys)
+        return Candidate(dict(point), how="engine", keys=keys)
+
+    def _encode(self, points: Sequence[dict[str, Any]]) -> np.ndarray:
+        free = self.problem_.space.free
+        out = np.zeros((len(points), max(1, len(free))), dtype=np.float64)
+        for j, d in enumerate(free):
+            span = float(d.high - d.low) or 1.0
+            for i, p in enumerate(points):
+                v = d.choices.index(p[d.name]) if d.kind == "categorical" else float(p[d.name])
+                out[i, j] = (v - float(d.low)) / span
+        return out
+
+    def _propose(self, step: int) -> dict[str, Any]:
+        space = self.problem_.space
+        rng = step_rng(self.seed_, step, _MOVE)
+        seen = [p for _, p, _ in self.points_]
+        q = np.array([v for _, _, v in self.points_])
+        pool = [space.uniform(rng) for _ in range(self.n_pool)]
+        for i in np.argsort(-q, kind="stable")[:5]:
+            pool += [space.neighbour(seen[i], rng) for _ in range(100)]
+        pool = [p for p in pool if p not in seen] or pool
+        mean, sd = gp_posterior(self._encode(seen), q, self._encode(pool))
+        z = (q - q.mean()) / (q.std() if q.std() > 0 else 1.0)
+        ei = expected_improvement(mean, sd, float(z.max()), self.xi)
+        return dict(pool[int(np.argmax(ei))])
+
+    def _portfolio(self, step: int) -> Candidate:
+        k = int(self.portfolio_sizes[self.n_portfolios_ % len(self.portfolio_sizes)])
+        self.n_portfolios_ += 1
+        order = sorted(self.points_, key=lambda t: (-t[2], t[0]))[:k]
+        sources = [{"point": dict(p), "keys": [self.seed_, s, _DRAW]} for s, p, _ in order]
+        return Candidate({PORTFOLIO: sources}, how="engine", keys=(self.seed_, step, _DRAW))
+
+    def tell(self, record: StepRecord) -> None:
+        point = self.proposed_.get(record.step, record.point)
+        if point is not None:
+            self.points_.append((record.step, dict(point), float(record.quality)))
+
+    # ------------------------------------------------------------------ drawing
+    def draw(self, problem: SearchProblem, candidate: Candidate, rng: np.random.Generator) -> Any:
+        """A point's redundancy-filtered set, or a portfolio (sources' sets interleaved, then filtered)."""
+        if PORTFOLIO not in candidate.point:
+            return self._remember(candidate.point, candidate.keys, lambda: self.point_set(problem, candidate.point, rng))
+        fam = problem.family
+        sets = [draw_or_empty(problem, lambda s=s: self.source_set(problem, s["point"], s["keys"]))
+                for s in candidate.point[PORTFOLIO]]
+        sets = [b for b in sets if len(b)]
+        if not sets:
+            return fam.concat([])
+        union = fam.concat(sets)
+        offsets = np.cumsum([0] + [len(b) for b in sets])
+        longest = max(len(b) for b in sets)
+        order = np.array([offsets[s] + r for r in range(longest) for s in range(len(sets)) if r < len(sets[s])],
+                         dtype=np.intp)  # round-robin: each source's best first
+        values = fam.compute(problem.prepared, union)
+        keep = _first_of_repeats(values)
+        return union.take(self._filter(values, union.costs, order[keep[order]], problem.budget))
+
+    def source_set(self, problem: SearchProblem, point: Mapping[str, Any], keys: Sequence[int]) -> Any:
+        """The set a point step drew with generator keys ``keys`` (this engine's draw, or the loop's with
+        ``pool_factor=None``); a set this engine drew earlier in this search is reused, not drawn again
+        (the draw is a function of the point and the keys)."""
+        if self.pool_factor is None:
+            return problem.draw(point, step_rng(*keys))
+        return self._remember(point, keys, lambda: self.point_set(problem, point, step_rng(*keys)))
+
+    def _remember(self, point: Mapping[str, Any], keys: Sequence[int] | None, make: Any) -> Any:
+        cache = self.__dict__.setdefault("sets_", {})
+        key = (tuple(int(k) for k in keys or ()), repr(sorted(point.items())))
+        if keys is None or key not in cache:
+            batch = make()
+            if keys is None:
+                return batch
+            cache[key] = batch
+        return cache[key]
+
+    def point_set(self, problem: SearchProblem, point: Mapping[str, Any], rng: np.random.Generator) -> Any:
+        """``pool_factor * budget`` drawn at ``point``, ranked by infogain per cost, repeats dropped,
+        kept while weakly correlated with the features kept before (best first)."""
+        pool = problem.family.draw(point, problem.budget * float(self.pool_factor), rng)
+        if len(pool) == 0:
+            return pool
+        values = problem.family.compute(problem.prepared, pool)
+        costs = np.asarray(pool.costs, dtype=np.float64)
+        score = np.asarray(self.scorer_.score(values, problem.y), dtype=np.float64) / costs
+        keep = _first_of_repeats(values)
+        first = np.flatnonzero(keep)
+        order = first[np.argsort(-score[first], kind="stable")]
+        return pool.take(self._filter(values, costs, order, problem.budget))
+
+    def _filter(self, values: Any, costs: Any, order: np.ndarray, budget: float) -> np.ndarray:
+        costs = np.asarray(costs, dtype=np.float64)
+        if values.packed is not None:
+            return diverse_prefix(values.packed, values.n_samples, order, costs, budget, self.max_corr)
+        return dense_diverse_prefix(values.dense(np.float64), order, costs, budget, self.max_corr)
+
+    def metadata(self) -> dict[str, Any]:
+        meta: dict[str, Any] = {"n_init": self.n_init, "portfolio_every": self.portfolio_every,
+                                "pool_factor": self.pool_factor, "max_corr": self.max_corr,
+                                "portfolio_steps": sorted(s for s, p in self.proposed_.items() if p is None),
+                                "proposed_points": [self.proposed_[s] for s in sorted(self.proposed_)]}
+        if self.warm_start_:
+            meta["warm_start"] = self.warm_start_
+        return meta
+
+
+def _first_of_repeats(values: Any) -> np.ndarray:
+    """Mask of the features that do not repeat an earlier one's values (found by a 64-bit hash of the values)."""
+    keep = np.zeros(values.n_features, dtype=bool)
+    if values.n_features == 0:
+        return keep
+    _, first = np.unique(row_hashes(values), return_index=True)
+    keep[first] = True
+    return keep
+
+
+def dense_diverse_prefix(X: np.ndarray, order: np.ndarray, costs: np.ndarray, budget: float,
+                         max_corr: float) -> np.ndarray:
+    """:func:`metafx._kernels.diverse.diverse_prefix` for real-valued columns ``X`` (samples x features)."""
+    X = np.asarray(X, dtype=np.float64)
+    Z = X - X.mean(0)
+    norm = np.sqrt((Z * Z).sum(0))
+    kept: list[int] = []
+    spent = 0.0
+    limit = float(budget) * (1 + 1e-12)
+    for i in np.asarray(order, dtype=np.intp):
+        if spent + costs[i] > limit or norm[i] == 0:
+            continue
+        if kept:
+            r = np.abs(Z[:, kept].T @ Z[:, i]) / (norm[kept] * norm[i])
+            if np.any(r > max_corr):
+                continue
+        kept.append(int(i))
+        spent += float(costs[i])
+    return np.array(kept, dtype=np.intp)
+
+
+@hookimpl
+def metafx_register_search_engines(register):
+    register(GuidedSearch)

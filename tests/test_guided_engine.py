@@ -1,0 +1,187 @@
+"""Engine ``guided``: the engine contract, its model and portfolio against slow references,
+determinism, resume, n_jobs, bad parameters and the refused bound."""
+
+from __future__ import annotations
+
+import naive_guided
+import numpy as np
+import pytest
+
+import metafx
+from metafx.core.base import Candidate
+from metafx.default_plugins.guided import (
+    PORTFOLIO,
+    GuidedSearch,
+    dense_diverse_prefix,
+    expected_improvement,
+    gp_posterior,
+)
+from metafx.loop.components import make_component
+from metafx.loop.problem import SearchProblem, step_rng
+from metafx.plugin import run_search
+from metafx.testing import EngineConformance
+
+PARAMS = {"n_init": 2, "portfolio_every": 2, "n_pool": 200, "pool_factor": 4}
+
+
+class TestGuided(EngineConformance):
+    engine = "guided"
+    engine_params = PARAMS  # step 3 from the model, step 4 a portfolio
+
+
+class TestGuidedOversampled(EngineConformance):
+    engine = "guided"
+    engine_params = {"n_init": 2, "portfolio_every": 1, "portfolio_sizes": [3, 2], "n_pool": 200}
+    steps = 5
+
+    def make_problem(self):
+        X, y = metafx.load_dataset("digits")
+        return SearchProblem(make_component("family", "pixel-and"), X[:300], y[:300],
+                             make_component("evaluator", "cv-linear-svm"), 30.0, eval_seed=0, oversample=4)
+
+
+@pytest.fixture(scope="module")
+def small(digits):
+    X, y = digits
+    return X[:300], y[:300]
+
+
+def _problem(small, budget=30.0, oversample=4.0):
+    X, y = small
+    return SearchProblem(make_component("family", "pixel-and"), X, y, make_component("evaluator", "cv-linear-svm"),
+                         budget, eval_seed=0, oversample=oversample)
+
+
+def _steps(res):
+    return [(r.step, r.point, r.quality, r.n_features, r.cost, r.accepted) for r in res.trajectory]
+
+
+@pytest.mark.parametrize("n,d", [(1, 1), (2, 3), (7, 4), (13, 2)])
+def test_gp_posterior_matches_the_textbook_formulas(rng, n, d):
+    X = rng.random((n, d))
+    y = rng.normal(size=n) if n > 1 else np.array([0.3])
+    Xq = np.vstack([rng.random((5, d)), X[:1]])
+    mean, sd = gp_posterior(X, y, Xq)
+    m2, s2 = naive_guided.gp_posterior(X, y, Xq)
+    np.testing.assert_allclose(mean, m2, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(sd, s2, rtol=1e-6, atol=1e-8)
+
+
+def test_expected_improvement_matches_numerical_integration(rng):
+    mean = rng.normal(size=7)
+    sd = rng.uniform(0.05, 2.0, size=7)
+    got = expected_improvement(mean, sd, 0.4, 0.01)
+    np.testing.assert_allclose(got, naive_guided.expected_improvement(mean, sd, 0.4, 0.01), rtol=1e-5, atol=1e-9)
+
+
+@pytest.mark.parametrize("budget,max_corr", [(30.0, 0.5), (47.5, 0.3)])
+def test_point_set_matches_the_reference(small, budget, max_corr):
+    prob = _problem(small, budget, 1.0)
+    eng = GuidedSearch.create({**PARAMS, "pool_factor": 6, "max_corr": max_corr})
+    eng.setup(prob, 3)
+    point = {"numInputs": 2, "percentPos": 50, "shiftInvLen": 1, "scatter": 1.5}
+    got = eng.point_set(prob, point, np.random.default_rng(7))
+    fam = prob.family
+    pool = fam.draw(point, 6 * budget, np.random.default_rng(7))
+    D = fam.compute(prob.prepared, pool).dense(np.uint8)
+    costs = np.asarray(pool.costs, float)
+    order = naive_guided.point_set_order(D, prob.y, costs)
+    want = pool.take(np.array(naive_guided.diverse(D, order, costs, budget, max_corr), dtype=np.intp))
+    assert fam.to_json(got) == fam.to_json(want)
+    assert 0 < float(np.sum(got.costs)) <= budget + 1e-9
+
+
+@pytest.mark.parametrize("pool_factor", [8.0, None])
+def test_portfolio_draw_matches_the_reference(small, pool_factor):
+    prob = _problem(small, 30.0, 4.0)
+    eng = GuidedSearch.create({**PARAMS, "pool_factor": pool_factor})
+    eng.setup(prob, 3)
+    space = prob.space
+    points = [space.uniform(np.random.default_rng(i)) for i in range(3)]
+    points[2] = dict(points[0])  # two sources at the same point: their repeats must go
+    sources = [{"point": p, "keys": [3, i + 1, 1]} for i, p in enumerate(points)]
+    batch = eng.draw(prob, Candidate({PORTFOLIO: sources}, how="engine"), None)
+    fam = prob.family
+    parts = [eng.source_set(prob, s["point"], s["keys"]) for s in sources]
+    if pool_factor is None:  # the loop's own draw at the point
+        for part, s in zip(parts, sources):
+            assert fam.to_json(part) == fam.to_json(prob.draw(s["point"], step_rng(*s["keys"])))
+    parts = [p for p in parts if len(p)]
+    union = fam.concat(parts)
+    offs = np.cumsum([0] + [len(p) for p in parts])
+    D = fam.compute(prob.prepared, union).dense(np.uint8)
+    keep = naive_guided.first_of_repeats(D)
+    order = [offs[s] + r for s, r in naive_guided.round_robin([len(p) for p in parts]) if keep[offs[s] + r]]
+    ref = naive_guided.diverse(D, order, np.asarray(union.costs, float), 30.0, eng.max_corr)
+    assert fam.to_json(batch) == fam.to_json(union.take(np.array(ref, dtype=np.intp)))
+    assert float(np.sum(batch.costs)) <= 30.0 + 1e-9
+
+
+def test_dense_filter_matches_the_reference(rng):
+    D = (rng.random((40, 12)) < 0.4).astype(np.uint8)
+    D[:, 5] = D[:, 2]  # perfectly correlated
+    D[:, 7] = 0  # constant
+    costs = rng.uniform(1, 3, 12)
+    order = rng.permutation(12)
+    got = dense_diverse_prefix(D.astype(float), order, costs, 15.0, 0.3)
+    assert got.tolist() == naive_guided.diverse(D, order, costs, 15.0, 0.3)
+
+
+def test_schedule_uniform_then_model_then_portfolio(small):
+    prob = _problem(small)
+    res = run_search(prob, GuidedSearch.create({"n_init": 3, "portfolio_every": 2, "n_pool": 200}), steps=7, seed=4,
+                     progress=False)
+    rnd = run_search(prob, make_component("engine", "random", None), steps=3, seed=4, progress=False)
+    assert res.metadata["proposed_points"][:3] == [r.point for r in rnd.trajectory]
+    assert [p is None for p in res.metadata["proposed_points"]] == [False] * 4 + [True, False, True]
+    assert res.metadata["portfolio_steps"] == [5, 7]
+
+
+def test_resume_after_interruption_equals_uninterrupted(small, tmp_path):
+    prob = _problem(small)
+    kw = dict(steps=9, seed=11, progress=False)
+    full = run_search(prob, GuidedSearch.create(PARAMS), **kw)
+    j = tmp_path / "g.jsonl"
+    run_search(prob, GuidedSearch.create(PARAMS), storage=str(j), callbacks=[lambda s, r: r.step < 5], **kw)
+    again = run_search(prob, GuidedSearch.create(PARAMS), storage=str(j), **kw)
+    assert again.metadata.get("resumed_steps") == 5
+    assert _steps(again) == _steps(full) and again.features == full.features
+
+
+def test_same_result_whatever_n_jobs_and_seed_matters(small):
+    prob = _problem(small)
+    one = run_search(prob, GuidedSearch.create(PARAMS), steps=6, seed=2, progress=False)
+    two = run_search(prob, GuidedSearch.create(PARAMS), steps=6, seed=2, progress=False, n_jobs=2)
+    assert _steps(one) == _steps(two) and one.features == two.features
+    other = run_search(prob, GuidedSearch.create(PARAMS), steps=6, seed=3, progress=False)
+    assert _steps(other) != _steps(one)
+
+
+def test_bound_refuses(small):
+    X, y = small
+    res = metafx.search(X, y, budget=20, steps=3, engine="guided", engine_params={"n_init": 2}, seed=0,
+                        progress=False)
+    with pytest.raises(metafx.MetafxError, match="guided"):
+        res.bound()
+
+
+@pytest.mark.parametrize("params", [{"n_init": 0}, {"portfolio_every": -1}, {"portfolio_sizes": [1]},
+                                    {"portfolio_sizes": []}, {"portfolio_sizes": "23"}, {"n_pool": 0},
+                                    {"xi": -0.1}, {"pool_factor": 0.5}, {"max_corr": 0}, {"max_corr": 1.5}])
+def test_bad_parameters_are_refused(params):
+    key = next(iter(params))
+    with pytest.raises(metafx.ValidationError, match=key):
+        GuidedSearch.create(params)
+
+
+def test_points_without_features_give_an_empty_marked_result(small, caplog):
+    """8 inputs with scatter 3.5 rarely fit an 8x8 image: every step (model and portfolio ones too) scores the
+    empty set, and the result says it holds no features."""
+    X, y = small
+    fixed = {"numInputs": 8, "scatter": 3.5, "percentPos": 50, "shiftInvLen": 1}
+    res = metafx.search(X, y, budget=30, steps=5, engine="guided", engine_params={"n_init": 2, "portfolio_every": 2},
+                        seed=0, fixed=fixed, progress=False)
+    assert all(t.n_features == 0 for t in res.trajectory) and res.metadata["portfolio_steps"] == [4]
+    assert res.n_features == 0 and res.metadata["empty_result"] is True
+    with pytest.raises(metafx.ValidationError, match="no feature of family 'pixel-and' fits budget=20 with"):
+        metafx.search(X, y, budget=20, steps=2, engine="guided", seed=0, fixed={"shiftInvLen": 8}, progress=False)
