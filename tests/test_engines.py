@@ -265,13 +265,11 @@ def test_ranked_drops_repeats_of_the_pool(digits):
 
 
 def test_row_hashes_equal_values_equal_hashes(rng):
-    from metafx.default_plugins.baselines import row_hashes
-
     A = (rng.random((131, 40)) < 0.3).astype(np.uint8)
     A[:, 7] = A[:, 3]
     A[:, 39] = A[:, 3]
     for v in (metafx.FeatureValues.from_dense(A), metafx.FeatureValues(n_samples=131, packed=naive.pack_columns(A))):
-        h = row_hashes(v)
+        h = v.row_hashes()
         keys = [A[:, j].tobytes() for j in range(40)]
         for i in range(40):
             for j in range(40):

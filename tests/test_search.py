@@ -271,7 +271,7 @@ def test_row_groups_are_numpy_unique_rows(monkeypatch, dtype, collide):
     rows = (rng.random((25, 7)) < 0.5).astype(dtype)
     rows[10:20] = rows[:10]
     if collide:
-        monkeypatch.setattr(values_module, "_row_hashes", lambda r: np.zeros(len(r), np.uint64))
+        monkeypatch.setattr(values_module, "row_hashes", lambda r: np.zeros(len(r), np.uint64))
     _, first, inverse, counts = np.unique(rows, axis=0, return_index=True, return_inverse=True, return_counts=True)
     f, inv, c = values_module._row_groups(rows)
     # the same groups (the order of groups may differ): map each group to its first row

@@ -336,6 +336,17 @@ class FeatureValues:
         rank[order] = np.arange(len(order))
         return rank[inverse].astype(np.intp), first[order].astype(np.intp), counts[order].astype(np.intp)
 
+    def row_hashes(self) -> np.ndarray:
+        """A 64-bit hash of every feature's values (equal values, equal hash; see :func:`row_hashes`).
+
+        >>> h = FeatureValues.from_dense(np.array([[1, 0, 1], [0, 1, 0]])).row_hashes()
+        >>> bool(h[0] == h[2]), bool(h[0] == h[1])
+        (True, False)
+        """
+        if self.packed is not None:
+            return row_hashes(self.packed)
+        return row_hashes(np.ascontiguousarray(self.dense(np.float64).T))
+
     def __len__(self) -> int:
         return self.n_features
 
@@ -347,7 +358,7 @@ def _row_groups(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rows share a hash the rows themselves are sorted instead."""
     if rows.ndim != 2 or rows.shape[1] == 0 or rows.dtype.kind not in "biu":
         return _unique_rows(rows)
-    _, first, inverse, counts = np.unique(_row_hashes(rows), return_index=True, return_inverse=True,
+    _, first, inverse, counts = np.unique(row_hashes(rows), return_index=True, return_inverse=True,
                                           return_counts=True)
     inverse = np.asarray(inverse).reshape(-1)
     if not np.array_equal(rows, rows[first[inverse]]):  # a hash shared by different rows
@@ -355,8 +366,9 @@ def _row_groups(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return first, inverse, counts
 
 
-def _row_hashes(rows: np.ndarray) -> np.ndarray:
-    """One 64-bit hash per row of an integer array: splitmix64 of each 8-byte word and its position, summed."""
+def row_hashes(rows: np.ndarray) -> np.ndarray:
+    """One 64-bit hash per row of a 2-D array (of its bytes): splitmix64 of each 8-byte word and its position,
+    summed modulo 2**64.  Equal rows get equal hashes; different rows share one with probability about 2**-64."""
     b = np.ascontiguousarray(rows).view(np.uint8).reshape(len(rows), -1)
     if b.shape[1] % 8:
         b = np.concatenate([b, np.zeros((len(rows), -b.shape[1] % 8), np.uint8)], axis=1)

@@ -169,7 +169,7 @@ class RankedBaseline(SearchEngine):
             values = problem.family.compute(problem.prepared, pool.take(idx))
             scores[idx] = score_features(values, problem.y, self.scorer)
             if self.unique:
-                hashes[idx] = row_hashes(values)
+                hashes[idx] = values.row_hashes()
             del values
         if self.normalize:
             scores = scores / np.asarray(pool.costs, dtype=np.float64)
@@ -196,28 +196,6 @@ class RankedBaseline(SearchEngine):
     def metadata(self) -> dict[str, Any]:
         return {"pool_size": getattr(self, "pool_size_", None), "pool_budget": self.pool_factor * self.problem_.budget,
                 "chunk_features": self.chunk_size(self.problem_.n_samples)}
-
-
-def row_hashes(values: Any) -> np.ndarray:
-    """A 64-bit hash of every feature's values (equal values, equal hash).
-
-    >>> from metafx import FeatureValues
-    >>> h = row_hashes(FeatureValues.from_dense(np.array([[1, 0, 1], [0, 1, 0]])))
-    >>> bool(h[0] == h[2]), bool(h[0] == h[1])
-    (True, False)
-    """
-    if values.packed is not None:
-        words = np.ascontiguousarray(values.packed).view(np.uint64)
-    else:
-        d = np.ascontiguousarray(values.dense(np.float64).T)
-        words = d.view(np.uint64)
-    h = np.full(words.shape[0], 0xCBF29CE484222325, dtype=np.uint64)
-    mult = np.uint64(0x9E3779B97F4A7C15)
-    for k in range(words.shape[1]):
-        h ^= words[:, k]
-        h *= mult
-        h ^= h >> np.uint64(29)
-    return h
 
 
 class _PoolProblem:

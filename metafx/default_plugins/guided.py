@@ -61,7 +61,6 @@ from ..core.values import StepRecord
 from ..hooks.spec import hookimpl
 from ..loop.components import make_component
 from ..loop.problem import SearchProblem, draw_or_empty, step_rng
-from .baselines import row_hashes
 
 __all__ = ["GuidedSearch", "expected_improvement", "gp_posterior"]
 
@@ -310,12 +309,9 @@ class GuidedSearch(SearchEngine):
 
 
 def _first_of_repeats(values: Any) -> np.ndarray:
-    """Mask of the features that do not repeat an earlier one's values (found by a 64-bit hash of the values)."""
+    """Mask of the features that do not repeat an earlier one's values."""
     keep = np.zeros(values.n_features, dtype=bool)
-    if values.n_features == 0:
-        return keep
-    _, first = np.unique(row_hashes(values), return_index=True)
-    keep[first] = True
+    keep[values.duplicate_groups()[1]] = True
     return keep
 
 
