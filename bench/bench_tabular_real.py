@@ -179,7 +179,8 @@ def metafx_features(X_tr, y_tr, X_te, evaluator: str, args, seed: int):
     from metafx_tabular import TableExtractor
 
     fx = TableExtractor(budget=args.budget, steps=args.steps, evaluator=evaluator, seed=seed,
-                        family_params=dict(json.loads(args.family_params)))
+                        family_params=dict(json.loads(args.family_params)),
+                        evaluator_params=dict(json.loads(args.evaluator_params).get(evaluator, {})))
     fx.fit(X_tr, y_tr)
     return fx.transform(X_tr), fx.transform(X_te), [str(n) for n in fx.get_feature_names_out()]
 
@@ -288,7 +289,8 @@ def run_table(name: str, args, tmpdir: str, save=lambda partial: None) -> dict:
         enc = raw_encoder().fit(X_tr)
         R_tr, R_te = enc.transform(X_tr), enc.transform(X_te)
         rec: dict = {"fold": f, "scores": {}, "k": {}, "seconds": {}, "names": {}}
-        models = (("linear", linear_model, "cv-linear"), ("tree", tree_model, "cv-tree"))
+        models = tuple(m for m in (("linear", linear_model, "cv-linear"), ("tree", tree_model, "cv-tree"))
+                       if m[0] in args.models)
         gen = {}
         for model_name, _, evaluator in models:
             t0 = time.perf_counter()
@@ -338,6 +340,8 @@ def summarize(results: list[dict], openfe: bool) -> str:
         sign = -1.0 if task == "classification" else 1.0  # gains: positive = metafx better
         metric = "log-loss" if task == "classification" else "R^2"
         for model in ("linear", "tree"):
+            if model not in r["folds"][0]["scores"]:
+                continue
             g = {m: np.array([f["scores"][model][m] for f in r["folds"]]) for m in r["folds"][0]["scores"][model]}
             d_raw = sign * (g["metafx"] - g["raw"])
             cells = [f"{r['table']}{'' if r['held_out'] else ' (dev)'}", model, metric]
@@ -371,6 +375,8 @@ def summarize(results: list[dict], openfe: bool) -> str:
         for r in held:
             sign = -1.0 if r["task"] == "classification" else 1.0
             for model in ("linear", "tree"):
+                if model not in r["folds"][0]["scores"]:
+                    continue
                 g = {m: np.array([f["scores"][model][m] for f in r["folds"]]) for m in r["folds"][0]["scores"][model]}
                 if model == "linear":
                     lin_better += int(sign * (g["metafx"].mean() - g["raw"].mean()) > 0)
@@ -394,6 +400,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--budget", type=float, default=10.0, help="metafx cost budget (a depth-1 feature costs 1)")
     ap.add_argument("--steps", type=int, default=30, help="Mufasa steps per metafx fit")
     ap.add_argument("--family-params", default="{}", help="JSON of extra tabular family parameters, e.g. '{\"mix\": true}'")
+    ap.add_argument("--evaluator-params", default="{}",
+                    help='JSON of evaluator parameters by evaluator, e.g. \'{"cv-linear": {"n_repeats": 1}}\'')
+    ap.add_argument("--models", nargs="+", default=["linear", "tree"], choices=["linear", "tree"],
+                    help="downstream models (each with its metafx search)")
     ap.add_argument("--no-openfe", dest="openfe", action="store_false")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, help="write every fold's scores, k, times and feature names as JSON")
