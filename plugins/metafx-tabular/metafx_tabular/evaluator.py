@@ -60,7 +60,7 @@ def _splits(cv: Any, y: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     if not isinstance(seed, (int, np.integer)):
         return list(cv.split(np.zeros((y.shape[0], 1)), y))
     yc = np.ascontiguousarray(y)
-    key = (type(cv).__name__, repr(cv), yc.dtype.str, yc.shape, hash(yc.tobytes()))
+    key = (type(cv).__name__, repr(cv), yc.dtype.str, yc.shape, yc.tobytes())
     hit = _SPLITS.get(key)
     if hit is None:
         hit = [(np.asarray(tr), np.asarray(te)) for tr, te in cv.split(np.zeros((y.shape[0], 1)), y)]
