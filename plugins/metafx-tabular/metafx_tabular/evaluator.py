@@ -125,8 +125,12 @@ def _cross_val_scores(model: Any, M: np.ndarray, y: np.ndarray, folds: list, sco
                 warnings.warn(f"a fit failed and scores NaN: {exc!r}", stacklevel=3)
                 out[i] = np.nan
                 continue
-            v = _log_loss_score(est, B, y_te) if scoring == "neg_log_loss" else None
-            out[i] = scorer(est, B, y_te) if v is None else v
+            try:
+                v = _log_loss_score(est, B, y_te) if scoring == "neg_log_loss" else None
+                out[i] = scorer(est, B, y_te) if v is None else v
+            except Exception as exc:  # as cross_val_score's error_score=np.nan
+                warnings.warn(f"scoring a fold failed and scores NaN: {exc!r}", stacklevel=3)
+                out[i] = np.nan
     return out
 
 

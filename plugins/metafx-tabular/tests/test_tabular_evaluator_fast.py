@@ -44,3 +44,18 @@ def test_splits_are_remembered_per_seed_and_target():
     assert len(a) == len(b) == 8 and not all(np.array_equal(p[0], q[0]) for p, q in zip(a, b))
     c = _splits(RepeatedStratifiedKFold(n_splits=4, n_repeats=2, random_state=1), y[::-1].copy() * 3)
     assert c is not a
+
+
+def test_a_failing_fit_scores_nan_with_a_warning_as_cross_val_score():
+    from sklearn.base import BaseEstimator, ClassifierMixin
+
+    class Fails(ClassifierMixin, BaseEstimator):
+        def fit(self, X, y):
+            raise RuntimeError("no")
+
+    y = np.arange(30) % 2
+    M = np.random.default_rng(0).normal(size=(30, 2))
+    folds = _splits(RepeatedStratifiedKFold(n_splits=3, n_repeats=1, random_state=0), y)
+    with pytest.warns(UserWarning, match="fit failed"):
+        got = _cross_val_scores(Fails(), M, y, folds, "neg_log_loss")
+    assert np.isnan(got).all() and got.shape == (3,)
