@@ -57,6 +57,12 @@ Run (needs ``pip install -e ./plugins/metafx-tabular openfe==0.0.12 lightgbm sta
     python bench/bench_tabular_real.py --out runs/tabular_real.json      # all tables, 5 folds x 1 repeat
     python bench/bench_tabular_real.py --tables titanic --repeats 3
     python bench/bench_tabular_real.py --no-openfe                          # raw / metafx / poly only
+    python bench/bench_tabular_real.py --dev --no-openfe --steps 15         # a variant of the search, dev tables
+    python bench/bench_tabular_real.py --dev --models linear --evaluator-params '{"cv-linear": {"n_repeats": 1}}'
+
+The split's first repeat does not depend on ``--repeats``: a run with
+``--repeats 3`` repeats a ``--repeats 1`` run's five folds exactly (scores,
+features, OpenFE's too) and adds ten more.
 """
 
 from __future__ import annotations
@@ -179,7 +185,8 @@ def metafx_features(X_tr, y_tr, X_te, evaluator: str, args, seed: int):
     from metafx_tabular import TableExtractor
 
     fx = TableExtractor(budget=args.budget, steps=args.steps, evaluator=evaluator, seed=seed,
-                        family_params=dict(json.loads(args.family_params)))
+                        family_params=dict(json.loads(args.family_params)),
+                        evaluator_params=dict(json.loads(args.evaluator_params).get(evaluator, {})))
     fx.fit(X_tr, y_tr)
     return fx.transform(X_tr), fx.transform(X_te), [str(n) for n in fx.get_feature_names_out()]
 
@@ -288,7 +295,8 @@ def run_table(name: str, args, tmpdir: str, save=lambda partial: None) -> dict:
         enc = raw_encoder().fit(X_tr)
         R_tr, R_te = enc.transform(X_tr), enc.transform(X_te)
         rec: dict = {"fold": f, "scores": {}, "k": {}, "seconds": {}, "names": {}}
-        models = (("linear", linear_model, "cv-linear"), ("tree", tree_model, "cv-tree"))
+        models = tuple(m for m in (("linear", linear_model, "cv-linear"), ("tree", tree_model, "cv-tree"))
+                       if m[0] in args.models)
         gen = {}
         for model_name, _, evaluator in models:
             t0 = time.perf_counter()
@@ -338,6 +346,8 @@ def summarize(results: list[dict], openfe: bool) -> str:
         sign = -1.0 if task == "classification" else 1.0  # gains: positive = metafx better
         metric = "log-loss" if task == "classification" else "R^2"
         for model in ("linear", "tree"):
+            if model not in r["folds"][0]["scores"]:
+                continue
             g = {m: np.array([f["scores"][model][m] for f in r["folds"]]) for m in r["folds"][0]["scores"][model]}
             d_raw = sign * (g["metafx"] - g["raw"])
             cells = [f"{r['table']}{'' if r['held_out'] else ' (dev)'}", model, metric]
@@ -371,6 +381,8 @@ def summarize(results: list[dict], openfe: bool) -> str:
         for r in held:
             sign = -1.0 if r["task"] == "classification" else 1.0
             for model in ("linear", "tree"):
+                if model not in r["folds"][0]["scores"]:
+                    continue
                 g = {m: np.array([f["scores"][model][m] for f in r["folds"]]) for m in r["folds"][0]["scores"][model]}
                 if model == "linear":
                     lin_better += int(sign * (g["metafx"].mean() - g["raw"].mean()) > 0)
@@ -378,11 +390,55 @@ def summarize(results: list[dict], openfe: bool) -> str:
                     pairs += 1
                     not_worse += int(sign * (g["metafx"].mean() - g["openfe"].mean()) >= 0)
                     ratios += [f["seconds"][f"metafx-{model}"] / f["seconds"]["openfe"] for f in r["folds"]]
+        if pairs:  # fit time per fold, metafx search / OpenFE fit, by table and search
+            lines += ["", "| table | metafx / OpenFE fit time per fold (median): linear search | tree search |",
+                      "|---|---|---|"]
+            for r in held:
+                cells = [r["table"]]
+                for model in ("linear", "tree"):
+                    if model in r["folds"][0]["scores"] and "openfe" in r["folds"][0]["seconds"]:
+                        cells.append(f"{np.median([f['seconds'][f'metafx-{model}'] / f['seconds']['openfe'] for f in r['folds']]):.2f}")
+                    else:
+                        cells.append("-")
+                lines.append("| " + " | ".join(cells) + " |")
+            folds = [f for r in held for f in r["folds"] if "openfe" in f["seconds"]]
+            by_rep = {}
+            for r in held:
+                for i, f in enumerate(r["folds"]):
+                    by_rep.setdefault(i // 5, []).extend(
+                        f["seconds"][f"metafx-{m}"] / f["seconds"]["openfe"] for m in ("linear", "tree") if f"metafx-{m}" in f["seconds"])
+            one = sum(f["seconds"].get("metafx-linear", 0.0) + f["seconds"].get("metafx-tree", 0.0) for f in folds)
+            n_s = sum(("metafx-linear" in f["seconds"]) + ("metafx-tree" in f["seconds"]) for f in folds)
+            lines.append("")
+            lines.append(f"fit time ratios: {len(ratios)} (fold x search) pairs, {np.mean(np.array(ratios) < 0.5):.0%} below 0.5; "
+                         "median by repeat " + ", ".join(f"{np.median(v):.2f}" for _, v in sorted(by_rep.items()))
+                         + f"; summed seconds, one metafx search / OpenFE: "
+                         f"{one / (n_s / len(folds)) / sum(f['seconds']['openfe'] for f in folds):.2f}")
         lines.append("")
         lines.append(f"held-out tables: linear model better than raw in mean on {lin_better} of {len(held)}; "
                      + (f"metafx no worse than OpenFE in mean on {not_worse} of {pairs} (table x model) pairs; "
                         f"metafx fit time / OpenFE fit time per fold: median {np.median(ratios):.2f}, "
                         f"max {np.max(ratios):.2f}" if pairs else "OpenFE not run"))
+    return "\n".join(lines)
+
+
+def paired(a: list[dict], b: list[dict]) -> str:
+    """metafx's scores of run ``a`` minus run ``b`` (same tables, same folds), paired per fold, by table and model."""
+    lines = ["| table | model | metafx, first - second (W/L) | s per search, first / second |", "|---|---|---|---|"]
+    other = {r["table"]: r for r in b}
+    for r in a:
+        o = other.get(r["table"])
+        if o is None or len(o["folds"]) != len(r["folds"]):
+            continue
+        sign = -1.0 if r["task"] == "classification" else 1.0
+        for model in ("linear", "tree"):
+            if model not in r["folds"][0]["scores"] or model not in o["folds"][0]["scores"]:
+                continue
+            d = sign * (np.array([f["scores"][model]["metafx"] for f in r["folds"]])
+                        - np.array([f["scores"][model]["metafx"] for f in o["folds"]]))
+            secs = [np.mean([f["seconds"][f"metafx-{model}"] for f in x["folds"]]) for x in (r, o)]
+            lines.append(f"| {r['table']} | {model} | {d.mean():+.4f} ({int((d > 1e-12).sum())}/{int((d < -1e-12).sum())}) "
+                         f"| {secs[0]:.1f} / {secs[1]:.1f} |")
     return "\n".join(lines)
 
 
@@ -394,11 +450,21 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--budget", type=float, default=10.0, help="metafx cost budget (a depth-1 feature costs 1)")
     ap.add_argument("--steps", type=int, default=30, help="Mufasa steps per metafx fit")
     ap.add_argument("--family-params", default="{}", help="JSON of extra tabular family parameters, e.g. '{\"mix\": true}'")
+    ap.add_argument("--evaluator-params", default="{}",
+                    help='JSON of evaluator parameters by evaluator, e.g. \'{"cv-linear": {"n_repeats": 1}}\'')
+    ap.add_argument("--models", nargs="+", default=["linear", "tree"], choices=["linear", "tree"],
+                    help="downstream models (each with its metafx search)")
     ap.add_argument("--no-openfe", dest="openfe", action="store_false")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, help="write every fold's scores, k, times and feature names as JSON")
     ap.add_argument("--summarize", type=Path, nargs="+", help="only print the tables of earlier --out files")
+    ap.add_argument("--paired", type=Path, nargs=2, metavar=("FIRST", "SECOND"),
+                    help="only compare metafx's scores of two earlier --out files (a variant against a baseline)")
     args = ap.parse_args(argv)
+    if args.paired:
+        a, b = ([r for r in json.loads(p.read_text())["results"]] for p in args.paired)
+        print(paired(a, b))
+        return
     if args.summarize:
         res = [r for p in args.summarize for r in json.loads(p.read_text())["results"]]
         print(summarize(res, any("openfe" in r["folds"][0]["scores"]["linear"] for r in res)))

@@ -46,6 +46,93 @@ from .tasks import infer_task
 
 __all__ = ["CVLinear", "CVTree"]
 
+#: the folds of recent (splitter, y) pairs: a search scores every set on the same folds
+_SPLITS: dict[tuple, list[tuple[np.ndarray, np.ndarray]]] = {}
+_SPLITS_KEEP = 8
+
+
+def _splits(cv: Any, y: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``list(cv.split(y, y))``, remembered for the last few (splitter, ``y``) pairs.
+
+    The splitters are seeded (``random_state`` an int), so the same splitter and
+    ``y`` give the same folds; a splitter without an int seed is not remembered."""
+    seed = getattr(cv, "random_state", None)
+    if not isinstance(seed, (int, np.integer)):
+        return list(cv.split(np.zeros((y.shape[0], 1)), y))
+    yc = np.ascontiguousarray(y)
+    key = (type(cv).__name__, repr(cv), yc.dtype.str, yc.shape, yc.tobytes())
+    hit = _SPLITS.get(key)
+    if hit is None:
+        hit = [(np.asarray(tr), np.asarray(te)) for tr, te in cv.split(np.zeros((y.shape[0], 1)), y)]
+        while len(_SPLITS) >= _SPLITS_KEEP:
+            _SPLITS.pop(next(iter(_SPLITS)))
+        _SPLITS[key] = hit
+    return hit
+
+
+def _log_loss_score(est: Any, B: np.ndarray, y: np.ndarray) -> float | None:
+    """``get_scorer("neg_log_loss")(est, B, y)``, computed as scikit-learn's scorer and ``log_loss`` do
+    (for two classes: the positive class's column p and ``[1 - p, p]``; probabilities clipped to
+    ``[eps, 1 - eps]``; the mean over rows of ``-sum(xlogy(onehot, p))``), without their input checks.
+    None when the test rows do not hold exactly the fitted classes (the scorer's own checks decide)."""
+    from scipy.special import xlogy
+
+    classes = getattr(est, "classes_", None)
+    if classes is None:
+        return None
+    labels = np.unique(y)
+    if classes.shape[0] < 2 or labels.shape[0] != classes.shape[0] or not np.array_equal(labels, classes):
+        return None
+    P = np.asarray(est.predict_proba(B))
+    if P.dtype != np.float64 or P.ndim != 2 or P.shape[1] != classes.shape[0]:
+        return None
+    if classes.shape[0] == 2:
+        p = P[:, 1][:, np.newaxis]
+        P = np.concatenate([1 - p, p], axis=1)
+    T = (y[:, None] == labels[None, :]).astype(np.float64)
+    eps = np.finfo(P.dtype).eps
+    loss = -np.sum(xlogy(T, np.clip(P, eps, 1 - eps)), axis=1)
+    return -1 * float(np.average(loss))
+
+
+def _cross_val_scores(model: Any, M: np.ndarray, y: np.ndarray, folds: list, scoring: str) -> np.ndarray:
+    """What ``cross_val_score(model, M, y, cv=folds, scoring=scoring)`` returns (a fit that fails
+    scores NaN, with a warning), without its per-call machinery: the same estimators (a pipeline's
+    steps fitted one after the other, as ``Pipeline.fit`` does), rows and score, with
+    scikit-learn's parameter validation and finiteness checks off (the parameters were checked in
+    ``check_params`` and ``evaluate`` rejects infinite values) and the log-loss computed directly."""
+    import sklearn
+    from sklearn.base import clone
+    from sklearn.metrics import get_scorer
+    from sklearn.pipeline import Pipeline
+
+    scorer = get_scorer(scoring)
+    def flat(m: Any) -> list:
+        return [s for _, step in m.steps for s in flat(step)] if isinstance(m, Pipeline) else [m]
+
+    steps = flat(model)
+    out = np.empty(len(folds), dtype=np.float64)
+    with sklearn.config_context(skip_parameter_validation=True, assume_finite=True):
+        for i, (tr, te) in enumerate(folds):
+            A, B, y_tr, y_te = M[tr], M[te], y[tr], y[te]
+            try:
+                for step in steps[:-1]:
+                    t = clone(step)
+                    A = t.fit_transform(A, y_tr)
+                    B = t.transform(B)
+                est = clone(steps[-1]).fit(A, y_tr)
+            except Exception as exc:  # as cross_val_score's error_score=np.nan
+                warnings.warn(f"a fit failed and scores NaN: {exc!r}", stacklevel=3)
+                out[i] = np.nan
+                continue
+            try:
+                v = _log_loss_score(est, B, y_te) if scoring == "neg_log_loss" else None
+                out[i] = scorer(est, B, y_te) if v is None else v
+            except Exception as exc:  # as cross_val_score's error_score=np.nan
+                warnings.warn(f"scoring a fold failed and scores NaN: {exc!r}", stacklevel=3)
+                out[i] = np.nan
+    return out
+
 
 class CVLinear(SetEvaluator):
     """Mean k-fold CV score of a standardized linear model on the feature set.
@@ -136,7 +223,7 @@ class CVLinear(SetEvaluator):
     def evaluate(self, X: Any, y: Any, *, random_state: int | None = None) -> float:
         self.check_params()
         from sklearn.exceptions import ConvergenceWarning
-        from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold, cross_val_score
+        from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold
         from threadpoolctl import threadpool_limits
 
         values = X if isinstance(X, FeatureValues) else FeatureValues.from_dense(np.asarray(X))
@@ -180,7 +267,7 @@ class CVLinear(SetEvaluator):
         # small problems: BLAS threads only add overhead (and oversubscribe shared machines)
         with warnings.catch_warnings(), threadpool_limits(1):
             warnings.simplefilter("ignore", ConvergenceWarning)
-            scores = cross_val_score(model, M, y, cv=cv, scoring=scoring)
+            scores = _cross_val_scores(model, M, y, _splits(cv, y), scoring)
         return float(np.mean(scores))
 
 

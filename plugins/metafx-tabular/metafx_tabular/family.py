@@ -437,9 +437,15 @@ class TabularFamily(FeatureFamily):
 
         Once the family has seen the table, operators whose arguments the table
         cannot supply are left out (``count`` without a categorical column,
-        ``isna`` without missing values, ...), except the arithmetic ones, which
-        stay while there is a numeric column.  On a numeric table without
-        missing values this is the six arithmetic operators."""
+        ``isna`` without missing values, ...); likewise a binary arithmetic
+        operator (``mul``, ``ratio``, ``diff``) needs two numeric columns and
+        ``max_arity >= 2``, a unary one a numeric column.  On a numeric table
+        without missing values this is the six arithmetic operators.
+
+        (A binary arithmetic operator kept on a table with one numeric column
+        would be drawn as the nearest unary one: several ``op`` values giving
+        the same features, a flat stretch of the space that kept the search
+        away from the operators on other kinds of columns.)"""
         ops = list(self.operators) if self.operators is not None else list(OPERATORS)
         if self.n_columns is None:
             return ops
@@ -450,7 +456,7 @@ class TabularFamily(FeatureFamily):
         for o in ops:
             op = OPERATORS[o]
             if o in ARITH:
-                ok = n["numeric"] >= 1
+                ok = n["numeric"] >= op.arity and int(self.max_arity) >= op.arity
             else:
                 need = {k: op.kinds.count(k) for k in set(op.kinds)}
                 ok = all(n[k] >= c for k, c in need.items())

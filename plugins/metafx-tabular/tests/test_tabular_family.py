@@ -311,8 +311,16 @@ def test_space_bounds_follow_depth(table):
     assert deep.space()["arity"].high == 3 and deep.space()["depth"].high == 2
     one = TabularFamily().fit(X[:, :1], y)
     assert one.space()["arity"].high == 1
-    b = one.draw(point(one, op=one.enabled_operators.index("mul")), 5, np.random.default_rng(0))
-    assert len(b) > 0 and set(one.describe(b)["arity"]) == {1}  # nearest unary operator instead
+    # one numeric column: the binary arithmetic operators are not enabled (each op value draws its own features)
+    assert one.enabled_operators == ["threshold", "log", "square"]
+    assert TabularFamily(max_arity=1).fit(X, y).enabled_operators == ["threshold", "log", "square"]
+    assert TabularFamily().fit(X[:, :2], y).enabled_operators == ["threshold", "log", "square", "mul", "ratio", "diff"]
+    # an explicit binary operator that cannot apply: said so
+    with pytest.raises(metafx.ValidationError, match="none of the operators"):
+        TabularFamily(operators=["mul"]).fit(X[:, :1], y).space()
+    fam = TabularFamily(operators=["log", "mul"]).fit(X[:, :1], y)
+    b = fam.draw(point(fam, op=0), 5, np.random.default_rng(0))
+    assert len(b) > 0 and set(fam.describe(b)["arity"]) == {1}
 
 
 def test_cv_linear_default_scores_log_loss(table):
