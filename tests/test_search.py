@@ -278,3 +278,14 @@ def test_row_groups_are_numpy_unique_rows(monkeypatch, dtype, collide):
     assert np.array_equal(np.sort(f), np.sort(first))
     assert np.array_equal(f[inv], first[np.asarray(inverse).reshape(-1)])
     assert sorted(c) == sorted(counts) and len(f) <= 15
+
+
+def test_timeout_stops_between_steps_with_a_valid_result(digits):
+    X, y = digits
+    res = metafx.search(X[:200], y[:200], budget=30, steps=100000, seed=0, progress=False, timeout=0.5)
+    assert res.metadata["stopped"] == "timeout"
+    n = len(res.trajectory)
+    assert 1 <= n < 100000 and [t.step for t in res.trajectory] == list(range(1, n + 1))
+    assert res.total_cost <= 30
+    with pytest.raises(metafx.ValidationError, match="timeout"):
+        metafx.search(X[:200], y[:200], budget=30, steps=2, progress=False, timeout=0)

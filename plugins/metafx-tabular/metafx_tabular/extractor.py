@@ -47,7 +47,11 @@ class TableExtractor(MetaFeatureExtractor):
         threshold: float | None = None,
         progress: bool = False,
         n_jobs: int = 1,
+        warm_start: Any = None,
+        oversample: float = 1.0,
+        timeout: float | None = None,
     ) -> None:
         super().__init__(family=family, budget=budget, steps=steps, engine=engine, evaluator=evaluator, seed=seed,
                          fixed=fixed, family_params=family_params, engine_params=engine_params,
-                         evaluator_params=evaluator_params, threshold=threshold, progress=progress, n_jobs=n_jobs)
+                         evaluator_params=evaluator_params, threshold=threshold, progress=progress, n_jobs=n_jobs,
+                         warm_start=warm_start, oversample=oversample, timeout=timeout)

@@ -313,3 +313,14 @@ def test_table_extractor_in_a_pipeline_keeps_names(frame):
     assert clone(fx).get_params()["budget"] == 3
     with pytest.raises(metafx.ValidationError):
         TableExtractor(budget=3, steps=2, threshold=8).fit(df, y)
+
+
+def test_table_extractor_timeout_and_search_parameters(frame):
+    from sklearn.base import clone
+
+    df, y = frame
+    fx = TableExtractor(budget=3, steps=100000, timeout=0.5, oversample=2.0)
+    assert {"timeout", "oversample", "warm_start"} <= set(fx.get_params())
+    fx.fit(df, y)
+    assert fx.result_.metadata["stopped"] == "timeout" and 1 <= len(fx.result_.trajectory) < 100000
+    assert clone(fx).get_params()["timeout"] == 0.5
