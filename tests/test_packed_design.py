@@ -77,19 +77,20 @@ def test_packed_design_scores_as_the_merge_design():
             assert abs(a - b) <= 0.01  # same model; liblinear's path may differ in the last bits
 
 
-def test_packed_design_solver_follows_density(monkeypatch):
-    """Dense packed designs go to liblinear's primal solver, sparse ones to the dual
-    (the design is CSR either way: the density decides, not the format)."""
+def test_packed_designs_go_to_the_dual_and_linear_svc_keeps_the_solver_it_is_given(monkeypatch):
+    """Packed designs (CSR at every density) go to liblinear's dual solver; ``linear_svc``
+    chooses by the format only when it is not told which."""
     sets, y = _digits_sets()
     seen = []
     real = svm_evaluator.linear_svc
     monkeypatch.setattr(svm_evaluator, "linear_svc", lambda *a, **k: seen.append(real(*a, **k)) or seen[-1])
     for values in sets:
-        M, density = grouped_design(values)
         seen.clear()
         CVLinearSVM().evaluate(values, y, random_state=0)
-        assert seen and all(m.dual == (density < svm_evaluator.DUAL_BELOW) for m in seen), density
-    assert {bool(grouped_design(v)[1] < svm_evaluator.DUAL_BELOW) for v in sets} == {True, False}
+        assert seen and all(m.dual is True for m in seen)
+    M = sp.csr_matrix(np.eye(3))
+    assert real(0.1, M).dual is True and real(0.1, M.toarray()).dual is False
+    assert real(0.1, M, dual=False).dual is False and real(0.1, M.toarray(), dual=True).dual is True
 
 
 def test_evaluator_empty_set_and_bad_design():

@@ -23,12 +23,6 @@ from ..learn.svm import (
 
 DESIGNS = ("packed", "merge")
 
-#: with ``design="packed"``, designs with fewer nonzero entries than this share go to liblinear's dual solver.
-#: Measured at tol 0.1 on 30 candidate sets of searches on 2000 MNIST images (one 1000-image fold each): the dual
-#: took 0.35-0.96 of the primal's time up to density 0.42 (one set at 0.39: 1.12), 1.44-1.58 at 0.58.
-DUAL_BELOW = 0.45
-
-
 class CVLinearSVM(SetEvaluator):
     """Mean accuracy of a linear SVM (scikit-learn ``LinearSVC``, one-vs-rest) over
     stratified k folds (default 2, as in thesis section 5.3.2).
@@ -39,9 +33,10 @@ class CVLinearSVM(SetEvaluator):
     ``design="packed"`` (default) builds the merged design straight from the
     packed bits (:func:`~metafx.learn.svm.grouped_design`: CSR, one column per
     duplicate group); ``design="merge"`` builds it as before (dense values times
-    the sparse merge matrix).  The solver (primal or dual liblinear: the same
-    objective) follows the design's density: dual below :data:`DUAL_BELOW` (0.45)
-    with ``"packed"``, below ``SPARSE_BELOW`` (0.3) with ``"merge"``.  ``tol`` is liblinear's stopping tolerance: the
+    the sparse merge matrix).  ``"packed"`` designs go to liblinear's dual
+    solver (the same objective as the primal's; at ``tol=0.1`` the primal stops
+    early on dense designs, see docs/design.md); ``"merge"`` designs to the dual
+    below density ``SPARSE_BELOW`` (0.3), else the primal.  ``tol`` is liblinear's stopping tolerance: the
     default ``0.1`` stops earlier than scikit-learn's ``1e-3`` and ranks candidate
     sets as before (``bench/bench_evaluator.py``, 60 sets drawn at uniform random points
     on 2000 MNIST images: Spearman 0.9992, the same best set in 6 of 6 groups of 10,
@@ -76,8 +71,7 @@ class CVLinearSVM(SetEvaluator):
     def _design(self, values):
         """``(M, dual)``: the design matrix and whether liblinear's dual solver fits it."""
         if self.design == "packed" and self.merge_duplicates and values.packed is not None:
-            M, density = grouped_design(values)
-            return M, density < DUAL_BELOW
+            return grouped_design(values)[0], True
         M = design_matrix(values, merge_matrix(values) if self.merge_duplicates else None)
         return M, None
 
