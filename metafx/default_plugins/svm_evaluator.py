@@ -71,7 +71,7 @@ class CVLinearSVM(SetEvaluator):
     def _design(self, values):
         """``(M, dual)``: the design matrix and whether liblinear's dual solver fits it."""
         if self.design == "packed" and self.merge_duplicates and values.packed is not None:
-            return grouped_design(values)[0], True
+            return grouped_design(values), True
         M = design_matrix(values, merge_matrix(values) if self.merge_duplicates else None)
         return M, None
 

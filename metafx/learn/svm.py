@@ -67,8 +67,7 @@ def design_matrix(values: FeatureValues, merge=None):
 
 
 def grouped_design(values: FeatureValues):
-    """``(M, density)``: the duplicate-merged design of :func:`design_matrix` made
-    straight from the packed bits, and the share of its nonzero entries.
+    """The duplicate-merged design of :func:`design_matrix`, made straight from the packed bits.
 
     One column per duplicate group (``sqrt(count)`` times the group's first
     feature, the same columns as ``design_matrix(values, merge_matrix(values))``
@@ -81,14 +80,11 @@ def grouped_design(values: FeatureValues):
     back to :func:`design_matrix`.
     """
     if values.packed is None:
-        M = design_matrix(values, merge_matrix(values))
-        nnz = M.nnz if sp.issparse(M) else np.count_nonzero(M)
-        return M, nnz / max(1, M.shape[0] * M.shape[1])
+        return design_matrix(values, merge_matrix(values))
     _, first, counts = values.duplicate_groups()
     m = values.n_samples
     indptr, indices, data = packed_to_csr(values.packed[first], np.sqrt(counts.astype(np.float64)), m)
-    M = sp.csr_matrix((data, indices, indptr), shape=(m, len(first)))
-    return M, len(data) / max(1, m * len(first))
+    return sp.csr_matrix((data, indices, indptr), shape=(m, len(first)))
 
 
 def linear_svc(C: float, M=None, max_iter: int = 2000, tol: float = 1e-3, dual: bool | None = None):
