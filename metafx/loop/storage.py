@@ -40,10 +40,12 @@ import random
 import re
 import threading
 import time
+from datetime import datetime
 from typing import Any, Iterable, Mapping
 from urllib.parse import parse_qsl, quote, unquote, urlencode
 
 from ..core.exceptions import StorageError, ValidationError
+from ._rdb import core_available, core_create_trial, core_write_trial, record, synced_cache, unwrap_rdb
 
 __all__ = ["mask_url", "scrub", "split_password", "journal_path", "open_storage", "describe_storage_forms",
            "RetryingStorage", "write_trial", "PASSWORD_ENV", "DEFAULT_RETRY_SECONDS"]
@@ -201,7 +203,6 @@ def _check_optuna_journal(path: str) -> None:
         raise StorageError(f"cannot read optuna journal file {path!r}: {e.strerror or e}") from None
     if not first.strip():
         return  # empty: a new journal
-    import json
 
     try:
         rec = json.loads(first.decode("utf-8"))
@@ -269,6 +270,9 @@ class RetryingStorage:
         self._lock = threading.Lock()
         self._local = threading.local()
         self._fresh: dict[int, Any] = {}
+        #: trial id -> (study id, this process's copy of a RUNNING trial it created and writes)
+        self._own: dict[int, tuple[int, Any]] = {}
+        self._own_lock = threading.RLock()
         rdb_logger = logging.getLogger("optuna.storages._rdb.storage")
         if _NOISE_FILTER not in rdb_logger.filters:
             rdb_logger.addFilter(_NOISE_FILTER)
@@ -311,29 +315,62 @@ class RetryingStorage:
             return out
 
     def _call(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        if name.startswith("set_trial_") and args and args[0] in self._own:
+            with self._own_lock:  # written around this process's copy: the next read loads it
+                self._own.pop(args[0], None)
         return self.retry(getattr(self._storage, name), *args, **kwargs)
 
     def _reset(self) -> None:
-        rdb = _rdb(self._storage)
+        rdb = unwrap_rdb(self._storage)
         if rdb is not None:
             with contextlib.suppress(Exception):
                 rdb.scoped_session.remove()
                 rdb.engine.dispose()
 
-    # -- trials just created: optuna's Trial reads them back at once
+    # -- trials this process creates: optuna's Trial reads them back at once; their end goes to the cache
     def create_trial(self, study_id: int, template_trial: Any) -> Any:
-        """Create a trial from ``template_trial``; returns it as a FrozenTrial (one transaction)."""
-        rdb = _rdb(self._storage)
-        if rdb is not None and _rdb_batch_available():
-            frozen = self.retry(rdb._create_new_trial, study_id, template_trial)
-            self._fresh[frozen._trial_id] = frozen
+        """Create a RUNNING trial from ``template_trial`` (start time, system attributes);
+        returns it as a FrozenTrial (one transaction)."""
+        rdb = unwrap_rdb(self._storage)
+        if rdb is not None and core_available() and not (
+                template_trial.params or template_trial.user_attrs or template_trial.intermediate_values
+                or template_trial.values is not None):
+            frozen = self.retry(core_create_trial, rdb, study_id, template_trial)
+            with self._own_lock:
+                self._fresh[frozen._trial_id] = frozen
+                self._own[frozen._trial_id] = (study_id, copy.deepcopy(frozen))
             return copy.deepcopy(frozen)
         return self._call("get_trial", self._call("create_new_trial", study_id, template_trial))
+
+    def write_core(self, rdb: Any, trial_id: int, params: list, user_attrs: Mapping[str, Any],
+                   system_attrs: Mapping[str, Any], state: Any, values: list[float] | None,
+                   now: datetime | None) -> None:
+        """:func:`write_trial` on a database: one retried transaction.  The copy this process
+        keeps of a trial it created follows the write; at the trial's end it goes to optuna's
+        cache, so that the next read does not load the trial again."""
+        with self._own_lock:  # the heartbeat thread writes the same trials
+            try:
+                self.retry(core_write_trial, rdb, trial_id, params, user_attrs, system_attrs, state, values, now)
+            except BaseException:
+                self._own.pop(trial_id, None)
+                raise
+            own = self._own.get(trial_id)
+            if own is None:
+                return
+            record(own[1], params=params, user_attrs=user_attrs, system_attrs=system_attrs, state=state,
+                   values=values, now=now)
+            if state is not None:
+                del self._own[trial_id]
+                add = getattr(self._storage, "add_own_trial", None)
+                if add is not None:
+                    add(own[0], own[1])
 
     def set_trial_system_attr(self, trial_id: int, key: str, value: Any) -> None:
         pending = self._buffered(trial_id)
         if pending is not None:
             pending[1][key] = value
+        elif trial_id in self._own:
+            write_trial(self, trial_id, system_attrs={key: value})
         else:
             self._call("set_trial_system_attr", trial_id, key, value)
         fresh = self._fresh.get(trial_id)
@@ -371,7 +408,8 @@ class RetryingStorage:
         return self._call("set_trial_param", trial_id, param_name, param_value_internal, distribution)
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name in ("_storage", "_where", "_retry_seconds", "_fresh", "_local", "_lock"):
+        if name.startswith("__") or name in ("_storage", "_where", "_retry_seconds", "_fresh", "_local", "_lock",
+                                             "_own", "_own_lock"):
             raise AttributeError(name)  # not set yet (unpickling)
         attr = getattr(self._storage, name)
         if name.startswith("_") or not callable(attr):
@@ -422,82 +460,6 @@ def _retrying_class() -> Any:
     return _RETRYING_CLASS
 
 
-def _rdb(storage: Any) -> Any:
-    """The RDBStorage behind ``storage`` (unwrapping metafx's retries and optuna's cache), or None."""
-    import optuna
-
-    for _ in range(3):
-        if isinstance(storage, optuna.storages.RDBStorage):
-            return storage
-        inner = storage.__dict__.get("_storage") or storage.__dict__.get("_backend")
-        if inner is None:
-            return None
-        storage = inner
-    return None
-
-
-def _upsert_attrs(rdb: Any, session: Any, model: Any, trial_id: int, attrs: Mapping[str, Any]) -> None:
-    """All of ``attrs`` in one statement (an upsert on SQLite and PostgreSQL)."""
-    if not attrs:
-        return
-    name = rdb.engine.name
-    if name in ("sqlite", "postgresql"):
-        if name == "sqlite":
-            from sqlalchemy.dialects.sqlite import insert
-        else:
-            from sqlalchemy.dialects.postgresql import insert
-        stmt = insert(model).values([{"trial_id": trial_id, "key": k, "value_json": json.dumps(v)}
-                                     for k, v in attrs.items()])
-        stmt = stmt.on_conflict_do_update(index_elements=[model.trial_id, model.key],
-                                          set_={"value_json": stmt.excluded.value_json})
-        session.execute(stmt)
-        return
-    for k, v in attrs.items():  # other databases: optuna's own way, one attribute at a time
-        rdb._set_trial_attr_without_commit(session, model, trial_id, k, v)
-
-
-def _rdb_write(rdb: Any, trial_id: int, params: list, user_attrs: Mapping[str, Any],
-               system_attrs: Mapping[str, Any], state: Any, values: list[float] | None) -> None:
-    from datetime import datetime
-
-    from optuna.distributions import distribution_to_json
-    from optuna.storages._rdb import models
-    from optuna.storages._rdb.storage import _create_scoped_session
-    from sqlalchemy import insert
-
-    # a repeated parameter write (a retry after a commit whose answer was lost) is ignored
-    with _create_scoped_session(rdb.scoped_session, bool(params) and state is None) as session:
-        trial = models.TrialModel.find_or_raise_by_id(trial_id, session, for_update=state is not None)
-        rdb.check_trial_is_updatable(trial_id, trial.state)
-        if params:
-            session.execute(insert(models.TrialParamModel),
-                            [{"trial_id": trial_id, "param_name": name, "param_value": internal,
-                              "distribution_json": distribution_to_json(dist)} for name, internal, dist in params])
-        _upsert_attrs(rdb, session, models.TrialUserAttributeModel, trial_id, user_attrs)
-        _upsert_attrs(rdb, session, models.TrialSystemAttributeModel, trial_id, system_attrs)
-        if state is not None:
-            for objective, v in enumerate(values or ()):  # a running trial has no values yet
-                stored, kind = models.TrialValueModel.value_to_stored_repr(v)
-                session.add(models.TrialValueModel(trial_id=trial_id, objective=objective, value=stored,
-                                                   value_type=kind))
-            trial.state = state
-            if state.is_finished():
-                trial.datetime_complete = datetime.now()
-
-
-def _rdb_batch_available() -> bool:
-    try:
-        from optuna.storages import RDBStorage
-        from optuna.storages._rdb import models
-        from optuna.storages._rdb.storage import _create_scoped_session  # noqa: F401
-    except ImportError:  # pragma: no cover - another optuna
-        return False
-    return all(hasattr(RDBStorage, n) for n in ("_set_trial_attr_without_commit", "_create_new_trial",
-                                                   "check_trial_is_updatable")) \
-        and hasattr(models.TrialModel, "find_or_raise_by_id") \
-        and hasattr(models.TrialValueModel, "value_to_stored_repr")
-
-
 def write_trial(storage: Any, trial_id: int, *, params: Iterable[tuple[str, Any, Any]] = (),
                 user_attrs: Mapping[str, Any] | None = None, system_attrs: Mapping[str, Any] | None = None,
                 state: Any = None, values: list[float] | None = None) -> None:
@@ -512,13 +474,14 @@ def write_trial(storage: Any, trial_id: int, *, params: Iterable[tuple[str, Any,
     params = list(params)
     user_attrs = dict(user_attrs or {})
     system_attrs = dict(system_attrs or {})
-    rdb = _rdb(storage)
-    if rdb is not None and _rdb_batch_available():
-        args = (rdb, trial_id, params, user_attrs, system_attrs, state, values)
+    rdb = unwrap_rdb(storage)
+    if rdb is not None and core_available() and (state is None or state.is_finished()):
+        now = datetime.now() if state is not None else None
+        args = (rdb, trial_id, params, user_attrs, system_attrs, state, values, now)
         if isinstance(storage, RetryingStorage):
-            storage.retry(_rdb_write, *args)
+            storage.write_core(*args)
         else:
-            _rdb_write(*args)
+            core_write_trial(*args)
         return
     target = storage.wrapped if isinstance(storage, RetryingStorage) else storage
     for name, internal, dist in params:
@@ -641,6 +604,4 @@ def open_storage(storage: Any, *, connect_timeout: float = 10.0, retry_seconds: 
         raise StorageError(f"cannot open optuna storage {masked!r}: {reason}") from None
     if rdb.engine.name == "sqlite":
         _sqlite_pragmas(rdb.engine)
-    from optuna.storages._cached_storage import _CachedStorage
-
-    return _retrying_class()(_CachedStorage(rdb), masked, retry_seconds)
+    return _retrying_class()(synced_cache(rdb), masked, retry_seconds)
