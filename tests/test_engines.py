@@ -169,22 +169,15 @@ def test_optuna_cache_holds_what_the_database_holds(small, tmp_path, monkeypatch
     included), times.  ``sqlite-generic``: the statements metafx uses for databases
     other than SQLite and PostgreSQL (no INSERT ... RETURNING, no upsert), run on SQLite."""
     optuna = pytest.importorskip("optuna")
-    import os
     import uuid
 
     from metafx.default_plugins.optuna_engine import BEAT_KEY
     from metafx.loop import _rdb
     from metafx.plugin import SearchProblem, make_component
 
-    if where == "postgresql":
-        url = os.environ.get("METAFX_TEST_POSTGRES_URL")
-        if not url:
-            pytest.skip("METAFX_TEST_POSTGRES_URL is not set (bash .ci/postgres.sh starts a server)")
-    else:
-        url = f"sqlite:///{tmp_path / 'c.db'}"
+    url = _storage_url(where, tmp_path, monkeypatch)
     if where == "sqlite-generic":
-        generic = _rdb._Statements("generic")
-        monkeypatch.setitem(_rdb._STATEMENTS, "sqlite", generic)
+        generic = _rdb._STATEMENTS["sqlite"]
         assert generic.insert_numbered is None and generic.attrs["user"][1] is not None
     name = f"cache-{uuid.uuid4().hex[:8]}"
     X, y = small
@@ -206,6 +199,81 @@ def test_optuna_cache_holds_what_the_database_holds(small, tmp_path, monkeypatch
                      progress=False)
     if n_jobs == 1:
         assert strip(res) == strip(mem) and res.features == mem.features
+
+
+def _storage_url(where: str, tmp_path, monkeypatch) -> str:
+    """An SQLite file, SQLite with the generic statements, or the test PostgreSQL server."""
+    import os
+
+    from metafx.loop import _rdb
+
+    if where == "postgresql":
+        url = os.environ.get("METAFX_TEST_POSTGRES_URL")
+        if not url:
+            pytest.skip("METAFX_TEST_POSTGRES_URL is not set (bash .ci/postgres.sh starts a server)")
+        return url
+    if where == "sqlite-generic":
+        monkeypatch.setitem(_rdb._STATEMENTS, "sqlite", _rdb._Statements("generic"))
+    return f"sqlite:///{tmp_path / 'w.db'}"
+
+
+@pytest.mark.parametrize("where", ["sqlite", "sqlite-generic", "postgresql"])
+def test_trial_writes_refuse_finished_trials_and_ignore_repeats(tmp_path, monkeypatch, where):
+    """The statements a trial's writes take: a finished trial gets nothing more (not its
+    parameters, attributes or a second value), a repeated parameter write is ignored,
+    an unknown trial is a KeyError; another client reads exactly what was written."""
+    optuna = pytest.importorskip("optuna")
+    import uuid
+    from datetime import datetime
+
+    from optuna.distributions import FloatDistribution, IntDistribution
+    from optuna.trial import FrozenTrial, TrialState
+
+    from metafx.loop import _rdb
+    from metafx.loop.storage import open_storage
+
+    if not core_available():
+        pytest.skip("this optuna lacks the storage internals metafx writes with")
+    url = _storage_url(where, tmp_path, monkeypatch)
+    storage = open_storage(url)
+    study = optuna.create_study(storage=storage, study_name=f"w-{uuid.uuid4().hex[:8]}", direction="maximize")
+    rdb = _rdb.unwrap_rdb(storage)
+    start = datetime.now()
+    template = FrozenTrial(number=-1, state=TrialState.RUNNING, value=None, datetime_start=start,
+                           datetime_complete=None, params={}, distributions={}, user_attrs={},
+                           system_attrs={"owner": "me", "n": [1, 2]}, intermediate_values={}, trial_id=-1)
+    made = [_rdb.core_create_trial(rdb, study._study_id, template) for _ in range(3)]
+    assert [t.number for t in made] == [0, 1, 2]
+    a, b = FloatDistribution(0, 1), IntDistribution(1, 8)
+    tid = made[0]._trial_id
+    _rdb.core_write_trial(rdb, tid, [("x", 0.25, a), ("k", 3.0, b)], {}, {"tpe": {"r": 1}}, None, None, None)
+    _rdb.core_write_trial(rdb, tid, [("x", 0.25, a), ("k", 3.0, b)], {}, {"tpe": {"r": 1}}, None, None, None)
+    end = datetime.now()
+    _rdb.core_write_trial(rdb, tid, [], {"point": {"x": 0.25}, "q": 0.5}, {}, TrialState.COMPLETE, [0.75], end)
+    error = getattr(optuna.exceptions, "UpdateFinishedTrialError", RuntimeError)
+    with pytest.raises(error):
+        _rdb.core_write_trial(rdb, tid, [("y", 0.5, a)], {}, {"late": 1}, None, None, None)
+    with pytest.raises(error):
+        _rdb.core_write_trial(rdb, tid, [], {"q": 0.1}, {}, TrialState.COMPLETE, [0.1], datetime.now())
+    with pytest.raises(error):  # a failed end goes the transaction's way
+        _rdb.core_write_trial(rdb, tid, [], {"q": 0.1}, {}, TrialState.FAIL, None, datetime.now())
+    with pytest.raises(KeyError):
+        _rdb.core_write_trial(rdb, 10**9, [("y", 0.5, a)], {}, {}, None, None, None)
+    with pytest.raises(KeyError):
+        _rdb.core_write_trial(rdb, 10**9, [], {}, {}, TrialState.COMPLETE, [1.0], datetime.now())
+    _rdb.core_write_trial(rdb, made[1]._trial_id, [], {}, {}, TrialState.FAIL, None, end)
+    theirs = optuna.load_study(study_name=study.study_name, storage=url).get_trials(deepcopy=False)
+    assert [t.state for t in theirs] == [TrialState.COMPLETE, TrialState.FAIL, TrialState.RUNNING]
+    t0 = theirs[0]
+    assert t0.params == {"x": 0.25, "k": 3} and t0.distributions == {"x": a, "k": b}
+    assert t0.values == [0.75] and t0.datetime_start == start and t0.datetime_complete == end
+    assert t0.user_attrs == {"point": {"x": 0.25}, "q": 0.5}
+    assert t0.system_attrs == {"owner": "me", "n": [1, 2], "tpe": {"r": 1}}
+    assert theirs[1].values is None and theirs[2].system_attrs == {"owner": "me", "n": [1, 2]}
+    mine = made[0]
+    _rdb.record(mine, params=[("x", 0.25, a), ("k", 3.0, b)], system_attrs={"tpe": {"r": 1}})
+    _rdb.record(mine, user_attrs={"point": {"x": 0.25}, "q": 0.5}, state=TrialState.COMPLETE, values=[0.75], now=end)
+    assert mine == t0
 
 
 # ----------------------------------------------------------------- mufasa with candidates
