@@ -19,6 +19,10 @@ Database storages are opened as :class:`RetryingStorage`: a storage call that
 fails because the connection to the database broke is retried with a bounded
 back-off (one log line on the ``metafx`` logger); when the database stays away
 longer than ``retry_seconds`` the call raises :class:`~metafx.StorageError`.
+The optuna engine's trials are created and written through it in few SQL
+statements (:mod:`metafx.loop._rdb`), and optuna's cache is kept current with
+the trials this process finished, so that the read at an ask loads only what
+other processes changed.
 
 SQLite files are switched to write-ahead logging (``journal_mode=WAL``,
 ``synchronous=NORMAL``), PostgreSQL sessions to ``synchronous_commit=off``:
