@@ -211,6 +211,8 @@ def _storage_url(where: str, tmp_path, monkeypatch) -> str:
         url = os.environ.get("METAFX_TEST_POSTGRES_URL")
         if not url:
             pytest.skip("METAFX_TEST_POSTGRES_URL is not set (bash .ci/postgres.sh starts a server)")
+        if not any(importlib.util.find_spec(m) is not None for m in ("psycopg", "psycopg2")):
+            pytest.skip("no PostgreSQL driver installed (pip install 'psycopg[binary]')")
         return url
     if where == "sqlite-generic":
         monkeypatch.setitem(_rdb._STATEMENTS, "sqlite", _rdb._Statements("generic"))
