@@ -61,3 +61,42 @@ def test_drawn_features_match_reference(rng):
     batch = fam.draw({"numInputs": 4, "percentPos": 25, "shiftInvLen": 3, "scatter": 1.5}, 100, rng)
     got = fam.transform(images, batch)
     np.testing.assert_array_equal(got, naive.pixel_and_features(images, fam.to_json(batch)))
+
+
+def _accept_numpy(rows, cols, h, w, target, tol):
+    """The pixel-AND sampler's acceptance test as NumPy wrote it before the kernel."""
+    from metafx.default_plugins.pixel_families import _scatter_of
+
+    ok = ((rows >= 0) & (rows < h) & (cols >= 0) & (cols < w)).all(axis=1)
+    ok &= np.abs(_scatter_of(rows, cols) - target) <= tol
+    code = np.sort(rows * w + cols, axis=1)
+    ok &= (np.diff(code, axis=1) != 0).all(axis=1)
+    return ok
+
+
+@pytest.mark.parametrize("K", [1, 2, 3, 5, 8])
+@pytest.mark.parametrize("n", [1, 63, 257])
+def test_accept_positions_matches_numpy(K, n, rng):
+    """Inside the image, distinct, scatter within tol: the kernel's verdict (with NumPy
+    deciding the rows it leaves at the tolerance's edge) is the NumPy test's, also for
+    tolerances set exactly at the scatter of some rows."""
+    from metafx._kernels.draws import accept_positions
+    from metafx.default_plugins.pixel_families import _scatter_of
+
+    h, w = 9, 7
+    rows = rng.integers(-1, h + 1, (n, K))
+    cols = rng.integers(-1, w + 1, (n, K))
+    rows[: n // 3] = np.clip(rows[: n // 3], 0, h - 1)  # many inside, some with repeated positions
+    cols[: n // 3] = np.clip(cols[: n // 3], 0, w - 1)
+    target = 1.7
+    edges = np.abs(_scatter_of(rows, cols) - target)
+    fair = _accept_numpy(rows, cols, h, w, target, 100.0)  # inside and distinct
+    seen_edge = False
+    for tol in (0.0, 0.35, 1.0, float(edges[0]), float(np.sort(edges[fair])[fair.sum() // 2]) if fair.any() else 0.5, 10.0):
+        verdict = accept_positions(rows, cols, h, w, target, tol)
+        mid = np.flatnonzero(verdict == 2)
+        seen_edge |= mid.size > 0
+        verdict[mid] = np.abs(_scatter_of(rows[mid], cols[mid]) - target) <= tol
+        assert np.array_equal(verdict.astype(bool), _accept_numpy(rows, cols, h, w, target, tol)), tol
+    assert seen_edge or not fair.any()  # a tolerance at some row's scatter went to NumPy
+    assert accept_positions(rows[:0], cols[:0], h, w, target, 1.0).shape == (0,)

@@ -135,3 +135,46 @@ def test_evaluator_prediction_is_the_models(n_classes, sparse, rng):
     M = sp.csr_matrix(X) if sparse else X
     model = LinearSVC(C=0.1, random_state=0).fit(M[:100], y[:100])
     np.testing.assert_array_equal(_predict(model, M[100:]), model.predict(M[100:]))
+
+
+@pytest.mark.parametrize("m,n_splits", [(4, 2), (7, 2), (101, 2), (64, 2), (101, 3), (30, 5)])
+def test_fold_designs_are_the_fold_rows(m, n_splits, rng):
+    """The fold matrices the evaluator fits on are ``M[train]`` and ``M[test]`` to the
+    last array (liblinear sees the same input), whether or not two folds share one gather."""
+    from metafx.default_plugins.svm_evaluator import _fold_designs
+    from metafx.learn.svm import stratified_folds
+
+    y = np.arange(m) % 2 if m < 30 else np.arange(m) % 3
+    M = sp.random(m, 13, density=0.4, format="csr", random_state=int(rng.integers(1 << 30)))
+    folds = stratified_folds(y, n_splits, 3)
+    for (tr, te), (a, b) in zip(folds, _fold_designs(M, folds), strict=True):
+        for got, want in ((a, M[tr]), (b, M[te])):
+            assert got.shape == want.shape
+            for attr in ("data", "indices", "indptr"):
+                assert np.array_equal(getattr(got, attr), getattr(want, attr))
+    dense = M.toarray()
+    for (tr, te), (a, b) in zip(folds, _fold_designs(dense, folds), strict=True):
+        assert np.array_equal(a, dense[tr]) and np.array_equal(b, dense[te])
+
+
+def test_stratified_folds_are_kept_per_labels_and_seed(rng):
+    from sklearn.model_selection import StratifiedKFold
+
+    from metafx.learn import svm
+
+    y = rng.integers(0, 4, 203)
+    want = list(StratifiedKFold(2, shuffle=True, random_state=5).split(np.zeros(203), y))
+    first = svm.stratified_folds(y, 2, 5)
+    again = svm.stratified_folds(y.copy(), 2, 5)
+    for got in (first, again):
+        assert all(np.array_equal(a, c) and np.array_equal(b, d) for (a, b), (c, d) in zip(got, want, strict=True))
+    assert again[0][0] is first[0][0] and not first[0][0].flags.writeable  # kept, and nobody can change it
+    other = svm.stratified_folds(y, 2, 6)
+    assert not np.array_equal(other[0][1], first[0][1])
+    y2 = y.copy()
+    y2[0] = (y2[0] + 1) % 4
+    assert svm.stratified_folds(y2, 2, 5)[0][0] is not first[0][0]  # other labels, other folds
+    fresh = svm.stratified_folds(y, 2, None)
+    assert fresh[0][0].flags.writeable  # no seed: drawn anew, not kept
+    with pytest.raises(metafx.ValidationError, match="n_splits=5"):
+        svm.stratified_folds(np.array([0, 0, 0, 1, 1, 1]), 5, 1)

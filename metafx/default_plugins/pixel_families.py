@@ -37,6 +37,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from .._kernels.draws import accept_positions
 from .._kernels.packing import pack_columns
 from .._kernels.pixel_and import eval_pixel_and, make_planes
 from ..core.base import FeatureFamily, MetaFeatureDescriber
@@ -287,12 +288,12 @@ class PixelAndFamily(_ImageFamily):
             cc = qc[:, None] + rng.uniform(-0.5, 0.5, (batch, 1))
             pr = np.rint(cr + sigma * rng.standard_normal((batch, K))).astype(np.int64)
             pc = np.rint(cc + sigma * rng.standard_normal((batch, K))).astype(np.int64)
-            ok = ((pr >= 0) & (pr < h) & (pc >= 0) & (pc < w)).all(axis=1)
-            ok &= np.abs(_scatter_of(pr, pc) - target) <= tol
-            # distinct positions
-            code = np.sort(pr * w + pc, axis=1)
-            ok &= (np.diff(code, axis=1) != 0).all(axis=1)
-            idx = np.flatnonzero(ok)[: n - have]
+            # inside the image, distinct, scatter within tol of the target (numba; NumPy decides the edge cases)
+            verdict = accept_positions(pr, pc, h, w, target, tol)
+            edge = np.flatnonzero(verdict == 2)
+            if edge.size:
+                verdict[edge] = np.abs(_scatter_of(pr[edge], pc[edge]) - target) <= tol
+            idx = np.flatnonzero(verdict == 1)[: n - have]
             got_r.append(pr[idx])
             got_c.append(pc[idx])
             have += idx.size

@@ -4,6 +4,8 @@ cross-validated scoring folds, and the final classifier of a chosen set
 
 from __future__ import annotations
 
+import hashlib
+import threading
 import warnings
 from typing import Any, Sequence
 
@@ -105,6 +107,33 @@ def linear_svc(C: float, M=None, max_iter: int = 2000, tol: float = 1e-3, dual: 
 
 
 def stratified_folds(y: np.ndarray, n_splits: int, random_state: int | None):
+    """``[(train, test), ...]``: scikit-learn's shuffled ``StratifiedKFold`` (indices in increasing
+    order, read-only).  A search scores every step on the same labels and seed: the folds of the
+    last few ``(y, n_splits, random_state)`` are kept (about 2 ms per step on 2000 samples)."""
+    if random_state is None or not isinstance(random_state, (int, np.integer)):
+        return _folds(y, n_splits, random_state)
+    y = np.asarray(y)
+    key = (y.dtype.str, y.shape, hashlib.blake2b(np.ascontiguousarray(y).view(np.uint8), digest_size=16).digest(),
+           int(n_splits), int(random_state))
+    with _FOLDS_LOCK:
+        folds = _FOLDS.get(key)
+    if folds is None:
+        folds = _folds(y, n_splits, random_state)
+        for tr, te in folds:
+            tr.setflags(write=False)
+            te.setflags(write=False)
+        with _FOLDS_LOCK:
+            if len(_FOLDS) >= 8:
+                _FOLDS.pop(next(iter(_FOLDS)))
+            _FOLDS[key] = folds
+    return list(folds)
+
+
+_FOLDS: dict[tuple, list] = {}
+_FOLDS_LOCK = threading.Lock()
+
+
+def _folds(y: np.ndarray, n_splits: int, random_state: Any):
     _, counts = np.unique(y, return_counts=True)
     if counts.min() < n_splits:
         raise ValidationError(
