@@ -137,26 +137,6 @@ def test_evaluator_prediction_is_the_models(n_classes, sparse, rng):
     np.testing.assert_array_equal(_predict(model, M[100:]), model.predict(M[100:]))
 
 
-@pytest.mark.parametrize("m,n_splits", [(4, 2), (7, 2), (101, 2), (64, 2), (101, 3), (30, 5)])
-def test_fold_designs_are_the_fold_rows(m, n_splits, rng):
-    """The fold matrices the evaluator fits on are ``M[train]`` and ``M[test]`` to the
-    last array (liblinear sees the same input), whether or not two folds share one gather."""
-    from metafx.default_plugins.svm_evaluator import _fold_designs
-    from metafx.learn.svm import stratified_folds
-
-    y = np.arange(m) % 2 if m < 30 else np.arange(m) % 3
-    M = sp.random(m, 13, density=0.4, format="csr", random_state=int(rng.integers(1 << 30)))
-    folds = stratified_folds(y, n_splits, 3)
-    for (tr, te), (a, b) in zip(folds, _fold_designs(M, folds), strict=True):
-        for got, want in ((a, M[tr]), (b, M[te])):
-            assert got.shape == want.shape
-            for attr in ("data", "indices", "indptr"):
-                assert np.array_equal(getattr(got, attr), getattr(want, attr))
-    dense = M.toarray()
-    for (tr, te), (a, b) in zip(folds, _fold_designs(dense, folds), strict=True):
-        assert np.array_equal(a, dense[tr]) and np.array_equal(b, dense[te])
-
-
 def test_stratified_folds_are_kept_per_labels_and_seed(rng):
     from sklearn.model_selection import StratifiedKFold
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-import scipy.sparse as sp
 import sklearn
 from sklearn.exceptions import ConvergenceWarning
 
@@ -87,25 +86,10 @@ class CVLinearSVM(SetEvaluator):
         # the design and labels are checked already: skip scikit-learn's per-fit checks (public config switches)
         with sklearn.config_context(assume_finite=True, skip_parameter_validation=True), warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            for (tr, te), (M_tr, M_te) in zip(folds, _fold_designs(M, folds)):
-                model = self._model(M, dual).fit(M_tr, y[tr])
-                accs.append(float(np.mean(_predict(model, M_te) == y[te])))
+            for tr, te in folds:
+                model = self._model(M, dual).fit(M[tr], y[tr])
+                accs.append(float(np.mean(_predict(model, M[te]) == y[te])))
         return float(np.mean(accs))
-
-
-def _fold_designs(M, folds):
-    """``(M[train], M[test])`` of each fold.  Two folds of a sparse design: the rows are gathered
-    once, in the order (test of fold 0, test of fold 1), and each fold's two parts are contiguous
-    slices of it, the same matrices as ``M[train]`` and ``M[test]`` (each fold's train is the
-    other's test, both in increasing order) for one gather instead of four."""
-    if len(folds) == 2 and sp.issparse(M):
-        (tr0, te0), (tr1, te1) = folds
-        if np.array_equal(tr0, te1) and np.array_equal(tr1, te0):
-            n0 = len(te0)
-            G = M[np.concatenate([te0, te1])]
-            first, second = G[:n0], G[n0:]
-            return [(second, first), (first, second)]
-    return [(M[tr], M[te]) for tr, te in folds]
 
 
 def _predict(model, M) -> np.ndarray:
