@@ -315,6 +315,32 @@ def test_table_extractor_in_a_pipeline_keeps_names(frame):
         TableExtractor(budget=3, steps=2, threshold=8).fit(df, y)
 
 
+def test_meta_feature_extractor_reads_frames_in_a_pipeline(frame):
+    """metafx's own MetaFeatureExtractor with the tabular family: a DataFrame with categorical,
+    missing and datetime columns goes to the family as it is (no numeric validation), in a
+    Pipeline, with the columns' names kept and the same features as TableExtractor's."""
+    from sklearn.base import clone
+    from sklearn.ensemble import HistGradientBoostingClassifier
+    from sklearn.pipeline import make_pipeline
+
+    df, y = frame
+    fx = metafx.MetaFeatureExtractor(family="tabular", evaluator="cv-linear", budget=3, steps=4, seed=0)
+    F = fx.fit(df, y).transform(df)
+    assert F.shape[0] == len(df) and F.shape[1] == len(fx.get_feature_names_out()) > 0
+    assert list(fx.feature_names_in_) == list(df.columns) and fx.n_features_in_ == df.shape[1]
+    same = TableExtractor(budget=3, steps=4, seed=0).fit(df, y)
+    assert list(same.get_feature_names_out()) == list(fx.get_feature_names_out())
+    np.testing.assert_array_equal(same.transform(df), F)
+    with pytest.raises(ValueError, match="feature names"):  # other columns than at fit: refused
+        fx.transform(df.rename(columns={"city": "town"}))
+    # NaN passes through the features (missing="propagate"): a model that reads NaN takes them
+    pipe = make_pipeline(clone(fx), HistGradientBoostingClassifier(max_iter=20, random_state=0))
+    pipe.fit(df.iloc[:120], y[:120])
+    assert 0.0 <= pipe.score(df.iloc[120:], y[120:]) <= 1.0
+    out = clone(fx).set_output(transform="pandas").fit(df, y).transform(df.iloc[:7])
+    assert isinstance(out, pd.DataFrame) and list(out.index) == list(df.index[:7])
+
+
 def test_table_extractor_timeout_and_search_parameters(frame):
     from sklearn.base import clone
 
