@@ -442,6 +442,31 @@ def paired(a: list[dict], b: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def with_openfe_from(results: list[dict], earlier: list[dict]) -> list[dict]:
+    """``results`` (a run without OpenFE) with OpenFE's scores, seconds and names copied from ``earlier``
+    runs of the same tables and folds.  The folds are the same when the raw columns score the same in
+    every fold and model (the split and the downstream models are deterministic); refused otherwise."""
+    by_table = {r["table"]: r for r in earlier}
+    out = []
+    for r in results:
+        o = by_table.get(r["table"])
+        if o is None or len(o["folds"]) != len(r["folds"]):
+            raise SystemExit(f"--openfe-from has no run of {r['table']!r} with {len(r['folds'])} folds")
+        r = json.loads(json.dumps(r))
+        for f, g in zip(r["folds"], o["folds"]):
+            for model, sc in f["scores"].items():
+                if model not in g["scores"] or "openfe" not in g["scores"][model]:
+                    raise SystemExit(f"--openfe-from: {r['table']!r} fold {f['fold']} has no OpenFE score for {model}")
+                if not np.isclose(sc["raw"], g["scores"][model]["raw"], rtol=0, atol=1e-12):
+                    raise SystemExit(f"--openfe-from: {r['table']!r} fold {f['fold']} {model}: the raw scores differ "
+                                     f"({sc['raw']} against {g['scores'][model]['raw']}): not the same folds")
+                sc["openfe"] = g["scores"][model]["openfe"]
+            f["seconds"]["openfe"] = g["seconds"]["openfe"]
+            f["names"].update({k: v for k, v in g["names"].items() if k.startswith("openfe")})
+        out.append(r)
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", nargs="+", default=list(TABLES), choices=list(TABLES))
@@ -460,6 +485,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--summarize", type=Path, nargs="+", help="only print the tables of earlier --out files")
     ap.add_argument("--paired", type=Path, nargs=2, metavar=("FIRST", "SECOND"),
                     help="only compare metafx's scores of two earlier --out files (a variant against a baseline)")
+    ap.add_argument("--openfe-from", type=Path, nargs="+",
+                    help="with --summarize: OpenFE's per-fold scores and seconds from earlier --out files of the same "
+                         "tables and folds (checked: the raw columns' scores must be equal fold by fold)")
     args = ap.parse_args(argv)
     if args.paired:
         a, b = ([r for r in json.loads(p.read_text())["results"]] for p in args.paired)
@@ -467,6 +495,8 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.summarize:
         res = [r for p in args.summarize for r in json.loads(p.read_text())["results"]]
+        if args.openfe_from:
+            res = with_openfe_from(res, [r for p in args.openfe_from for r in json.loads(p.read_text())["results"]])
         print(summarize(res, any("openfe" in r["folds"][0]["scores"]["linear"] for r in res)))
         return
     tables = list(DEV) if args.dev else args.tables

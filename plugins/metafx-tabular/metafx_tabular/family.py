@@ -655,8 +655,9 @@ class TabularFamily(FeatureFamily):
         dims = [
             Dimension("arity", "int", 1, k_max, step=1, default=min(2, k_max), description="number of input columns"),
             Dimension("depth", "int", 1, int(self.max_depth), step=1, default=1, description="operator nesting depth"),
-            Dimension("op", "int", 0, n_op - 1, step=1, default=ops.index("mul") if "mul" in ops else 0,
-                      description="root operator: " + op_desc),
+            # operators are nominal: a move goes to any other operator, not to the next index
+            Dimension("op", "categorical", choices=tuple(range(n_op)),
+                      default=ops.index("mul") if "mul" in ops else 0, description="root operator: " + op_desc),
             Dimension("rank", "float", 0.0, 1.0, step=0.15, default=0.25,
                       description="quality rank of the best input column (0 = best)"),
         ]

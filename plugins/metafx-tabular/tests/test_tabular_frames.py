@@ -144,6 +144,21 @@ def test_fit_learns_the_schema(ffam, frame):
     assert ffam.enabled_operators == list(OPERATORS)  # every kind is present
 
 
+def test_operator_is_a_nominal_meta_feature(ffam):
+    """Operators have no order: ``op`` is categorical (its values the operators' indices, as in
+    saved points), so one move of a search reaches any other operator, not only the next index."""
+    space = ffam.space()
+    op = next(d for d in space.dimensions if d.name == "op")
+    ops = ffam.enabled_operators
+    assert op.kind == "categorical" and op.choices == tuple(range(len(ops))) and op.start == ops.index("mul")
+    rng = np.random.default_rng(0)
+    start = space.check_point({"arity": 2, "depth": 1, "op": 0, "rank": 0.5})
+    reached = {space.neighbour(start, rng)["op"] for _ in range(300)}
+    assert reached == set(range(1, len(ops)))  # every other operator in one move
+    assert space.check_point({"arity": 2, "depth": 1, "op": ops.index("pair_count"), "rank": 0.5})["op"] == \
+        ops.index("pair_count")
+
+
 @pytest.mark.parametrize("op", ["isna", "count", "pair_count", "group_mean", "group_dev", "group_rank",
                                 "date_part", "date_diff"])
 def test_typed_operators_draw_on_the_right_columns(ffam, op):
