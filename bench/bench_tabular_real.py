@@ -59,6 +59,8 @@ Run (needs ``pip install -e ./plugins/metafx-tabular openfe==0.0.12 lightgbm sta
     python bench/bench_tabular_real.py --no-openfe                          # raw / metafx / poly only
     python bench/bench_tabular_real.py --dev --no-openfe --steps 15         # a variant of the search, dev tables
     python bench/bench_tabular_real.py --dev --models linear --evaluator-params '{"cv-linear": {"n_repeats": 1}}'
+    # a variant without OpenFE, summarized with OpenFE's scores of an earlier run of the same folds
+    python bench/bench_tabular_real.py --summarize VARIANT.json --openfe-from EARLIER.json
 
 The split's first repeat does not depend on ``--repeats``: a run with
 ``--repeats 3`` repeats a ``--repeats 1`` run's five folds exactly (scores,

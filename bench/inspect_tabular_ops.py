@@ -15,6 +15,7 @@ features and the evaluator's quality of each (higher is better), and which
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -32,6 +33,8 @@ def main(argv=None) -> None:
     ap.add_argument("--ops", nargs="+", default=[])
     ap.add_argument("--fixed-steps", type=int, default=4)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--family-params", type=json.loads, default={},
+                    help='JSON of tabular family parameters, e.g. \'{"nominal_op": true}\'')
     args = ap.parse_args(argv)
     from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold
     from threadpoolctl import threadpool_limits
@@ -46,7 +49,8 @@ def main(argv=None) -> None:
             if f >= args.folds:
                 break
             X_tr, y_tr = X.iloc[tr].reset_index(drop=True), y[tr]
-            fx = TableExtractor(budget=10, steps=30, evaluator=args.evaluator, seed=args.seed + f).fit(X_tr, y_tr)
+            fx = TableExtractor(budget=10, steps=30, evaluator=args.evaluator, seed=args.seed + f,
+                                family_params=args.family_params).fit(X_tr, y_tr)
             ops = fx.result_.get_family().enabled_operators
             visited = Counter(ops[int(r.point["op"])] for r in fx.result_.trajectory)
             print(f"fold {f}: search chose {list(fx.get_feature_names_out())}, quality {fx.best_quality_:.5f}; "

@@ -292,6 +292,13 @@ class TabularFamily(FeatureFamily):
         Adds the value "any" to the ``op`` meta-feature: a set drawn there
         gives each feature its own root operator (uniform among the enabled
         ones), so the search can prefer a mixed set to a single-operator one.
+    nominal_op : bool, default False
+        The ``op`` meta-feature as a categorical dimension (its values stay the
+        operators' indices): a search's move goes to any other operator, not
+        to the next index.  Measured on the benchmark tables (plugin README,
+        "Operators as a nominal meta-feature"): it reaches the operators on
+        categorical columns (titanic) but loses elsewhere (star98,
+        airquality with the linear model), so it is off by default.
     oversample : float, default 1
         ``f > 1`` draws ``f`` times the budget at a point and keeps the draws
         of highest :meth:`relevance` per cost that fit the budget: a
@@ -338,6 +345,7 @@ class TabularFamily(FeatureFamily):
         missing: str = "propagate",
         mix: bool = False,
         oversample: float = 1.0,
+        nominal_op: bool = False,
         n_columns: int | None = None,
         column_center: Sequence[float] | None = None,
         column_scale: Sequence[float] | None = None,
@@ -360,6 +368,7 @@ class TabularFamily(FeatureFamily):
         self.missing = missing
         self.mix = mix
         self.oversample = oversample
+        self.nominal_op = nominal_op
         self.n_columns = n_columns
         self.column_center = column_center
         self.column_scale = column_scale
@@ -402,6 +411,8 @@ class TabularFamily(FeatureFamily):
             raise ValidationError(f"oversample={self.oversample!r} must be a number in [1, 100]")
         if not isinstance(self.mix, (bool, np.bool_)):
             raise ValidationError(f"mix={self.mix!r} must be True or False")
+        if not isinstance(self.nominal_op, (bool, np.bool_)):
+            raise ValidationError(f"nominal_op={self.nominal_op!r} must be True or False")
         if self.column_kinds is not None and self.n_columns is None:
             kinds = list(self.column_kinds.values()) if isinstance(self.column_kinds, Mapping) else list(self.column_kinds)
             bad = [k for k in kinds if k not in KINDS]
@@ -652,12 +663,14 @@ class TabularFamily(FeatureFamily):
             k_max = max(k_max, min(int(self.max_arity), n_num, max(k for _, k, _ in shapes)))  # e.g. 2 at depth 1
         n_op = len(ops) + (1 if self.mix else 0)
         op_desc = ", ".join(f"{i}={o}" for i, o in enumerate(ops)) + (f", {len(ops)}=any (a mixed set)" if self.mix else "")
+        op_start = ops.index("mul") if "mul" in ops else 0
         dims = [
             Dimension("arity", "int", 1, k_max, step=1, default=min(2, k_max), description="number of input columns"),
             Dimension("depth", "int", 1, int(self.max_depth), step=1, default=1, description="operator nesting depth"),
-            # operators are nominal: a move goes to any other operator, not to the next index
-            Dimension("op", "categorical", choices=tuple(range(n_op)),
-                      default=ops.index("mul") if "mul" in ops else 0, description="root operator: " + op_desc),
+            # nominal_op: a move goes to any other operator; else to a neighbouring index
+            Dimension("op", "categorical", choices=tuple(range(n_op)), default=op_start,
+                      description="root operator: " + op_desc) if self.nominal_op else
+            Dimension("op", "int", 0, n_op - 1, step=1, default=op_start, description="root operator: " + op_desc),
             Dimension("rank", "float", 0.0, 1.0, step=0.15, default=0.25,
                       description="quality rank of the best input column (0 = best)"),
         ]

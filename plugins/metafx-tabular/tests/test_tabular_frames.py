@@ -144,19 +144,27 @@ def test_fit_learns_the_schema(ffam, frame):
     assert ffam.enabled_operators == list(OPERATORS)  # every kind is present
 
 
-def test_operator_is_a_nominal_meta_feature(ffam):
-    """Operators have no order: ``op`` is categorical (its values the operators' indices, as in
-    saved points), so one move of a search reaches any other operator, not only the next index."""
-    space = ffam.space()
+def test_operator_as_a_nominal_meta_feature(frame, ffam):
+    """``nominal_op=True``: ``op`` is categorical (its values the operators' indices, as in saved
+    points), so one move of a search reaches any other operator; by default it is an index that
+    moves to its neighbours."""
+    df, y = frame
+    fam = TabularFamily(nominal_op=True).fit(df, y)
+    space = fam.space()
     op = next(d for d in space.dimensions if d.name == "op")
-    ops = ffam.enabled_operators
+    ops = fam.enabled_operators
     assert op.kind == "categorical" and op.choices == tuple(range(len(ops))) and op.start == ops.index("mul")
     rng = np.random.default_rng(0)
     start = space.check_point({"arity": 2, "depth": 1, "op": 0, "rank": 0.5})
-    reached = {space.neighbour(start, rng)["op"] for _ in range(300)}
-    assert reached == set(range(1, len(ops)))  # every other operator in one move
-    assert space.check_point({"arity": 2, "depth": 1, "op": ops.index("pair_count"), "rank": 0.5})["op"] == \
-        ops.index("pair_count")
+    assert {space.neighbour(start, rng)["op"] for _ in range(300)} == set(range(1, len(ops)))
+    base = ffam.space()
+    assert next(d for d in base.dimensions if d.name == "op").kind == "int"
+    assert {base.neighbour(start, rng)["op"] for _ in range(300)} <= {0, 1}
+    point = {"arity": 2, "depth": 1, "op": ops.index("pair_count"), "rank": 0.5}
+    a, b = fam.draw(point, 4, np.random.default_rng(3)), ffam.draw(point, 4, np.random.default_rng(3))
+    assert fam.to_json(a) == ffam.to_json(b)  # the same point draws the same features
+    with pytest.raises(metafx.ValidationError, match="nominal_op"):
+        TabularFamily(nominal_op="yes").fit(df, y)
 
 
 @pytest.mark.parametrize("op", ["isna", "count", "pair_count", "group_mean", "group_dev", "group_rank",
