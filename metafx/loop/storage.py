@@ -340,9 +340,11 @@ class RetryingStorage:
                 template_trial.params or template_trial.user_attrs or template_trial.intermediate_values
                 or template_trial.values is not None):
             frozen = self.retry(core_create_trial, rdb, study_id, template_trial)
+            own = copy.deepcopy(frozen)
+            record(own, system_attrs=template_trial.system_attrs)  # as a read shows them (JSON round trip)
             with self._own_lock:
                 self._fresh[frozen._trial_id] = frozen
-                self._own[frozen._trial_id] = (study_id, copy.deepcopy(frozen))
+                self._own[frozen._trial_id] = (study_id, own)
             return copy.deepcopy(frozen)
         return self._call("get_trial", self._call("create_new_trial", study_id, template_trial))
 
@@ -488,6 +490,9 @@ def write_trial(storage: Any, trial_id: int, *, params: Iterable[tuple[str, Any,
             core_write_trial(*args)
         return
     target = storage.wrapped if isinstance(storage, RetryingStorage) else storage
+    if isinstance(storage, RetryingStorage):
+        with storage._own_lock:  # written around this process's copy: the next read loads it
+            storage._own.pop(trial_id, None)
     for name, internal, dist in params:
         target.set_trial_param(trial_id, name, internal, dist)
     for k, v in user_attrs.items():
