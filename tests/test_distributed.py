@@ -459,16 +459,18 @@ def test_postgresql_outage(tmp_path, slow_plugin):
         if w.poll() is None:
             w.kill()
         pg("start")
-    assert w.returncode == 2, err
-    lines = err.strip().splitlines()
-    assert "Traceback" not in err and len(lines) <= 4, err
-    assert sum("lost the connection to storage" in s for s in lines) == 2, err
-    assert lines[-1].startswith("metafx: error: storage ") and "unreachable for 8 s" in lines[-1], err
-    assert "metafx-ci" not in err
-    trials = optuna.load_study(study_name=study, storage=url).get_trials(deepcopy=False)
-    numbers = [t.number for t in trials]
-    assert numbers == list(range(len(numbers))) and all(t.state.name in ("COMPLETE", "RUNNING") for t in trials)
-    optuna.delete_study(study_name=study, storage=url)
+    try:
+        assert w.returncode == 2, err
+        lines = err.strip().splitlines()
+        assert "Traceback" not in err and len(lines) <= 4, err
+        assert sum("lost the connection to storage" in s for s in lines) == 2, err
+        assert lines[-1].startswith("metafx: error: storage ") and "unreachable for 8 s" in lines[-1], err
+        assert "metafx-ci" not in err
+        trials = optuna.load_study(study_name=study, storage=url).get_trials(deepcopy=False)
+        numbers = [t.number for t in trials]
+        assert numbers == list(range(len(numbers))) and all(t.state.name in ("COMPLETE", "RUNNING") for t in trials)
+    finally:
+        pg("stop")  # the test's own server leaves with it
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs Linux /proc to read command lines")
