@@ -10,8 +10,10 @@ the database server's own work is not in it), SQL statements and commits
 (SQLAlchemy's count, read-only transactions included).
 Medians over ``--repeat`` rounds; the three storages alternate within a round.
 
-    python bench/bench_optuna_storage.py [--steps 40] [--repeat 3] [--evaluator loo-1nn]
+    python bench/bench_optuna_storage.py [--steps 40] [--repeat 3] [--evaluator loo-1nn] [--load idle|loaded|both]
         [--postgres postgresql://user@127.0.0.1:55432/db]   # default: $METAFX_TEST_POSTGRES_URL
+
+"loaded": the same next to one competing busy process (``bench/_yardstick.py``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import time
 import uuid
 
 import sqlalchemy
+from _yardstick import competing, conditions
 from sqlalchemy import event
 
 import metafx
@@ -68,7 +71,14 @@ def main() -> None:
     ap.add_argument("--n-train", type=int, default=300)
     ap.add_argument("--evaluator", default="loo-1nn")
     ap.add_argument("--postgres", default=os.environ.get("METAFX_TEST_POSTGRES_URL"))
+    ap.add_argument("--load", default="idle", choices=["both", "idle", "loaded"])
     args = ap.parse_args()
+    for label, n_competing in conditions(args.load):
+        with competing(n_competing):
+            table(args, label)
+
+
+def table(args, label: str) -> None:
     X, y = metafx.load_dataset("digits")
     X, y = X[: args.n_train], y[: args.n_train]
     tmp = tempfile.mkdtemp()
@@ -81,7 +91,7 @@ def main() -> None:
         for name, url in stores.items():
             runs[name].append(one(X, y, url(r), args))
     mem = [m["per_trial"] for m in runs["memory"]]
-    print(f"optuna engine, TPE, {args.steps} steps, budget {args.budget:g}, evaluator {args.evaluator}, "
+    print(f"[{label}] optuna engine, TPE, {args.steps} steps, budget {args.budget:g}, evaluator {args.evaluator}, "
           f"digits n={args.n_train}; medians of {args.repeat}")
     print(f"{'storage':<11} {'ms/trial':>9} {'overhead ms':>12} {'ratio':>6} {'CPU ms/trial':>13} {'CPU overhead':>13} "
           f"{'open s':>7} {'SQL/trial':>10} {'commits/trial':>14}")
