@@ -549,3 +549,18 @@ def test_another_search_refuses_the_study(small, tmp_path):
     with pytest.raises(metafx.StorageError, match=r"study 's' in .* belongs to a different search \(differs in: budget"):
         metafx.search(X, y, budget=31, steps=2, engine="optuna", seed=1, storage=url, study_name="s",
                       progress=False)
+
+
+def test_database_storage_pickles_with_its_cache_class(tmp_path):
+    """A database storage (retries around the synced cache) goes to worker processes by pickle."""
+    import pickle
+
+    pytest.importorskip("optuna")
+    from metafx.loop.storage import open_storage
+
+    st = open_storage(f"sqlite:///{tmp_path / 'p.db'}")
+    again = pickle.loads(pickle.dumps(st))
+    assert type(again).__name__ == "RetryingStorage" and type(again.wrapped) is type(st.wrapped)
+    if sync_available():
+        assert type(again.wrapped).__name__ == "SyncedCache"
+    assert again.get_all_studies() == []
