@@ -158,3 +158,8 @@ def test_stratified_folds_are_kept_per_labels_and_seed(rng):
     assert fresh[0][0].flags.writeable  # no seed: drawn anew, not kept
     with pytest.raises(metafx.ValidationError, match="n_splits=5"):
         svm.stratified_folds(np.array([0, 0, 0, 1, 1, 1]), 5, 1)
+    words = np.array(["no", "yes", "maybe"], dtype=object)[y % 3]  # labels of any dtype, objects too
+    for labels in (words, words.astype(str)):
+        got = svm.stratified_folds(labels, 2, 5)
+        want = list(StratifiedKFold(2, shuffle=True, random_state=5).split(np.zeros(203), labels))
+        assert all(np.array_equal(a, c) for (a, _), (c, _) in zip(got, want, strict=True))

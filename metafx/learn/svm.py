@@ -110,9 +110,9 @@ def stratified_folds(y: np.ndarray, n_splits: int, random_state: int | None):
     """``[(train, test), ...]``: scikit-learn's shuffled ``StratifiedKFold`` (indices in increasing
     order, read-only).  A search scores every step on the same labels and seed: the folds of the
     last few ``(y, n_splits, random_state)`` are kept (about 2 ms per step on 2000 samples)."""
-    if random_state is None or not isinstance(random_state, (int, np.integer)):
-        return _folds(y, n_splits, random_state)
     y = np.asarray(y)
+    if random_state is None or not isinstance(random_state, (int, np.integer)) or y.dtype.hasobject:
+        return _folds(y, n_splits, random_state)
     key = (y.dtype.str, y.shape, hashlib.blake2b(np.ascontiguousarray(y).view(np.uint8), digest_size=16).digest(),
            int(n_splits), int(random_state))
     with _FOLDS_LOCK:
