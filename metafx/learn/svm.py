@@ -109,7 +109,7 @@ def linear_svc(C: float, M=None, max_iter: int = 2000, tol: float = 1e-3, dual: 
 def stratified_folds(y: np.ndarray, n_splits: int, random_state: int | None):
     """``[(train, test), ...]``: scikit-learn's shuffled ``StratifiedKFold`` (indices in increasing
     order, read-only).  A search scores every step on the same labels and seed: the folds of the
-    last few ``(y, n_splits, random_state)`` are kept (about 2 ms per step on 2000 samples)."""
+    last few ``(y, n_splits, random_state)`` are kept (scikit-learn takes about 1.3 ms for 2000 labels)."""
     y = np.asarray(y)
     if random_state is None or not isinstance(random_state, (int, np.integer)) or y.dtype.hasobject:
         return _folds(y, n_splits, random_state)

@@ -230,11 +230,15 @@ def _statements(rdb: Any) -> _Statements:
     return _STATEMENTS[name]
 
 
-def _finished_error(trial_id: int, state: Any) -> Exception:
+def _refusal(trial_id: int, row: Any) -> Exception:
+    """Why a write to ``trial_id`` was refused, from its ``(state,)`` row: no such trial (``KeyError``),
+    or it is finished already (optuna's ``UpdateFinishedTrialError``)."""
     import optuna
 
+    if row is None:
+        return KeyError(f"No trial with trial_id {trial_id} exists.")
     error = getattr(optuna.exceptions, "UpdateFinishedTrialError", RuntimeError)
-    return error(f"trial {trial_id} is {getattr(state, 'name', state)} already and cannot be updated")
+    return error(f"trial {trial_id} is {getattr(row[0], 'name', row[0])} already and cannot be updated")
 
 
 def core_create_trial(rdb: Any, study_id: int, template: Any) -> Any:
@@ -300,10 +304,7 @@ def core_write_trial(rdb: Any, trial_id: int, params: Iterable[tuple[str, float,
                 # first statement: the move to the final state, only from RUNNING (a row lock until the commit)
                 moved = conn.execute(st.finish, {"b_trial": trial_id, "b_state": state, "b_now": now}).rowcount
                 if moved != 1:
-                    current = conn.execute(st.state_of, {"b_trial": trial_id}).first()
-                    if current is None:
-                        raise KeyError(f"No trial with trial_id {trial_id} exists.")
-                    raise _finished_error(trial_id, current[0])
+                    raise _refusal(trial_id, conn.execute(st.state_of, {"b_trial": trial_id}).first())
             if params:
                 conn.execute(st.insert_params, [{"trial_id": trial_id, "param_name": name, "param_value": internal,
                                                  "distribution_json": distribution_to_json(dist)}
@@ -312,10 +313,8 @@ def core_write_trial(rdb: Any, trial_id: int, params: Iterable[tuple[str, float,
             st.upsert_attrs(conn, "system", trial_id, system_attrs)
             if state is None:
                 current = conn.execute(st.state_of, {"b_trial": trial_id}).first()
-                if current is None:
-                    raise KeyError(f"No trial with trial_id {trial_id} exists.")
-                if current[0].is_finished():
-                    raise _finished_error(trial_id, current[0])  # rolls the writes above back
+                if current is None or current[0].is_finished():
+                    raise _refusal(trial_id, current)  # rolls the writes above back
             elif values:
                 rows = []
                 for objective, v in enumerate(values):
@@ -354,9 +353,7 @@ def _pg_write(rdb: Any, st: _Statements, trial_id: int, params: list, user_attrs
         if not params or state is not None:
             raise
         return  # a repeated parameter write (a retry after a commit whose answer was lost)
-    if current is None:
-        raise KeyError(f"No trial with trial_id {trial_id} exists.")
-    raise _finished_error(trial_id, current[0])
+    raise _refusal(trial_id, current)
 
 
 def record(frozen: Any, *, params: Iterable[tuple[str, float, Any]] = (),
