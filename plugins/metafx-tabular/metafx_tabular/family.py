@@ -694,14 +694,8 @@ class TabularFamily(FeatureFamily):
         if root not in ARITH:
             n = OPERATORS[root].arity
             return root, (("U", "L"),) if n == 1 else (("B", "L", "L"),), n, 1
+        # a binary arithmetic root is enabled only with two numeric columns (enabled_operators)
         ar, unary, binary, n_num = self._arith_flags()
-        if OPERATORS[root].arity == 2 and not binary:
-            # one numeric column only: fall back to the nearest unary arithmetic operator
-            cand = [j for j, o in enumerate(ops) if o in ARITH and OPERATORS[o].arity == 1]
-            if not cand:
-                raise ValidationError(f"operator {root!r} needs two numeric columns; the table has {n_num}")
-            i = min(cand, key=lambda j: (abs(j - i), j))
-            root = ops[i]
         kind = "U" if OPERATORS[root].arity == 1 else "B"
         k = min(int(u["arity"]), n_num, int(self.max_arity))
         if kind == "B":
