@@ -163,3 +163,60 @@ def test_stratified_folds_are_kept_per_labels_and_seed(rng):
         got = svm.stratified_folds(labels, 2, 5)
         want = list(StratifiedKFold(2, shuffle=True, random_state=5).split(np.zeros(203), labels))
         assert all(np.array_equal(a, c) for (a, _), (c, _) in zip(got, want, strict=True))
+
+
+@pytest.mark.parametrize("n,size,k", [(203, 50, 4), (65, 64, 3), (10, 3, 5), (9, 9, 2), (130, 1, 2), (77, 0, 3)])
+def test_stratified_subset_is_proportional_and_distinct(n, size, k, rng):
+    from metafx.learn.svm import stratified_subset
+
+    y = rng.integers(0, k, n)
+    y[:k] = np.arange(k)  # every class present
+    got = stratified_subset(y, size, np.random.default_rng(1))
+    assert len(got) == min(size, n) and np.all(np.diff(got) > 0) and got.min(initial=0) >= 0 and got.max(initial=0) < n
+    classes, counts = np.unique(y, return_counts=True)
+    share = np.array([np.sum(y[got] == c) for c in classes])
+    if size >= k:
+        assert share.min() >= 1  # no class lost
+        assert np.all(np.abs(share - counts * size / n) <= max(1, k))  # proportional up to the minimum of one each
+    again = stratified_subset(y, size, np.random.default_rng(1))
+    np.testing.assert_array_equal(got, again)
+    np.testing.assert_array_equal(stratified_subset(y, n + 5, np.random.default_rng(1)), np.arange(n))
+
+
+def test_stratified_folds_cap_the_training_parts_only(rng):
+    from metafx.learn import svm
+
+    y = rng.integers(0, 3, 301)
+    whole = svm.stratified_folds(y, 3, 7)
+    capped = svm.stratified_folds(y, 3, 7, max_train=90)
+    for (tr, te), (ctr, cte) in zip(whole, capped, strict=True):
+        np.testing.assert_array_equal(te, cte)  # test parts whole
+        assert len(ctr) == 90 and np.all(np.isin(ctr, tr)) and np.all(np.diff(ctr) > 0)
+        assert set(np.unique(y[ctr])) == set(np.unique(y[tr]))
+    assert svm.stratified_folds(y, 3, 7, max_train=90)[0][0] is capped[0][0]  # kept under their own key
+    assert not np.array_equal(svm.stratified_folds(y, 3, 8, max_train=90)[0][0], capped[0][0])
+    big = svm.stratified_folds(y, 3, 7, max_train=1000)
+    assert all(np.array_equal(a, c) for (a, _), (c, _) in zip(big, whole, strict=True))
+
+
+def test_evaluator_max_train_fits_on_the_capped_folds():
+    """The capped evaluator's quality is the accuracy of LinearSVC fitted on the capped
+    training parts (a naive twin: dense design, scikit-learn's own predict), tested on whole parts."""
+    from metafx.learn.svm import stratified_folds
+
+    sets, y = _digits_sets(2)
+    for values in sets:
+        full = CVLinearSVM(max_train=None).evaluate(values, y, random_state=3)
+        assert CVLinearSVM(max_train=len(y)).evaluate(values, y, random_state=3) == full
+        got = CVLinearSVM(max_train=60).evaluate(values, y, random_state=3)
+        M = values.dense(np.float64)
+        accs = []
+        for tr, te in stratified_folds(y, 2, 3, max_train=60):
+            assert len(tr) == 60
+            model = LinearSVC(C=0.1, tol=0.1, max_iter=2000, random_state=0).fit(M[tr], y[tr])
+            accs.append(np.mean(model.predict(M[te]) == y[te]))
+        assert abs(got - np.mean(accs)) <= 0.02  # merged duplicates and CSR: the same model up to liblinear's path
+        assert got != full
+    for bad in (1, 0, 2.5, "all"):
+        with pytest.raises(metafx.ValidationError, match="max_train"):
+            metafx.make_component("evaluator", "cv-linear-svm", {"max_train": bad})

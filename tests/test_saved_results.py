@@ -18,7 +18,7 @@ _VARYING = {"seconds", "timings"}
 # metadata that did not exist before
 _NEW_META = {"empty_steps", "empty_result", "plugins"}
 # the saved results were made with cv-linear-svm's earlier defaults (issue 14 changed them; these keep them)
-_OLD_EVALUATOR = {"design": "merge", "tol": 1e-3}
+_OLD_EVALUATOR = {"design": "merge", "tol": 1e-3, "max_train": None}
 
 
 def _strip(d):
@@ -40,8 +40,9 @@ def test_result_equals_the_saved_one(digits, case):
     res = metafx.search(X[:400], y[:400], seed=3, progress=False, **args).to_dict()
     old = _strip(saved["result"])
     new = _strip(res)
-    if args.get("evaluator_params") is _OLD_EVALUATOR:  # a parameter that did not exist before, at its old behaviour
+    if args.get("evaluator_params") is _OLD_EVALUATOR:  # parameters that did not exist before, at their old behaviour
         assert new["evaluator_params"].pop("design") == "merge"
+        assert new["evaluator_params"].pop("max_train", "missing") is None
         # optuna's default study name hashes the evaluator's parameters, which now include ``design``
         for d in (old, new):
             d["metadata"].pop("study_name", None)

@@ -22,7 +22,7 @@ from ..core.exceptions import ValidationError
 from ..core.values import FeatureValues
 
 __all__ = ["fit_linear_svm", "DuplicateMerger", "DEFAULT_CS", "as_values", "merge_matrix", "design_matrix",
-           "grouped_design", "linear_svc", "stratified_folds", "majority_accuracy", "SPARSE_BELOW"]
+           "grouped_design", "linear_svc", "stratified_folds", "stratified_subset", "majority_accuracy", "SPARSE_BELOW"]
 
 #: designs with fewer nonzero entries than this share go to liblinear's dual solver (see :func:`linear_svc`)
 SPARSE_BELOW = 0.3
@@ -106,19 +106,24 @@ def linear_svc(C: float, M=None, max_iter: int = 2000, tol: float = 1e-3, dual: 
     return LinearSVC(C=C, max_iter=max_iter, tol=tol, dual=dual, random_state=0)
 
 
-def stratified_folds(y: np.ndarray, n_splits: int, random_state: int | None):
+def stratified_folds(y: np.ndarray, n_splits: int, random_state: int | None, max_train: int | None = None):
     """``[(train, test), ...]``: scikit-learn's shuffled ``StratifiedKFold`` (indices in increasing
     order, read-only).  A search scores every step on the same labels and seed: the folds of the
-    last few ``(y, n_splits, random_state)`` are kept (scikit-learn takes about 1.3 ms for 2000 labels)."""
+    last few ``(y, n_splits, random_state, max_train)`` are kept (scikit-learn takes about 1.3 ms
+    for 2000 labels).
+
+    ``max_train``: a training part longer than this is replaced by a stratified random subset of
+    ``max_train`` of its indices (:func:`stratified_subset`; every class keeps at least one
+    sample); the test parts stay whole."""
     y = np.asarray(y)
     if random_state is None or not isinstance(random_state, (int, np.integer)) or y.dtype.hasobject:
-        return _folds(y, n_splits, random_state)
+        return _capped(y, _folds(y, n_splits, random_state), random_state, max_train)
     key = (y.dtype.str, y.shape, hashlib.blake2b(np.ascontiguousarray(y).view(np.uint8), digest_size=16).digest(),
-           int(n_splits), int(random_state))
+           int(n_splits), int(random_state), None if max_train is None else int(max_train))
     with _FOLDS_LOCK:
         folds = _FOLDS.get(key)
     if folds is None:
-        folds = _folds(y, n_splits, random_state)
+        folds = _capped(y, _folds(y, n_splits, random_state), random_state, max_train)
         for tr, te in folds:
             tr.setflags(write=False)
             te.setflags(write=False)
@@ -131,6 +136,42 @@ def stratified_folds(y: np.ndarray, n_splits: int, random_state: int | None):
 
 _FOLDS: dict[tuple, list] = {}
 _FOLDS_LOCK = threading.Lock()
+
+
+def stratified_subset(y: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+    """Indices (increasing) of ``size`` samples of ``y`` drawn without replacement, each class
+    represented in proportion to its count (largest remainders; at least one sample of each class
+    when ``size`` allows).  All of ``y`` when ``size >= len(y)``."""
+    n = len(y)
+    if size >= n:
+        return np.arange(n)
+    classes, inverse, counts = np.unique(y, return_inverse=True, return_counts=True)
+    quota = counts * (size / n)
+    take = np.floor(quota).astype(np.int64)
+    if size >= len(classes):
+        take = np.maximum(take, 1)
+    rest = size - int(take.sum())
+    if rest > 0:
+        room = np.flatnonzero(take < counts)
+        frac = (quota - take)[room]
+        take[room[np.argsort(-frac, kind="stable")[:rest]]] += 1
+    elif rest < 0:  # the minimum of one per class overshot: trim the largest classes
+        for c in np.argsort(-take, kind="stable")[:-rest]:
+            take[c] -= 1
+    out = [rng.choice(np.flatnonzero(inverse == c), size=int(k), replace=False) for c, k in enumerate(take) if k]
+    return np.sort(np.concatenate(out)) if out else np.zeros(0, dtype=np.intp)
+
+
+def _capped(y: np.ndarray, folds: list, random_state: Any, max_train: int | None) -> list:
+    if max_train is None:
+        return folds
+    seed = int(random_state) % 2**63 if isinstance(random_state, (int, np.integer)) else 0
+    out = []
+    for k, (tr, te) in enumerate(folds):
+        if len(tr) > max_train:
+            tr = tr[stratified_subset(y[tr], int(max_train), np.random.default_rng([seed, k, 0x6D6178]))]
+        out.append((tr, te))
+    return out
 
 
 def _folds(y: np.ndarray, n_splits: int, random_state: Any):
