@@ -10,7 +10,7 @@ import scipy.sparse as sp
 from sklearn.svm import LinearSVC
 
 import metafx
-from metafx._kernels.design import packed_to_csr
+from metafx._kernels.design import packed_row_counts, packed_scores, packed_to_csr
 from metafx._kernels.packing import pack_columns
 from metafx._kernels.pixel_and import eval_pixel_and, word_ops
 from metafx._kernels.threads import PARALLEL_MIN_WORD_OPS, use_threads
@@ -31,6 +31,49 @@ def test_packed_to_csr_matches_reference(m, n, rng):
     got = sp.csr_matrix((data, indices, indptr), shape=(m, n))
     assert got.has_sorted_indices
     np.testing.assert_array_equal(got.toarray(), naive.packed_to_dense_columns(packed, w, m))
+
+
+def _rows(m, rng, kind):
+    return {"all": None, "none": np.zeros(0, dtype=np.intp), "some": np.flatnonzero(rng.random(m) < 0.5),
+            "last": np.array([m - 1])}[kind]
+
+
+@pytest.mark.parametrize("m", [1, 63, 64, 65, 131])
+@pytest.mark.parametrize("n", [0, 1, 9])
+@pytest.mark.parametrize("kind", ["all", "none", "some", "last"])
+def test_packed_rows_and_scores_match_reference(m, n, kind, rng):
+    """A subset of the rows of the CSR design, and its product with a weight matrix, from the bits:
+    equal to the dense reference's rows, and to SciPy's product of the full CSR's rows value for value."""
+    X = (rng.random((m, n)) < 0.4).astype(np.uint8)
+    packed = pack_columns(X)
+    w = rng.random(n) + 0.5
+    rows = _rows(m, rng, kind)
+    sel = np.arange(m) if rows is None else rows
+    ref = naive.packed_to_dense_columns(packed, w, m)[sel]
+    indptr, indices, data = packed_to_csr(packed, w, m, rows=rows)
+    got = sp.csr_matrix((data, indices, indptr), shape=(len(sel), n))
+    assert got.has_sorted_indices and got.nnz == np.count_nonzero(ref)
+    np.testing.assert_array_equal(got.toarray(), ref)
+    lengths = packed_row_counts(packed, m)
+    np.testing.assert_array_equal(lengths, np.count_nonzero(X, axis=1))
+    again = packed_to_csr(packed, w, m, rows=rows, row_counts=lengths)
+    assert all(np.array_equal(a, b) for a, b in zip(again, (indptr, indices, data), strict=True))
+    for k in (1, 3):
+        coef = rng.normal(size=(k, n))
+        scores = packed_scores(packed, w, coef, m, rows)
+        assert scores.shape == (len(sel), k)
+        np.testing.assert_allclose(scores, ref @ coef.T, rtol=1e-12, atol=1e-12)
+        full = sp.csr_matrix(tuple(reversed(packed_to_csr(packed, w, m))), shape=(m, n))
+        np.testing.assert_array_equal(scores, np.asarray(full[sel] @ coef.T))  # SciPy's sums, bit for bit
+
+
+def test_packed_rows_must_be_increasing_indices():
+    packed = np.zeros((1, 1), dtype=np.uint64)
+    for bad in ([2, 1], [0, 0], [-1], [5]):
+        with pytest.raises(ValueError, match="rows must be increasing sample indices in \\[0, 5\\)"):
+            packed_to_csr(packed, np.ones(1), 5, rows=np.array(bad))
+        with pytest.raises(ValueError, match="rows must be"):
+            packed_scores(packed, np.ones(1), np.ones((1, 1)), 5, rows=np.array(bad))
 
 
 def test_packed_to_csr_ignores_bits_past_m():

@@ -8,13 +8,15 @@ import numpy as np
 import sklearn
 from sklearn.exceptions import ConvergenceWarning
 
+from .._kernels.design import packed_row_counts, packed_scores
 from ..core.base import SetEvaluator
 from ..core.validation import check_choice, check_int, check_labels, check_number
 from ..hooks.spec import hookimpl
 from ..learn.svm import (
     as_values,
+    bits_design,
     design_matrix,
-    grouped_design,
+    grouped_bits,
     linear_svc,
     majority_accuracy,
     merge_matrix,
@@ -30,13 +32,16 @@ class CVLinearSVM(SetEvaluator):
     Features with equal values on every sample are merged first
     (``merge_duplicates``, see :func:`merge_matrix`): the same model, fitted faster.
 
-    ``design="packed"`` (default) builds the merged design straight from the
-    packed bits (:func:`~metafx.learn.svm.grouped_design`: CSR, one column per
-    duplicate group); ``design="merge"`` builds it as before (dense values times
-    the sparse merge matrix).  ``"packed"`` designs go to liblinear's dual
-    solver (the same objective as the primal's; at ``tol=0.1`` the primal stops
-    early on dense designs, see docs/design.md); ``"merge"`` designs to the dual
-    below density ``SPARSE_BELOW`` (0.3), else the primal.  ``tol`` is liblinear's stopping tolerance: the
+    ``design="packed"`` (default) builds each fold's training rows of the merged
+    design straight from the packed bits (:func:`~metafx.learn.svm.bits_design`:
+    CSR, one column per duplicate group) and predicts the test rows from the bits
+    (:func:`~metafx._kernels.design.packed_scores`: the values of the CSR product);
+    no design of all samples is held.  ``design="merge"`` builds the whole design as
+    before (dense values times the sparse merge matrix).  ``"packed"`` designs go
+    to liblinear's dual solver (the same objective as the primal's; at ``tol=0.1``
+    the primal stops early on dense designs, see docs/design.md); ``"merge"``
+    designs to the dual below density ``SPARSE_BELOW`` (0.3), else the primal.
+    ``tol`` is liblinear's stopping tolerance: the
     default ``0.1`` stops earlier than scikit-learn's ``1e-3`` and ranks candidate
     sets as before (``bench/bench_evaluator.py``, 60 sets drawn at uniform random points
     on 2000 MNIST images: Spearman 0.9992, the same best set in 6 of 6 groups of 10,
@@ -78,33 +83,41 @@ class CVLinearSVM(SetEvaluator):
     def _model(self, M=None, dual=None):
         return linear_svc(self.C, M, max_iter=self.max_iter, tol=self.tol, dual=dual)
 
-    def _design(self, values):
-        """``(M, dual)``: the design matrix and whether liblinear's dual solver fits it."""
-        if self.design == "packed" and self.merge_duplicates and values.packed is not None:
-            return grouped_design(values), True
-        M = design_matrix(values, merge_matrix(values) if self.merge_duplicates else None)
-        return M, None
-
     def evaluate(self, X, y, *, random_state=None) -> float:
         values = as_values(X)
         y = check_labels(y, values.n_samples, continuous_ok=False)
         folds = stratified_folds(y, self.n_splits, random_state, self.max_train)
         if values.n_features == 0:
             return float(np.mean([majority_accuracy(y[tr], y[te]) for tr, te in folds]))
-        M, dual = self._design(values)
+        # "packed": each fold's rows straight from the bits, fitted by liblinear's dual (no design of all samples)
+        packed = self.design == "packed" and self.merge_duplicates and values.packed is not None
+        if packed:
+            (bits, weights), m, dual = grouped_bits(values), values.n_samples, True
+            lengths = packed_row_counts(bits, m)
+        else:
+            M, dual = design_matrix(values, merge_matrix(values) if self.merge_duplicates else None), None
         accs = []
         # the design and labels are checked already: skip scikit-learn's per-fit checks (public config switches)
         with sklearn.config_context(assume_finite=True, skip_parameter_validation=True), warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             for tr, te in folds:
-                model = self._model(M, dual).fit(M[tr], y[tr])
-                accs.append(float(np.mean(_predict(model, M[te]) == y[te])))
+                if packed:
+                    model = self._model(None, dual).fit(bits_design(bits, weights, m, tr, lengths), y[tr])
+                    pred = _classes(model, packed_scores(bits, weights, model.coef_, m, te) + model.intercept_)
+                else:
+                    model = self._model(M, dual).fit(M[tr], y[tr])
+                    pred = _predict(model, M[te])
+                accs.append(float(np.mean(pred == y[te])))
         return float(np.mean(accs))
 
 
 def _predict(model, M) -> np.ndarray:
     """``model.predict(M)`` of a fitted linear classifier, without re-validating ``M``."""
-    scores = np.asarray(M @ model.coef_.T) + model.intercept_
+    return _classes(model, np.asarray(M @ model.coef_.T) + model.intercept_)
+
+
+def _classes(model, scores: np.ndarray) -> np.ndarray:
+    """The classes a fitted linear classifier predicts from its decision ``scores`` (``(n, k)``)."""
     if scores.shape[1] == 1:
         return model.classes_[(scores[:, 0] > 0).astype(np.intp)]
     return model.classes_[scores.argmax(axis=1)]

@@ -22,7 +22,7 @@ from ..core.exceptions import ValidationError
 from ..core.values import FeatureValues
 
 __all__ = ["fit_linear_svm", "DuplicateMerger", "DEFAULT_CS", "as_values", "merge_matrix", "design_matrix",
-           "grouped_design", "linear_svc", "stratified_folds", "stratified_subset", "majority_accuracy", "SPARSE_BELOW"]
+           "grouped_design", "grouped_bits", "bits_design", "linear_svc", "stratified_folds", "stratified_subset", "majority_accuracy", "SPARSE_BELOW"]
 
 #: designs with fewer nonzero entries than this share go to liblinear's dual solver (see :func:`linear_svc`)
 SPARSE_BELOW = 0.3
@@ -68,7 +68,7 @@ def design_matrix(values: FeatureValues, merge=None):
     return X if density < SPARSE_BELOW else X.toarray()
 
 
-def grouped_design(values: FeatureValues):
+def grouped_design(values: FeatureValues, rows=None):
     """The duplicate-merged design of :func:`design_matrix`, made straight from the packed bits.
 
     One column per duplicate group (``sqrt(count)`` times the group's first
@@ -79,14 +79,29 @@ def grouped_design(values: FeatureValues):
     matrix is CSR whatever its density (liblinear copies every input into its own
     sparse rows, so a dense float64 copy buys it nothing).  The values stay
     float64: liblinear takes no other type.  Values that are not bit-packed fall
-    back to :func:`design_matrix`.
+    back to :func:`design_matrix`.  ``rows`` (increasing sample indices): only
+    those rows, made without the others (a fold's training part).
     """
     if values.packed is None:
-        return design_matrix(values, merge_matrix(values))
+        M = design_matrix(values, merge_matrix(values))
+        return M if rows is None else M[np.asarray(rows)]
+    bits, weights = grouped_bits(values)
+    return bits_design(bits, weights, values.n_samples, rows)
+
+
+def grouped_bits(values: FeatureValues) -> tuple[np.ndarray, np.ndarray]:
+    """``(bits, weights)``: the packed rows of the duplicate groups' first features and the
+    groups' weights ``sqrt(count)``: the columns of :func:`grouped_design`, still packed."""
     _, first, counts = values.duplicate_groups()
-    m = values.n_samples
-    indptr, indices, data = packed_to_csr(values.packed[first], np.sqrt(counts.astype(np.float64)), m)
-    return sp.csr_matrix((data, indices, indptr), shape=(m, len(first)))
+    return values.packed[first], np.sqrt(counts.astype(np.float64))
+
+
+def bits_design(bits: np.ndarray, weights: np.ndarray, m: int, rows=None, row_counts=None):
+    """The CSR matrix (``m`` samples, or ``rows`` of them) whose column ``g`` is ``weights[g]``
+    times the packed 0/1 row ``bits[g]`` (see :func:`grouped_bits`); ``row_counts``: the set bits of
+    every sample (:func:`metafx._kernels.design.packed_row_counts`), when several subsets are made."""
+    indptr, indices, data = packed_to_csr(bits, weights, m, rows=rows, row_counts=row_counts)
+    return sp.csr_matrix((data, indices, indptr), shape=(m if rows is None else len(rows), len(weights)))
 
 
 def linear_svc(C: float, M=None, max_iter: int = 2000, tol: float = 1e-3, dual: bool | None = None):
