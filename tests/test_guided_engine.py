@@ -185,3 +185,40 @@ def test_points_without_features_give_an_empty_marked_result(small, caplog):
     assert res.n_features == 0 and res.metadata["empty_result"] is True
     with pytest.raises(metafx.ValidationError, match="no feature of family 'pixel-and' fits budget=20 with"):
         metafx.search(X, y, budget=20, steps=2, engine="guided", seed=0, fixed={"shiftInvLen": 8}, progress=False)
+
+
+def test_candidate_pool_rows_are_points_of_the_space():
+    """The model's candidate points, drawn a dimension at a time: uniform rows cover every value of
+    every free dimension, neighbours move each dimension as ``Dimension.move`` does, and every row
+    decodes to a point the space accepts (fixed dimensions at their values)."""
+    from types import SimpleNamespace
+
+    from metafx.core.values import Dimension, MetaFeatureSpace
+
+    space = MetaFeatureSpace((Dimension("k", "int", 1, 6, step=2), Dimension("s", "float", 0.5, 3.0, step=0.4),
+                              Dimension("op", "categorical", choices=("a", "b", "c")),
+                              Dimension("one", "categorical", choices=("x",)), Dimension("f", "int", 0, 9)),
+                             fixed={"f": 4})
+    eng = GuidedSearch()
+    eng.problem_ = SimpleNamespace(space=space)
+    rng = np.random.default_rng(0)
+    U = eng._uniform_rows(rng, 3000)
+    assert U.shape == (3000, 4)
+    assert set(U[:, 0]) == set(range(1, 7)) and set(U[:, 2]) == {0, 1, 2} and set(U[:, 3]) == {0}
+    assert 0.5 <= U[:, 1].min() and U[:, 1].max() <= 3.0
+    point = {"k": 6, "s": 2.9, "op": "b", "one": "x", "f": 4}
+    row = eng._encode([point])[0]
+    np.testing.assert_array_equal(row, [6, 2.9, 1, 0])
+    assert eng._decode(row) == point
+    N = eng._neighbour_rows(row, rng, 3000)
+    assert set(N[:, 0]) == {4, 5, 6}  # up to step 2 either way, clipped at high = 6
+    assert set(N[:, 2]) == {0, 2}  # another choice, each of them
+    assert np.all(N[:, 3] == 0) and 0.5 <= N[:, 1].min() and N[:, 1].max() == 3.0  # clipped
+    below = N[N[:, 1] < 2.9, 1] - 2.9  # the unclipped half of a Gaussian move of sd 0.4
+    assert abs(np.sqrt(np.mean(below**2)) - 0.4) < 0.03
+    for r in np.concatenate([U[:50], N[:50]]):
+        p = eng._decode(r)
+        assert space.check_point(p) == p and p["f"] == 4
+        assert isinstance(p["k"], int) and isinstance(p["s"], float) and p["op"] in ("a", "b", "c")
+    scaled = eng._scaled(U)
+    assert scaled.min() >= 0 and scaled.max() <= 1 and scaled[:, 3].max() == 0  # a one-choice dimension: span 1

@@ -205,28 +205,82 @@ class GuidedSearch(SearchEngine):
         return Candidate(dict(point), how="engine", keys=keys)
 
     def _encode(self, points: Sequence[dict[str, Any]]) -> np.ndarray:
+        """Points as rows of their free dimensions' raw values (categorical: the choice's index)."""
         free = self.problem_.space.free
-        out = np.zeros((len(points), max(1, len(free))), dtype=np.float64)
+        out = np.zeros((len(points), len(free)), dtype=np.float64)
         for j, d in enumerate(free):
-            span = float(d.high - d.low) or 1.0
             for i, p in enumerate(points):
-                v = d.choices.index(p[d.name]) if d.kind == "categorical" else float(p[d.name])
-                out[i, j] = (v - float(d.low)) / span
+                out[i, j] = d.choices.index(p[d.name]) if d.kind == "categorical" else float(p[d.name])
+        return out
+
+    def _scaled(self, raw: np.ndarray) -> np.ndarray:
+        """Raw rows (see :meth:`_encode`) scaled to ``[0, 1]`` per dimension (the model's inputs)."""
+        free = self.problem_.space.free
+        if not free:
+            return np.zeros((len(raw), 1), dtype=np.float64)
+        low = np.array([float(d.low) for d in free])
+        span = np.array([float(d.high - d.low) or 1.0 for d in free])
+        return (raw - low) / span
+
+    def _decode(self, row: np.ndarray) -> dict[str, Any]:
+        space = self.problem_.space
+        free = {d.name: (j, d) for j, d in enumerate(space.free)}
+        out: dict[str, Any] = {}
+        for d in space.dimensions:
+            if d.name in space.fixed:
+                out[d.name] = space.fixed[d.name]
+                continue
+            v = row[free[d.name][0]]
+            out[d.name] = d.choices[int(v)] if d.kind == "categorical" else int(v) if d.kind == "int" else float(v)
+        return out
+
+    def _uniform_rows(self, rng: np.random.Generator, n: int) -> np.ndarray:
+        """``n`` uniform points as raw rows: each free dimension drawn for all points at once."""
+        free = self.problem_.space.free
+        out = np.empty((n, len(free)), dtype=np.float64)
+        for j, d in enumerate(free):
+            if d.kind == "categorical":
+                out[:, j] = rng.integers(len(d.choices), size=n)
+            elif d.kind == "int":
+                out[:, j] = rng.integers(int(d.low), int(d.high) + 1, size=n)
+            else:
+                out[:, j] = rng.uniform(d.low, d.high, size=n)
+        return out
+
+    def _neighbour_rows(self, row: np.ndarray, rng: np.random.Generator, n: int) -> np.ndarray:
+        """``n`` neighbours of a raw row: every free dimension moves as :meth:`Dimension.move` moves it
+        (categorical: another choice; int: up to ``step`` either way; float: Gaussian of sd ``step``;
+        clipped to the range)."""
+        free = self.problem_.space.free
+        out = np.empty((n, len(free)), dtype=np.float64)
+        for j, d in enumerate(free):
+            v = row[j]
+            if d.kind == "categorical":
+                k = len(d.choices)
+                out[:, j] = (v + rng.integers(1, k, size=n)) % k if k > 1 else v
+            elif d.kind == "int":
+                s = max(1, int(round(d.step)))
+                out[:, j] = np.rint(np.clip(v + rng.integers(-s, s + 1, size=n), d.low, d.high))
+            else:
+                out[:, j] = np.clip(v + rng.normal(0.0, d.step, size=n), d.low, d.high)
         return out
 
     def _propose(self, step: int) -> dict[str, Any]:
-        space = self.problem_.space
+        """The point of largest expected improvement among ``n_pool`` uniform points and 100
+        neighbours of each of the 5 best points (points already evaluated left out)."""
         rng = step_rng(self.seed_, step, _MOVE)
-        seen = [p for _, p, _ in self.points_]
+        seen = self._encode([p for _, p, _ in self.points_])
         q = np.array([v for _, _, v in self.points_])
-        pool = [space.uniform(rng) for _ in range(self.n_pool)]
-        for i in np.argsort(-q, kind="stable")[:5]:
-            pool += [space.neighbour(seen[i], rng) for _ in range(100)]
-        pool = [p for p in pool if p not in seen] or pool
-        mean, sd = gp_posterior(self._encode(seen), q, self._encode(pool))
+        pool = [self._uniform_rows(rng, self.n_pool)]
+        pool += [self._neighbour_rows(seen[i], rng, 100) for i in np.argsort(-q, kind="stable")[:5]]
+        P = np.concatenate(pool)
+        new = ~(P[:, None, :] == seen[None, :, :]).all(axis=2).any(axis=1)
+        if new.any():
+            P = P[new]
+        mean, sd = gp_posterior(self._scaled(seen), q, self._scaled(P))
         z = (q - q.mean()) / (q.std() if q.std() > 0 else 1.0)
         ei = expected_improvement(mean, sd, float(z.max()), self.xi)
-        return dict(pool[int(np.argmax(ei))])
+        return self._decode(P[int(np.argmax(ei))])
 
     def _portfolio(self, step: int) -> Candidate:
         k = int(self.portfolio_sizes[self.n_portfolios_ % len(self.portfolio_sizes)])
