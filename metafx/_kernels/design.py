@@ -19,6 +19,19 @@ from .packing import _popcount64
 __all__ = ["packed_to_csr", "packed_scores", "packed_row_counts"]
 
 
+@numba.njit(inline="always")
+def _word_rows(x, base, pos, buf):
+    """The output rows ``pos[base + i]`` of the set bits ``i`` of word ``x``, in increasing ``i``,
+    written to ``buf``; returns how many."""
+    n = 0
+    while x:
+        low = x & (~x + np.uint64(1))
+        buf[n] = pos[base + np.int64(_popcount64(low - np.uint64(1)))]
+        n += 1
+        x ^= low
+    return n
+
+
 @numba.njit(**JIT)
 def _count(packed, m, counts):
     for g in range(packed.shape[0]):
@@ -35,36 +48,30 @@ def _count(packed, m, counts):
 
 @numba.njit(**JIT)
 def _fill(packed, weights, mask, pos, indptr, indices, data):
+    buf = np.empty(64, dtype=np.int64)
     cursor = indptr[:-1].copy()
     for g in range(packed.shape[0]):
         wg = weights[g]
         for w in range(packed.shape[1]):
-            x = packed[g, w] & mask[w]
-            base = w * 64
-            while x:
-                low = x & (~x + np.uint64(1))
-                r = pos[base + np.int64(_popcount64(low - np.uint64(1)))]
+            for t in range(_word_rows(packed[g, w] & mask[w], w * 64, pos, buf)):
+                r = buf[t]
                 c = cursor[r]
                 indices[c] = g
                 data[c] = wg
                 cursor[r] = c + 1
-                x ^= low
 
 
 @numba.njit(**JIT)
 def _scores(packed, weights, coef_t, mask, pos, out):
+    buf = np.empty(64, dtype=np.int64)
     k = coef_t.shape[1]
     for g in range(packed.shape[0]):
         wg = weights[g]
         for w in range(packed.shape[1]):
-            x = packed[g, w] & mask[w]
-            base = w * 64
-            while x:
-                low = x & (~x + np.uint64(1))
-                r = pos[base + np.int64(_popcount64(low - np.uint64(1)))]
+            for t in range(_word_rows(packed[g, w] & mask[w], w * 64, pos, buf)):
+                r = buf[t]
                 for c in range(k):
                     out[r, c] += wg * coef_t[g, c]
-                x ^= low
 
 
 def _selection(m: int, n_words: int, rows) -> tuple[np.ndarray, np.ndarray]:
