@@ -263,3 +263,25 @@ def test_evaluator_max_train_fits_on_the_capped_folds():
     for bad in (1, 0, 2.5, "all"):
         with pytest.raises(metafx.ValidationError, match="max_train"):
             metafx.make_component("evaluator", "cv-linear-svm", {"max_train": bad})
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+@pytest.mark.parametrize("m", [131, 64])
+@pytest.mark.parametrize("max_train", [None, 40])
+def test_packed_evaluator_is_the_whole_design_evaluator(n_classes, m, max_train, rng):
+    """The fold-wise packed path scores what fitting ``LinearSVC`` on the whole design's training rows
+    and calling its ``predict`` on the test rows scores (the reference, value for value)."""
+    from metafx.learn.svm import stratified_folds
+
+    base = (rng.random((m, 7)) < 0.3).astype(np.uint8)
+    X = base[:, rng.integers(0, 7, 20)]  # duplicate columns
+    y = rng.integers(0, n_classes, m) * 5 + 1
+    y[:n_classes * 2] = np.repeat(np.arange(n_classes) * 5 + 1, 2)  # every class in both folds
+    values = FeatureValues(n_samples=m, packed=pack_columns(X))
+    got = CVLinearSVM(max_train=max_train).evaluate(values, y, random_state=4)
+    M = grouped_design(values)
+    accs = []
+    for tr, te in stratified_folds(y, 2, 4, max_train=max_train):
+        model = LinearSVC(C=0.1, tol=0.1, max_iter=2000, dual=True, random_state=0).fit(M[tr], y[tr])
+        accs.append(float(np.mean(model.predict(M[te]) == y[te])))
+    assert got == float(np.mean(accs))
