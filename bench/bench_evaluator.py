@@ -27,16 +27,17 @@ import numpy as np
 from _yardstick import DEFAULT_MNIST, competing, conditions, mnist, yardstick
 
 VARIANTS = {
-    "reference (merge, tol 1e-3)": dict(design="merge", tol=1e-3, max_train=None),
+    "reference (merge, tol 1e-3)": dict(design="merge", tol=1e-3, max_train=None, complement=False),
     "packed, tol 1e-3": dict(design="packed", tol=1e-3, max_train=None),
     "packed, tol 0.05": dict(design="packed", tol=0.05, max_train=None),
     "packed, tol 0.1": dict(design="packed", tol=0.1, max_train=None),
     "packed, tol 0.3": dict(design="packed", tol=0.3, max_train=None),
+    "packed, tol 0.1, complement": dict(design="packed", tol=0.1, max_train=None, complement=True),
     "default (tol 0.1, max_train 2000)": dict(),
     "tol 0.1, max_train 1000": dict(max_train=1000),
 }
-DEFAULT_VARIANTS = ["reference (merge, tol 1e-3)", "packed, tol 1e-3", "packed, tol 0.05", "packed, tol 0.1",
-                    "packed, tol 0.3", "default (tol 0.1, max_train 2000)"]
+DEFAULT_VARIANTS = ["reference (merge, tol 1e-3)", "packed, tol 0.1", "packed, tol 0.1, complement",
+                    "default (tol 0.1, max_train 2000)"]
 
 
 def draw_sets(X, y, n_sets: int, seed: int):

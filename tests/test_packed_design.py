@@ -11,7 +11,7 @@ from sklearn.svm import LinearSVC
 
 import metafx
 from metafx._kernels.design import packed_row_counts, packed_scores, packed_to_csr
-from metafx._kernels.packing import pack_columns
+from metafx._kernels.packing import pack_columns, popcount_rows
 from metafx._kernels.pixel_and import eval_pixel_and, word_ops
 from metafx._kernels.threads import PARALLEL_MIN_WORD_OPS, use_threads
 from metafx.core.values import FeatureValues
@@ -249,9 +249,9 @@ def test_evaluator_max_train_fits_on_the_capped_folds():
 
     sets, y = _digits_sets(2)
     for values in sets:
-        full = CVLinearSVM(max_train=None).evaluate(values, y, random_state=3)
-        assert CVLinearSVM(max_train=len(y)).evaluate(values, y, random_state=3) == full
-        got = CVLinearSVM(max_train=60).evaluate(values, y, random_state=3)
+        full = CVLinearSVM(max_train=None, complement=False).evaluate(values, y, random_state=3)
+        assert CVLinearSVM(max_train=len(y), complement=False).evaluate(values, y, random_state=3) == full
+        got = CVLinearSVM(max_train=60, complement=False).evaluate(values, y, random_state=3)
         M = values.dense(np.float64)
         accs = []
         for tr, te in stratified_folds(y, 2, 3, max_train=60):
@@ -268,20 +268,49 @@ def test_evaluator_max_train_fits_on_the_capped_folds():
 @pytest.mark.parametrize("n_classes", [2, 3])
 @pytest.mark.parametrize("m", [131, 64])
 @pytest.mark.parametrize("max_train", [None, 40])
-def test_packed_evaluator_is_the_whole_design_evaluator(n_classes, m, max_train, rng):
+@pytest.mark.parametrize("complement", [False, True])
+def test_packed_evaluator_is_the_whole_design_evaluator(n_classes, m, max_train, complement, rng):
     """The fold-wise packed path scores what fitting ``LinearSVC`` on the whole design's training rows
-    and calling its ``predict`` on the test rows scores (the reference, value for value)."""
+    and calling its ``predict`` on the test rows scores (the reference, value for value); with
+    ``complement``, the reference's columns set on more than half the samples are ``sqrt(k) - column``."""
     from metafx.learn.svm import stratified_folds
 
-    base = (rng.random((m, 7)) < 0.3).astype(np.uint8)
+    base = (rng.random((m, 7)) < np.linspace(0.1, 0.9, 7)).astype(np.uint8)  # some columns mostly set
     X = base[:, rng.integers(0, 7, 20)]  # duplicate columns
     y = rng.integers(0, n_classes, m) * 5 + 1
     y[:n_classes * 2] = np.repeat(np.arange(n_classes) * 5 + 1, 2)  # every class in both folds
     values = FeatureValues(n_samples=m, packed=pack_columns(X))
-    got = CVLinearSVM(max_train=max_train).evaluate(values, y, random_state=4)
-    M = grouped_design(values)
+    got = CVLinearSVM(max_train=max_train, complement=complement).evaluate(values, y, random_state=4)
+    D = naive.merged_design(X)
+    if complement:
+        flip = np.count_nonzero(D, axis=0) * 2 > m
+        assert flip.any() and not flip.all()
+        D[:, flip] = D[:, flip].max(axis=0) - D[:, flip]
+    M = sp.csr_matrix(D)
     accs = []
     for tr, te in stratified_folds(y, 2, 4, max_train=max_train):
         model = LinearSVC(C=0.1, tol=0.1, max_iter=2000, dual=True, random_state=0).fit(M[tr], y[tr])
         accs.append(float(np.mean(model.predict(M[te]) == y[te])))
     assert got == float(np.mean(accs))
+
+
+@pytest.mark.parametrize("m", [1, 4, 63, 64, 65, 130])
+def test_complement_dense_flips_rows_set_on_more_than_half(m, rng):
+    from metafx.learn.svm import complement_dense, design_matrix
+
+    X = (rng.random((m, 9)) < np.linspace(0.05, 0.95, 9)).astype(np.uint8)
+    if m % 2 == 0:
+        X[:, 0] = np.arange(m) % 2  # exactly half: kept as it is
+    packed = pack_columns(X)
+    before = packed.copy()
+    got = complement_dense(packed, m)
+    np.testing.assert_array_equal(packed, before)  # input not changed
+    flip = np.count_nonzero(X, axis=0) * 2 > m
+    want = np.where(flip, 1 - X, X)
+    np.testing.assert_array_equal(FeatureValues(n_samples=m, packed=got).dense(np.uint8), want)
+    assert np.all(popcount_rows(got) * 2 <= m)  # no bit past m was set
+    M = design_matrix(FeatureValues.from_dense(X), complement=True)
+    np.testing.assert_array_equal(M.toarray() if sp.issparse(M) else M, want)
+    for bad in ("yes", 1, None):
+        with pytest.raises(metafx.ValidationError, match="complement="):
+            metafx.make_component("evaluator", "cv-linear-svm", {"complement": bad})

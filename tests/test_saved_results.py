@@ -43,6 +43,7 @@ def test_result_equals_the_saved_one(digits, case):
     if args.get("evaluator_params") is _OLD_EVALUATOR:  # parameters that did not exist before, at their old behaviour
         assert new["evaluator_params"].pop("design") == "merge"
         assert new["evaluator_params"].pop("max_train", "missing") is None
+        assert new["evaluator_params"].pop("complement", "missing") is False  # the default
         # optuna's default study name hashes the evaluator's parameters, which now include ``design``
         for d in (old, new):
             d["metadata"].pop("study_name", None)
