@@ -40,10 +40,15 @@ def _kv(text: str) -> tuple[str, Any]:
     if "=" not in text:
         raise argparse.ArgumentTypeError(f"{text!r} is not NAME=VALUE")
     k, v = text.split("=", 1)
+    if v in _PYTHON_WORDS:  # None / True / False as Python spells them, beside JSON's null / true / false
+        return k.strip(), _PYTHON_WORDS[v]
     try:
         return k.strip(), json.loads(v)
     except json.JSONDecodeError:
         return k.strip(), v
+
+
+_PYTHON_WORDS = {"None": None, "True": True, "False": False}
 
 
 def _defaults_of(cls: type) -> str:
@@ -93,7 +98,9 @@ def _components_epilog() -> str:
             provider = "built in" if r.plugin.startswith("metafx.builtin") else f"from {r.source}"
             lines += textwrap.wrap(f"{provider}{'; parameters: ' + params if params else ''}", 110,
                                    initial_indent=" " * 23, subsequent_indent=" " * 25)
-    lines.append("Set a component's parameters with --family-param / --engine-param / --evaluator-param NAME=VALUE.")
+    lines.append("Set a component's parameters with --family-param / --engine-param / --evaluator-param NAME=VALUE "
+                 "(VALUE is read as JSON, e.g. 3, 0.5, true, null, [2, 3]; None, True and False work too; "
+                 "anything else is a string).")
     return "\n".join(lines)
 
 

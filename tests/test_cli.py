@@ -49,3 +49,12 @@ def test_console_script_runs():
                          check=True)
     names = {r["name"] for r in json.loads(out.stdout)}
     assert {"pixel-and", "mufasa", "digits"} <= names
+
+
+def test_parameter_values_are_json_or_python_words():
+    from metafx.cli import _kv
+
+    assert _kv("max_train=null") == ("max_train", None) and _kv("max_train=None") == ("max_train", None)
+    assert _kv("complement=true") == ("complement", True) and _kv("complement=False") == ("complement", False)
+    assert _kv("sizes=[2, 3]") == ("sizes", [2, 3]) and _kv("tol=0.5") == ("tol", 0.5)
+    assert _kv("design=merge") == ("design", "merge") and _kv("name=none") == ("name", "none")
