@@ -222,3 +222,26 @@ def test_candidate_pool_rows_are_points_of_the_space():
         assert isinstance(p["k"], int) and isinstance(p["s"], float) and p["op"] in ("a", "b", "c")
     scaled = eng._scaled(U)
     assert scaled.min() >= 0 and scaled.max() <= 1 and scaled[:, 3].max() == 0  # a one-choice dimension: span 1
+
+
+@pytest.mark.parametrize("max_corr", [0.3, 1.0])
+def test_filter_keeps_more_than_its_first_buffer(max_corr, rng):
+    """More than 1024 kept features (the kernel's first buffer of kept rows grows), m not a multiple of 64:
+    the same indices as the greedy rule on a phi matrix computed with NumPy."""
+    from metafx._kernels.diverse import diverse_prefix
+    from metafx._kernels.packing import pack_columns
+
+    m, n = 97, 1300
+    D = (rng.random((m, n)) < rng.uniform(0.02, 0.98, n)).astype(np.uint8)
+    D[:, :3] = 0  # constant columns are never kept
+    order = rng.permutation(n)
+    costs = np.ones(n)
+    got = diverse_prefix(pack_columns(D), m, order, costs, 1200.0, max_corr)
+    Z = (D - D.mean(0)) / np.where(D.std(0) > 0, D.std(0), 1.0)
+    P = Z.T @ Z / m  # phi of every pair
+    kept = []
+    for i in order:
+        if len(kept) < 1200 and 0 < D[:, i].sum() < m and np.all(np.abs(P[i, kept]) <= max_corr + 1e-9):
+            kept.append(i)
+    np.testing.assert_array_equal(got, kept)
+    assert max_corr < 1 or len(got) == 1200

@@ -25,6 +25,8 @@ def _diverse(packed, ones, order, costs, budget, max_corr, m, min_cost, out):
     nc = 0
     spent = 0.0
     W = packed.shape[1]
+    kept = np.empty((min(order.shape[0], 1024), W), dtype=np.uint64)  # the kept rows, contiguous
+    kept_ones = np.empty(kept.shape[0], dtype=np.float64)
     for t in range(order.shape[0]):
         if budget - spent < min_cost:
             break
@@ -34,19 +36,28 @@ def _diverse(packed, ones, order, costs, budget, max_corr, m, min_cost, out):
         na = ones[i]
         if na == 0 or na == m:
             continue
+        fa = float(na)
         ok = True
         for s in range(nc):
-            c = out[s]
-            nb = ones[c]
+            nb = kept_ones[s]
             n11 = np.uint64(0)
             for w in range(W):
-                n11 += _popcount64(packed[i, w] & packed[c, w])
-            num = float(m) * float(n11) - float(na) * float(nb)
-            den = math.sqrt(float(na) * float(m - na) * float(nb) * float(m - nb))
+                n11 += _popcount64(packed[i, w] & kept[s, w])
+            num = float(m) * float(n11) - fa * nb
+            den = math.sqrt(fa * float(m - na) * nb * (float(m) - nb))
             if abs(num) > max_corr * den:
                 ok = False
                 break
         if ok:
+            if nc == kept.shape[0]:  # grow the buffer
+                bigger = np.empty((2 * nc, W), dtype=np.uint64)
+                bigger[:nc] = kept
+                kept = bigger
+                more = np.empty(2 * nc, dtype=np.float64)
+                more[:nc] = kept_ones
+                kept_ones = more
+            kept[nc] = packed[i]
+            kept_ones[nc] = float(ones[i])
             out[nc] = i
             nc += 1
             spent += costs[i]
