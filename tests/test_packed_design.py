@@ -10,7 +10,7 @@ import scipy.sparse as sp
 from sklearn.svm import LinearSVC
 
 import metafx
-from metafx._kernels.design import packed_row_counts, packed_scores, packed_to_csr
+from metafx._kernels.design import packed_scores, packed_to_csr, transpose_bits
 from metafx._kernels.packing import pack_columns, popcount_rows
 from metafx._kernels.pixel_and import eval_pixel_and, word_ops
 from metafx._kernels.threads import PARALLEL_MIN_WORD_OPS, use_threads
@@ -54,10 +54,10 @@ def test_packed_rows_and_scores_match_reference(m, n, kind, rng):
     got = sp.csr_matrix((data, indices, indptr), shape=(len(sel), n))
     assert got.has_sorted_indices and got.nnz == np.count_nonzero(ref)
     np.testing.assert_array_equal(got.toarray(), ref)
-    lengths = packed_row_counts(packed, m)
-    np.testing.assert_array_equal(lengths, np.count_nonzero(X, axis=1))
-    again = packed_to_csr(packed, w, m, rows=rows, row_counts=lengths)
-    assert all(np.array_equal(a, b) for a, b in zip(again, (indptr, indices, data), strict=True))
+    T = transpose_bits(packed, m)  # the samples' words: bit g of row i is column g of sample i
+    assert T.shape == (m, -(-n // 64))
+    np.testing.assert_array_equal(
+        [[(int(T[i, g // 64]) >> (g % 64)) & 1 for g in range(n)] for i in range(m)], X.reshape(m, n))
     for k in (1, 3):
         coef = rng.normal(size=(k, n))
         scores = packed_scores(packed, w, coef, m, rows)
@@ -74,6 +74,13 @@ def test_packed_rows_must_be_increasing_indices():
             packed_to_csr(packed, np.ones(1), 5, rows=np.array(bad))
         with pytest.raises(ValueError, match="rows must be"):
             packed_scores(packed, np.ones(1), np.ones((1, 1)), 5, rows=np.array(bad))
+
+
+@pytest.mark.parametrize("m,n", [(64, 64), (128, 192), (70, 130)])
+def test_transpose_bits_of_whole_blocks(m, n, rng):
+    X = (rng.random((m, n)) < 0.5).astype(np.uint8)
+    T = transpose_bits(pack_columns(X), m)
+    np.testing.assert_array_equal(transpose_bits(T, n)[:, : -(-m // 64)], pack_columns(X))  # twice: the columns again
 
 
 def test_packed_to_csr_ignores_bits_past_m():

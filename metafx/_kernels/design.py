@@ -2,10 +2,14 @@
 
 A linear model on duplicate-merged binary features sees one column per group of
 equal features, ``sqrt(count)`` times the group's values (see
-:func:`metafx.learn.svm.merge_matrix`).  :func:`packed_to_csr` writes that
-matrix in CSR form (rows = samples) from the packed words of the groups' first
-features, visiting only the set bits: no dense ``(n_samples, n_features)``
-matrix and no sparse matrix product is made.
+:func:`metafx.learn.svm.merge_matrix`).  Features are packed by column (one
+row of words per feature, bit ``i`` = sample ``i``); a CSR matrix and a
+product with it go by sample.  :func:`transpose_bits` turns the columns'
+words into the samples' words (bit ``g`` of sample ``i``'s row = column
+``g``), 64 x 64 bits at a time; then :func:`rows_to_csr` writes any subset of
+the rows in CSR form and :func:`rows_scores` multiplies them by a weight
+matrix, each reading one sample's words in order.  No dense
+``(n_samples, n_features)`` matrix and no sparse product is made.
 """
 
 from __future__ import annotations
@@ -16,131 +20,153 @@ import numpy as np
 from . import JIT
 from .packing import _popcount64
 
-__all__ = ["packed_to_csr", "packed_scores", "packed_row_counts"]
+__all__ = ["transpose_bits", "rows_to_csr", "rows_scores", "packed_to_csr", "packed_scores"]
+
+_MASKS = np.array([0x00000000FFFFFFFF, 0x0000FFFF0000FFFF, 0x00FF00FF00FF00FF, 0x0F0F0F0F0F0F0F0F,
+                   0x3333333333333333, 0x5555555555555555], dtype=np.uint64)
 
 
 @numba.njit(inline="always")
-def _word_rows(x, base, pos, buf):
-    """The output rows ``pos[base + i]`` of the set bits ``i`` of word ``x``, in increasing ``i``,
-    written to ``buf``; returns how many."""
-    n = 0
-    while x:
-        low = x & (~x + np.uint64(1))
-        buf[n] = pos[base + np.int64(_popcount64(low - np.uint64(1)))]
-        n += 1
-        x ^= low
-    return n
+def _transpose64(a, masks):
+    """In place: bit ``j`` of ``a[k]`` becomes bit ``k`` of ``a[j]`` (64 words; bit 0 is the lowest)."""
+    j = 32
+    for s in range(6):
+        m = masks[s]
+        sh = np.uint64(j)
+        k = 0
+        while k < 64:
+            if k & j == 0:
+                t = ((a[k] >> sh) ^ a[k + j]) & m
+                a[k] ^= t << sh
+                a[k + j] ^= t
+            k += 1
+        j >>= 1
 
 
 @numba.njit(**JIT)
-def _count(packed, m, counts):
-    for g in range(packed.shape[0]):
-        for w in range(packed.shape[1]):
-            x = packed[g, w]
-            base = w * 64
+def _transpose(packed, m, masks, out):
+    n_cols, n_words = packed.shape
+    buf = np.empty(64, dtype=np.uint64)
+    for cb in range(out.shape[1]):
+        for w in range(n_words):
+            for t in range(64):
+                g = cb * 64 + t
+                buf[t] = packed[g, w] if g < n_cols else np.uint64(0)
+            _transpose64(buf, masks)
+            for s in range(64):
+                i = w * 64 + s
+                if i < m:
+                    out[i, cb] = buf[s]
+
+
+@numba.njit(**JIT)
+def _row_lengths(T, rows, out):
+    for r in range(rows.shape[0]):
+        n = 0
+        for cb in range(T.shape[1]):
+            n += _popcount64(T[rows[r], cb])
+        out[r] = n
+
+
+@numba.njit(**JIT)
+def _fill(T, rows, weights, indptr, indices, data):
+    for r in range(rows.shape[0]):
+        i = rows[r]
+        c = indptr[r]
+        for cb in range(T.shape[1]):
+            x = T[i, cb]
+            base = cb * 64
             while x:
                 low = x & (~x + np.uint64(1))
-                i = base + np.int64(_popcount64(low - np.uint64(1)))
-                if i < m:
-                    counts[i] += 1
+                g = base + np.int64(_popcount64(low - np.uint64(1)))
+                indices[c] = g
+                data[c] = weights[g]
+                c += 1
                 x ^= low
 
 
 @numba.njit(**JIT)
-def _fill(packed, weights, mask, pos, indptr, indices, data):
-    buf = np.empty(64, dtype=np.int64)
-    cursor = indptr[:-1].copy()
-    for g in range(packed.shape[0]):
-        wg = weights[g]
-        for w in range(packed.shape[1]):
-            for t in range(_word_rows(packed[g, w] & mask[w], w * 64, pos, buf)):
-                r = buf[t]
-                c = cursor[r]
-                indices[c] = g
-                data[c] = wg
-                cursor[r] = c + 1
-
-
-@numba.njit(**JIT)
-def _scores(packed, weights, coef_t, mask, pos, out):
-    buf = np.empty(64, dtype=np.int64)
-    k = coef_t.shape[1]
-    for g in range(packed.shape[0]):
-        wg = weights[g]
-        for w in range(packed.shape[1]):
-            for t in range(_word_rows(packed[g, w] & mask[w], w * 64, pos, buf)):
-                r = buf[t]
+def _scores(T, rows, W, out):
+    k = W.shape[1]
+    acc = np.zeros(k, dtype=np.float64)
+    for r in range(rows.shape[0]):
+        i = rows[r]
+        acc[:] = 0.0
+        for cb in range(T.shape[1]):
+            x = T[i, cb]
+            base = cb * 64
+            while x:
+                low = x & (~x + np.uint64(1))
+                g = base + np.int64(_popcount64(low - np.uint64(1)))
                 for c in range(k):
-                    out[r, c] += wg * coef_t[g, c]
+                    acc[c] += W[g, c]
+                x ^= low
+        for c in range(k):
+            out[r, c] = acc[c]
 
 
-def _selection(m: int, n_words: int, rows) -> tuple[np.ndarray, np.ndarray]:
-    """``(mask, pos)``: the wanted samples as packed bits (``n_words`` words; none past ``m``), and
-    ``pos[i]``, the output row of sample ``i`` (``-1``: not wanted)."""
-    size = 64 * max(n_words, -(-m // 64))
-    pos = np.full(size, -1, dtype=np.int64)
-    if rows is None:
-        rows = np.arange(m, dtype=np.int64)
-    else:
-        rows = np.asarray(rows, dtype=np.int64)
-        if rows.ndim != 1 or (rows.size and (rows.min() < 0 or rows.max() >= m or np.any(np.diff(rows) <= 0))):
-            raise ValueError(f"rows must be increasing sample indices in [0, {m}), got {rows!r}")
-    pos[rows] = np.arange(len(rows), dtype=np.int64)
-    bits = np.zeros(size, dtype=np.uint8)
-    bits[rows] = 1
-    mask = np.packbits(bits, bitorder="little").view(np.uint64)[:n_words]
-    return mask, pos
-
-
-def packed_row_counts(packed: np.ndarray, m: int) -> np.ndarray:
-    """The number of set bits of every sample (column of ``packed``) below ``m``: the row
-    lengths of :func:`packed_to_csr`'s matrix, to be reused for several ``rows``."""
+def transpose_bits(packed: np.ndarray, m: int) -> np.ndarray:
+    """The samples' words of column-packed bits: ``(m, ceil(n_columns / 64))`` uint64 whose row
+    ``i`` has bit ``g`` set when column ``g`` (row ``g`` of ``packed``) has bit ``i`` set.
+    Bits of ``packed`` at positions ``>= m`` are ignored."""
     packed = np.ascontiguousarray(packed, dtype=np.uint64)
-    counts = np.zeros(int(m), dtype=np.int64)
-    if packed.size and m:
-        _count(packed, int(m), counts)
-    return counts
-
-
-def packed_to_csr(packed: np.ndarray, weights: np.ndarray, m: int, dtype=np.float64, rows=None,
-                  row_counts=None):
-    """``(indptr, indices, data)`` of the ``(m, n_columns)`` CSR matrix whose column ``g``
-    is ``weights[g]`` times the 0/1 packed row ``packed[g]`` (column indices sorted in each row).
-
-    ``rows`` (increasing sample indices): only those rows, in that order (the matrix's
-    ``[rows]``, without forming the rest).  ``row_counts``: :func:`packed_row_counts` of
-    ``packed``, if known.  Bits at positions ``>= m`` are ignored.
-    """
-    packed = np.ascontiguousarray(packed, dtype=np.uint64)
-    weights = np.ascontiguousarray(weights, dtype=dtype)
     m = int(m)
-    mask, pos = _selection(m, packed.shape[1], rows)
-    if row_counts is None:
-        row_counts = packed_row_counts(packed, m)
-    counts = row_counts if rows is None else row_counts[np.asarray(rows, dtype=np.int64)]
-    indptr = np.zeros(len(counts) + 1, dtype=np.int32)
-    np.cumsum(counts, out=indptr[1:])
+    out = np.zeros((m, -(-packed.shape[0] // 64)), dtype=np.uint64)
+    if out.size and packed.shape[1]:
+        _transpose(packed, m, _MASKS, out)
+    return out
+
+
+def _rows(m: int, rows) -> np.ndarray:
+    if rows is None:
+        return np.arange(m, dtype=np.int64)
+    out = np.asarray(rows, dtype=np.int64)
+    if out.ndim != 1 or (out.size and (out.min() < 0 or out.max() >= m or np.any(np.diff(out) <= 0))):
+        raise ValueError(f"rows must be increasing sample indices in [0, {m}), got {rows!r}")
+    return out
+
+
+def rows_to_csr(T: np.ndarray, weights: np.ndarray, rows=None, dtype=np.float64):
+    """``(indptr, indices, data)`` of the CSR matrix of the samples ``rows`` (increasing; all by
+    default) whose column ``g`` is ``weights[g]`` times bit ``g`` of the sample's words ``T``
+    (:func:`transpose_bits`); column indices sorted in each row."""
+    T = np.ascontiguousarray(T, dtype=np.uint64)
+    weights = np.ascontiguousarray(weights, dtype=dtype)
+    rows = _rows(T.shape[0], rows)
+    lengths = np.zeros(rows.shape[0], dtype=np.int64)
+    if rows.size and T.shape[1]:
+        _row_lengths(T, rows, lengths)
+    indptr = np.zeros(rows.shape[0] + 1, dtype=np.int32)
+    np.cumsum(lengths, out=indptr[1:])
     nnz = int(indptr[-1])
     indices = np.empty(nnz, dtype=np.int32)
     data = np.empty(nnz, dtype=dtype)
     if nnz:
-        _fill(packed, weights, mask, pos, indptr, indices, data)
+        _fill(T, rows, weights, indptr, indices, data)
     return indptr, indices, data
 
 
-def packed_scores(packed: np.ndarray, weights: np.ndarray, coef: np.ndarray, m: int, rows=None) -> np.ndarray:
-    """``D[rows] @ coef.T`` for the design ``D`` of :func:`packed_to_csr` (column ``g`` is
-    ``weights[g]`` times ``packed[g]``), from the set bits: ``(len(rows), len(coef))`` float64.
-
-    Each entry adds the products ``weights[g] * coef[c, g]`` in increasing ``g``, the order and
-    operands of SciPy's CSR product, so the values are those of ``csr @ coef.T``.
-    """
-    packed = np.ascontiguousarray(packed, dtype=np.uint64)
-    weights = np.ascontiguousarray(weights, dtype=np.float64)
-    coef_t = np.ascontiguousarray(np.asarray(coef, dtype=np.float64).T)
-    m = int(m)
-    mask, pos = _selection(m, packed.shape[1], rows)
-    out = np.zeros((m if rows is None else len(rows), coef_t.shape[1]), dtype=np.float64)
-    if packed.size and out.size:
-        _scores(packed, weights, coef_t, mask, pos, out)
+def rows_scores(T: np.ndarray, weights: np.ndarray, coef: np.ndarray, rows=None) -> np.ndarray:
+    """``D[rows] @ coef.T`` for the design ``D`` of :func:`rows_to_csr`: ``(len(rows), len(coef))``
+    float64.  Each entry adds the products ``weights[g] * coef[c, g]`` in increasing ``g``, the
+    order and operands of SciPy's CSR product, so the values are those of ``csr @ coef.T``."""
+    T = np.ascontiguousarray(T, dtype=np.uint64)
+    weights = np.asarray(weights, dtype=np.float64)
+    # the products SciPy forms (data times the dense operand), each rounded once, summed in column order
+    W = np.ascontiguousarray(weights[:, None] * np.asarray(coef, dtype=np.float64).T)
+    rows = _rows(T.shape[0], rows)
+    out = np.zeros((rows.shape[0], W.shape[1]), dtype=np.float64)
+    if out.size and T.shape[1]:
+        _scores(T, rows, W, out)
     return out
+
+
+def packed_to_csr(packed: np.ndarray, weights: np.ndarray, m: int, dtype=np.float64, rows=None):
+    """``(indptr, indices, data)`` of the ``(m, n_columns)`` CSR matrix (or its ``rows``) whose column
+    ``g`` is ``weights[g]`` times the 0/1 packed row ``packed[g]``; bits at positions ``>= m`` are ignored."""
+    return rows_to_csr(transpose_bits(packed, m), weights, rows, dtype)
+
+
+def packed_scores(packed: np.ndarray, weights: np.ndarray, coef: np.ndarray, m: int, rows=None) -> np.ndarray:
+    """``D[rows] @ coef.T`` for the design ``D`` of :func:`packed_to_csr` (see :func:`rows_scores`)."""
+    return rows_scores(transpose_bits(packed, m), weights, coef, rows)

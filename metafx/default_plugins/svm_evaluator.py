@@ -8,20 +8,20 @@ import numpy as np
 import sklearn
 from sklearn.exceptions import ConvergenceWarning
 
-from .._kernels.design import packed_row_counts, packed_scores
+from .._kernels.design import rows_scores, transpose_bits
 from ..core.base import SetEvaluator
 from ..core.exceptions import ValidationError
 from ..core.validation import check_choice, check_int, check_labels, check_number
 from ..hooks.spec import hookimpl
 from ..learn.svm import (
     as_values,
-    bits_design,
     complement_dense,
     design_matrix,
     grouped_bits,
     linear_svc,
     majority_accuracy,
     merge_matrix,
+    rows_design,
     stratified_folds,
 )
 
@@ -35,9 +35,10 @@ class CVLinearSVM(SetEvaluator):
     (``merge_duplicates``, see :func:`merge_matrix`): the same model, fitted faster.
 
     ``design="packed"`` (default) builds each fold's training rows of the merged
-    design straight from the packed bits (:func:`~metafx.learn.svm.bits_design`:
-    CSR, one column per duplicate group) and predicts the test rows from the bits
-    (:func:`~metafx._kernels.design.packed_scores`: the values of the CSR product);
+    design straight from the packed bits (:func:`~metafx.learn.svm.rows_design`:
+    CSR, one column per duplicate group, from the samples' words of
+    :func:`~metafx._kernels.design.transpose_bits`) and predicts the test rows from
+    them (:func:`~metafx._kernels.design.rows_scores`: the values of the CSR product);
     no design of all samples is held.  ``design="merge"`` builds the whole design as
     before (dense values times the sparse merge matrix).  ``"packed"`` designs go
     to liblinear's dual solver (the same objective as the primal's; at ``tol=0.1``
@@ -113,7 +114,7 @@ class CVLinearSVM(SetEvaluator):
             (bits, weights), m, dual = grouped_bits(values), values.n_samples, True
             if self.complement:
                 bits = complement_dense(bits, m)
-            lengths = packed_row_counts(bits, m)
+            T = transpose_bits(bits, m)  # the samples' words: every fold's rows are read in order
         else:
             merge = merge_matrix(values) if self.merge_duplicates else None
             M, dual = design_matrix(values, merge, complement=self.complement), None
@@ -123,8 +124,8 @@ class CVLinearSVM(SetEvaluator):
             warnings.simplefilter("ignore", ConvergenceWarning)
             for tr, te in folds:
                 if packed:
-                    model = self._model(None, dual).fit(bits_design(bits, weights, m, tr, lengths), y[tr])
-                    pred = _classes(model, packed_scores(bits, weights, model.coef_, m, te) + model.intercept_)
+                    model = self._model(None, dual).fit(rows_design(T, weights, tr), y[tr])
+                    pred = _classes(model, rows_scores(T, weights, model.coef_, te) + model.intercept_)
                 else:
                     model = self._model(M, dual).fit(M[tr], y[tr])
                     pred = _predict(model, M[te])

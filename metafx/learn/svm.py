@@ -17,13 +17,13 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.pipeline import Pipeline
 from sklearn.svm import LinearSVC
 
-from .._kernels.design import packed_to_csr
+from .._kernels.design import rows_to_csr, transpose_bits
 from .._kernels.packing import popcount_rows
 from ..core.exceptions import ValidationError
 from ..core.values import FeatureValues
 
 __all__ = ["fit_linear_svm", "DuplicateMerger", "DEFAULT_CS", "as_values", "merge_matrix", "design_matrix",
-           "grouped_design", "grouped_bits", "bits_design", "complement_dense", "linear_svc", "stratified_folds", "stratified_subset", "majority_accuracy", "SPARSE_BELOW"]
+           "grouped_design", "grouped_bits", "rows_design", "complement_dense", "linear_svc", "stratified_folds", "stratified_subset", "majority_accuracy", "SPARSE_BELOW"]
 
 #: designs with fewer nonzero entries than this share go to liblinear's dual solver (see :func:`linear_svc`)
 SPARSE_BELOW = 0.3
@@ -83,7 +83,7 @@ def grouped_design(values: FeatureValues, rows=None):
     One column per duplicate group (``sqrt(count)`` times the group's first
     feature, the same columns as ``design_matrix(values, merge_matrix(values))``
     up to rounding), written as CSR from the set bits of the groups' first
-    features (:func:`metafx._kernels.design.packed_to_csr`): neither the dense
+    features (:func:`metafx._kernels.design.transpose_bits` and ``rows_to_csr``): neither the dense
     ``(n_samples, n_features)`` matrix nor a sparse product is formed, and the
     matrix is CSR whatever its density (liblinear copies every input into its own
     sparse rows, so a dense float64 copy buys it nothing).  The values stay
@@ -95,7 +95,7 @@ def grouped_design(values: FeatureValues, rows=None):
         M = design_matrix(values, merge_matrix(values))
         return M if rows is None else M[np.asarray(rows)]
     bits, weights = grouped_bits(values)
-    return bits_design(bits, weights, values.n_samples, rows)
+    return rows_design(transpose_bits(bits, values.n_samples), weights, rows)
 
 
 def complement_dense(bits: np.ndarray, m: int) -> np.ndarray:
@@ -124,12 +124,12 @@ def grouped_bits(values: FeatureValues) -> tuple[np.ndarray, np.ndarray]:
     return values.packed[first], np.sqrt(counts.astype(np.float64))
 
 
-def bits_design(bits: np.ndarray, weights: np.ndarray, m: int, rows=None, row_counts=None):
-    """The CSR matrix (``m`` samples, or ``rows`` of them) whose column ``g`` is ``weights[g]``
-    times the packed 0/1 row ``bits[g]`` (see :func:`grouped_bits`); ``row_counts``: the set bits of
-    every sample (:func:`metafx._kernels.design.packed_row_counts`), when several subsets are made."""
-    indptr, indices, data = packed_to_csr(bits, weights, m, rows=rows, row_counts=row_counts)
-    return sp.csr_matrix((data, indices, indptr), shape=(m if rows is None else len(rows), len(weights)))
+def rows_design(T: np.ndarray, weights: np.ndarray, rows=None):
+    """The CSR matrix of the samples ``rows`` (all by default) whose column ``g`` is ``weights[g]``
+    times bit ``g`` of the samples' words ``T`` (:func:`metafx._kernels.design.transpose_bits` of
+    :func:`grouped_bits`' columns)."""
+    indptr, indices, data = rows_to_csr(T, weights, rows)
+    return sp.csr_matrix((data, indices, indptr), shape=(len(indptr) - 1, len(weights)))
 
 
 def linear_svc(C: float, M=None, max_iter: int = 2000, tol: float = 1e-3, dual: bool | None = None):
