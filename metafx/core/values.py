@@ -133,6 +133,39 @@ class Dimension:
             return self.clip(value + int(rng.integers(-s, s + 1)))
         return self.clip(value + float(rng.normal(0.0, self.step)))
 
+    # Array twins of ``uniform`` and ``move`` on numeric codes (a categorical value's code is its
+    # choice's index): ``n`` draws at once, for a model that scores many candidate points.  They draw
+    # from the same distributions as the scalar methods, not the same random stream.
+    def code(self, value: Any) -> float:
+        """The numeric code of ``value`` (categorical: the index of its choice)."""
+        return float(self.choices.index(value)) if self.kind == "categorical" else float(value)
+
+    def from_code(self, code: float) -> Any:
+        """The value whose :meth:`code` is ``code``."""
+        if self.kind == "categorical":
+            return self.choices[int(code)]
+        return int(code) if self.kind == "int" else float(code)
+
+    def uniform_codes(self, rng: np.random.Generator, n: int) -> np.ndarray:
+        """Codes of ``n`` values drawn as :meth:`uniform` draws one."""
+        if self.kind == "categorical":
+            return rng.integers(len(self.choices), size=n).astype(np.float64)
+        if self.kind == "int":
+            return rng.integers(int(self.low), int(self.high) + 1, size=n).astype(np.float64)
+        return rng.uniform(self.low, self.high, size=n)
+
+    def move_codes(self, code: float, rng: np.random.Generator, n: int) -> np.ndarray:
+        """Codes of ``n`` moves from the value of code ``code``, each as :meth:`move` makes one
+        (categorical: another choice; int: up to ``step`` either way; float: Gaussian of sd ``step``;
+        clipped to the range)."""
+        if self.kind == "categorical":
+            k = len(self.choices)
+            return (code + rng.integers(1, k, size=n)) % k if k > 1 else np.full(n, float(code))
+        if self.kind == "int":
+            s = max(1, int(round(self.step)))
+            return np.rint(np.clip(code + rng.integers(-s, s + 1, size=n), self.low, self.high))
+        return np.clip(code + rng.normal(0.0, self.step, size=n), self.low, self.high)
+
     @property
     def n_values(self) -> float:
         """Number of distinct values (``inf`` for float dimensions)."""

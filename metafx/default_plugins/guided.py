@@ -205,16 +205,13 @@ class GuidedSearch(SearchEngine):
         return Candidate(dict(point), how="engine", keys=keys)
 
     def _encode(self, points: Sequence[dict[str, Any]]) -> np.ndarray:
-        """Points as rows of their free dimensions' raw values (categorical: the choice's index)."""
+        """Points as rows of their free dimensions' codes (:meth:`Dimension.code`)."""
         free = self.problem_.space.free
-        out = np.zeros((len(points), len(free)), dtype=np.float64)
-        for j, d in enumerate(free):
-            for i, p in enumerate(points):
-                out[i, j] = d.choices.index(p[d.name]) if d.kind == "categorical" else float(p[d.name])
-        return out
+        return np.array([[d.code(p[d.name]) for d in free] for p in points], dtype=np.float64).reshape(
+            len(points), len(free))
 
     def _scaled(self, raw: np.ndarray) -> np.ndarray:
-        """Raw rows (see :meth:`_encode`) scaled to ``[0, 1]`` per dimension (the model's inputs)."""
+        """Rows of codes (see :meth:`_encode`) scaled to ``[0, 1]`` per dimension (the model's inputs)."""
         free = self.problem_.space.free
         if not free:
             return np.zeros((len(raw), 1), dtype=np.float64)
@@ -224,46 +221,19 @@ class GuidedSearch(SearchEngine):
 
     def _decode(self, row: np.ndarray) -> dict[str, Any]:
         space = self.problem_.space
-        free = {d.name: (j, d) for j, d in enumerate(space.free)}
-        out: dict[str, Any] = {}
-        for d in space.dimensions:
-            if d.name in space.fixed:
-                out[d.name] = space.fixed[d.name]
-                continue
-            v = row[free[d.name][0]]
-            out[d.name] = d.choices[int(v)] if d.kind == "categorical" else int(v) if d.kind == "int" else float(v)
-        return out
+        codes = dict(zip((d.name for d in space.free), row, strict=True))
+        return {d.name: space.fixed[d.name] if d.name in space.fixed else d.from_code(codes[d.name])
+                for d in space.dimensions}
 
     def _uniform_rows(self, rng: np.random.Generator, n: int) -> np.ndarray:
-        """``n`` uniform points as raw rows: each free dimension drawn for all points at once."""
+        """``n`` uniform points as rows of codes: each free dimension drawn for all points at once."""
         free = self.problem_.space.free
-        out = np.empty((n, len(free)), dtype=np.float64)
-        for j, d in enumerate(free):
-            if d.kind == "categorical":
-                out[:, j] = rng.integers(len(d.choices), size=n)
-            elif d.kind == "int":
-                out[:, j] = rng.integers(int(d.low), int(d.high) + 1, size=n)
-            else:
-                out[:, j] = rng.uniform(d.low, d.high, size=n)
-        return out
+        return np.column_stack([d.uniform_codes(rng, n) for d in free]) if free else np.empty((n, 0))
 
     def _neighbour_rows(self, row: np.ndarray, rng: np.random.Generator, n: int) -> np.ndarray:
-        """``n`` neighbours of a raw row: every free dimension moves as :meth:`Dimension.move` moves it
-        (categorical: another choice; int: up to ``step`` either way; float: Gaussian of sd ``step``;
-        clipped to the range)."""
+        """``n`` neighbours of a row of codes: every free dimension moves (:meth:`Dimension.move_codes`)."""
         free = self.problem_.space.free
-        out = np.empty((n, len(free)), dtype=np.float64)
-        for j, d in enumerate(free):
-            v = row[j]
-            if d.kind == "categorical":
-                k = len(d.choices)
-                out[:, j] = (v + rng.integers(1, k, size=n)) % k if k > 1 else v
-            elif d.kind == "int":
-                s = max(1, int(round(d.step)))
-                out[:, j] = np.rint(np.clip(v + rng.integers(-s, s + 1, size=n), d.low, d.high))
-            else:
-                out[:, j] = np.clip(v + rng.normal(0.0, d.step, size=n), d.low, d.high)
-        return out
+        return np.column_stack([d.move_codes(row[j], rng, n) for j, d in enumerate(free)]) if free else np.empty((n, 0))
 
     def _propose(self, step: int) -> dict[str, Any]:
         """The point of largest expected improvement among ``n_pool`` uniform points and 100
