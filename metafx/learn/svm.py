@@ -18,7 +18,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.svm import LinearSVC
 
 from .._kernels.design import rows_to_csr, transpose_bits
-from .._kernels.packing import popcount_rows
+from .._kernels.packing import popcount_rows, tail_mask
 from ..core.exceptions import ValidationError
 from ..core.values import FeatureValues
 
@@ -110,8 +110,7 @@ def complement_dense(bits: np.ndarray, m: int) -> np.ndarray:
     if not flip.any():
         return bits
     valid = np.full(bits.shape[1], np.uint64(0xFFFFFFFFFFFFFFFF), dtype=np.uint64)
-    if m % 64:
-        valid[-1] = np.uint64((1 << (m % 64)) - 1)
+    valid[-1:] = tail_mask(m)
     out = bits.copy()
     out[flip] = ~bits[flip] & valid
     return out
@@ -160,13 +159,13 @@ def stratified_folds(y: np.ndarray, n_splits: int, random_state: int | None, max
     sample); the test parts stay whole."""
     y = np.asarray(y)
     if random_state is None or not isinstance(random_state, (int, np.integer)) or y.dtype.hasobject:
-        return _capped(y, _folds(y, n_splits, random_state), random_state, max_train)
+        return _folds(y, n_splits, random_state, max_train)
     key = (y.dtype.str, y.shape, hashlib.blake2b(np.ascontiguousarray(y).view(np.uint8), digest_size=16).digest(),
            int(n_splits), int(random_state), None if max_train is None else int(max_train))
     with _FOLDS_LOCK:
         folds = _FOLDS.get(key)
     if folds is None:
-        folds = _capped(y, _folds(y, n_splits, random_state), random_state, max_train)
+        folds = _folds(y, n_splits, random_state, max_train)
         for tr, te in folds:
             tr.setflags(write=False)
             te.setflags(write=False)
@@ -205,26 +204,19 @@ def stratified_subset(y: np.ndarray, size: int, rng: np.random.Generator) -> np.
     return np.sort(np.concatenate(out)) if out else np.zeros(0, dtype=np.intp)
 
 
-def _capped(y: np.ndarray, folds: list, random_state: Any, max_train: int | None) -> list:
-    if max_train is None:
-        return folds
-    seed = int(random_state) % 2**63 if isinstance(random_state, (int, np.integer)) else 0
-    out = []
-    for k, (tr, te) in enumerate(folds):
-        if len(tr) > max_train:
-            tr = tr[stratified_subset(y[tr], int(max_train), np.random.default_rng([seed, k, 0x6D6178]))]
-        out.append((tr, te))
-    return out
-
-
-def _folds(y: np.ndarray, n_splits: int, random_state: Any):
+def _folds(y: np.ndarray, n_splits: int, random_state: Any, max_train: int | None = None):
     _, counts = np.unique(y, return_counts=True)
     if counts.min() < n_splits:
         raise ValidationError(
             f"the smallest class has {counts.min()} sample(s), fewer than n_splits={n_splits}; "
             "lower n_splits or add samples"
         )
-    return list(StratifiedKFold(n_splits, shuffle=True, random_state=random_state).split(np.zeros(len(y)), y))
+    folds = list(StratifiedKFold(n_splits, shuffle=True, random_state=random_state).split(np.zeros(len(y)), y))
+    if max_train is None:
+        return folds
+    seed = int(random_state) % 2**63 if isinstance(random_state, (int, np.integer)) else 0
+    return [(tr[stratified_subset(y[tr], int(max_train), np.random.default_rng([seed, k, 0x6D6178]))]
+             if len(tr) > max_train else tr, te) for k, (tr, te) in enumerate(folds)]
 
 
 def majority_accuracy(y_train: np.ndarray, y_test: np.ndarray) -> float:
