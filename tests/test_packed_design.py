@@ -10,7 +10,7 @@ import scipy.sparse as sp
 from sklearn.svm import LinearSVC
 
 import metafx
-from metafx._kernels.design import packed_scores, packed_to_csr, transpose_bits
+from metafx._kernels.design import rows_scores, rows_to_csr, transpose_bits
 from metafx._kernels.packing import pack_columns, popcount_rows
 from metafx._kernels.pixel_and import eval_pixel_and, word_ops
 from metafx._kernels.threads import PARALLEL_MIN_WORD_OPS, use_threads
@@ -19,6 +19,15 @@ from metafx.default_plugins import svm_evaluator
 from metafx.default_plugins.pixel_families import PixelAndFamily
 from metafx.default_plugins.svm_evaluator import CVLinearSVM, _predict
 from metafx.learn.svm import design_matrix, grouped_design, merge_matrix
+
+
+def packed_to_csr(packed, weights, m, rows=None):
+    """The CSR arrays of the design whose column g is weights[g] times packed row g (rows: a subset)."""
+    return rows_to_csr(transpose_bits(packed, m), weights, rows)
+
+
+def packed_scores(packed, weights, coef, m, rows=None):
+    return rows_scores(transpose_bits(packed, m), weights, coef, rows)
 
 
 @pytest.mark.parametrize("m", [1, 63, 64, 65, 131])

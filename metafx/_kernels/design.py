@@ -20,7 +20,7 @@ import numpy as np
 from . import JIT
 from .packing import _popcount64
 
-__all__ = ["transpose_bits", "rows_to_csr", "rows_scores", "packed_to_csr", "packed_scores"]
+__all__ = ["transpose_bits", "rows_to_csr", "rows_scores"]
 
 _MASKS = np.array([0x00000000FFFFFFFF, 0x0000FFFF0000FFFF, 0x00FF00FF00FF00FF, 0x0F0F0F0F0F0F0F0F,
                    0x3333333333333333, 0x5555555555555555], dtype=np.uint64)
@@ -159,14 +159,3 @@ def rows_scores(T: np.ndarray, weights: np.ndarray, coef: np.ndarray, rows=None)
     if out.size and T.shape[1]:
         _scores(T, rows, W, out)
     return out
-
-
-def packed_to_csr(packed: np.ndarray, weights: np.ndarray, m: int, dtype=np.float64, rows=None):
-    """``(indptr, indices, data)`` of the ``(m, n_columns)`` CSR matrix (or its ``rows``) whose column
-    ``g`` is ``weights[g]`` times the 0/1 packed row ``packed[g]``; bits at positions ``>= m`` are ignored."""
-    return rows_to_csr(transpose_bits(packed, m), weights, rows, dtype)
-
-
-def packed_scores(packed: np.ndarray, weights: np.ndarray, coef: np.ndarray, m: int, rows=None) -> np.ndarray:
-    """``D[rows] @ coef.T`` for the design ``D`` of :func:`packed_to_csr` (see :func:`rows_scores`)."""
-    return rows_scores(transpose_bits(packed, m), weights, coef, rows)
