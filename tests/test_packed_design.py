@@ -137,16 +137,21 @@ def test_packed_design_scores_as_the_merge_design():
 
 
 def test_packed_designs_go_to_the_dual_and_linear_svc_keeps_the_solver_it_is_given(monkeypatch):
-    """Packed designs (CSR at every density) go to liblinear's dual solver; ``linear_svc``
-    chooses by the format only when it is not told which."""
+    """Packed designs (CSR at every density) go to liblinear's dual solver (``LiblinearOvR``, solver 1,
+    LinearSVC's ``dual=True``); ``linear_svc`` chooses by the format only when it is not told which."""
+    from metafx.learn import svm
+
     sets, y = _digits_sets()
-    seen = []
-    real = svm_evaluator.linear_svc
-    monkeypatch.setattr(svm_evaluator, "linear_svc", lambda *a, **k: seen.append(real(*a, **k)) or seen[-1])
+    solvers, public = [], []
+    real_train = svm._LIBLINEAR["train"]
+    assert real_train is not None
+    monkeypatch.setitem(svm._LIBLINEAR, "train", lambda *a: solvers.append(a[3]) or real_train(*a))
+    monkeypatch.setattr(svm_evaluator, "linear_svc", lambda *a, **k: public.append(a))
     for values in sets:
-        seen.clear()
+        solvers.clear()
         CVLinearSVM().evaluate(values, y, random_state=0)
-        assert seen and all(m.dual is True for m in seen)
+        assert solvers == [1, 1] and not public  # two folds, each liblinear's dual
+    real = svm.linear_svc
     M = sp.csr_matrix(np.eye(3))
     assert real(0.1, M).dual is True and real(0.1, M.toarray()).dual is False
     assert real(0.1, M, dual=False).dual is False and real(0.1, M.toarray(), dual=True).dual is True
