@@ -157,6 +157,41 @@ def test_same_result_whatever_n_jobs_and_seed_matters(small):
     assert _steps(other) != _steps(one)
 
 
+def test_cost_power_discounts_only_sets_wider_than_the_data(small):
+    """``cost_power`` divides the expected improvement by ``max(1, n / m) ** cost_power`` for the
+    predicted set size ``n``: a search whose sets are never wider than the ``m`` samples proposes the
+    same points; otherwise the acquisition is the expected improvement divided by the width, computed
+    here by hand."""
+    narrow = _problem(small, budget=30.0)
+    kw = dict(steps=6, seed=5, progress=False)
+    plain = run_search(narrow, GuidedSearch.create(PARAMS), **kw)
+    costed = run_search(narrow, GuidedSearch.create({**PARAMS, "cost_power": 2}), **kw)
+    assert _steps(costed) == _steps(plain) and costed.metadata["cost_power"] == 2
+
+    eng = GuidedSearch.create({"n_init": 4, "portfolio_every": 0, "n_pool": 300, "cost_power": 1.5})
+    prob = _problem(small, budget=3000.0, oversample=1.0)
+    eng.setup(prob, seed=0)
+    sizes = [10, 5000, 20, 3000, 700]
+    for i, row in enumerate(eng._uniform_rows(np.random.default_rng(0), len(sizes))):
+        eng.points_.append((i + 1, eng._decode(row), 0.5 + 0.1 * (i % 2)))
+        eng.sizes_.append(sizes[i])
+    seen = eng._encode([p for _, p, _ in eng.points_])
+    q = np.array([v for _, _, v in eng.points_])
+    P = eng._uniform_rows(step_rng(0, 6, 0), 80)
+    # by hand: the size model is the same Gaussian process on log(1 + n), back in features
+    logs = np.log1p(np.array(sizes, dtype=float))
+    mean, _ = gp_posterior(eng._scaled(seen), logs, eng._scaled(P))
+    n = np.maximum(np.expm1(logs.mean() + mean * logs.std()), 1.0)
+    np.testing.assert_allclose(eng._predicted_sizes(seen, P), n, rtol=1e-12)
+    costed = eng._acquisition(seen, q, P)
+    eng.cost_power = 0.0
+    ei = eng._acquisition(seen, q, P)
+    wide = np.maximum(n / prob.n_samples, 1.0)
+    assert (wide > 1).any() and (wide == 1).any()  # the case of interest: some candidates wider than the data
+    np.testing.assert_allclose(costed, ei / wide ** 1.5, rtol=1e-12)
+    assert np.argmax(costed) != np.argmax(ei) or wide[np.argmax(ei)] == 1
+
+
 def test_bound_refuses(small):
     X, y = small
     res = metafx.search(X, y, budget=20, steps=3, engine="guided", engine_params={"n_init": 2}, seed=0,
@@ -167,7 +202,8 @@ def test_bound_refuses(small):
 
 @pytest.mark.parametrize("params", [{"n_init": 0}, {"portfolio_every": -1}, {"portfolio_sizes": [1]},
                                     {"portfolio_sizes": []}, {"portfolio_sizes": "23"}, {"n_pool": 0},
-                                    {"xi": -0.1}, {"pool_factor": 0.5}, {"max_corr": 0}, {"max_corr": 1.5}])
+                                    {"xi": -0.1}, {"pool_factor": 0.5}, {"max_corr": 0}, {"max_corr": 1.5},
+                                    {"cost_power": -1}, {"cost_power": "1"}])
 def test_bad_parameters_are_refused(params):
     key = next(iter(params))
     with pytest.raises(metafx.ValidationError, match=key):

@@ -136,6 +136,14 @@ class GuidedSearch(SearchEngine):
         so far is at most ``max_corr``.  ``None``: the loop's draw (``oversample`` of the search).
     max_corr : float, default 0.5
         Largest absolute correlation (phi coefficient for binary features) between two kept features.
+    cost_power : float, default 0
+        The model proposes the point of largest ``EI / max(1, n / m) ** cost_power``, where ``n`` is
+        the number of features its set is predicted to hold (a second Gaussian process, on the
+        logarithm of the point steps' set sizes) and ``m`` the number of samples: sets wider than
+        the data are discounted by how much wider they are (a linear model gains little from the
+        extra columns, and scoring them costs in proportion).  The sizes, not the seconds, keep the
+        search reproducible.  Sets of at most ``m`` features are not affected, so neither are
+        searches whose budget buys at most ``m`` features.  0: expected improvement alone.
 
     Examples
     --------
@@ -152,7 +160,7 @@ class GuidedSearch(SearchEngine):
 
     def __init__(self, n_init: int = 10, portfolio_every: int = 5, portfolio_sizes: Sequence[int] = (2, 3, 4),
                  n_pool: int = 2000, xi: float = 0.01, pool_factor: float | None = 16.0,
-                 max_corr: float = 0.5) -> None:
+                 max_corr: float = 0.5, cost_power: float = 0.0) -> None:
         self.n_init = n_init
         self.portfolio_every = portfolio_every
         self.portfolio_sizes = portfolio_sizes
@@ -160,6 +168,7 @@ class GuidedSearch(SearchEngine):
         self.xi = xi
         self.pool_factor = pool_factor
         self.max_corr = max_corr
+        self.cost_power = cost_power
 
     def check_params(self) -> None:
         check_int("n_init", self.n_init, 1)
@@ -168,6 +177,7 @@ class GuidedSearch(SearchEngine):
         check_number("xi", self.xi, low=0)
         check_number("pool_factor", self.pool_factor, low=1, high=1000, allow_none=True)
         check_number("max_corr", self.max_corr, low=0, high=1, strict=True)
+        check_number("cost_power", self.cost_power, low=0, high=10)
         sizes = self.portfolio_sizes
         if isinstance(sizes, (str, bytes)) or not isinstance(sizes, (list, tuple)) or not sizes or any(
                 isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2 for k in sizes):
@@ -177,6 +187,7 @@ class GuidedSearch(SearchEngine):
     def setup(self, problem, seed: int) -> None:
         super().setup(problem, seed)
         self.points_: list[tuple[int, dict[str, Any], float]] = []  # (step, proposed point, quality) of point steps
+        self.sizes_: list[int] = []  # the number of features of each point step's set (as points_)
         self.proposed_: dict[int, dict[str, Any] | None] = {}  # None: a portfolio step
         self.n_portfolios_ = 0
         self.scorer_ = make_component("evaluator", "infogain", None, base=FeatureScorer)
@@ -247,10 +258,26 @@ class GuidedSearch(SearchEngine):
         new = ~(P[:, None, :] == seen[None, :, :]).all(axis=2).any(axis=1)
         if new.any():
             P = P[new]
+        return self._decode(P[int(np.argmax(self._acquisition(seen, q, P)))])
+
+    def _acquisition(self, seen: np.ndarray, q: np.ndarray, P: np.ndarray) -> np.ndarray:
+        """The value of proposing each row of ``P`` given the point steps' rows ``seen`` and qualities
+        ``q``: expected improvement, divided by ``max(1, n / m) ** cost_power`` (see the class)."""
         mean, sd = gp_posterior(self._scaled(seen), q, self._scaled(P))
         z = (q - q.mean()) / (q.std() if q.std() > 0 else 1.0)
         ei = expected_improvement(mean, sd, float(z.max()), self.xi)
-        return self._decode(P[int(np.argmax(ei))])
+        if self.cost_power > 0:
+            wide = np.maximum(self._predicted_sizes(seen, P) / self.problem_.n_samples, 1.0)
+            ei = ei / wide ** float(self.cost_power)
+        return ei
+
+    def _predicted_sizes(self, seen: np.ndarray, P: np.ndarray) -> np.ndarray:
+        """Predicted numbers of features (at least 1) of the sets at the rows ``P``, from a Gaussian
+        process on ``log(1 + n)`` of the point steps so far (``seen``, as :attr:`sizes_`)."""
+        logs = np.log1p(np.asarray(self.sizes_, dtype=np.float64))
+        mean, _ = gp_posterior(self._scaled(seen), logs, self._scaled(P))
+        sd = float(logs.std())
+        return np.maximum(np.expm1(float(logs.mean()) + mean * (sd if sd > 0 else 1.0)), 1.0)
 
     def _portfolio(self, step: int) -> Candidate:
         k = int(self.portfolio_sizes[self.n_portfolios_ % len(self.portfolio_sizes)])
@@ -263,6 +290,7 @@ class GuidedSearch(SearchEngine):
         point = self.proposed_.get(record.step, record.point)
         if point is not None:
             self.points_.append((record.step, dict(point), float(record.quality)))
+            self.sizes_.append(int(record.n_features))
 
     # ------------------------------------------------------------------ drawing
     def draw(self, problem: SearchProblem, candidate: Candidate, rng: np.random.Generator) -> Any:
@@ -325,6 +353,7 @@ class GuidedSearch(SearchEngine):
     def metadata(self) -> dict[str, Any]:
         meta: dict[str, Any] = {"n_init": self.n_init, "portfolio_every": self.portfolio_every,
                                 "pool_factor": self.pool_factor, "max_corr": self.max_corr,
+                                "cost_power": self.cost_power,
                                 "portfolio_steps": sorted(s for s, p in self.proposed_.items() if p is None),
                                 "proposed_points": [self.proposed_[s] for s in sorted(self.proposed_)]}
         if self.warm_start_:
