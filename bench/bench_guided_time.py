@@ -2,6 +2,7 @@
 ``mufasa+o4``), measured in alternation so that every method sees the same load.
 
     python bench/bench_guided_time.py --partitions 0 1 --budgets 1000 3000 12000
+    python bench/bench_guided_time.py --guided-params '{"cost_power": 1}'   # adds a variant of guided
 
 For each partition (2000 training MNIST images, seed = partition) and budget, the three 50-step searches
 run one after the other (default evaluator); each time is also given in yardsticks (``bench/_yardstick.py``,
@@ -12,6 +13,7 @@ measured right before the group).  Prints one Markdown row per budget: mean seco
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -33,28 +35,38 @@ def main() -> None:
     ap.add_argument("--partitions", type=int, nargs="+", default=[0, 1])
     ap.add_argument("--budgets", type=float, nargs="+", default=[1000, 3000, 12000])
     ap.add_argument("--steps", type=int, default=50)
+    ap.add_argument("--guided-params", type=json.loads, default=None,
+                    help="JSON engine_params of a variant of guided, timed as a fourth method")
     args = ap.parse_args()
+    methods = dict(METHODS)
+    if args.guided_params:
+        methods["guided'"] = ("guided", 1.0)
     X, y = mnist(args.data_dir)
     secs: dict = {}
     for b in args.budgets:
         for p in args.partitions:
             tr, _ = split_indices(len(y), 2000, 2000, seed=p)
             ys = yardstick(X, y)
-            for m, (engine, o) in METHODS.items():
+            for m, (engine, o) in methods.items():
                 t = time.perf_counter()
                 metafx.search(X[tr], y[tr], family="pixel-and", budget=b, steps=args.steps, engine=engine,
-                              seed=p, progress=False, oversample=o)
+                              seed=p, progress=False, oversample=o,
+                              engine_params=args.guided_params if m == "guided'" else None)
                 s = time.perf_counter() - t
                 secs.setdefault((b, m), []).append((s, s / ys))
                 print(f"partition {p} budget {b:g} {m}: {s:.1f} s ({s / ys:.1f} yardsticks)", file=sys.stderr,
                       flush=True)
-    print("| budget | " + " | ".join(f"{m} s (yardsticks)" for m in METHODS) + " | guided / mufasa+o4 |")
-    print("|---|" + "---|" * (len(METHODS) + 1))
+    if args.guided_params:
+        print(f"guided': guided with engine_params {json.dumps(args.guided_params)}")
+    print("| budget | " + " | ".join(f"{m} s (yardsticks)" for m in methods) + " | "
+          + " | ".join(f"{g} / mufasa+o4" for g in methods if g.startswith("guided")) + " |")
+    print("|---|" + "---|" * (len(methods) + sum(g.startswith("guided") for g in methods)))
     for b in args.budgets:
         cells = [f"{np.mean([s for s, _ in secs[(b, m)]]):.1f} ({np.mean([v for _, v in secs[(b, m)]]):.0f})"
-                 for m in METHODS]
-        ratio = np.mean([g[0] / mu[0] for g, mu in zip(secs[(b, "guided")], secs[(b, "mufasa+o4")])])
-        print(f"| {b:g} | " + " | ".join(cells) + f" | {ratio:.2f} |")
+                 for m in methods]
+        cells += [f"{np.mean([g[0] / mu[0] for g, mu in zip(secs[(b, m)], secs[(b, 'mufasa+o4')])]):.2f}"
+                  for m in methods if m.startswith("guided")]
+        print(f"| {b:g} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

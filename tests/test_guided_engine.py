@@ -164,7 +164,7 @@ def test_cost_power_discounts_only_sets_wider_than_the_data(small):
     here by hand."""
     narrow = _problem(small, budget=30.0)
     kw = dict(steps=6, seed=5, progress=False)
-    plain = run_search(narrow, GuidedSearch.create(PARAMS), **kw)
+    plain = run_search(narrow, GuidedSearch.create({**PARAMS, "cost_power": 0}), **kw)
     costed = run_search(narrow, GuidedSearch.create({**PARAMS, "cost_power": 2}), **kw)
     assert _steps(costed) == _steps(plain) and costed.metadata["cost_power"] == 2
 

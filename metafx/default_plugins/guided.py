@@ -21,7 +21,10 @@ Schedule of step ``j`` (1-based)::
 (categorical ones by their index), qualities standardized; a Gaussian process with a
 Matern 5/2 kernel whose length scale and noise share are chosen from small grids by the
 largest marginal likelihood; expected improvement over the best standardized quality
-(plus ``xi``).  Only point steps train it (a portfolio has no single point).
+(plus ``xi``), divided by ``max(1, n / m) ** cost_power`` for the set size ``n`` that a
+second Gaussian process (on ``log(1 + n)`` of the point steps' sizes) predicts and the
+number of samples ``m``: sets wider than the data are discounted.  Only point steps train
+the models (a portfolio has no single point).
 
 *Draw at a point* (``pool_factor = F``): ``F * budget`` drawn at the point; repeats
 (equal values on the training images, by a 64-bit hash) dropped; ranked by infogain per
@@ -136,14 +139,16 @@ class GuidedSearch(SearchEngine):
         so far is at most ``max_corr``.  ``None``: the loop's draw (``oversample`` of the search).
     max_corr : float, default 0.5
         Largest absolute correlation (phi coefficient for binary features) between two kept features.
-    cost_power : float, default 0
+    cost_power : float, default 1
         The model proposes the point of largest ``EI / max(1, n / m) ** cost_power``, where ``n`` is
         the number of features its set is predicted to hold (a second Gaussian process, on the
         logarithm of the point steps' set sizes) and ``m`` the number of samples: sets wider than
         the data are discounted by how much wider they are (a linear model gains little from the
         extra columns, and scoring them costs in proportion).  The sizes, not the seconds, keep the
         search reproducible.  Sets of at most ``m`` features are not affected, so neither are
-        searches whose budget buys at most ``m`` features.  0: expected improvement alone.
+        searches whose budget buys at most ``m`` features.  0: expected improvement alone (the
+        default before; on the MNIST protocol, 1 gave the same or lower mean test error at budgets
+        3000 and 12000 and 0.7 times the search time at 12000, docs/engines.md).
 
     Examples
     --------
@@ -160,7 +165,7 @@ class GuidedSearch(SearchEngine):
 
     def __init__(self, n_init: int = 10, portfolio_every: int = 5, portfolio_sizes: Sequence[int] = (2, 3, 4),
                  n_pool: int = 2000, xi: float = 0.01, pool_factor: float | None = 16.0,
-                 max_corr: float = 0.5, cost_power: float = 0.0) -> None:
+                 max_corr: float = 0.5, cost_power: float = 1.0) -> None:
         self.n_init = n_init
         self.portfolio_every = portfolio_every
         self.portfolio_sizes = portfolio_sizes
