@@ -8,7 +8,7 @@ Yardstick: one ``LinearSVC(C=0.1, dual=False)`` fit on the raw pixels of 2000 MN
 maximum resident set size (run one ``--n-train`` per process to compare sizes).
 
     python bench/bench_mufasa.py [--n-train 2000] [--budget 3000] [--steps 50] [--oversample 1]
-                                 [--load idle|loaded|both] [--evaluator-params '{"design": "merge", "tol": 0.001}']
+                                 [--load idle|loaded|both] [--evaluator-params '{"design": "merge", "tol": 0.001, "complement": false}']
 """
 
 from __future__ import annotations

@@ -63,7 +63,7 @@ def parse_args(argv=None):
     ap.add_argument("--report-only", action="store_true")
     ap.add_argument("--reference", default="mufasa+o4", help="method compared (paired) with every other one")
     ap.add_argument("--evaluator-params", type=json.loads, default=None,
-                    help='JSON parameters of the search quality, e.g. \'{"design": "merge", "tol": 0.001}\'')
+                    help='JSON parameters of the search quality, e.g. \'{"design": "merge", "tol": 0.001, "complement": false}\'')
     args = ap.parse_args(argv)
     if args.out is None:
         args.out = str(default_out(f"guided_{args.data}"))

@@ -289,7 +289,7 @@ def test_evaluator_max_train_fits_on_the_capped_folds():
 @pytest.mark.parametrize("n_classes", [2, 3])
 @pytest.mark.parametrize("m", [131, 64])
 @pytest.mark.parametrize("max_train", [None, 40])
-@pytest.mark.parametrize("complement", [False, True])
+@pytest.mark.parametrize("complement", [False, True, 0.75])
 def test_packed_evaluator_is_the_whole_design_evaluator(n_classes, m, max_train, complement, rng):
     """The fold-wise packed path scores what fitting ``LinearSVC`` on the whole design's training rows
     and calling its ``predict`` on the test rows scores (the reference, value for value); with
@@ -303,8 +303,8 @@ def test_packed_evaluator_is_the_whole_design_evaluator(n_classes, m, max_train,
     values = FeatureValues(n_samples=m, packed=pack_columns(X))
     got = CVLinearSVM(max_train=max_train, complement=complement).evaluate(values, y, random_state=4)
     D = naive.merged_design(X)
-    if complement:
-        flip = np.count_nonzero(D, axis=0) * 2 > m
+    if complement is not False:
+        flip = np.count_nonzero(D, axis=0) > (0.5 if complement is True else complement) * m
         assert flip.any() and not flip.all()
         D[:, flip] = D[:, flip].max(axis=0) - D[:, flip]
     M = sp.csr_matrix(D)
@@ -332,6 +332,15 @@ def test_complement_dense_flips_rows_set_on_more_than_half(m, rng):
     assert np.all(popcount_rows(got) * 2 <= m)  # no bit past m was set
     M = design_matrix(FeatureValues.from_dense(X), complement=True)
     np.testing.assert_array_equal(M.toarray() if sp.issparse(M) else M, want)
-    for bad in ("yes", 1, None):
+    # a share: only rows set on more than that share of the samples
+    high = complement_dense(packed, m, 0.8)
+    flip = np.count_nonzero(X, axis=0) > 0.8 * m
+    want = np.where(flip, 1 - X, X)
+    np.testing.assert_array_equal(FeatureValues(n_samples=m, packed=high).dense(np.uint8), want)
+    M = design_matrix(FeatureValues.from_dense(X), complement=0.8)
+    np.testing.assert_array_equal(M.toarray() if sp.issparse(M) else M, want)
+    for bad in ("yes", 1, None, 0.4, 1.0, float("nan")):
         with pytest.raises(metafx.ValidationError, match="complement="):
             metafx.make_component("evaluator", "cv-linear-svm", {"complement": bad})
+    for good in (False, True, 0.5, 0.9, np.float32(0.95)):
+        metafx.make_component("evaluator", "cv-linear-svm", {"complement": good})

@@ -18,7 +18,7 @@ _VARYING = {"seconds", "timings"}
 # metadata that did not exist before
 _NEW_META = {"empty_steps", "empty_result", "plugins"}
 # the saved results were made with cv-linear-svm's earlier defaults (issue 14 changed them; these keep them)
-_OLD_EVALUATOR = {"design": "merge", "tol": 1e-3, "max_train": None}
+_OLD_EVALUATOR = {"design": "merge", "tol": 1e-3, "max_train": None, "complement": False}
 
 
 def _strip(d):
@@ -43,7 +43,7 @@ def test_result_equals_the_saved_one(digits, case):
     if args.get("evaluator_params") is _OLD_EVALUATOR:  # parameters that did not exist before, at their old behaviour
         assert new["evaluator_params"].pop("design") == "merge"
         assert new["evaluator_params"].pop("max_train", "missing") is None
-        assert new["evaluator_params"].pop("complement", "missing") is False  # the default
+        assert new["evaluator_params"].pop("complement", "missing") is False
         # optuna's default study name hashes the evaluator's parameters, which now include ``design``
         for d in (old, new):
             d["metadata"].pop("study_name", None)

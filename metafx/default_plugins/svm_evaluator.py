@@ -17,6 +17,7 @@ from ..learn.svm import (
     LiblinearOvR,
     as_values,
     complement_dense,
+    complement_share,
     design_matrix,
     grouped_bits,
     linear_svc,
@@ -52,8 +53,8 @@ class CVLinearSVM(SetEvaluator):
     default ``0.1`` stops earlier than scikit-learn's ``1e-3`` and ranks candidate
     sets as before (``bench/bench_evaluator.py``, 60 sets drawn at uniform random points
     on 2000 MNIST images: Spearman 0.9992, the same best set in 6 of 6 groups of 10,
-    1.54 times faster; see docs/design.md).  ``design="merge", tol=1e-3, max_train=None`` is the
-    evaluator of metafx 0.x up to this change, value for value.
+    1.54 times faster; see docs/design.md).  ``design="merge", tol=1e-3, max_train=None,
+    complement=False`` is the evaluator of metafx 0.x up to this change, value for value.
 
     ``max_train`` (default 2000) caps the samples each fold's SVM is fitted on: a longer
     training part is replaced by a stratified random subset of that size, the same at every
@@ -63,17 +64,20 @@ class CVLinearSVM(SetEvaluator):
     sparse product), so a search's time grows little beyond it (``bench/bench_mufasa.py --n-train 8000``).
     ``None`` fits on every training sample.
 
-    ``complement`` (default False): a binary column set on more than half the samples enters
-    as its complement ``1 - x`` (:func:`~metafx.learn.svm.complement_dense`).  With an
-    intercept the model can express the same functions; only liblinear's penalty on its
-    bias (regularized like a weight) tells them apart.  liblinear's dual converges much
-    faster on the sparser columns: on 60 candidate sets drawn at uniform random points,
-    2.97 times faster than the 0.x evaluator where ``complement=False`` is 1.26 times,
-    Spearman 0.9954 against it, the same best set in 5 of 6 groups
-    (``bench/bench_evaluator.py --sets 60``).  It is not the default: searches then take
-    other paths, and on the README protocol (``mufasa+o4``, budget 3000, 10 partitions) the
-    test error was 0.19 points higher than the 0.x evaluator's (6 partitions worse, 2 better,
-    Wilcoxon p = 0.33), over the 0.1 points the speed work allows (docs/design.md).
+    ``complement`` (default 0.9): a binary column set on more than this share of the samples
+    enters as its complement ``1 - x`` (:func:`~metafx.learn.svm.complement_dense`); ``True``
+    is the share 0.5, ``False`` none.  With an intercept the model can express the same
+    functions; only liblinear's penalty on its bias (regularized like a weight) tells them
+    apart.  liblinear's dual crawls on columns that are on for nearly every sample (a set of
+    negated features OR-ed over large shifts took it 300-450 passes and 1.8 s where other sets
+    take 20-70) and converges at once on their sparse complements.  On 60 candidate sets drawn
+    at uniform random points (``bench/bench_evaluator.py --sets 60``) the default 0.9 is 2.05
+    times faster than the 0.x evaluator (``False``: 1.30), Spearman 0.9993 against it, the
+    same best set in 6 of 6 groups; the README protocol (``mufasa+o4``, budget 3000, 10
+    partitions) gives the same points and test errors as ``False``.  The share 0.5 is faster
+    still (3.21 times, Spearman 0.9954, 5 of 6) but moved that protocol's test error by 0.19
+    points against the 0.x evaluator (searches took other paths), over the 0.1 the speed
+    work allows (docs/design.md).
 
     An empty feature set scores the accuracy of predicting the training majority class.
     """
@@ -83,7 +87,7 @@ class CVLinearSVM(SetEvaluator):
 
     def __init__(self, n_splits: int = 2, C: float = 0.1, max_iter: int = 2000, tol: float = 0.1,
                  merge_duplicates: bool = True, design: str = "packed", max_train: int | None = 2000,
-                 complement: bool = False) -> None:
+                 complement: bool | float = 0.9) -> None:
         self.n_splits = n_splits
         self.max_train = max_train
         self.complement = complement
@@ -100,8 +104,11 @@ class CVLinearSVM(SetEvaluator):
         check_number("tol", self.tol, low=0, strict=True)
         check_choice("design", self.design, DESIGNS)
         check_int("max_train", self.max_train, 2, allow_none=True)
-        if not isinstance(self.complement, (bool, np.bool_)):
-            raise ValidationError(f"complement={self.complement!r} must be True or False")
+        c = self.complement
+        if not isinstance(c, (bool, np.bool_)) and not (
+                isinstance(c, (int, float, np.integer, np.floating)) and 0.5 <= float(c) < 1):
+            raise ValidationError(f"complement={c!r} must be True, False or a share in [0.5, 1) (columns set on "
+                                  "more than that share of the samples enter as their complement)")
 
     def _model(self, M=None, dual=None):
         return linear_svc(self.C, M, max_iter=self.max_iter, tol=self.tol, dual=dual)
@@ -116,8 +123,9 @@ class CVLinearSVM(SetEvaluator):
         packed = self.design == "packed" and self.merge_duplicates and values.packed is not None
         if packed:
             (bits, weights), m = grouped_bits(values), values.n_samples
-            if self.complement:
-                bits = complement_dense(bits, m)
+            above = complement_share(self.complement)
+            if above is not None:
+                bits = complement_dense(bits, m, above)
             T = transpose_bits(bits, m)  # the samples' words: every fold's rows are read in order
         else:
             merge = merge_matrix(values) if self.merge_duplicates else None

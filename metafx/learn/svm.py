@@ -29,7 +29,7 @@ from ..core.exceptions import ValidationError
 from ..core.values import FeatureValues
 
 __all__ = ["fit_linear_svm", "DuplicateMerger", "DEFAULT_CS", "as_values", "merge_matrix", "design_matrix",
-           "grouped_design", "grouped_bits", "rows_design", "complement_dense", "linear_svc", "LiblinearOvR", "stratified_folds", "stratified_subset", "majority_accuracy", "SPARSE_BELOW"]
+           "grouped_design", "grouped_bits", "rows_design", "complement_dense", "complement_share", "linear_svc", "LiblinearOvR", "stratified_folds", "stratified_subset", "majority_accuracy", "SPARSE_BELOW"]
 
 #: designs with fewer nonzero entries than this share go to liblinear's dual solver (see :func:`linear_svc`)
 SPARSE_BELOW = 0.3
@@ -60,19 +60,21 @@ def merge_matrix(values: FeatureValues):
     return sp.csr_matrix((w, (np.arange(n), group)), shape=(n, len(counts)))
 
 
-def design_matrix(values: FeatureValues, merge=None, complement: bool = False):
+def design_matrix(values: FeatureValues, merge=None, complement: bool | float = False):
     """The matrix a linear model is fitted on: CSR for sparse binary values, dense otherwise.
 
     ``merge`` (from :func:`merge_matrix`) maps the features to merged columns first.
-    ``complement``: binary columns set on more than half the samples enter as ``1 - x``
-    (see :func:`complement_dense`); other values are not changed.
+    ``complement``: binary columns set on more than half the samples (``True``), or on more than
+    a given share of them (a number), enter as ``1 - x`` (see :func:`complement_dense`); other
+    values are not changed.
     """
     if not values.binary:
         X = values.dense(np.float64)
         return X if merge is None else np.asarray(X @ merge)
     D = values.dense(np.uint8)
-    if complement:
-        flip = np.count_nonzero(D, axis=0) * 2 > D.shape[0]
+    above = complement_share(complement)
+    if above is not None:
+        flip = np.count_nonzero(D, axis=0) > above * D.shape[0]
         if flip.any():
             D = D.copy()
             D[:, flip] = 1 - D[:, flip]
@@ -104,15 +106,24 @@ def grouped_design(values: FeatureValues, rows=None):
     return rows_design(transpose_bits(bits, values.n_samples), weights, rows)
 
 
-def complement_dense(bits: np.ndarray, m: int) -> np.ndarray:
-    """``bits`` (packed 0/1 rows over ``m`` samples) with every row set on more than half of the
-    samples replaced by its complement (``1 - x``; bits past ``m`` stay 0).  The input is not changed.
+def complement_share(complement) -> float | None:
+    """The share of samples above which a binary column enters as its complement: ``False`` (or
+    None) none, ``True`` half, a number in ``[0.5, 1)`` that share."""
+    if complement is None or isinstance(complement, (bool, np.bool_)):
+        return 0.5 if complement else None
+    return float(complement)
+
+
+def complement_dense(bits: np.ndarray, m: int, above: float = 0.5) -> np.ndarray:
+    """``bits`` (packed 0/1 rows over ``m`` samples) with every row set on more than ``above`` of
+    the samples (default half) replaced by its complement (``1 - x``; bits past ``m`` stay 0).
+    The input is not changed.
 
     For a linear model with an intercept, ``w * x + b`` equals ``-w * (1 - x) + (b + w)``: the same
     functions.  Only a penalty on the intercept (liblinear's bias is regularized like a weight)
     tells the two apart, and liblinear's dual solver converges faster on the sparser columns."""
     bits = np.asarray(bits, dtype=np.uint64)
-    flip = popcount_rows(bits) * 2 > m
+    flip = popcount_rows(bits) > float(above) * m
     if not flip.any():
         return bits
     valid = np.full(bits.shape[1], np.uint64(0xFFFFFFFFFFFFFFFF), dtype=np.uint64)
