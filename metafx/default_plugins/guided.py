@@ -268,19 +268,21 @@ class GuidedSearch(SearchEngine):
     def _acquisition(self, seen: np.ndarray, q: np.ndarray, P: np.ndarray) -> np.ndarray:
         """The value of proposing each row of ``P`` given the point steps' rows ``seen`` and qualities
         ``q``: expected improvement, divided by ``max(1, n / m) ** cost_power`` (see the class)."""
-        mean, sd = gp_posterior(self._scaled(seen), q, self._scaled(P))
+        Xs, Ps = self._scaled(seen), self._scaled(P)
+        mean, sd = gp_posterior(Xs, q, Ps)
         z = (q - q.mean()) / (q.std() if q.std() > 0 else 1.0)
         ei = expected_improvement(mean, sd, float(z.max()), self.xi)
         if self.cost_power > 0:
-            wide = np.maximum(self._predicted_sizes(seen, P) / self.problem_.n_samples, 1.0)
+            wide = np.maximum(self._predicted_sizes(Xs, Ps) / self.problem_.n_samples, 1.0)
             ei = ei / wide ** float(self.cost_power)
         return ei
 
-    def _predicted_sizes(self, seen: np.ndarray, P: np.ndarray) -> np.ndarray:
-        """Predicted numbers of features (at least 1) of the sets at the rows ``P``, from a Gaussian
-        process on ``log(1 + n)`` of the point steps so far (``seen``, as :attr:`sizes_`)."""
+    def _predicted_sizes(self, Xs: np.ndarray, Ps: np.ndarray) -> np.ndarray:
+        """Predicted numbers of features (at least 1) of the sets at the scaled rows ``Ps``, from a
+        Gaussian process on ``log(1 + n)`` of the point steps so far (scaled rows ``Xs``, sizes
+        :attr:`sizes_`)."""
         logs = np.log1p(np.asarray(self.sizes_, dtype=np.float64))
-        mean, _ = gp_posterior(self._scaled(seen), logs, self._scaled(P))
+        mean, _ = gp_posterior(Xs, logs, Ps)
         sd = float(logs.std())
         return np.maximum(np.expm1(float(logs.mean()) + mean * (sd if sd > 0 else 1.0)), 1.0)
 

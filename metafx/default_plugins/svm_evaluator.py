@@ -10,7 +10,6 @@ from sklearn.exceptions import ConvergenceWarning
 
 from .._kernels.design import rows_scores, transpose_bits
 from ..core.base import SetEvaluator
-from ..core.exceptions import ValidationError
 from ..core.validation import check_choice, check_int, check_labels, check_number
 from ..hooks.spec import hookimpl
 from ..learn.svm import (
@@ -104,14 +103,10 @@ class CVLinearSVM(SetEvaluator):
         check_number("tol", self.tol, low=0, strict=True)
         check_choice("design", self.design, DESIGNS)
         check_int("max_train", self.max_train, 2, allow_none=True)
-        c = self.complement
-        if not isinstance(c, (bool, np.bool_)) and not (
-                isinstance(c, (int, float, np.integer, np.floating)) and 0.5 <= float(c) < 1):
-            raise ValidationError(f"complement={c!r} must be True, False or a share in [0.5, 1) (columns set on "
-                                  "more than that share of the samples enter as their complement)")
+        complement_share(self.complement)  # raises on anything but True, False or a share in [0.5, 1)
 
-    def _model(self, M=None, dual=None):
-        return linear_svc(self.C, M, max_iter=self.max_iter, tol=self.tol, dual=dual)
+    def _model(self, M):
+        return linear_svc(self.C, M, max_iter=self.max_iter, tol=self.tol)
 
     def evaluate(self, X, y, *, random_state=None) -> float:
         values = as_values(X)
@@ -129,7 +124,7 @@ class CVLinearSVM(SetEvaluator):
             T = transpose_bits(bits, m)  # the samples' words: every fold's rows are read in order
         else:
             merge = merge_matrix(values) if self.merge_duplicates else None
-            M, dual = design_matrix(values, merge, complement=self.complement), None
+            M = design_matrix(values, merge, complement=self.complement)
         accs = []
         # the design and labels are checked already: skip scikit-learn's per-fit checks (public config switches)
         with sklearn.config_context(assume_finite=True, skip_parameter_validation=True), warnings.catch_warnings():
@@ -140,7 +135,7 @@ class CVLinearSVM(SetEvaluator):
                     coef, intercept = svm.fit(rows_design(T, weights, tr))
                     pred = _classes(svm.classes_, rows_scores(T, weights, coef, te) + intercept)
                 else:
-                    model = self._model(M, dual).fit(M[tr], y[tr])
+                    model = self._model(M).fit(M[tr], y[tr])
                     pred = _predict(model, M[te])
                 accs.append(float(np.mean(pred == y[te])))
         return float(np.mean(accs))

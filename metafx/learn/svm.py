@@ -107,11 +107,14 @@ def grouped_design(values: FeatureValues, rows=None):
 
 
 def complement_share(complement) -> float | None:
-    """The share of samples above which a binary column enters as its complement: ``False`` (or
-    None) none, ``True`` half, a number in ``[0.5, 1)`` that share."""
-    if complement is None or isinstance(complement, (bool, np.bool_)):
+    """The share of samples above which a binary column enters as its complement: ``False`` none,
+    ``True`` half, a number in ``[0.5, 1)`` that share; anything else raises ``ValidationError``."""
+    if isinstance(complement, (bool, np.bool_)):
         return 0.5 if complement else None
-    return float(complement)
+    if isinstance(complement, (int, float, np.integer, np.floating)) and 0.5 <= float(complement) < 1:
+        return float(complement)
+    raise ValidationError(f"complement={complement!r} must be True, False or a share in [0.5, 1) (columns set on "
+                          "more than that share of the samples enter as their complement)")
 
 
 def complement_dense(bits: np.ndarray, m: int, above: float = 0.5) -> np.ndarray:
@@ -166,12 +169,13 @@ def linear_svc(C: float, M=None, max_iter: int = 2000, tol: float = 1e-3, dual: 
 
 
 class LiblinearOvR:
-    """Repeated fits of ``linear_svc(C, dual=True, tol=..., max_iter=...)`` on one set of labels.
+    """Fits of ``linear_svc(C, dual=True, tol=..., max_iter=...)`` on one set of labels.
 
-    The search scores every step on the same folds, so the labels' encoding, the class weights
-    and the solver's seed are the same for every fit.  This object makes them once and then calls
-    liblinear's training routine as ``LinearSVC.fit`` does, without scikit-learn's per-fit
-    checks and encoding (about 1.5 ms a fit: 7 % of a default search).  The coefficients are
+    The labels' encoding, the class weights and the solver's seed are made when the object is
+    made; :meth:`fit` then calls liblinear's training routine as ``LinearSVC.fit`` does, without
+    scikit-learn's per-fit
+    validation and encoding (about 1.5 ms a fit: 7 % of a default search; the evaluator makes one
+    object per fold of an evaluation, which encodes its fold's labels once).  The coefficients are
     those of ``LinearSVC`` bit for bit (``tests/test_svm_fast.py`` compares them); where that
     routine is not there, or its signature has changed, ``fit`` is ``LinearSVC.fit``.
 
@@ -190,7 +194,7 @@ class LiblinearOvR:
 
     def fit(self, X) -> tuple[np.ndarray, np.ndarray]:
         """``(coef, intercept)`` of the SVM fitted on the rows of CSR ``X`` (float64, int32 indices)."""
-        train = _liblinear_train()
+        train = _LIBLINEAR["train"]  # None where the routine is missing or failed once
         if (train is not None and len(self.classes_) > 1 and sp.isspmatrix_csr(X) and X.dtype == np.float64
                 and X.indices.dtype == np.int32 and X.shape[0] == len(self.y)):
             try:
@@ -211,11 +215,6 @@ class LiblinearOvR:
 #: liblinear's solver number for the L2-regularized squared-hinge loss in the dual (LinearSVC's ``dual=True``)
 _L2R_L2LOSS_SVC_DUAL = 1
 _LIBLINEAR: dict[str, Any] = {"train": _train_wrap}
-
-
-def _liblinear_train():
-    """scikit-learn's liblinear training routine, or None where it is not there (or failed once)."""
-    return _LIBLINEAR["train"]
 
 
 def _liblinear_seed() -> int:
