@@ -208,9 +208,16 @@ def metafx_features(X_tr, y_tr, X_te, evaluator: str, args, seed: int):
 
     fx = TableExtractor(budget=args.budget, steps=args.steps, evaluator=evaluator, seed=seed,
                         family_params=dict(json.loads(args.family_params)),
-                        evaluator_params=dict(json.loads(args.evaluator_params).get(evaluator, {})))
+                        evaluator_params=dict(json.loads(args.evaluator_params).get(evaluator, {})),
+                        confirm=args.confirm)
     fx.fit(X_tr, y_tr)
-    return fx.transform(X_tr), fx.transform(X_te), [str(n) for n in fx.get_feature_names_out()]
+    out = [fx.transform(X_tr), fx.transform(X_te), [str(n) for n in fx.get_feature_names_out()], fx.confirmation_]
+    if fx.confirmation_ is not None and not fx.confirmation_["kept"]:  # the search's own set, for the paired effect
+        family, batch = fx.result_.feature_batch()
+        out.append((family.transform(X_tr, batch), family.transform(X_te, batch), family.feature_names(batch)))
+    else:
+        out.append(None)
+    return tuple(out)
 
 
 def _openfe_frame(X):
@@ -326,16 +333,23 @@ def run_table(name: str, args, tmpdir: str, save=lambda partial: None) -> dict:
             rec["seconds"][f"metafx-{model_name}"] = time.perf_counter() - t0
             rec["k"][model_name] = gen[model_name][0].shape[1]
             rec["names"][f"metafx-{model_name}"] = gen[model_name][2]
+            if args.confirm:
+                rec.setdefault("confirm", {})[model_name] = gen[model_name][3]
         if args.openfe:  # OpenFE ranks its features once: the first k of every model are a prefix
             O_tr, O_te, onames, secs = openfe_features(X_tr, y_tr, X_te, task, max(rec["k"].values()),
                                                        args.seed + f, tmpdir)
             rec["seconds"]["openfe"] = secs
         for model_name, model_fn, _ in models:
             s = rec["scores"].setdefault(model_name, {})
-            F_tr, F_te, _ = gen[model_name]
+            F_tr, F_te, _, _, dropped = gen[model_name]
             k = F_tr.shape[1]
             s["raw"] = score(task, model_fn(task), R_tr, y_tr, R_te, y_te)
             s["metafx"] = score(task, model_fn(task), np.hstack([R_tr, F_tr]), y_tr, np.hstack([R_te, F_te]), y_te)
+            if args.confirm:  # the search's set whether or not the confirmation kept it
+                s["metafx-search"] = s["metafx"] if dropped is None else score(
+                    task, model_fn(task), np.hstack([R_tr, dropped[0]]), y_tr, np.hstack([R_te, dropped[1]]), y_te)
+                if dropped is not None:
+                    rec["names"][f"metafx-search-{model_name}"] = [str(n) for n in dropped[2]]
             if args.openfe:
                 rec["names"][f"openfe-{model_name}"] = onames[:k]
                 s["openfe"] = score(task, model_fn(task), np.hstack([R_tr, O_tr[:, :k]]), y_tr,
@@ -464,10 +478,38 @@ def paired(a: list[dict], b: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def confirm_effect(results: list[dict]) -> str:
+    """In ``--confirm`` runs: the confirmed set minus the search's own set, paired per fold (positive:
+    the confirmation helped), with the folds where it dropped the set, by table and model."""
+    lines = ["| table | model | confirmed - search's set (W/L) | folds dropped | metafx - raw, confirmed / search's set |",
+             "|---|---|---|---|---|"]
+    better = worse = 0
+    for r in results:
+        sign = -1.0 if r["task"] == "classification" else 1.0
+        for model in ("linear", "tree"):
+            fs = [f for f in r["folds"] if model in f["scores"] and "metafx-search" in f["scores"][model]]
+            if not fs:
+                continue
+            get = lambda key: np.array([f["scores"][model][key] for f in fs])  # noqa: E731
+            d = sign * (get("metafx") - get("metafx-search"))
+            dropped = sum(not f["confirm"][model]["kept"] for f in fs if f["confirm"][model] is not None)
+            better += d.mean() > 1e-12
+            worse += d.mean() < -1e-12
+            lines.append(f"| {r['table']} | {model} | {d.mean():+.4f} ({int((d > 1e-12).sum())}/{int((d < -1e-12).sum())}) "
+                         f"| {dropped} of {len(fs)} | {sign * (get('metafx') - get('raw')).mean():+.4f} / "
+                         f"{sign * (get('metafx-search') - get('raw')).mean():+.4f} |")
+    lines.append(f"\nconfirmed better in mean on {better} (table x model) pairs, worse on {worse}, "
+                 f"equal on {len(lines) - 2 - better - worse}")
+    return "\n".join(lines)
+
+
 def with_openfe_from(results: list[dict], earlier: list[dict]) -> list[dict]:
     """``results`` (a run without OpenFE) with OpenFE's scores, seconds and names copied from ``earlier``
     runs of the same tables and folds.  The folds are the same when the raw columns score the same in
-    every fold and model (the split and the downstream models are deterministic); refused otherwise."""
+    every fold and model (the split and the downstream models are deterministic); refused otherwise.
+    OpenFE's features are the first ``k`` of its ranking, ``k`` the number metafx chose: a fold where
+    metafx now chose none gives OpenFE none (its score is the raw columns'); another ``k`` than the
+    earlier run's is refused (OpenFE would have to be fitted again)."""
     by_table = {r["table"]: r for r in earlier}
     out = []
     for r in results:
@@ -482,9 +524,17 @@ def with_openfe_from(results: list[dict], earlier: list[dict]) -> list[dict]:
                 if not np.isclose(sc["raw"], g["scores"][model]["raw"], rtol=0, atol=1e-12):
                     raise SystemExit(f"--openfe-from: {r['table']!r} fold {f['fold']} {model}: the raw scores differ "
                                      f"({sc['raw']} against {g['scores'][model]['raw']}): not the same folds")
+                k_now, k_then = f["k"][model], g["k"][model]
+                if k_now == 0:
+                    sc["openfe"] = sc["raw"]
+                    f["names"][f"openfe-{model}"] = []
+                    continue
+                if k_now != k_then:
+                    raise SystemExit(f"--openfe-from: {r['table']!r} fold {f['fold']} {model}: metafx chose {k_now} "
+                                     f"features, the earlier run {k_then}: OpenFE must be run again for this k")
                 sc["openfe"] = g["scores"][model]["openfe"]
             f["seconds"]["openfe"] = g["seconds"]["openfe"]
-            f["names"].update({k: v for k, v in g["names"].items() if k.startswith("openfe")})
+            f["names"].update({k: v for k, v in g["names"].items() if k.startswith("openfe") and k not in f["names"]})
         out.append(r)
     return out
 
@@ -504,6 +554,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--models", nargs="+", default=["linear", "tree"], choices=["linear", "tree"],
                     help="downstream models (each with its metafx search)")
     ap.add_argument("--no-openfe", dest="openfe", action="store_false")
+    ap.add_argument("--confirm", action="store_true",
+                    help="TableExtractor(confirm=True); the search's own set is scored too (see --confirm-effect)")
+    ap.add_argument("--confirm-effect", type=Path, nargs="+", metavar="FILE",
+                    help="only compare, in earlier --confirm runs, the confirmed sets with the searches' own sets")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, help="write every fold's scores, k, times and feature names as JSON")
     ap.add_argument("--summarize", type=Path, nargs="+", help="only print the tables of earlier --out files")
@@ -513,6 +567,9 @@ def main(argv: list[str] | None = None) -> None:
                     help="with --summarize: OpenFE's per-fold scores and seconds from earlier --out files of the same "
                          "tables and folds (checked: the raw columns' scores must be equal fold by fold)")
     args = ap.parse_args(argv)
+    if args.confirm_effect:
+        print(confirm_effect([r for p in args.confirm_effect for r in json.loads(p.read_text())["results"]]))
+        return
     if args.paired:
         a, b = ([r for r in json.loads(p.read_text())["results"]] for p in args.paired)
         print(paired(a, b))

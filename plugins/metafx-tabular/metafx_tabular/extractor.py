@@ -15,20 +15,46 @@ which raises :class:`metafx.ValidationError` on what it cannot read).
 
 Output columns are named by the features (``"mean(age by sex)"``); missing
 inputs give missing outputs (``family_params={"missing": "zero"}`` fills them).
+
+With ``confirm=True`` the search's best set is scored once more, with the
+table's columns alone beside it, on a fresh split of the training rows (the
+evaluator's own protocol, another seed).  The best of many noisy scores is
+optimistic, so a set that only won the search's split by luck can be worse
+than the columns alone; such a set is dropped and the extractor outputs no
+features (``confirmation_`` says what was measured; ``result_`` keeps the
+search as it ran).
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping
 
-from metafx import MetaFeatureExtractor
+import numpy as np
+
+from metafx import MetaFeatureExtractor, ValidationError, make_component
 
 __all__ = ["TableExtractor"]
 
 
 class TableExtractor(MetaFeatureExtractor):
     """Learn table features by a budgeted meta-feature search; DataFrames (categorical, datetime,
-    missing values) in, features out.  Parameters as :class:`metafx.MetaFeatureExtractor`."""
+    missing values) in, features out.  Parameters as :class:`metafx.MetaFeatureExtractor`, and:
+
+    Parameters
+    ----------
+    confirm : bool, default False
+        Keep the search's best set only if, on a fresh split of the training rows (the evaluator's
+        protocol with a seed derived from the search's), it scores higher than the table's columns
+        alone; otherwise output no features.  Costs two more evaluations.
+
+    Attributes
+    ----------
+    confirmation_ : dict or None
+        With ``confirm``: ``{"quality": ..., "columns_quality": ..., "kept": bool, "seed": ...}``, the
+        set's and the columns' scores on the fresh split; None without ``confirm`` or when the search
+        chose no feature.  When ``kept`` is False, ``features_`` is empty and ``transform`` returns
+        ``(n_samples, 0)``; ``result_`` and ``best_point_`` still describe the search.
+    """
 
     frames = True  # X (a DataFrame or an array with NaN) is validated by the family
 
@@ -50,8 +76,38 @@ class TableExtractor(MetaFeatureExtractor):
         warm_start: Any = None,
         oversample: float = 1.0,
         timeout: float | None = None,
+        confirm: bool = False,
     ) -> None:
+        self.confirm = confirm
         super().__init__(family=family, budget=budget, steps=steps, engine=engine, evaluator=evaluator, seed=seed,
                          fixed=fixed, family_params=family_params, engine_params=engine_params,
                          evaluator_params=evaluator_params, threshold=threshold, progress=progress, n_jobs=n_jobs,
                          warm_start=warm_start, oversample=oversample, timeout=timeout)
+
+    def fit(self, X: Any, y: Any) -> TableExtractor:
+        """Search, then (``confirm=True``) check the best set against the table's columns alone."""
+        if not isinstance(self.confirm, (bool, np.bool_)):
+            raise ValidationError(f"confirm={self.confirm!r} must be True or False")
+        super().fit(X, y)
+        self.confirmation_ = None
+        if not self.confirm or not len(self._batch):
+            return self
+        Xv, yv = self._validate(X, y, reset=False)
+        yv = np.asarray(y if yv is None else yv)
+        if yv.ndim == 2 and yv.shape[1] == 1:
+            yv = yv.ravel()
+        evaluator = make_component("evaluator", self.evaluator,
+                                   None if self.evaluator_params is None else dict(self.evaluator_params))
+        prepared = self.family_.prepare(Xv)
+        # a seed of its own, derived from the search's: the same fit confirms on the same split
+        seed = int(np.random.SeedSequence([int(self.result_.seed), 1]).generate_state(1)[0])
+        q_set = float(evaluator.evaluate(self.family_.compute(prepared, self._batch), yv, random_state=seed))
+        empty = self._batch.take([])
+        q_cols = float(evaluator.evaluate(self.family_.compute(prepared, empty), yv, random_state=seed))
+        kept = q_set > q_cols
+        self.confirmation_ = {"quality": q_set, "columns_quality": q_cols, "kept": bool(kept), "seed": seed}
+        if not kept:
+            self._batch = empty
+            self.features_ = []
+            self.n_features_out_ = 0
+        return self
