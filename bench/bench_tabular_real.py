@@ -554,8 +554,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--models", nargs="+", default=["linear", "tree"], choices=["linear", "tree"],
                     help="downstream models (each with its metafx search)")
     ap.add_argument("--no-openfe", dest="openfe", action="store_false")
-    ap.add_argument("--confirm", action="store_true",
-                    help="TableExtractor(confirm=True); the search's own set is scored too (see --confirm-effect)")
+    ap.add_argument("--confirm", action=argparse.BooleanOptionalAction, default=True,
+                    help="TableExtractor(confirm=...), on by default as in the plugin; the search's own set is "
+                         "scored too (see --confirm-effect). Runs before 2026-11-23 had no confirmation")
     ap.add_argument("--confirm-effect", type=Path, nargs="+", metavar="FILE",
                     help="only compare, in earlier --confirm runs, the confirmed sets with the searches' own sets")
     ap.add_argument("--seed", type=int, default=0)

@@ -16,7 +16,7 @@ which raises :class:`metafx.ValidationError` on what it cannot read).
 Output columns are named by the features (``"mean(age by sex)"``); missing
 inputs give missing outputs (``family_params={"missing": "zero"}`` fills them).
 
-With ``confirm=True`` the search's best set is scored once more, with the
+By default (``confirm=True``) the search's best set is scored once more, with the
 table's columns alone beside it, on a fresh split of the training rows (the
 evaluator's own protocol, another seed).  The best of many noisy scores is
 optimistic, so a set that only won the search's split by luck can be worse
@@ -42,7 +42,7 @@ class TableExtractor(MetaFeatureExtractor):
 
     Parameters
     ----------
-    confirm : bool, default False
+    confirm : bool, default True
         Keep the search's best set only if, on a fresh split of the training rows (the evaluator's
         protocol with a seed derived from the search's), it scores higher than the table's columns
         alone; otherwise output no features.  Costs two more evaluations.
@@ -76,7 +76,7 @@ class TableExtractor(MetaFeatureExtractor):
         warm_start: Any = None,
         oversample: float = 1.0,
         timeout: float | None = None,
-        confirm: bool = False,
+        confirm: bool = True,
     ) -> None:
         self.confirm = confirm
         super().__init__(family=family, budget=budget, steps=steps, engine=engine, evaluator=evaluator, seed=seed,

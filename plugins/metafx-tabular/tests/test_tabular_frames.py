@@ -351,7 +351,7 @@ def test_meta_feature_extractor_reads_frames_in_a_pipeline(frame):
     F = fx.fit(df, y).transform(df)
     assert F.shape[0] == len(df) and F.shape[1] == len(fx.get_feature_names_out()) > 0
     assert list(fx.feature_names_in_) == list(df.columns) and fx.n_features_in_ == df.shape[1]
-    same = TableExtractor(budget=3, steps=4, seed=0).fit(df, y)
+    same = TableExtractor(budget=3, steps=4, seed=0, confirm=False).fit(df, y)  # TableExtractor also confirms
     assert list(same.get_feature_names_out()) == list(fx.get_feature_names_out())
     np.testing.assert_array_equal(same.transform(df), F)
     with pytest.raises(ValueError, match="feature names"):  # other columns than at fit: refused
@@ -373,3 +373,52 @@ def test_table_extractor_timeout_and_search_parameters(frame):
     fx.fit(df, y)
     assert fx.result_.metadata["stopped"] == "timeout" and 1 <= len(fx.result_.trajectory) < 100000
     assert clone(fx).get_params()["timeout"] == 0.5
+
+
+# ------------------------------------------------------------------ confirmation of the search's set
+class _FewerIsBetter(CVLinear):
+    """Scores a set by minus its number of features: every drawn set loses to the table's columns alone."""
+
+    name = "test-fewer-is-better"
+
+    def evaluate(self, X, y, *, random_state=None):
+        return -float(X.n_features)
+
+
+def test_confirm_drops_a_set_that_does_not_beat_the_columns(frame):
+    df, y = frame
+    fx = TableExtractor(budget=3, steps=3, evaluator=_FewerIsBetter()).set_output(transform="pandas").fit(df, y)
+    assert fx.result_.features and fx.best_quality_ < 0          # the search ran and chose a set ...
+    c = fx.confirmation_
+    assert c["kept"] is False and c["columns_quality"] == 0.0 and c["quality"] == -len(fx.result_.features)
+    assert fx.features_ == [] and fx.n_features_out_ == 0        # ... which the confirmation dropped
+    out = fx.transform(df.iloc[:5])
+    assert isinstance(out, pd.DataFrame) and out.shape == (5, 0) and list(out.index) == list(df.index[:5])
+    assert fx.get_feature_names_out().shape == (0,)
+    off = TableExtractor(budget=3, steps=3, evaluator=_FewerIsBetter(), confirm=False).fit(df, y)
+    assert off.confirmation_ is None and off.features_ == off.result_.features and off.n_features_out_ > 0
+
+
+def test_confirm_keeps_a_useful_set_and_scores_it_on_a_fresh_split():
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame({"a": rng.normal(size=300), "b": rng.normal(size=300), "c": rng.normal(size=300)})
+    y = X["a"] * X["b"] + 0.1 * rng.normal(size=300)              # a product the columns alone cannot give
+    fx = TableExtractor(budget=2, steps=12, seed=5).fit(X, y)
+    c = fx.confirmation_
+    assert c["kept"] is True and c["quality"] > c["columns_quality"] + 0.3
+    assert fx.n_features_out_ == len(fx.features_) == len(fx.result_.features) > 0
+    assert c["seed"] != fx.result_.seed                          # not the search's split
+    # the recorded qualities are the evaluator's own, on that seed
+    fam, batch = fx.result_.feature_batch()
+    prep = fam.prepare(X)
+    assert CVLinear().evaluate(fam.compute(prep, batch), np.asarray(y), random_state=c["seed"]) == c["quality"]
+    assert CVLinear().evaluate(fam.compute(prep, batch.take([])), np.asarray(y), random_state=c["seed"]) \
+        == c["columns_quality"]
+    again = TableExtractor(budget=2, steps=12, seed=5).fit(X, y)
+    assert again.confirmation_ == c                               # reproducible
+
+
+def test_confirm_must_be_a_bool(frame):
+    df, y = frame
+    with pytest.raises(metafx.ValidationError, match="confirm='yes' must be True or False"):
+        TableExtractor(budget=3, steps=2, confirm="yes").fit(df, y)
