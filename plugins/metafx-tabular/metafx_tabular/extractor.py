@@ -27,11 +27,12 @@ search as it ran).
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Mapping
 
 import numpy as np
 
-from metafx import MetaFeatureExtractor, ValidationError, make_component
+from metafx import FeatureFamily, MetaFeatureExtractor, SearchResult, ValidationError, make_component
 
 __all__ = ["TableExtractor"]
 
@@ -46,6 +47,12 @@ class TableExtractor(MetaFeatureExtractor):
         Keep the search's best set only if, on a fresh split of the training rows (the evaluator's
         protocol with a seed derived from the search's), it scores higher than the table's columns
         alone; otherwise output no features.  Costs two more evaluations.
+    starts : {"default", "groups"}, default "groups"
+        ``"groups"``: the search's first steps evaluate one point per operator group the table
+        enables (arithmetic, missing values, categories, dates: ``TabularFamily.group_starts``), and
+        Mufasa goes on from the best of them, before any ``warm_start`` points; on a numeric table
+        without missing values there is one group and the search is the same.  ``"default"``: the
+        family's default point only.
 
     Attributes
     ----------
@@ -77,8 +84,10 @@ class TableExtractor(MetaFeatureExtractor):
         oversample: float = 1.0,
         timeout: float | None = None,
         confirm: bool = True,
+        starts: str = "groups",
     ) -> None:
         self.confirm = confirm
+        self.starts = starts
         super().__init__(family=family, budget=budget, steps=steps, engine=engine, evaluator=evaluator, seed=seed,
                          fixed=fixed, family_params=family_params, engine_params=engine_params,
                          evaluator_params=evaluator_params, threshold=threshold, progress=progress, n_jobs=n_jobs,
@@ -88,7 +97,13 @@ class TableExtractor(MetaFeatureExtractor):
         """Search, then (``confirm=True``) check the best set against the table's columns alone."""
         if not isinstance(self.confirm, (bool, np.bool_)):
             raise ValidationError(f"confirm={self.confirm!r} must be True or False")
-        super().fit(X, y)
+        if self.starts not in ("default", "groups"):
+            raise ValidationError(f"starts={self.starts!r}; allowed: 'default', 'groups'")
+        self._group_starts = self._starts_of(X, y) if self.starts == "groups" else []
+        try:
+            super().fit(X, y)
+        finally:
+            del self._group_starts
         self.confirmation_ = None
         if not self.confirm or not len(self._batch):
             return self
@@ -111,3 +126,25 @@ class TableExtractor(MetaFeatureExtractor):
             self.features_ = []
             self.n_features_out_ = 0
         return self
+
+    def _starts_of(self, X: Any, y: Any) -> list[dict[str, Any]]:
+        """The family's ``group_starts`` on ``X`` (none when it has one group or is not a table family)."""
+        built = isinstance(self.family, FeatureFamily)  # an instance: its own parameters
+        family = make_component("family", copy.deepcopy(self.family) if built else self.family,
+                                None if built or self.family_params is None else dict(self.family_params))
+        if not hasattr(family, "group_starts"):
+            return []
+        yv = np.asarray(y)
+        family.fit(X, yv.ravel() if yv.ndim == 2 and yv.shape[1] == 1 else yv)
+        points = family.group_starts()
+        return points if len(points) > 1 else []
+
+    def _warm_start(self) -> Any:
+        """The group starts (``starts="groups"``), then ``warm_start``'s points."""
+        given = super()._warm_start()
+        starts = list(getattr(self, "_group_starts", []))
+        if not starts:
+            return given
+        if given is None:
+            return starts
+        return starts + ([given] if isinstance(given, (Mapping, SearchResult)) else list(given))

@@ -683,6 +683,24 @@ class TabularFamily(FeatureFamily):
     def min_cost(self) -> float:
         return 1.0
 
+    def group_starts(self) -> list[dict[str, Any]]:
+        """Start points, one per operator group the table enables ("arith", "missing", "category",
+        "date", in :data:`OPERATORS` order): the space's default point, then the same point with ``op``
+        at the first enabled operator of each other group.  ``op`` is an index that a local search moves
+        a step at a time, so from the default alone the operators of other groups can lie out of reach
+        (see the plugin README, "Titanic"); ``TableExtractor(starts="groups")`` evaluates these first.
+        A numeric table without missing values has one group: just the default point."""
+        base = self.space().start(None)
+        ops = self.enabled_operators
+        out = [dict(base)]
+        seen = {OPERATORS[ops[int(base["op"])]].group} if int(base["op"]) < len(ops) else set()
+        for i, o in enumerate(ops):
+            g = OPERATORS[o].group
+            if g not in seen:
+                seen.add(g)
+                out.append({**base, "op": i})
+        return out
+
     # ------------------------------------------------------------------ drawing
     def _project(self, u: Mapping[str, Any], i: int | None = None) -> tuple[str, tuple, int, int]:
         """The feasible ``(root op, shapes, arity, depth)`` nearest to point ``u`` (root operator ``i``

@@ -328,11 +328,14 @@ def test_table_extractor_in_a_pipeline_keeps_names(frame):
                                   (SimpleImputer(add_indicator=True), ["x", "z"]))
     from sklearn.pipeline import make_union
 
-    pipe = make_pipeline(make_union(raw, make_pipeline(TableExtractor(budget=3, steps=4),
-                                                       SimpleImputer(keep_empty_features=True))),
-                         StandardScaler(), LogisticRegression(max_iter=2000))
-    pipe.fit(df.iloc[:120], y[:120])
-    assert 0.0 <= pipe.score(df.iloc[120:], y[120:]) <= 1.0
+    # (the imputer after the union: a confirmation that drops the set leaves the extractor with no column)
+    for ev in ("cv-linear", _FewerIsBetter()):
+        pipe = make_pipeline(make_union(raw, TableExtractor(budget=3, steps=4, evaluator=ev)),
+                             SimpleImputer(keep_empty_features=True), StandardScaler(),
+                             LogisticRegression(max_iter=2000))
+        pipe.fit(df.iloc[:120], y[:120])
+        assert 0.0 <= pipe.score(df.iloc[120:], y[120:]) <= 1.0
+    assert pipe[0].transformer_list[1][1].n_features_out_ == 0          # the last one had no column
     assert clone(fx).get_params()["budget"] == 3
     with pytest.raises(metafx.ValidationError):
         TableExtractor(budget=3, steps=2, threshold=8).fit(df, y)
@@ -351,7 +354,7 @@ def test_meta_feature_extractor_reads_frames_in_a_pipeline(frame):
     F = fx.fit(df, y).transform(df)
     assert F.shape[0] == len(df) and F.shape[1] == len(fx.get_feature_names_out()) > 0
     assert list(fx.feature_names_in_) == list(df.columns) and fx.n_features_in_ == df.shape[1]
-    same = TableExtractor(budget=3, steps=4, seed=0, confirm=False).fit(df, y)  # TableExtractor also confirms
+    same = TableExtractor(budget=3, steps=4, seed=0, confirm=False, starts="default").fit(df, y)  # its own defaults off
     assert list(same.get_feature_names_out()) == list(fx.get_feature_names_out())
     np.testing.assert_array_equal(same.transform(df), F)
     with pytest.raises(ValueError, match="feature names"):  # other columns than at fit: refused
@@ -422,3 +425,37 @@ def test_confirm_must_be_a_bool(frame):
     df, y = frame
     with pytest.raises(metafx.ValidationError, match="confirm='yes' must be True or False"):
         TableExtractor(budget=3, steps=2, confirm="yes").fit(df, y)
+
+
+# ------------------------------------------------------------------ start points per operator group
+def test_group_starts_one_point_per_operator_group(frame):
+    df, y = frame
+    fam = TabularFamily().fit(df, y)
+    ops = fam.enabled_operators
+    starts = fam.group_starts()
+    base = fam.space().start(None)
+    assert starts[0] == base
+    groups = [OPERATORS[ops[p["op"]]].group for p in starts]
+    assert groups == ["arith", "missing", "category", "date"]    # the frame has all four
+    for p in starts[1:]:                                           # each at its group's first operator
+        assert {k: v for k, v in p.items() if k != "op"} == {k: v for k, v in base.items() if k != "op"}
+        assert all(OPERATORS[o].group != OPERATORS[ops[p["op"]]].group for o in ops[:p["op"]])
+    numeric = TabularFamily().fit(np.random.default_rng(0).normal(size=(50, 3)), np.arange(50) % 2)
+    assert numeric.group_starts() == [numeric.space().start(None)]
+
+
+def test_table_extractor_starts_groups_evaluates_the_group_starts_first(frame):
+    df, y = frame
+    fx = TableExtractor(budget=3, steps=8, starts="groups", confirm=False).fit(df, y)  # warm starts: <= steps // 2
+    starts = TabularFamily().fit(df, y).group_starts()
+    assert [r.point for r in fx.result_.trajectory[:len(starts)]] == starts
+    # a numeric table without missing values has one group: the same search as the default start
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(120, 3))
+    yn = (X[:, 0] * X[:, 1] > 0).astype(int)
+    a = TableExtractor(budget=3, steps=5, starts="groups").fit(X, yn)
+    b = TableExtractor(budget=3, steps=5).fit(X, yn)
+    assert [r.point for r in a.result_.trajectory] == [r.point for r in b.result_.trajectory]
+    assert a.features_ == b.features_
+    with pytest.raises(metafx.ValidationError, match="starts='all'; allowed: 'default', 'groups'"):
+        TableExtractor(budget=3, steps=2, starts="all").fit(df, y)
