@@ -34,7 +34,11 @@ fold (so every generator adds the same number):
   categorical one-hot, at most 20 levels);
 * ``metafx``: ``TableExtractor`` (family ``tabular``, Mufasa ``--steps``
   steps, budget ``--budget``), with evaluator ``cv-linear`` for the linear
-  model and ``cv-tree`` for the tree model;
+  model and ``cv-tree`` for the tree model, and the extractor's defaults
+  (since 2026-11-23 ``confirm=True``: a set that does not beat the raw
+  columns on a fresh split is dropped, ``k = 0``; ``starts="groups"``);
+  ``--confirm`` runs also score the search's own set when it was dropped
+  (``metafx-search``; ``--confirm-effect`` pairs the two);
 * ``openfe``: OpenFE (``OpenFE().fit`` with its defaults, ``n_jobs=1``), its
   first ``k`` features;
 * ``poly``: degree-2 products of the raw columns (mean-imputed), the ``k`` best
@@ -66,7 +70,10 @@ Run (needs ``pip install -e ./plugins/metafx-tabular openfe==0.0.12 lightgbm sta
     python bench/bench_tabular_real.py --dev --no-openfe --steps 15         # a variant of the search, dev tables
     python bench/bench_tabular_real.py --dev --models linear --evaluator-params '{"cv-linear": {"n_repeats": 1}}'
     # a variant without OpenFE, summarized with OpenFE's scores of an earlier run of the same folds
+    # (where metafx now chose k = 0, OpenFE gets none; another k is refused)
     python bench/bench_tabular_real.py --summarize VARIANT.json --openfe-from EARLIER.json
+    python bench/bench_tabular_real.py --dev-categorical --no-openfe --extractor-params '{"starts": "default"}'
+    python bench/bench_tabular_real.py --confirm-effect RUN.json     # confirmed sets against the searches' own
 
 The split's first repeat does not depend on ``--repeats``: a run with
 ``--repeats 3`` repeats a ``--repeats 1`` run's five folds exactly (scores,
