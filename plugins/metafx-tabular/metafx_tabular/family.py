@@ -82,6 +82,9 @@ MAX_ARITY = 3
 MAX_DEPTH = 3
 #: operators whose feature does not change (up to sign) when their arguments are swapped
 SYMMETRIC = frozenset({"mul", "diff", "pair_count", "date_diff"})
+#: operators whose value does not depend on the order of their arguments: built with the arguments in
+#: one order (by their structure key), so the same feature has one name and one JSON whatever the draw
+COMMUTATIVE = frozenset({"mul", "pair_count"})
 #: categories of a column one-hot encoded in the design matrix (the most frequent ones)
 MAX_ONEHOT = 20
 
@@ -782,6 +785,8 @@ class TabularFamily(FeatureFamily):
                 op_name = str(rng.choice(unary if s[0] == "U" else binary))
             op = operator(op_name)
             kids = [rec(c, None) for c in s[1:]]
+            if op_name in COMMUTATIVE:  # the same values either way: one canonical order
+                kids.sort(key=lambda kid: _structure(kid[0]))
             args = [v for _, v in kids]
             consts = op.fit(args, rng)
             with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
