@@ -58,6 +58,8 @@ def fit(mod, X, y, evaluator: str, seed: int, steps: int, budget: float):
 
     ev = {"cv-linear": mod.CVLinear, "cv-tree": mod.CVTree}[evaluator]
     fx = TableExtractor(family=mod.TabularFamily, evaluator=ev, budget=budget, steps=steps, seed=seed)
+    # every timed fit starts cold: no score remembered from an earlier round (evaluator._SCORES, since 2026-11-23)
+    getattr(getattr(mod, "evaluator", None), "_SCORES", {}).clear()
     t0 = time.perf_counter()
     fx.fit(X, y)
     secs = time.perf_counter() - t0

@@ -35,7 +35,9 @@ aggregates instead.
 
 from __future__ import annotations
 
+import hashlib
 import warnings
+from collections import OrderedDict
 from typing import Any
 
 import numpy as np
@@ -49,6 +51,22 @@ __all__ = ["CVLinear", "CVTree"]
 #: the folds of recent (splitter, y) pairs: a search scores every set on the same folds
 _SPLITS: dict[tuple, list[tuple[np.ndarray, np.ndarray]]] = {}
 _SPLITS_KEEP = 8
+
+#: scores of recently evaluated (evaluator parameters, matrix, y, seed): on a small table a search
+#: draws the very same set again and again (titanic: 8 distinct sets in 30 steps of a cv-tree search)
+_SCORES: OrderedDict[bytes, float] = OrderedDict()
+_SCORES_KEEP = 1024
+
+
+def _score_key(ev: Any, M: np.ndarray, y: np.ndarray, random_state: Any) -> bytes:
+    """A digest of everything the score depends on: the evaluator's class and parameters, the matrix
+    scored (the table's columns and the features, NaN included), ``y`` and the seed of the split."""
+    h = hashlib.blake2b(digest_size=20)
+    h.update(repr((type(ev).__module__, type(ev).__qualname__, sorted(vars(ev).items()),
+                   M.shape, M.dtype.str, y.shape, y.dtype.str, random_state)).encode())
+    h.update(np.ascontiguousarray(M).tobytes())
+    h.update(np.ascontiguousarray(y).tobytes() if y.dtype != object else repr(y.tolist()).encode())
+    return h.digest()
 
 
 def _splits(cv: Any, y: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -257,6 +275,11 @@ class CVLinear(SetEvaluator):
         empty = M.shape[1] == 0
         if empty:
             M = np.zeros((values.n_samples, 1))
+        # the same matrix, y and split give the same score (seeded folds and models): computed once
+        key = _score_key(self, M, y, random_state) if isinstance(random_state, (int, np.integer)) else None
+        if key is not None and key in _SCORES:
+            _SCORES.move_to_end(key)
+            return _SCORES[key]
         model = self._model(task, empty)
         if np.isnan(M).any() and self.imputes:
             # missing values (a table's columns): the training fold's mean, plus a missing-indicator
@@ -268,7 +291,12 @@ class CVLinear(SetEvaluator):
         with warnings.catch_warnings(), threadpool_limits(1):
             warnings.simplefilter("ignore", ConvergenceWarning)
             scores = _cross_val_scores(model, M, y, _splits(cv, y), scoring)
-        return float(np.mean(scores))
+        score = float(np.mean(scores))
+        if key is not None:
+            _SCORES[key] = score
+            while len(_SCORES) > _SCORES_KEEP:
+                _SCORES.popitem(last=False)
+        return score
 
 
 class CVTree(CVLinear):

@@ -59,3 +59,31 @@ def test_a_failing_fit_scores_nan_with_a_warning_as_cross_val_score():
     with pytest.warns(UserWarning, match="fit failed"):
         got = _cross_val_scores(Fails(), M, y, folds, "neg_log_loss")
     assert np.isnan(got).all() and got.shape == (3,)
+
+
+def test_a_repeated_set_is_scored_once_with_the_same_score(monkeypatch):
+    """The same (evaluator parameters, matrix, y, seed) is fitted once; anything else is fitted again."""
+    import metafx_tabular.evaluator as ev_mod
+
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(90, 3))
+    y = (X[:, 0] + rng.normal(size=90) > 0).astype(int)
+    ev_mod._SCORES.clear()
+    fits = []
+    real = ev_mod._cross_val_scores
+    monkeypatch.setattr(ev_mod, "_cross_val_scores", lambda *a, **k: fits.append(1) or real(*a, **k))
+    for cls in (CVLinear, CVTree):
+        first = cls().evaluate(X, y, random_state=0)
+        n = len(fits)
+        assert cls().evaluate(X.copy(), y.copy(), random_state=0) == first and len(fits) == n   # remembered
+        ev_mod._SCORES.clear()
+        assert cls().evaluate(X, y, random_state=0) == first and len(fits) == n + 1             # the same, fitted
+        for other in (dict(random_state=1), dict(random_state=None)):                           # another split
+            cls().evaluate(X, y, **other)
+        cls(n_splits=4).evaluate(X, y, random_state=0)                                           # other parameters
+        cls().evaluate(X, 1 - y, random_state=0)                                                 # another target
+        X2 = X.copy()
+        X2[0, 0] += 1e-9
+        cls().evaluate(X2, y, random_state=0)                                                    # another matrix
+        assert len(fits) == n + 6
+    assert CVLinear().evaluate(X, y, random_state=0) != CVTree().evaluate(X, y, random_state=0)
