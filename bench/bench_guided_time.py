@@ -3,6 +3,7 @@
 
     python bench/bench_guided_time.py --partitions 0 1 --budgets 1000 3000 12000
     python bench/bench_guided_time.py --guided-params '{"cost_power": 1}'   # adds a variant of guided
+    python bench/bench_guided_time.py --reselect 3                          # adds guided+r3
 
 For each partition (2000 training MNIST images, seed = partition) and budget, the three 50-step searches
 run one after the other (default evaluator); each time is also given in yardsticks (``bench/_yardstick.py``,
@@ -26,7 +27,7 @@ from _yardstick import DEFAULT_MNIST, mnist, yardstick  # noqa: E402
 import metafx  # noqa: E402
 from metafx.core.validation import split_indices  # noqa: E402
 
-METHODS = {"mufasa+o4": ("mufasa", 4.0), "random+o4": ("random", 4.0), "guided": ("guided", 1.0)}
+METHODS = {"mufasa+o4": ("mufasa", 4.0, 1), "random+o4": ("random", 4.0, 1), "guided": ("guided", 1.0, 1)}
 
 
 def main() -> None:
@@ -37,20 +38,24 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=50)
     ap.add_argument("--guided-params", type=json.loads, default=None,
                     help="JSON engine_params of a variant of guided, timed as a fourth method")
+    ap.add_argument("--reselect", type=int, default=None,
+                    help="also time guided+rR: guided with metafx.search(..., reselect=R)")
     args = ap.parse_args()
     methods = dict(METHODS)
     if args.guided_params:
-        methods["guided'"] = ("guided", 1.0)
+        methods["guided'"] = ("guided", 1.0, 1)
+    if args.reselect:
+        methods[f"guided+r{args.reselect}"] = ("guided", 1.0, args.reselect)
     X, y = mnist(args.data_dir)
     secs: dict = {}
     for b in args.budgets:
         for p in args.partitions:
             tr, _ = split_indices(len(y), 2000, 2000, seed=p)
             ys = yardstick(X, y)
-            for m, (engine, o) in methods.items():
+            for m, (engine, o, r) in methods.items():
                 t = time.perf_counter()
                 metafx.search(X[tr], y[tr], family="pixel-and", budget=b, steps=args.steps, engine=engine,
-                              seed=p, progress=False, oversample=o,
+                              seed=p, progress=False, oversample=o, reselect=r,
                               engine_params=args.guided_params if m == "guided'" else None)
                 s = time.perf_counter() - t
                 secs.setdefault((b, m), []).append((s, s / ys))

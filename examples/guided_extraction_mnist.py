@@ -22,7 +22,9 @@ other engine, paired over partitions: mean difference, wins, Wilcoxon p), ``fig_
 A method is an engine name, optionally with engine parameters (``guided:n_init=50:portfolio_every=0``)
 and ``+oF``: the same engine drawing
 ``F`` times the budget at each point and keeping the best features by infogain
-per cost (``metafx.search(..., oversample=F)``), e.g. ``mufasa+o4``.
+per cost (``metafx.search(..., oversample=F)``), e.g. ``mufasa+o4``, and ``+rR``: the ``R`` best steps' sets
+scored again on a fresh split, the best mean of the two scores kept (``metafx.search(..., reselect=R)``),
+e.g. ``guided+r3``.
 """
 
 from __future__ import annotations
@@ -84,12 +86,19 @@ def split_sizes(n: int, n_train: int | None, n_test: int | None) -> tuple[int, i
     return tr, te
 
 
-def parse_method(method: str) -> tuple[str, float]:
-    """``"mufasa+o4"`` -> ``("mufasa", 4.0)``; ``"ranked"`` -> ``("ranked", 1.0)``."""
-    if "+o" in method:
-        engine, f = method.split("+o", 1)
-        return engine, float(f)
-    return method, 1.0
+def parse_method(method: str) -> tuple[str, float, int]:
+    """``"mufasa+o4"`` -> ``("mufasa", 4.0, 1)``; ``"guided+r3"`` -> ``("guided", 1.0, 3)``;
+    ``"ranked"`` -> ``("ranked", 1.0, 1)``."""
+    engine, *suffixes = method.split("+")
+    oversample, reselect = 1.0, 1
+    for suffix in suffixes:
+        if suffix[:1] == "o":
+            oversample = float(suffix[1:])
+        elif suffix[:1] == "r":
+            reselect = int(suffix[1:])
+        else:
+            raise SystemExit(f"method {method!r}: unknown suffix '+{suffix}'; known: +oF (oversample), +rR (reselect)")
+    return engine, oversample, reselect
 
 
 def parse_engine(engine: str) -> tuple[str, dict]:
@@ -185,11 +194,11 @@ def run(args) -> None:
                 if (p, e, b) in done:
                     continue
                 t = time.perf_counter()
-                engine, oversample = parse_method(e)
+                engine, oversample, reselect = parse_method(e)
                 engine, engine_params = parse_engine(engine)
                 res = metafx.search(X[tr], y[tr], family="pixel-and", budget=b, steps=args.steps, engine=engine,
                                     engine_params=engine_params or None, seed=p, progress=False, oversample=oversample,
-                                    evaluator_params=args.evaluator_params)
+                                    evaluator_params=args.evaluator_params, reselect=reselect)
                 t_search = time.perf_counter() - t
                 err, c = test_error(res, X[tr], y[tr], X[te], y[te], random_state=p)
                 rec = {"partition": p, "method": e, "budget": b, "test_error": err, "cv_quality": res.best_quality,

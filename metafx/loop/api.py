@@ -46,6 +46,7 @@ def search(
     warm_start: Any = None,
     verbose: bool | int = False,
     random_state: int | None = None,
+    reselect: int = 1,
 ) -> SearchResult:
     """Search a feature family's meta-feature space under a cost budget.
 
@@ -115,6 +116,16 @@ def search(
         :func:`metafx.set_log_level` to switch them on for good.
     random_state : int, optional
         Another name for ``seed`` (scikit-learn's); give one of the two.
+    reselect : int, default 1
+        ``r > 1``: after the last step, the sets of the ``r`` best steps are
+        scored once more by the evaluator on a fresh split (another seed,
+        derived from ``seed``), and the result keeps the set with the best
+        mean of its two scores instead of the best first score: the best of
+        many noisy scores is optimistic.  ``best_step`` / ``best_quality``
+        are then the chosen step's (its first score), and
+        ``metadata["reselect"]`` holds the steps, both scores and the choice.
+        Costs ``r`` evaluations; not with engines that keep their steps in
+        their own storage (``optuna``); :meth:`SearchResult.bound` refuses.
 
     Returns
     -------
@@ -146,7 +157,7 @@ def search(
     with verbosity(verbose):
         return run_search(problem, eng, steps=steps, seed=seed, callbacks=list(callbacks or ()),
                           progress=progress, storage=storage, study_name=study_name, n_jobs=n_jobs,
-                          timeout=timeout, warm_start=warm)
+                          timeout=timeout, warm_start=warm, reselect=reselect)
 
 
 def resolve_seed(seed: Any, random_state: Any, *, default: Any = 0,

@@ -19,6 +19,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
+import numpy as np
+
 from ..core.base import Candidate, SearchEngine
 from ..core.exceptions import StorageError, ValidationError
 from ..core.validation import check_int, check_n_jobs, check_number
@@ -28,7 +30,7 @@ from .parallel import Evaluator
 from .problem import Evaluation, SearchProblem, draw_or_empty, problem_signature, step_rng
 from .result import SearchResult
 
-__all__ = ["run_search", "warm_start_points", "SearchState", "Progress", "SearchInterrupted", "DRAW_KEY", "logger"]
+__all__ = ["run_search", "reselect_seed", "warm_start_points", "SearchState", "Progress", "SearchInterrupted", "DRAW_KEY", "logger"]
 
 logger = logging.getLogger("metafx")
 
@@ -200,13 +202,21 @@ def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed
                callbacks: Sequence[Callable[..., Any]] = (), progress: bool | None = None,
                storage: Any = None, study_name: str | None = None, n_jobs: int | None = 1,
                timeout: float | None = None, log_every: int = 10,
-               warm_start: Sequence[Mapping[str, Any]] = ()) -> SearchResult:
+               warm_start: Sequence[Mapping[str, Any]] = (), reselect: int = 1) -> SearchResult:
     """Run ``engine`` on ``problem`` for ``steps`` steps and return the result (see the module docstring).
 
     ``warm_start``: valid points of ``problem.space`` that were good on related tasks (see
     :func:`warm_start_points`), handed to the engine before step 1.
+
+    ``reselect = r > 1``: the ``r`` best steps' sets are scored once more on a fresh split (the
+    evaluator with another seed, :func:`reselect_seed`) and the result keeps the one with the best
+    mean of its two scores (see :func:`metafx.search`).
     """
     steps = check_int("steps", steps, 1)
+    reselect = check_int("reselect", reselect, 1)
+    if reselect > 1 and engine.own_storage:
+        raise ValidationError(f"reselect={reselect} is not available with engine {engine.name!r}, whose steps live "
+                              f"in its own storage; use reselect=1")
     n_jobs = check_n_jobs(n_jobs)
     timeout = check_number("timeout", timeout, low=0, strict=True, allow_none=True)
     for cb in callbacks:
@@ -234,6 +244,7 @@ def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed
         restored = journal.records[:cap]
     state = SearchState(total_steps=cap)
     best: _Best | None = None
+    top = _Top(reselect, engine.accept_ties)
     error: BaseException | None = None
     stopped = None
     deadline = None if timeout is None else time.monotonic() + timeout
@@ -247,6 +258,7 @@ def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed
                 idx = _recorded_candidate(cands, rec, journal)
                 engine.tell(rec)
                 state.record(rec, callbacks)
+                top.offer(rec.quality, _Best(j, cands[idx], None))
                 if rec.accepted:
                     best = _Best(j, cands[idx], None)
                 bar.update(state)
@@ -303,6 +315,7 @@ def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed
                     if journal is not None:
                         journal.append(rec)
                     engine.tell(rec)
+                    top.offer(ev.quality, _Best(step, cands[k], ev))
                     if accepted:
                         best = _Best(step, cands[k], ev)
                     state.record(rec, callbacks)
@@ -324,7 +337,11 @@ def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed
     if engine.own_storage:
         trajectory, best = _collected(engine, best)
         best_step = best.step if best is not None else 0
-    result = _result(problem, engine, seed, trajectory, best, best_step, restored, stopped, error)
+    choice = None
+    if reselect > 1 and not isinstance(error, KeyboardInterrupt) and len(top.entries) > 1:
+        best, choice = _reselect(problem, engine, seed, trajectory, top.entries)
+        best_step = best.step
+    result = _result(problem, engine, seed, trajectory, best, best_step, restored, stopped, error, choice)
     if isinstance(error, KeyboardInterrupt):
         raise SearchInterrupted(result) from None
     return result
@@ -355,18 +372,73 @@ def _collected(engine: SearchEngine, best: _Best | None) -> tuple[list[StepRecor
     return trajectory, found
 
 
+class _Top:
+    """The ``r`` best steps so far, for ``reselect``: by quality, ties ordered as the loop's own choice
+    (the later step first when the engine accepts ties), so the first entry is the loop's best."""
+
+    def __init__(self, r: int, later_first: bool) -> None:
+        self.r = r
+        self.later_first = later_first
+        self.entries: list[tuple[float, _Best]] = []
+
+    def offer(self, quality: float, entry: _Best) -> None:
+        if self.r < 2:
+            return
+        self.entries = [e for e in self.entries if e[1].step != entry.step]
+        self.entries.append((quality, entry))
+        self.entries.sort(key=lambda e: (-e[0], -e[1].step if self.later_first else e[1].step))
+        del self.entries[self.r:]
+
+
+def reselect_seed(eval_seed: int) -> int:
+    """The evaluator's seed for ``reselect``'s second scores: derived from the search's, and another."""
+    return int(np.random.SeedSequence([int(eval_seed), 2]).generate_state(1)[0])
+
+
+def _evaluation_of(problem: SearchProblem, engine: SearchEngine, trajectory: list[StepRecord],
+                   entry: _Best) -> Evaluation:
+    """The step's evaluation, its features drawn again (same generator) when it was found before a restart."""
+    if entry.evaluation is not None:
+        return entry.evaluation
+    rec = trajectory[[r.step for r in trajectory].index(entry.step)]
+    rng = step_rng(*entry.candidate.keys)
+    batch = draw_or_empty(problem, lambda: problem.draw_candidate(entry.candidate, rng, engine))
+    return Evaluation(dict(rec.point), batch, rec.quality, rec.cost, rec.n_features, rec.timings)
+
+
+def _reselect(problem: SearchProblem, engine: SearchEngine, seed: int, trajectory: list[StepRecord],
+              entries: list[tuple[float, _Best]]) -> tuple[_Best, dict[str, Any]]:
+    """Score the best steps' sets on a fresh split; keep the best mean of the two scores (ties: the
+    better first score, then the order of ``entries``, whose first is the loop's own best)."""
+    t0 = time.perf_counter()
+    second_seed = reselect_seed(problem.eval_seed)
+    rows = []
+    for quality, entry in entries:
+        ev = _evaluation_of(problem, engine, trajectory, entry)
+        values = problem.family.compute(problem.prepared, ev.batch)
+        second = float(problem.evaluator.evaluate(values, problem.y, random_state=second_seed))
+        if not math.isfinite(second):
+            raise ValidationError(f"evaluator {problem.evaluator.name!r} returned quality {second!r} when "
+                                  f"reselecting step {entry.step}")
+        rows.append((quality, second, _Best(entry.step, entry.candidate, ev)))
+    k = max(range(len(rows)), key=lambda i: ((rows[i][0] + rows[i][1]) / 2, rows[i][0], -i))
+    choice = {"r": len(rows), "seed": second_seed, "steps": [b.step for _, _, b in rows],
+              "qualities": [q for q, _, _ in rows], "second_qualities": [q2 for _, q2, _ in rows],
+              "chosen_step": rows[k][2].step, "seconds": time.perf_counter() - t0}
+    logger.info("%s: reselect among steps %s (second scores %s): step %d", engine.name, choice["steps"],
+                ", ".join(f"{q:.4f}" for q in choice["second_qualities"]), choice["chosen_step"])
+    return rows[k][2], choice
+
+
 def _result(problem: SearchProblem, engine: SearchEngine, seed: int, trajectory: list[StepRecord],
             best: _Best | None, best_step: int, restored: list[StepRecord], stopped: str | None,
-            error: BaseException | None) -> SearchResult:
+            error: BaseException | None, choice: Mapping[str, Any] | None = None) -> SearchResult:
     ev = None
     if best is not None:
-        ev = best.evaluation
-        if ev is None:  # found before a restart: draw its features again (same generator)
-            rec = trajectory[[r.step for r in trajectory].index(best.step)]
-            rng = step_rng(*best.candidate.keys)
-            batch = draw_or_empty(problem, lambda: problem.draw_candidate(best.candidate, rng, engine))
-            ev = Evaluation(dict(rec.point), batch, rec.quality, rec.cost, rec.n_features, rec.timings)
+        ev = _evaluation_of(problem, engine, trajectory, best)
     meta: dict[str, Any] = dict(engine.metadata())
+    if choice is not None:
+        meta["reselect"] = dict(choice)
     if restored:
         meta["resumed_steps"] = len(restored)
     if stopped:

@@ -275,6 +275,10 @@ class SearchResult:
 
     def _bound_does_not_apply(self) -> str:
         """Why Theorem 5.1's count of hypotheses does not cover this search ('' when it does)."""
+        if self.metadata.get("reselect"):
+            r = self.metadata["reselect"].get("r")
+            return (f"reselect chose among the {r} best steps by a second score on the training data, "
+                    "beyond accepting or rejecting one point per step")
         oversample = float(self.metadata.get("oversample", 1.0) or 1.0)
         if oversample > 1:
             return (f"oversample={oversample:g} prunes each step's draw by a score measured on the training data, "
@@ -428,7 +432,13 @@ def _result_from_dict(cls: type, d: Any) -> SearchResult:
         best = max(r.quality for r in records)
         by_step = {r.step: r for r in records}
         rec = by_step.get(d["best_step"])
-        if rec is None or rec.quality != d["best_quality"] or d["best_quality"] != best:
+        chosen = (d["metadata"] or {}).get("reselect") if isinstance(d["metadata"], dict) else None
+        if isinstance(chosen, dict):  # reselect: one of the best steps, chosen on a second split
+            if rec is None or rec.quality != d["best_quality"] or chosen.get("chosen_step") != d["best_step"] \
+                    or d["best_step"] not in (chosen.get("steps") or []):
+                raise ValidationError(f"best_step={d['best_step']!r} and best_quality={d['best_quality']!r} disagree "
+                                      f"with the trajectory and metadata['reselect']")
+        elif rec is None or rec.quality != d["best_quality"] or d["best_quality"] != best:
             raise ValidationError(f"best_step={d['best_step']!r} and best_quality={d['best_quality']!r} disagree "
                                   f"with the trajectory (its best quality is {best!r})")
     elif d["features"] or d["best_step"] != 0:
