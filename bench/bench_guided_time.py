@@ -3,7 +3,7 @@
 
     python bench/bench_guided_time.py --partitions 0 1 --budgets 1000 3000 12000
     python bench/bench_guided_time.py --guided-params '{"cost_power": 1}'   # adds a variant of guided
-    python bench/bench_guided_time.py --reselect 3                          # adds guided+r3
+    python bench/bench_guided_time.py --reselect 1                          # adds guided+r1 (no reselect)
 
 For each partition (2000 training MNIST images, seed = partition) and budget, the three 50-step searches
 run one after the other (default evaluator); each time is also given in yardsticks (``bench/_yardstick.py``,
@@ -27,7 +27,7 @@ from _yardstick import DEFAULT_MNIST, mnist, yardstick  # noqa: E402
 import metafx  # noqa: E402
 from metafx.core.validation import split_indices  # noqa: E402
 
-METHODS = {"mufasa+o4": ("mufasa", 4.0, 1), "random+o4": ("random", 4.0, 1), "guided": ("guided", 1.0, 1)}
+METHODS = {"mufasa+o4": ("mufasa", 4.0, None), "random+o4": ("random", 4.0, None), "guided": ("guided", 1.0, None)}
 
 
 def main() -> None:
@@ -39,11 +39,11 @@ def main() -> None:
     ap.add_argument("--guided-params", type=json.loads, default=None,
                     help="JSON engine_params of a variant of guided, timed as a fourth method")
     ap.add_argument("--reselect", type=int, default=None,
-                    help="also time guided+rR: guided with metafx.search(..., reselect=R)")
+                    help="also time guided+rR: guided with metafx.search(..., reselect=R) (guided's default: 3)")
     args = ap.parse_args()
     methods = dict(METHODS)
     if args.guided_params:
-        methods["guided'"] = ("guided", 1.0, 1)
+        methods["guided'"] = ("guided", 1.0, None)
     if args.reselect:
         methods[f"guided+r{args.reselect}"] = ("guided", 1.0, args.reselect)
     X, y = mnist(args.data_dir)

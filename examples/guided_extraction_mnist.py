@@ -23,8 +23,8 @@ A method is an engine name, optionally with engine parameters (``guided:n_init=5
 and ``+oF``: the same engine drawing
 ``F`` times the budget at each point and keeping the best features by infogain
 per cost (``metafx.search(..., oversample=F)``), e.g. ``mufasa+o4``, and ``+rR``: the ``R`` best steps' sets
-scored again on a fresh split, the best mean of the two scores kept (``metafx.search(..., reselect=R)``),
-e.g. ``guided+r3``.
+scored again on a fresh split, the best mean of the two scores kept (``metafx.search(..., reselect=R)``;
+without it the engine's default: 3 for ``guided``, 1 for the others), e.g. ``guided+r1``.
 """
 
 from __future__ import annotations
@@ -86,11 +86,11 @@ def split_sizes(n: int, n_train: int | None, n_test: int | None) -> tuple[int, i
     return tr, te
 
 
-def parse_method(method: str) -> tuple[str, float, int]:
-    """``"mufasa+o4"`` -> ``("mufasa", 4.0, 1)``; ``"guided+r3"`` -> ``("guided", 1.0, 3)``;
-    ``"ranked"`` -> ``("ranked", 1.0, 1)``."""
+def parse_method(method: str) -> tuple[str, float, int | None]:
+    """``"mufasa+o4"`` -> ``("mufasa", 4.0, None)``; ``"guided+r1"`` -> ``("guided", 1.0, 1)``;
+    ``"ranked"`` -> ``("ranked", 1.0, None)`` (None: the engine's own ``reselect``)."""
     engine, *suffixes = method.split("+")
-    oversample, reselect = 1.0, 1
+    oversample, reselect = 1.0, None
     for suffix in suffixes:
         if suffix[:1] == "o":
             oversample = float(suffix[1:])

@@ -18,7 +18,7 @@ def small(digits):
 def test_reselect_keeps_the_best_mean_of_two_scores(small, engine):
     X, y = small
     kw = dict(budget=60, steps=8, seed=4, engine=engine, progress=False)
-    plain = metafx.search(X, y, **kw)
+    plain = metafx.search(X, y, reselect=1, **kw)
     res = metafx.search(X, y, reselect=3, **kw)
     # the steps themselves are those of the plain search
     assert [(r.point, r.quality) for r in res.trajectory] == [(r.point, r.quality) for r in plain.trajectory]
@@ -42,8 +42,21 @@ def test_reselect_keeps_the_best_mean_of_two_scores(small, engine):
         assert res.features == plain.features
     back = metafx.SearchResult.from_json_text(res.to_json())
     assert back == res and back.metadata["reselect"] == m
-    with pytest.raises(metafx.MetafxError, match="reselect chose among the 3 best steps"):
+    with pytest.raises(metafx.MetafxError, match="guided" if engine == "guided" else "reselect chose among the 3"):
         res.bound()
+
+
+def test_reselect_defaults_to_the_engine_s(small):
+    """guided reselects among 3 by default (its class attribute); the other engines do not; 1 turns it off."""
+    X, y = small
+    kw = dict(budget=60, steps=5, seed=1, progress=False)
+    a = metafx.search(X, y, engine="guided", **kw)
+    b = metafx.search(X, y, engine="guided", reselect=3, **kw)
+    assert a.metadata["reselect"]["r"] == 3 and a.features == b.features and a.best_step == b.best_step
+    assert {k: v for k, v in a.metadata["reselect"].items() if k != "seconds"} == \
+        {k: v for k, v in b.metadata["reselect"].items() if k != "seconds"}
+    assert "reselect" not in metafx.search(X, y, engine="guided", reselect=1, **kw).metadata
+    assert "reselect" not in metafx.search(X, y, engine="mufasa", **kw).metadata
 
 
 def test_reselect_changes_the_choice_somewhere(small):

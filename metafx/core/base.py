@@ -320,7 +320,8 @@ class SearchEngine(Component, ABC):
 
     Class attributes tune the loop: ``independent_steps`` (proposals never
     depend on results: the loop may evaluate several steps at once),
-    ``max_steps`` (the engine makes at most this many steps), ``accept_ties``.
+    ``max_steps`` (the engine makes at most this many steps), ``accept_ties``,
+    ``reselect`` (the default of :func:`metafx.search`'s ``reselect``).
     """
 
     #: accept a step whose quality equals the best so far (the thesis's Mufasa does)
@@ -331,6 +332,8 @@ class SearchEngine(Component, ABC):
     max_steps: ClassVar[int | None] = None
     #: the engine keeps finished steps in its own storage (the loop keeps no journal; see OptunaEngine)
     own_storage: ClassVar[bool] = False
+    #: ``reselect`` of a search that does not set it: how many of the best steps are scored again at the end
+    reselect: ClassVar[int] = 1
 
     def setup(self, problem: Any, seed: int) -> None:
         """Prepare a new search of ``problem`` (a :class:`metafx.plugin.SearchProblem`) with ``seed``."""

@@ -162,6 +162,9 @@ class GuidedSearch(SearchEngine):
 
     name = "guided"
     summary = "Gaussian-process expected improvement over points, redundancy-filtered draws, portfolio steps"
+    #: the 3 best steps' sets are scored again on a fresh split at the end (search's ``reselect``; a rule
+    #: written before the full MNIST protocol adopted it, see bench/guided_engine_results.md)
+    reselect = 3
 
     def __init__(self, n_init: int = 10, portfolio_every: int = 5, portfolio_sizes: Sequence[int] = (2, 3, 4),
                  n_pool: int = 2000, xi: float = 0.01, pool_factor: float | None = 16.0,

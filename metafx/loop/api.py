@@ -46,7 +46,7 @@ def search(
     warm_start: Any = None,
     verbose: bool | int = False,
     random_state: int | None = None,
-    reselect: int = 1,
+    reselect: int | None = None,
 ) -> SearchResult:
     """Search a feature family's meta-feature space under a cost budget.
 
@@ -116,7 +116,8 @@ def search(
         :func:`metafx.set_log_level` to switch them on for good.
     random_state : int, optional
         Another name for ``seed`` (scikit-learn's); give one of the two.
-    reselect : int, default 1
+    reselect : int, optional
+        The engine's default when not given (``guided``: 3; the others: 1).
         ``r > 1``: after the last step, the sets of the ``r`` best steps are
         scored once more by the evaluator on a fresh split (another seed,
         derived from ``seed``), and the result keeps the set with the best

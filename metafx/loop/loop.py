@@ -202,7 +202,7 @@ def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed
                callbacks: Sequence[Callable[..., Any]] = (), progress: bool | None = None,
                storage: Any = None, study_name: str | None = None, n_jobs: int | None = 1,
                timeout: float | None = None, log_every: int = 10,
-               warm_start: Sequence[Mapping[str, Any]] = (), reselect: int = 1) -> SearchResult:
+               warm_start: Sequence[Mapping[str, Any]] = (), reselect: int | None = None) -> SearchResult:
     """Run ``engine`` on ``problem`` for ``steps`` steps and return the result (see the module docstring).
 
     ``warm_start``: valid points of ``problem.space`` that were good on related tasks (see
@@ -210,10 +210,10 @@ def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed
 
     ``reselect = r > 1``: the ``r`` best steps' sets are scored once more on a fresh split (the
     evaluator with another seed, :func:`reselect_seed`) and the result keeps the one with the best
-    mean of its two scores (see :func:`metafx.search`).
+    mean of its two scores (see :func:`metafx.search`); None: the engine's ``reselect``.
     """
     steps = check_int("steps", steps, 1)
-    reselect = check_int("reselect", reselect, 1)
+    reselect = check_int("reselect", engine.reselect if reselect is None else reselect, 1)
     if reselect > 1 and engine.own_storage:
         raise ValidationError(f"reselect={reselect} is not available with engine {engine.name!r}, whose steps live "
                               f"in its own storage; use reselect=1")

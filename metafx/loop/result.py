@@ -275,10 +275,6 @@ class SearchResult:
 
     def _bound_does_not_apply(self) -> str:
         """Why Theorem 5.1's count of hypotheses does not cover this search ('' when it does)."""
-        if self.metadata.get("reselect"):
-            r = self.metadata["reselect"].get("r")
-            return (f"reselect chose among the {r} best steps by a second score on the training data, "
-                    "beyond accepting or rejecting one point per step")
         oversample = float(self.metadata.get("oversample", 1.0) or 1.0)
         if oversample > 1:
             return (f"oversample={oversample:g} prunes each step's draw by a score measured on the training data, "
@@ -288,6 +284,10 @@ class SearchResult:
                     "not only by accepting or rejecting one point per step")
         if self.engine == "random" and self.metadata.get("mode") == "feature":
             return "engine 'random' in mode 'feature' has no meta-feature point per step"
+        if self.metadata.get("reselect"):
+            r = self.metadata["reselect"].get("r")
+            return (f"reselect chose among the {r} best steps by a second score on the training data, "
+                    "beyond accepting or rejecting one point per step")
         return ""
 
     def bound(self, delta: float = 0.05, gamma: float = 1.0, *, train_error: float | None = None,
