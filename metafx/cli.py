@@ -155,6 +155,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="draw this many times the budget at each point and keep the best features by --prune-by "
                         "score per cost (default 1: the thesis's plain drawing)")
     g.add_argument("--prune-by", default="infogain", help="per-feature scorer used with --oversample (default infogain)")
+    g.add_argument("--reselect", type=int, default=None,
+                   help="score the R best steps' sets again on a fresh split and keep the best mean of the two scores "
+                        "(default: the engine's, 3 for guided, 1 (off) for the others)")
     g.add_argument("--n-workers", type=int, default=1,
                    help="engine optuna with --storage: processes on this machine (1: this one; k > 1: this one and "
                         "k-1 `metafx worker`s; 0: only create the study, wait for workers and collect)")
@@ -316,7 +319,7 @@ def _search(args: argparse.Namespace) -> int:
             evaluator=args.evaluator, seed=args.seed, progress=args.progress, fixed=dict(args.fix),
             family_params=dict(args.family_param), engine_params=engine_params,
             evaluator_params=dict(args.evaluator_param), storage=args.storage, study_name=args.study, n_jobs=args.n_jobs,
-            oversample=args.oversample, prune_by=args.prune_by,
+            oversample=args.oversample, prune_by=args.prune_by, reselect=args.reselect,
         )
     if result.metadata.get("empty_result"):
         raise ValidationError(
@@ -342,6 +345,9 @@ def _search(args: argparse.Namespace) -> int:
 
 def _shared_search(args: argparse.Namespace, X, y, n_train: int, n_test: int, engine_params: dict,
                    data_params: dict):
+    if args.reselect not in (None, 1):
+        raise ValidationError(f"--reselect={args.reselect} is not available with --n-workers (engine optuna keeps its "
+                              f"steps in its storage); leave it out")
     spec = ProblemSpec(data=args.data, data_params=data_params, n_train=n_train, n_test=n_test,
                        split_seed=args.split_seed, family=args.family, family_params=dict(args.family_param),
                        fixed=dict(args.fix), budget=args.budget, steps=args.steps, seed=args.seed,

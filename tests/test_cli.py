@@ -30,7 +30,17 @@ def test_search_on_digits_writes_result(tmp_path, capsys):
     assert all(t["point"]["shiftInvLen"] == 1 for t in data["trajectory"])
 
 
+def test_search_reselect_option(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    rc = main(["search", "--data", "digits", "--n-train", "400", "--n-test", "100", "--budget", "60", "--steps", "4",
+               "--no-progress", "--out", str(out), "--reselect", "2"])
+    assert rc == 0
+    data = json.loads(out.read_text())
+    assert data["metadata"]["reselect"]["r"] == 2 and data["best_step"] in data["metadata"]["reselect"]["steps"]
+
+
 @pytest.mark.parametrize("argv,match", [
+    (["search", "--reselect", "0"], "reselect"),
     (["search", "--budget", "0.5"], "below the cheapest"),
     (["search", "--engine", "mufsa"], "did you mean 'mufasa'"),
     (["search", "--data", "mnist", "--data-dir", "/nonexistent"], "does not exist"),
