@@ -339,7 +339,7 @@ def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed
         best_step = best.step if best is not None else 0
     choice = None
     if reselect > 1 and not isinstance(error, KeyboardInterrupt) and len(top.entries) > 1:
-        best, choice = _reselect(problem, engine, seed, trajectory, top.entries)
+        best, choice = _reselect(problem, engine, trajectory, top.entries)
         best_step = best.step
     result = _result(problem, engine, seed, trajectory, best, best_step, restored, stopped, error, choice)
     if isinstance(error, KeyboardInterrupt):
@@ -406,7 +406,7 @@ def _evaluation_of(problem: SearchProblem, engine: SearchEngine, trajectory: lis
     return Evaluation(dict(rec.point), batch, rec.quality, rec.cost, rec.n_features, rec.timings)
 
 
-def _reselect(problem: SearchProblem, engine: SearchEngine, seed: int, trajectory: list[StepRecord],
+def _reselect(problem: SearchProblem, engine: SearchEngine, trajectory: list[StepRecord],
               entries: list[tuple[float, _Best]]) -> tuple[_Best, dict[str, Any]]:
     """Score the best steps' sets on a fresh split; keep the best mean of the two scores (ties: the
     better first score, then the order of ``entries``, whose first is the loop's own best)."""
