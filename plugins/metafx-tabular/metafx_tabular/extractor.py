@@ -99,7 +99,10 @@ class TableExtractor(MetaFeatureExtractor):
             raise ValidationError(f"confirm={self.confirm!r} must be True or False")
         if self.starts not in ("default", "groups"):
             raise ValidationError(f"starts={self.starts!r}; allowed: 'default', 'groups'")
-        self._group_starts = self._starts_of(X, y) if self.starts == "groups" else []
+        yv = np.asarray(y)
+        if yv.ndim == 2 and yv.shape[1] == 1:  # a column vector, as the search reads it
+            yv = yv.ravel()
+        self._group_starts = self._starts_of(X, yv) if self.starts == "groups" else []
         try:
             super().fit(X, y)
         finally:
@@ -107,10 +110,7 @@ class TableExtractor(MetaFeatureExtractor):
         self.confirmation_ = None
         if not self.confirm or not len(self._batch):
             return self
-        Xv, yv = self._validate(X, y, reset=False)
-        yv = np.asarray(y if yv is None else yv)
-        if yv.ndim == 2 and yv.shape[1] == 1:
-            yv = yv.ravel()
+        Xv, _ = self._validate(X, reset=False)
         evaluator = make_component("evaluator", self.evaluator,
                                    None if self.evaluator_params is None else dict(self.evaluator_params))
         prepared = self.family_.prepare(Xv)
@@ -127,15 +127,14 @@ class TableExtractor(MetaFeatureExtractor):
             self.n_features_out_ = 0
         return self
 
-    def _starts_of(self, X: Any, y: Any) -> list[dict[str, Any]]:
+    def _starts_of(self, X: Any, y: np.ndarray) -> list[dict[str, Any]]:
         """The family's ``group_starts`` on ``X`` (none when it has one group or is not a table family)."""
         built = isinstance(self.family, FeatureFamily)  # an instance: its own parameters
         family = make_component("family", copy.deepcopy(self.family) if built else self.family,
                                 None if built or self.family_params is None else dict(self.family_params))
         if not hasattr(family, "group_starts"):
             return []
-        yv = np.asarray(y)
-        family.fit(X, yv.ravel() if yv.ndim == 2 and yv.shape[1] == 1 else yv)
+        family.fit(X, y)
         points = family.group_starts()
         return points if len(points) > 1 else []
 
