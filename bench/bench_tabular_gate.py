@@ -92,19 +92,13 @@ def _holdout_gain(task: str, ev, fam, batch, X_tr, y: np.ndarray, S: np.ndarray,
 
 
 def run_table(name: str, args) -> list[dict]:
-    from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold, train_test_split
+    from sklearn.model_selection import train_test_split
 
     from metafx_tabular import CVTree
 
     X, y, task = B.load_table(name)
-    split = (RepeatedStratifiedKFold if task == "classification" else RepeatedKFold)(
-        n_splits=5, n_repeats=args.repeats, random_state=args.seed)
     out = []
-    for f, (tr, te) in enumerate(split.split(X, y)):
-        X_tr, X_te = X.iloc[tr].reset_index(drop=True), X.iloc[te].reset_index(drop=True)
-        y_tr, y_te = y[tr], y[te]
-        enc = B.raw_encoder().fit(X_tr)
-        R_tr, R_te = enc.transform(X_tr), enc.transform(X_te)
+    for f, X_tr, X_te, y_tr, y_te, R_tr, R_te in B.outer_folds(X, y, task, args.repeats, args.seed):
         raw = B.score(task, B.tree_model(task), R_tr, y_tr, R_te, y_te)
         yv = np.asarray(y_tr).ravel()
         rec: dict = {"fold": f, "gain": {}, "effect": {}}

@@ -318,18 +318,23 @@ def poly_features(R_tr, y_tr, R_te, task: str, k: int):
 
 
 # --------------------------------------------------------------------------- protocol
-def run_table(name: str, args, tmpdir: str, save=lambda partial: None) -> dict:
+def outer_folds(X, y, task: str, repeats: int, seed: int):
+    """The protocol's outer folds: ``(f, X_tr, X_te, y_tr, y_te, R_tr, R_te)``, R the raw columns encoded
+    on the training part."""
     from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold
 
-    X, y, task = load_table(name)
     split = (RepeatedStratifiedKFold if task == "classification" else RepeatedKFold)(
-        n_splits=5, n_repeats=args.repeats, random_state=args.seed)
-    folds = []
+        n_splits=5, n_repeats=repeats, random_state=seed)
     for f, (tr, te) in enumerate(split.split(X, y)):
         X_tr, X_te = X.iloc[tr].reset_index(drop=True), X.iloc[te].reset_index(drop=True)
-        y_tr, y_te = y[tr], y[te]
         enc = raw_encoder().fit(X_tr)
-        R_tr, R_te = enc.transform(X_tr), enc.transform(X_te)
+        yield f, X_tr, X_te, y[tr], y[te], enc.transform(X_tr), enc.transform(X_te)
+
+
+def run_table(name: str, args, tmpdir: str, save=lambda partial: None) -> dict:
+    X, y, task = load_table(name)
+    folds = []
+    for f, X_tr, X_te, y_tr, y_te, R_tr, R_te in outer_folds(X, y, task, args.repeats, args.seed):
         rec: dict = {"fold": f, "scores": {}, "k": {}, "seconds": {}, "names": {}}
         models = tuple(m for m in (("linear", linear_model, "cv-linear"), ("tree", tree_model, "cv-tree"))
                        if m[0] in args.models)
