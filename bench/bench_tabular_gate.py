@@ -69,25 +69,18 @@ def _downstream(task: str, fam, batch, X_tr, y_tr, X_te, y_te, R_tr, R_te, raw: 
     return (raw - s) if task == "classification" else (s - raw)  # positive: the set helped
 
 
-def _holdout_gain(task: str, ev, fam, batch, X_tr, y: np.ndarray, S: np.ndarray, H: np.ndarray) -> float:
-    """The evaluator's model (its imputation too) fitted on rows S and scored on rows H: set minus columns."""
+def _holdout_gain(task: str, ev, values: tuple, y: np.ndarray, S: np.ndarray, H: np.ndarray) -> float:
+    """The evaluator's model (its imputation too) fitted on rows S and scored on rows H: the set's values
+    minus the columns' (``values``: the two, as the family computes them)."""
     from metafx_tabular.evaluator import _cross_val_scores
 
-    prep = fam.prepare(X_tr)
     scoring = "neg_log_loss" if task == "classification" else "r2"
     q = []
-    for b in (batch, batch.take([])):
-        vals = fam.compute(prep, b)
+    for vals in values:
         M = np.hstack([np.asarray(vals.columns, dtype=np.float64), vals.dense(np.float64)])
-        model = ev._model(task, False)
-        if np.isnan(M).any():
-            from sklearn.impute import SimpleImputer
-            from sklearn.pipeline import make_pipeline
-
-            model = make_pipeline(SimpleImputer(strategy="mean", add_indicator=True, keep_empty_features=True), model)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            q.append(float(_cross_val_scores(model, M, y, [(S, H)], scoring)[0]))
+            q.append(float(_cross_val_scores(ev._model_for(task, M, False), M, y, [(S, H)], scoring)[0]))
     return q[0] - q[1]
 
 
@@ -108,10 +101,11 @@ def run_table(name: str, args) -> list[dict]:
             c = fx.confirmation_
             rec["gain"]["split"] = c["quality"] - c["columns_quality"]
             prep = fam.prepare(X_tr)
+            v_set, v_cols = fam.compute(prep, batch), fam.compute(prep, batch.take([]))
             for gate, params in SPLIT_GATES.items():
                 ev = CVTree(**params)
-                rec["gain"][gate] = (ev.evaluate(fam.compute(prep, batch), yv, random_state=c["seed"])
-                                     - ev.evaluate(fam.compute(prep, batch.take([])), yv, random_state=c["seed"]))
+                rec["gain"][gate] = (ev.evaluate(v_set, yv, random_state=c["seed"])
+                                     - ev.evaluate(v_cols, yv, random_state=c["seed"]))
             effect = _downstream(task, fam, batch, X_tr, y_tr, X_te, y_te, R_tr, R_te, raw)
             for gate in ("split", *SPLIT_GATES):
                 rec["effect"][gate] = effect
@@ -123,8 +117,10 @@ def run_table(name: str, args) -> list[dict]:
         fam_s, batch_s = fx_s.result_.feature_batch()
         if len(batch_s):
             effect = _downstream(task, fam_s, batch_s, X_tr, y_tr, X_te, y_te, R_tr, R_te, raw)
+            prep_s = fam_s.prepare(X_tr)
+            values = (fam_s.compute(prep_s, batch_s), fam_s.compute(prep_s, batch_s.take([])))
             for gate, params in HOLDOUT_GATES.items():
-                rec["gain"][gate] = _holdout_gain(task, CVTree(**params), fam_s, batch_s, X_tr, yv, S, H)
+                rec["gain"][gate] = _holdout_gain(task, CVTree(**params), values, yv, S, H)
                 rec["effect"][gate] = effect
         print(f"  {name} fold {f}: " + ", ".join(f"{g} {rec['gain'][g]:+.4f}/{rec['effect'][g]:+.4f}"
                                                 for g in GATES if g in rec["gain"]), flush=True)

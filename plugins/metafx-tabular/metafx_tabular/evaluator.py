@@ -238,6 +238,17 @@ class CVLinear(SetEvaluator):
             return DummyRegressor(strategy="mean")
         return make_pipeline(StandardScaler(), Ridge(alpha=self.alpha))
 
+    def _model_for(self, task: str, M: np.ndarray, empty: bool) -> Any:
+        """The model fitted on ``M``'s folds: ``_model``, after an imputer where ``M`` has missing values."""
+        model = self._model(task, empty)
+        if np.isnan(M).any() and self.imputes:
+            # missing values (a table's columns): the training fold's mean, plus a missing-indicator
+            from sklearn.impute import SimpleImputer
+            from sklearn.pipeline import make_pipeline
+
+            model = make_pipeline(SimpleImputer(strategy="mean", add_indicator=True, keep_empty_features=True), model)
+        return model
+
     def evaluate(self, X: Any, y: Any, *, random_state: int | None = None) -> float:
         self.check_params()
         from sklearn.exceptions import ConvergenceWarning
@@ -280,13 +291,7 @@ class CVLinear(SetEvaluator):
         if key is not None and key in _SCORES:
             _SCORES.move_to_end(key)
             return _SCORES[key]
-        model = self._model(task, empty)
-        if np.isnan(M).any() and self.imputes:
-            # missing values (a table's columns): the training fold's mean, plus a missing-indicator
-            from sklearn.impute import SimpleImputer
-            from sklearn.pipeline import make_pipeline
-
-            model = make_pipeline(SimpleImputer(strategy="mean", add_indicator=True, keep_empty_features=True), model)
+        model = self._model_for(task, M, empty)
         # small problems: BLAS threads only add overhead (and oversubscribe shared machines)
         with warnings.catch_warnings(), threadpool_limits(1):
             warnings.simplefilter("ignore", ConvergenceWarning)
