@@ -216,7 +216,7 @@ def metafx_features(X_tr, y_tr, X_te, evaluator: str, args, seed: int):
     fx = TableExtractor(budget=args.budget, steps=args.steps, evaluator=evaluator, seed=seed,
                         family_params=dict(json.loads(args.family_params)),
                         evaluator_params=dict(json.loads(args.evaluator_params).get(evaluator, {})),
-                        confirm=args.confirm, **json.loads(args.extractor_params))
+                        **{"confirm": args.confirm, **json.loads(args.extractor_params)})
     fx.fit(X_tr, y_tr)
     out = [fx.transform(X_tr), fx.transform(X_te), [str(n) for n in fx.get_feature_names_out()], fx.confirmation_]
     if fx.confirmation_ is not None and not fx.confirmation_["kept"]:  # the search's own set, for the paired effect
@@ -570,7 +570,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="TableExtractor(confirm=...), on by default as in the plugin; the search's own set is "
                          "scored too (see --confirm-effect). Runs before 2026-11-23 had no confirmation")
     ap.add_argument("--extractor-params", default="{}",
-                    help='JSON of further TableExtractor parameters, e.g. \'{"starts": "groups"}\'')
+                    help='JSON of further TableExtractor parameters, e.g. \'{"starts": "groups"}\' or '
+                         '\'{"confirm": "test"}\' (over --confirm)')
     ap.add_argument("--confirm-effect", type=Path, nargs="+", metavar="FILE",
                     help="only compare, in earlier --confirm runs, the confirmed sets with the searches' own sets")
     ap.add_argument("--seed", type=int, default=0)

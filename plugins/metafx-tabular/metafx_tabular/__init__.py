@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from .describers import ColumnKinds, InputColumns, OperatorCounts
 from .evaluator import CVLinear, CVTree
-from .extractor import TableExtractor
+from .extractor import TableExtractor, corrected_t_test
 from .family import TabularBatch, TabularFamily
 from .operators import OPERATORS, Operator
 
 __version__ = "0.1.0"
 
 __all__ = ["TabularFamily", "TabularBatch", "TableExtractor", "CVLinear", "CVTree", "OperatorCounts", "InputColumns",
-           "ColumnKinds", "Operator", "OPERATORS"]
+           "ColumnKinds", "Operator", "OPERATORS", "corrected_t_test"]

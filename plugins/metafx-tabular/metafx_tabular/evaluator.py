@@ -249,11 +249,11 @@ class CVLinear(SetEvaluator):
             model = make_pipeline(SimpleImputer(strategy="mean", add_indicator=True, keep_empty_features=True), model)
         return model
 
-    def evaluate(self, X: Any, y: Any, *, random_state: int | None = None) -> float:
+    def _problem(self, X: Any, y: Any, random_state: Any, n_repeats: int) -> tuple:
+        """``(M, y, model, folds, scoring)``: the matrix scored (the table's columns beside the
+        features), the model with its imputer, the seeded folds and the scorer name."""
         self.check_params()
-        from sklearn.exceptions import ConvergenceWarning
         from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold
-        from threadpoolctl import threadpool_limits
 
         values = X if isinstance(X, FeatureValues) else FeatureValues.from_dense(np.asarray(X))
         M = values.dense(np.float64)
@@ -268,15 +268,15 @@ class CVLinear(SetEvaluator):
             _, counts = np.unique(y, return_counts=True)
             if counts.size < 2 or counts.min() < self.n_splits:
                 raise ValidationError(
-                    f"cv-linear needs >= 2 classes with >= n_splits={self.n_splits} samples each; "
+                    f"{self.name} needs >= 2 classes with >= n_splits={self.n_splits} samples each; "
                     f"class sizes are {sorted(counts.tolist())}: lower n_splits"
                 )
-            cv = RepeatedStratifiedKFold(n_splits=self.n_splits, n_repeats=self.n_repeats, random_state=random_state)
+            cv = RepeatedStratifiedKFold(n_splits=self.n_splits, n_repeats=n_repeats, random_state=random_state)
             scoring = "neg_log_loss"
         else:
             if y.shape[0] < self.n_splits:
                 raise ValidationError(f"{y.shape[0]} samples are fewer than n_splits={self.n_splits}")
-            cv = RepeatedKFold(n_splits=self.n_splits, n_repeats=self.n_repeats, random_state=random_state)
+            cv = RepeatedKFold(n_splits=self.n_splits, n_repeats=n_repeats, random_state=random_state)
             scoring = "r2"
         if self.scoring != "auto":
             scoring = self.scoring
@@ -286,22 +286,43 @@ class CVLinear(SetEvaluator):
         empty = M.shape[1] == 0
         if empty:
             M = np.zeros((values.n_samples, 1))
+        return M, y, self._model_for(task, M, empty), cv, scoring
+
+    @staticmethod
+    def _scores(model: Any, M: np.ndarray, y: np.ndarray, cv: Any, scoring: str) -> np.ndarray:
+        from sklearn.exceptions import ConvergenceWarning
+        from threadpoolctl import threadpool_limits
+
+        # small problems: BLAS threads only add overhead (and oversubscribe shared machines)
+        with warnings.catch_warnings(), threadpool_limits(1):
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            return _cross_val_scores(model, M, y, _splits(cv, y), scoring)
+
+    def evaluate(self, X: Any, y: Any, *, random_state: int | None = None) -> float:
+        M, y, model, cv, scoring = self._problem(X, y, random_state, self.n_repeats)
         # the same matrix, y and split give the same score (seeded folds and models): computed once
         key = _score_key(self, M, y, random_state) if isinstance(random_state, (int, np.integer)) else None
         if key is not None and key in _SCORES:
             _SCORES.move_to_end(key)
             return _SCORES[key]
-        model = self._model_for(task, M, empty)
-        # small problems: BLAS threads only add overhead (and oversubscribe shared machines)
-        with warnings.catch_warnings(), threadpool_limits(1):
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            scores = _cross_val_scores(model, M, y, _splits(cv, y), scoring)
-        score = float(np.mean(scores))
+        score = float(np.mean(self._scores(model, M, y, cv, scoring)))
         if key is not None:
             _SCORES[key] = score
             while len(_SCORES) > _SCORES_KEEP:
                 _SCORES.popitem(last=False)
         return score
+
+    def fold_scores(self, X: Any, y: Any, *, random_state: int | None = None,
+                    n_repeats: int | None = None) -> np.ndarray:
+        """The score of every fold (``n_splits * n_repeats`` of them, repeat by repeat), whose mean
+        :meth:`evaluate` returns.  ``n_repeats`` overrides the evaluator's; with the same
+        ``random_state`` the first repeats are the folds of fewer repeats, so two sets scored
+        with one seed are scored on the same folds (a paired comparison)."""
+        r = self.n_repeats if n_repeats is None else n_repeats
+        if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or r < 1:
+            raise ValidationError(f"n_repeats={r!r} must be an integer >= 1")
+        M, y, model, cv, scoring = self._problem(X, y, random_state, int(r))
+        return self._scores(model, M, y, cv, scoring)
 
 
 class CVTree(CVLinear):

@@ -23,18 +23,58 @@ optimistic, so a set that only won the search's split by luck can be worse
 than the columns alone; such a set is dropped and the extractor outputs no
 features (``confirmation_`` says what was measured; ``result_`` keeps the
 search as it ran).
+
+``confirm="test"`` asks for more: the set and the columns are scored on the same
+folds (the evaluator's, repeated at least 3 times) and the set is kept only if
+the corrected resampled t-test of their paired differences (Nadeau and Bengio,
+2003) finds it better at the 5 % level (:func:`corrected_t_test`).
 """
 
 from __future__ import annotations
 
 import copy
+import math
 from typing import Any, Mapping
 
 import numpy as np
 
 from metafx import FeatureFamily, MetaFeatureExtractor, SearchResult, ValidationError, make_component
 
-__all__ = ["TableExtractor"]
+__all__ = ["TableExtractor", "corrected_t_test"]
+
+#: the level of ``confirm="test"``
+CONFIRM_ALPHA = 0.05
+#: least repeats of the evaluator's folds for ``confirm="test"``
+CONFIRM_REPEATS = 3
+
+
+def corrected_t_test(d: Any, n_splits: int) -> tuple[float, float]:
+    """One-sided corrected resampled t-test that the mean of ``d`` is above 0.
+
+    ``d`` are the paired differences of two models' scores on the folds of a repeated
+    ``n_splits``-fold cross-validation.  Fold scores share training rows, so the plain paired
+    t-test understates their variance; Nadeau and Bengio (2003, "Inference for the generalization
+    error") correct it by the ratio of test to training rows:
+    ``t = mean(d) / sqrt((1/n + 1/(n_splits - 1)) * var(d))`` with ``n - 1`` degrees of freedom
+    (as Bouckaert and Frank, 2004, apply it to repeated k-fold CV).  Returns ``(t, p)``; a
+    constant ``d`` gives ``t = +-inf`` (``p`` 0 or 1) when its mean is not 0, and ``(0, 0.5)`` when it is.
+
+    >>> t, p = corrected_t_test([0.02, 0.01, 0.03, 0.02, 0.015, 0.025], n_splits=3)
+    >>> round(t, 2), p < 0.05
+    (4.03, True)
+    """
+    from scipy.stats import t as student_t
+
+    d = np.asarray(d, dtype=np.float64).ravel()
+    if d.size < 2 or not np.isfinite(d).all():
+        raise ValidationError(f"corrected_t_test needs >= 2 finite differences; got {d.tolist()!r}")
+    if isinstance(n_splits, bool) or not isinstance(n_splits, (int, np.integer)) or n_splits < 2:
+        raise ValidationError(f"n_splits={n_splits!r} must be an integer >= 2")
+    n, mean, var = d.size, float(d.mean()), float(d.var(ddof=1))
+    if var <= 0.0:
+        return (0.0, 0.5) if mean == 0.0 else (math.copysign(math.inf, mean), 0.0 if mean > 0 else 1.0)
+    t = mean / math.sqrt((1.0 / n + 1.0 / (n_splits - 1)) * var)
+    return t, float(student_t.sf(t, n - 1))
 
 
 class TableExtractor(MetaFeatureExtractor):
@@ -43,10 +83,14 @@ class TableExtractor(MetaFeatureExtractor):
 
     Parameters
     ----------
-    confirm : bool, default True
+    confirm : bool or "test", default True
         Keep the search's best set only if, on a fresh split of the training rows (the evaluator's
         protocol with a seed derived from the search's), it scores higher than the table's columns
-        alone; otherwise output no features.  Costs two more evaluations.
+        alone; otherwise output no features.  Costs two more evaluations.  ``"test"``: both are
+        scored on the evaluator's folds repeated ``max(n_repeats, 3)`` times, and the set is kept
+        only if the one-sided corrected resampled t-test of the paired fold differences
+        (:func:`corrected_t_test`) gives p < 0.05; needs an evaluator with ``fold_scores`` and
+        ``n_splits`` (``cv-linear``, ``cv-tree``).
     starts : {"default", "groups"}, default "groups"
         ``"groups"``: the search's first steps evaluate one point per operator group the table
         enables (arithmetic, missing values, categories, dates: ``TabularFamily.group_starts``), and
@@ -58,7 +102,8 @@ class TableExtractor(MetaFeatureExtractor):
     ----------
     confirmation_ : dict or None
         With ``confirm``: ``{"quality": ..., "columns_quality": ..., "kept": bool, "seed": ...}``, the
-        set's and the columns' scores on the fresh split; None without ``confirm`` or when the search
+        set's and the columns' scores on the fresh split (with ``"test"``, their means over the
+        folds, and ``"t"``, ``"p"``, ``"n_folds"``); None without ``confirm`` or when the search
         chose no feature.  When ``kept`` is False, ``features_`` is empty and ``transform`` returns
         ``(n_samples, 0)``; ``result_`` and ``best_point_`` still describe the search.
     """
@@ -95,8 +140,8 @@ class TableExtractor(MetaFeatureExtractor):
 
     def fit(self, X: Any, y: Any) -> TableExtractor:
         """Search, then (``confirm=True``) check the best set against the table's columns alone."""
-        if not isinstance(self.confirm, (bool, np.bool_)):
-            raise ValidationError(f"confirm={self.confirm!r} must be True or False")
+        if not (isinstance(self.confirm, (bool, np.bool_)) or self.confirm == "test"):
+            raise ValidationError(f"confirm={self.confirm!r}; allowed: True, False, 'test'")
         if self.starts not in ("default", "groups"):
             raise ValidationError(f"starts={self.starts!r}; allowed: 'default', 'groups'")
         yv = np.asarray(y)
@@ -116,11 +161,26 @@ class TableExtractor(MetaFeatureExtractor):
         prepared = self.family_.prepare(Xv)
         # a seed of its own, derived from the search's: the same fit confirms on the same split
         seed = int(np.random.SeedSequence([int(self.result_.seed), 1]).generate_state(1)[0])
-        q_set = float(evaluator.evaluate(self.family_.compute(prepared, self._batch), yv, random_state=seed))
         empty = self._batch.take([])
-        q_cols = float(evaluator.evaluate(self.family_.compute(prepared, empty), yv, random_state=seed))
-        kept = q_set > q_cols
-        self.confirmation_ = {"quality": q_set, "columns_quality": q_cols, "kept": bool(kept), "seed": seed}
+        values = self.family_.compute(prepared, self._batch)
+        columns = self.family_.compute(prepared, empty)
+        if self.confirm == "test":
+            if not (hasattr(evaluator, "fold_scores") and hasattr(evaluator, "n_splits")):
+                raise ValidationError(f"confirm='test' needs an evaluator with fold_scores and n_splits "
+                                      f"(cv-linear, cv-tree); {evaluator.name!r} has not")
+            r = max(int(getattr(evaluator, "n_repeats", 1)), CONFIRM_REPEATS)
+            s_set = evaluator.fold_scores(values, yv, random_state=seed, n_repeats=r)
+            s_cols = evaluator.fold_scores(columns, yv, random_state=seed, n_repeats=r)
+            d = s_set - s_cols
+            t, p = corrected_t_test(d, int(evaluator.n_splits)) if np.isfinite(d).all() else (math.nan, math.nan)
+            kept = bool(p < CONFIRM_ALPHA)  # NaN (a failed fit) drops the set
+            self.confirmation_ = {"quality": float(np.mean(s_set)), "columns_quality": float(np.mean(s_cols)),
+                                  "kept": kept, "seed": seed, "t": float(t), "p": float(p), "n_folds": int(d.size)}
+        else:
+            q_set = float(evaluator.evaluate(values, yv, random_state=seed))
+            q_cols = float(evaluator.evaluate(columns, yv, random_state=seed))
+            kept = q_set > q_cols
+            self.confirmation_ = {"quality": q_set, "columns_quality": q_cols, "kept": bool(kept), "seed": seed}
         if not kept:
             self._batch = empty
             self.features_ = []

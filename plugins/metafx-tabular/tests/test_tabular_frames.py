@@ -13,8 +13,9 @@ pd = pytest.importorskip("pandas", reason="pandas is a dependency of metafx-tabu
 import naive_tabular as naive  # noqa: E402
 
 import metafx  # noqa: E402
+from metafx import SetEvaluator  # noqa: E402
 from metafx.testing import DescriberConformance, EvaluatorConformance, FamilyConformance  # noqa: E402
-from metafx_tabular import CVLinear, CVTree, TableExtractor, TabularFamily  # noqa: E402
+from metafx_tabular import CVLinear, CVTree, TableExtractor, TabularFamily, corrected_t_test  # noqa: E402
 from metafx_tabular.frame import OTHER, encode, infer_kinds, learn_categories  # noqa: E402
 from metafx_tabular.operators import DATE_PARTS, OPERATORS, date_part  # noqa: E402
 
@@ -421,10 +422,101 @@ def test_confirm_keeps_a_useful_set_and_scores_it_on_a_fresh_split():
     assert again.confirmation_ == c                               # reproducible
 
 
-def test_confirm_must_be_a_bool(frame):
+def test_confirm_must_be_a_bool_or_test(frame):
     df, y = frame
-    with pytest.raises(metafx.ValidationError, match="confirm='yes' must be True or False"):
+    with pytest.raises(metafx.ValidationError, match="confirm='yes'; allowed: True, False, 'test'"):
         TableExtractor(budget=3, steps=2, confirm="yes").fit(df, y)
+    with pytest.raises(metafx.ValidationError, match="confirm='test' needs an evaluator with fold_scores"):
+        TableExtractor(budget=3, steps=2, confirm="test", evaluator=_NoFolds()).fit(df, y)
+
+
+class _NoFolds(SetEvaluator):
+    name = "test-no-folds"
+
+    def evaluate(self, X, y, *, random_state=None):
+        return float(X.n_features)
+
+
+def _naive_corrected_t(d, k):
+    """The corrected resampled t statistic written out, and its one-sided p by integrating Student's density."""
+    import math
+
+    from scipy import integrate
+    n = len(d)
+    m = sum(d) / n
+    v = sum((x - m) ** 2 for x in d) / (n - 1)
+    t = m / math.sqrt((1 / n + 1 / (k - 1)) * v)
+    nu = n - 1
+    c = math.gamma((nu + 1) / 2) / (math.sqrt(nu * math.pi) * math.gamma(nu / 2))
+    p = integrate.quad(lambda x: c * (1 + x * x / nu) ** (-(nu + 1) / 2), t, math.inf)[0]
+    return t, p
+
+
+@pytest.mark.parametrize("n, k", [(2, 2), (9, 3), (15, 5), (7, 4)])
+def test_corrected_t_test_matches_the_formula(n, k):
+    rng = np.random.default_rng(n * 10 + k)
+    for shift in (-0.02, 0.0, 0.01, 0.05):
+        d = rng.normal(shift, 0.02, size=n)
+        t, p = corrected_t_test(d, k)
+        t0, p0 = _naive_corrected_t(list(d), k)
+        assert t == pytest.approx(t0, rel=1e-12) and p == pytest.approx(p0, rel=1e-6, abs=1e-12)
+    # the correction makes the test stricter than the plain paired t-test (a positive mean: a larger p)
+    d = rng.normal(0.0, 0.02, size=n)
+    d = d - d.mean() + 0.005
+    from scipy.stats import ttest_1samp
+    assert corrected_t_test(d, k)[1] > ttest_1samp(d, 0.0, alternative="greater").pvalue
+    assert corrected_t_test(np.full(n, 0.25), k) == (np.inf, 0.0)
+    assert corrected_t_test(np.full(n, -0.25), k) == (-np.inf, 1.0)
+    assert corrected_t_test(np.zeros(n), k) == (0.0, 0.5)
+
+
+def test_corrected_t_test_rejects_bad_input():
+    with pytest.raises(metafx.ValidationError, match="needs >= 2 finite differences"):
+        corrected_t_test([0.1], 3)
+    with pytest.raises(metafx.ValidationError, match="needs >= 2 finite differences"):
+        corrected_t_test([0.1, np.nan], 3)
+    with pytest.raises(metafx.ValidationError, match="n_splits=1 must be an integer >= 2"):
+        corrected_t_test([0.1, 0.2], 1)
+
+
+@pytest.mark.parametrize("cls", [CVLinear, CVTree])
+@pytest.mark.parametrize("task", ["classification", "regression"])
+def test_fold_scores_are_what_evaluate_averages(cls, task):
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(61, 3))                                  # 61 rows: folds of unequal size
+    X[rng.random(X.shape) < 0.1] = np.nan if cls is CVTree else 0.0
+    y = (X[:, 0] > 0).astype(int) if task == "classification" else rng.normal(size=61)
+    ev = cls()
+    s = ev.fold_scores(X, y, random_state=4)
+    assert s.shape == (ev.n_splits * ev.n_repeats,)
+    assert float(np.mean(s)) == ev.evaluate(X, y, random_state=4)
+    s5 = ev.fold_scores(X, y, random_state=4, n_repeats=5)
+    assert s5.shape == (ev.n_splits * 5,) and np.array_equal(s5[:s.size], s)   # more repeats: the same first folds
+    with pytest.raises(metafx.ValidationError, match="n_repeats=0 must be an integer >= 1"):
+        ev.fold_scores(X, y, n_repeats=0)
+
+
+def test_confirm_test_keeps_a_clear_gain_and_drops_noise():
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame({"a": rng.normal(size=300), "b": rng.normal(size=300), "c": rng.normal(size=300)})
+    y = X["a"] * X["b"] + 0.1 * rng.normal(size=300)              # a product the columns alone cannot give
+    fx = TableExtractor(budget=2, steps=12, seed=5, confirm="test").fit(X, y)
+    c = fx.confirmation_
+    assert c["kept"] is True and c["p"] < 0.05 and c["t"] > 0 and c["n_folds"] == 15   # cv-linear: 5 x 3
+    assert fx.n_features_out_ == len(fx.result_.features) > 0
+    # the recorded numbers are the evaluator's fold scores on the confirmation's seed
+    fam, batch = fx.result_.feature_batch()
+    prep = fam.prepare(X)
+    s_set = CVLinear().fold_scores(fam.compute(prep, batch), np.asarray(y), random_state=c["seed"])
+    s_cols = CVLinear().fold_scores(fam.compute(prep, batch.take([])), np.asarray(y), random_state=c["seed"])
+    assert c["quality"] == float(np.mean(s_set)) and c["columns_quality"] == float(np.mean(s_cols))
+    assert (c["t"], c["p"]) == corrected_t_test(s_set - s_cols, 5)
+    # y unrelated to the table: whatever the search kept by luck does not pass the test
+    noise = rng.normal(size=300)
+    tree = TableExtractor(budget=2, steps=6, seed=1, evaluator="cv-tree", confirm="test").fit(X, noise)
+    c = tree.confirmation_
+    assert c["n_folds"] == 9 and c["kept"] is False and c["p"] >= 0.05   # cv-tree: 3 folds x 3 repeats
+    assert tree.n_features_out_ == 0 and tree.features_ == []
 
 
 # ------------------------------------------------------------------ start points per operator group
