@@ -35,8 +35,10 @@ fold (so every generator adds the same number):
 * ``metafx``: ``TableExtractor`` (family ``tabular``, Mufasa ``--steps``
   steps, budget ``--budget``), with evaluator ``cv-linear`` for the linear
   model and ``cv-tree`` for the tree model, and the extractor's defaults
-  (since 2026-11-23 ``confirm=True``: a set that does not beat the raw
-  columns on a fresh split is dropped, ``k = 0``; ``starts="groups"``);
+  (``confirm="auto"``: a ``cv-linear`` set that does not beat the raw
+  columns on a fresh split, and a ``cv-tree`` set that does not pass a
+  significance test against them, is dropped, ``k = 0``;
+  ``starts="groups"``);
   ``--confirm`` runs also score the search's own set when it was dropped
   (``metafx-search``; ``--confirm-effect`` pairs the two);
 * ``openfe``: OpenFE (``OpenFE().fit`` with its defaults, ``n_jobs=1``), its
@@ -216,7 +218,7 @@ def metafx_features(X_tr, y_tr, X_te, evaluator: str, args, seed: int):
     fx = TableExtractor(budget=args.budget, steps=args.steps, evaluator=evaluator, seed=seed,
                         family_params=dict(json.loads(args.family_params)),
                         evaluator_params=dict(json.loads(args.evaluator_params).get(evaluator, {})),
-                        **{"confirm": args.confirm, **json.loads(args.extractor_params)})
+                        **{"confirm": "auto" if args.confirm else False, **json.loads(args.extractor_params)})
     fx.fit(X_tr, y_tr)
     out = [fx.transform(X_tr), fx.transform(X_te), [str(n) for n in fx.get_feature_names_out()], fx.confirmation_]
     if fx.confirmation_ is not None and not fx.confirmation_["kept"]:  # the search's own set, for the paired effect
@@ -567,8 +569,10 @@ def main(argv: list[str] | None = None) -> None:
                     help="downstream models (each with its metafx search)")
     ap.add_argument("--no-openfe", dest="openfe", action="store_false")
     ap.add_argument("--confirm", action=argparse.BooleanOptionalAction, default=True,
-                    help="TableExtractor(confirm=...), on by default as in the plugin; the search's own set is "
-                         "scored too (see --confirm-effect). Runs before 2026-11-23 had no confirmation")
+                    help="TableExtractor's confirmation, on by default as in the plugin (confirm='auto'; --no-confirm: "
+                         "False); the search's own set is scored too (see --confirm-effect). Runs before 2026-11-23 "
+                         "had no confirmation; the files before the *confirm_test* and *auto* ones confirmed both "
+                         "searches with confirm=True")
     ap.add_argument("--extractor-params", default="{}",
                     help='JSON of further TableExtractor parameters, e.g. \'{"starts": "groups"}\' or '
                          '\'{"confirm": "test"}\' (over --confirm)')

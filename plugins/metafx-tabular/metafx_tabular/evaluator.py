@@ -194,6 +194,8 @@ class CVLinear(SetEvaluator):
     summary = "repeated 5-fold CV of logistic (log-loss) or ridge (R^2) regression, by target type"
     #: missing values (NaN, in a table's columns) are filled with the fold's mean and flagged
     imputes = True
+    #: how ``TableExtractor(confirm="auto")`` confirms this evaluator's set (see its ``confirm``)
+    table_confirm: bool | str = True
 
     def __init__(self, n_splits: int = 5, task: str = "auto", C: float = 1.0, alpha: float = 1.0,
                  max_iter: int = 1000, with_columns: bool = True, scoring: str = "auto",
@@ -364,6 +366,9 @@ class CVTree(CVLinear):
     name = "cv-tree"
     summary = "k-fold CV of small gradient-boosted trees (HistGradientBoosting; log-loss or R^2), by target type"
     imputes = False
+    #: on the dev tables a set of the search beat the columns on a fresh split by luck as often as
+    #: not; ``TableExtractor(confirm="auto")`` asks this evaluator's sets to pass a significance test
+    table_confirm = "test"
 
     def __init__(self, n_splits: int = 3, task: str = "auto", max_iter: int = 30, learning_rate: float = 0.2,
                  max_leaf_nodes: int = 15, min_samples_leaf: int = 10, with_columns: bool = True,

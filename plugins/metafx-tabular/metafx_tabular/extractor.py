@@ -16,7 +16,7 @@ which raises :class:`metafx.ValidationError` on what it cannot read).
 Output columns are named by the features (``"mean(age by sex)"``); missing
 inputs give missing outputs (``family_params={"missing": "zero"}`` fills them).
 
-By default (``confirm=True``) the search's best set is scored once more, with the
+By default (``confirm="auto"``: ``True`` for ``cv-linear``, ``"test"`` for ``cv-tree``) the search's best set is scored once more, with the
 table's columns alone beside it, on a fresh split of the training rows (the
 evaluator's own protocol, another seed).  The best of many noisy scores is
 optimistic, so a set that only won the search's split by luck can be worse
@@ -83,8 +83,10 @@ class TableExtractor(MetaFeatureExtractor):
 
     Parameters
     ----------
-    confirm : bool or "test", default True
-        Keep the search's best set only if, on a fresh split of the training rows (the evaluator's
+    confirm : bool, "test" or "auto", default "auto"
+        ``"auto"``: the evaluator's ``table_confirm`` (``True`` for ``cv-linear``, ``"test"`` for
+        ``cv-tree``; ``True`` when it has none), chosen on the dev tables of the plugin's benchmark
+        (README, "A significance test for the tree search's set").  ``True``: keep the search's best set only if, on a fresh split of the training rows (the evaluator's
         protocol with a seed derived from the search's), it scores higher than the table's columns
         alone; otherwise output no features.  Costs two more evaluations.  ``"test"``: both are
         scored on the evaluator's folds repeated ``max(n_repeats, 3)`` times, and the set is kept
@@ -128,7 +130,7 @@ class TableExtractor(MetaFeatureExtractor):
         warm_start: Any = None,
         oversample: float = 1.0,
         timeout: float | None = None,
-        confirm: bool = True,
+        confirm: bool | str = "auto",
         starts: str = "groups",
     ) -> None:
         self.confirm = confirm
@@ -139,9 +141,9 @@ class TableExtractor(MetaFeatureExtractor):
                          warm_start=warm_start, oversample=oversample, timeout=timeout)
 
     def fit(self, X: Any, y: Any) -> TableExtractor:
-        """Search, then (``confirm=True``) check the best set against the table's columns alone."""
-        if not (isinstance(self.confirm, (bool, np.bool_)) or self.confirm == "test"):
-            raise ValidationError(f"confirm={self.confirm!r}; allowed: True, False, 'test'")
+        """Search, then (``confirm``) check the best set against the table's columns alone."""
+        if not (isinstance(self.confirm, (bool, np.bool_)) or self.confirm in ("test", "auto")):
+            raise ValidationError(f"confirm={self.confirm!r}; allowed: True, False, 'test', 'auto'")
         if self.starts not in ("default", "groups"):
             raise ValidationError(f"starts={self.starts!r}; allowed: 'default', 'groups'")
         yv = np.asarray(y)
@@ -153,18 +155,19 @@ class TableExtractor(MetaFeatureExtractor):
         finally:
             del self._group_starts
         self.confirmation_ = None
-        if not self.confirm or not len(self._batch):
-            return self
-        Xv, _ = self._validate(X, reset=False)
         evaluator = make_component("evaluator", self.evaluator,
                                    None if self.evaluator_params is None else dict(self.evaluator_params))
+        confirm = getattr(evaluator, "table_confirm", True) if self.confirm == "auto" else self.confirm
+        if not confirm or not len(self._batch):
+            return self
+        Xv, _ = self._validate(X, reset=False)
         prepared = self.family_.prepare(Xv)
         # a seed of its own, derived from the search's: the same fit confirms on the same split
         seed = int(np.random.SeedSequence([int(self.result_.seed), 1]).generate_state(1)[0])
         empty = self._batch.take([])
         values = self.family_.compute(prepared, self._batch)
         columns = self.family_.compute(prepared, empty)
-        if self.confirm == "test":
+        if isinstance(confirm, str) and confirm == "test":
             if not (hasattr(evaluator, "fold_scores") and hasattr(evaluator, "n_splits")):
                 raise ValidationError(f"confirm='test' needs an evaluator with fold_scores and n_splits "
                                       f"(cv-linear, cv-tree); {evaluator.name!r} has not")

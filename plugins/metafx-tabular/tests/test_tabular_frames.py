@@ -424,7 +424,7 @@ def test_confirm_keeps_a_useful_set_and_scores_it_on_a_fresh_split():
 
 def test_confirm_must_be_a_bool_or_test(frame):
     df, y = frame
-    with pytest.raises(metafx.ValidationError, match="confirm='yes'; allowed: True, False, 'test'"):
+    with pytest.raises(metafx.ValidationError, match="confirm='yes'; allowed: True, False, 'test', 'auto'"):
         TableExtractor(budget=3, steps=2, confirm="yes").fit(df, y)
     with pytest.raises(metafx.ValidationError, match="confirm='test' needs an evaluator with fold_scores"):
         TableExtractor(budget=3, steps=2, confirm="test", evaluator=_NoFolds()).fit(df, y)
@@ -517,6 +517,11 @@ def test_confirm_test_keeps_a_clear_gain_and_drops_noise():
     c = tree.confirmation_
     assert c["n_folds"] == 9 and c["kept"] is False and c["p"] >= 0.05   # cv-tree: 3 folds x 3 repeats
     assert tree.n_features_out_ == 0 and tree.features_ == []
+    # the default ("auto"): the test for cv-tree, one fresh split for cv-linear
+    assert TableExtractor(budget=2, steps=6, seed=1, evaluator="cv-tree").fit(X, noise).confirmation_ == c
+    assert set(fx.get_params()["confirm"] for fx in [TableExtractor()]) == {"auto"}
+    lin = TableExtractor(budget=2, steps=6, seed=1).fit(X, noise).confirmation_
+    assert lin is None or "t" not in lin
 
 
 # ------------------------------------------------------------------ start points per operator group
