@@ -350,8 +350,8 @@ def run_table(name: str, args, tmpdir: str, save=lambda partial: None) -> dict:
             if args.confirm:
                 rec.setdefault("confirm", {})[model_name] = gen[model_name][3]
         if args.openfe:  # OpenFE ranks its features once: the first k of every model are a prefix
-            O_tr, O_te, onames, secs = openfe_features(X_tr, y_tr, X_te, task, max(rec["k"].values()),
-                                                       args.seed + f, tmpdir)
+            k_all = [g[0].shape[1] if g[4] is None else max(g[0].shape[1], g[4][0].shape[1]) for g in gen.values()]
+            O_tr, O_te, onames, secs = openfe_features(X_tr, y_tr, X_te, task, max(k_all), args.seed + f, tmpdir)
             rec["seconds"]["openfe"] = secs
         for model_name, model_fn, _ in models:
             s = rec["scores"].setdefault(model_name, {})
@@ -368,6 +368,10 @@ def run_table(name: str, args, tmpdir: str, save=lambda partial: None) -> dict:
                 rec["names"][f"openfe-{model_name}"] = onames[:k]
                 s["openfe"] = score(task, model_fn(task), np.hstack([R_tr, O_tr[:, :k]]), y_tr,
                                     np.hstack([R_te, O_te[:, :k]]), y_te)
+                if args.confirm:  # OpenFE with as many features as the search's own set
+                    ks = k if dropped is None else dropped[0].shape[1]
+                    s["openfe-search"] = s["openfe"] if ks == k else score(
+                        task, model_fn(task), np.hstack([R_tr, O_tr[:, :ks]]), y_tr, np.hstack([R_te, O_te[:, :ks]]), y_te)
             P_tr, P_te = poly_features(R_tr, y_tr, R_te, task, k)
             s["poly"] = score(task, model_fn(task), np.hstack([R_tr, P_tr]), y_tr, np.hstack([R_te, P_te]), y_te)
         folds.append(rec)
@@ -494,7 +498,9 @@ def paired(a: list[dict], b: list[dict]) -> str:
 
 def confirm_effect(results: list[dict]) -> str:
     """In ``--confirm`` runs: the confirmed set minus the search's own set, paired per fold (positive:
-    the confirmation helped), with the folds where it dropped the set, by table and model."""
+    the confirmation helped), with the folds where it dropped the set, by table and model; in runs with
+    OpenFE that recorded ``openfe-search`` (its first features, as many as the search's own set), also
+    the search's set against those, and those against the raw columns."""
     lines = ["| table | model | confirmed - search's set (W/L) | folds dropped | metafx - raw, confirmed / search's set |",
              "|---|---|---|---|---|"]
     better = worse = 0
@@ -509,9 +515,17 @@ def confirm_effect(results: list[dict]) -> str:
             dropped = sum(not f["confirm"][model]["kept"] for f in fs if f["confirm"][model] is not None)
             better += d.mean() > 1e-12
             worse += d.mean() < -1e-12
-            lines.append(f"| {r['table']} | {model} | {d.mean():+.4f} ({int((d > 1e-12).sum())}/{int((d < -1e-12).sum())}) "
-                         f"| {dropped} of {len(fs)} | {sign * (get('metafx') - get('raw')).mean():+.4f} / "
-                         f"{sign * (get('metafx-search') - get('raw')).mean():+.4f} |")
+            line = (f"| {r['table']} | {model} | {d.mean():+.4f} ({int((d > 1e-12).sum())}/{int((d < -1e-12).sum())}) "
+                    f"| {dropped} of {len(fs)} | {sign * (get('metafx') - get('raw')).mean():+.4f} / "
+                    f"{sign * (get('metafx-search') - get('raw')).mean():+.4f} |")
+            if all("openfe-search" in f["scores"][model] for f in fs):  # OpenFE at the search's own k
+                o = sign * (get("metafx-search") - get("openfe-search"))
+                line += (f" {o.mean():+.4f} ({int((o > 1e-12).sum())}/{int((o < -1e-12).sum())}) | "
+                         f"{sign * (get('openfe-search') - get('raw')).mean():+.4f} |")
+                if lines[0].count("|") == 6:
+                    lines[0] += " search's set - OpenFE at its k (W/L) | OpenFE at the search's k - raw |"
+                    lines[1] += "---|---|"
+            lines.append(line)
     lines.append(f"\nconfirmed better in mean on {better} (table x model) pairs, worse on {worse}, "
                  f"equal on {len(lines) - 2 - better - worse}")
     return "\n".join(lines)
