@@ -511,6 +511,11 @@ def test_confirm_test_keeps_a_clear_gain_and_drops_noise():
     s_cols = CVLinear().fold_scores(fam.compute(prep, batch.take([])), np.asarray(y), random_state=c["seed"])
     assert c["quality"] == float(np.mean(s_set)) and c["columns_quality"] == float(np.mean(s_cols))
     assert (c["t"], c["p"]) == corrected_t_test(s_set - s_cols, 5)
+    # the tree search's set passes too when it helps trees clearly (a product: many splits for a tree)
+    tree = TableExtractor(budget=2, steps=12, seed=0, evaluator="cv-tree").fit(X, y)     # confirm="auto": the test
+    c = tree.confirmation_
+    assert c["kept"] is True and c["n_folds"] == 9 and c["p"] < 0.05 and c["quality"] > c["columns_quality"] + 0.1
+    assert "a * b" in list(tree.get_feature_names_out()) and tree.n_features_out_ > 0
     # y unrelated to the table: whatever the search kept by luck does not pass the test
     noise = rng.normal(size=300)
     tree = TableExtractor(budget=2, steps=6, seed=1, evaluator="cv-tree", confirm="test").fit(X, noise)
