@@ -16,9 +16,10 @@ which raises :class:`metafx.ValidationError` on what it cannot read).
 Output columns are named by the features (``"mean(age by sex)"``); missing
 inputs give missing outputs (``family_params={"missing": "zero"}`` fills them).
 
-By default (``confirm="auto"``: ``True`` for ``cv-linear``, ``"test"`` for ``cv-tree``) the search's best set is scored once more, with the
-table's columns alone beside it, on a fresh split of the training rows (the
-evaluator's own protocol, another seed).  The best of many noisy scores is
+By default (``confirm="auto"``: ``True`` for ``cv-linear``, ``"test"`` for
+``cv-tree``) the search's best set is scored once more, with the table's
+columns alone beside it.  With ``True``, on a fresh split of the training rows
+(the evaluator's own protocol, another seed).  The best of many noisy scores is
 optimistic, so a set that only won the search's split by luck can be worse
 than the columns alone; such a set is dropped and the extractor outputs no
 features (``confirmation_`` says what was measured; ``result_`` keeps the
@@ -61,7 +62,7 @@ def corrected_t_test(d: Any, n_splits: int) -> tuple[float, float]:
 
     >>> t, p = corrected_t_test([0.02, 0.01, 0.03, 0.02, 0.015, 0.025], n_splits=3)
     >>> round(t, 2), p < 0.05
-    (4.03, True)
+    (3.46, True)
     """
     from scipy.stats import t as student_t
 
@@ -86,9 +87,10 @@ class TableExtractor(MetaFeatureExtractor):
     confirm : bool, "test" or "auto", default "auto"
         ``"auto"``: the evaluator's ``table_confirm`` (``True`` for ``cv-linear``, ``"test"`` for
         ``cv-tree``; ``True`` when it has none), chosen on the dev tables of the plugin's benchmark
-        (README, "A significance test for the tree search's set").  ``True``: keep the search's best set only if, on a fresh split of the training rows (the evaluator's
-        protocol with a seed derived from the search's), it scores higher than the table's columns
-        alone; otherwise output no features.  Costs two more evaluations.  ``"test"``: both are
+        (README, "A significance test for the tree search's set").  ``True``: keep the search's
+        best set only if, on a fresh split of the training rows (the evaluator's protocol with a
+        seed derived from the search's), it scores higher than the table's columns alone;
+        otherwise output no features.  Costs two more evaluations.  ``"test"``: both are
         scored on the evaluator's folds repeated ``max(n_repeats, 3)`` times, and the set is kept
         only if the one-sided corrected resampled t-test of the paired fold differences
         (:func:`corrected_t_test`) gives p < 0.05; needs an evaluator with ``fold_scores`` and
@@ -142,7 +144,8 @@ class TableExtractor(MetaFeatureExtractor):
 
     def fit(self, X: Any, y: Any) -> TableExtractor:
         """Search, then (``confirm``) check the best set against the table's columns alone."""
-        if not (isinstance(self.confirm, (bool, np.bool_)) or self.confirm in ("test", "auto")):
+        if not (isinstance(self.confirm, (bool, np.bool_))
+                or (isinstance(self.confirm, str) and self.confirm in ("test", "auto"))):
             raise ValidationError(f"confirm={self.confirm!r}; allowed: True, False, 'test', 'auto'")
         if self.starts not in ("default", "groups"):
             raise ValidationError(f"starts={self.starts!r}; allowed: 'default', 'groups'")

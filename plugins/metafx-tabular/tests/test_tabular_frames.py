@@ -426,6 +426,8 @@ def test_confirm_must_be_a_bool_or_test(frame):
     df, y = frame
     with pytest.raises(metafx.ValidationError, match="confirm='yes'; allowed: True, False, 'test', 'auto'"):
         TableExtractor(budget=3, steps=2, confirm="yes").fit(df, y)
+    with pytest.raises(metafx.ValidationError, match="allowed: True, False, 'test', 'auto'"):
+        TableExtractor(budget=3, steps=2, confirm=np.array([1, 2])).fit(df, y)
     with pytest.raises(metafx.ValidationError, match="confirm='test' needs an evaluator with fold_scores"):
         TableExtractor(budget=3, steps=2, confirm="test", evaluator=_NoFolds()).fit(df, y)
 
@@ -585,3 +587,15 @@ def test_commutative_operators_have_one_name_whatever_the_draw(frame):
     e1, _ = fam._build(("B", "L", "L"), "ratio", num[:2], np.random.default_rng(0))
     e2, _ = fam._build(("B", "L", "L"), "ratio", num[:2][::-1], np.random.default_rng(0))
     assert e1["args"] == e2["args"][::-1]
+
+
+def test_docstring_examples():
+    import doctest
+
+    import metafx_tabular.evaluator
+    import metafx_tabular.extractor
+    import metafx_tabular.family
+
+    for mod in (metafx_tabular.extractor, metafx_tabular.evaluator, metafx_tabular.family):
+        res = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
+        assert res.attempted > 0 and res.failed == 0, mod.__name__
