@@ -294,7 +294,10 @@ class TabularFamily(FeatureFamily):
     mix : bool, default False
         Adds the value "any" to the ``op`` meta-feature: a set drawn there
         gives each feature its own root operator (uniform among the enabled
-        ones), so the search can prefer a mixed set to a single-operator one.
+        ones), so the search can prefer a mixed set to a single-operator one.  On a
+        table with several operator groups, :meth:`group_starts` starts there too.
+        Off by default: on the benchmark's dev tables it was not better (plugin
+        README, "Mixed sets").
     nominal_op : bool, default False
         The ``op`` meta-feature as a categorical dimension (its values stay the
         operators' indices): a search's move goes to any other operator, not
@@ -692,7 +695,8 @@ class TabularFamily(FeatureFamily):
         at the first enabled operator of each other group.  ``op`` is an index that a local search moves
         a step at a time, so from the default alone the operators of other groups can lie out of reach
         (see the plugin README, "Titanic"); ``TableExtractor(starts="groups")`` evaluates these first.
-        A numeric table without missing values has one group: just the default point."""
+        A numeric table without missing values has one group: just the default point.  With
+        ``mix``, on a table of several groups, the last point has ``op`` at "any" (a mixed set)."""
         base = self.space().start(None)
         ops = self.enabled_operators
         out = [dict(base)]
@@ -702,6 +706,8 @@ class TabularFamily(FeatureFamily):
             if g not in seen:
                 seen.add(g)
                 out.append({**base, "op": i})
+        if self.mix and len(out) > 1:  # "any" (a mixed set), the last op value, is a group of its own
+            out.append({**base, "op": len(ops)})
         return out
 
     # ------------------------------------------------------------------ drawing

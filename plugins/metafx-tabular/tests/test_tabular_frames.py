@@ -546,6 +546,12 @@ def test_group_starts_one_point_per_operator_group(frame):
         assert all(OPERATORS[o].group != OPERATORS[ops[p["op"]]].group for o in ops[:p["op"]])
     numeric = TabularFamily().fit(np.random.default_rng(0).normal(size=(50, 3)), np.arange(50) % 2)
     assert numeric.group_starts() == [numeric.space().start(None)]
+    # mix=True: "any" (the last op value) is started too, where there are several groups
+    mixed = TabularFamily(mix=True).fit(df, y)
+    assert mixed.group_starts() == starts + [{**base, "op": len(ops)}]
+    assert {d.name: d for d in mixed.space().dimensions}["op"].high == len(ops)
+    numeric_mixed = TabularFamily(mix=True).fit(np.random.default_rng(0).normal(size=(50, 3)), np.arange(50) % 2)
+    assert numeric_mixed.group_starts() == [numeric_mixed.space().start(None)]
 
 
 def test_table_extractor_starts_groups_evaluates_the_group_starts_first(frame):
