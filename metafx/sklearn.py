@@ -117,6 +117,9 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
         As in :func:`metafx.search`.
     timeout : float, optional
         Seconds after which the search starts no new step.
+    reselect : int, optional
+        As in :func:`metafx.search`: the ``r`` best steps' sets scored again on a fresh split and the
+        best mean of the two scores kept (None: the engine's default).
 
     Attributes
     ----------
@@ -177,6 +180,7 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
         warm_start: Any = None,
         oversample: float = 1.0,
         timeout: float | None = None,
+        reselect: int | None = None,
     ) -> None:
         self.family = family
         self.budget = budget
@@ -196,6 +200,7 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
         self.warm_start = warm_start
         self.oversample = oversample
         self.timeout = timeout
+        self.reselect = reselect
 
     # ------------------------------------------------------------------ helpers
     def _is_image_family(self) -> bool:
@@ -325,6 +330,7 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
             engine_params=None if self.engine_params is None else dict(self.engine_params),
             evaluator_params=None if self.evaluator_params is None else dict(self.evaluator_params),
             n_jobs=self.n_jobs, warm_start=self._warm_start(), oversample=self.oversample, timeout=self.timeout,
+            reselect=self.reselect,
         )
         self.result_ = result
         self.best_point_ = dict(result.best_point)

@@ -147,3 +147,16 @@ def test_lazy_export():
     code = "import sys, metafx; assert 'sklearn' not in sys.modules; metafx.MetaFeatureExtractor; print('ok')"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "ok"
+
+
+def test_reselect_is_the_search_s(digits_small):
+    """``reselect`` is passed to :func:`metafx.search`: the same result, its choice in the metadata."""
+    X, y, _, _ = digits_small
+    fx = MetaFeatureExtractor(budget=30, steps=6, reselect=3, random_state=0).fit(X, y)
+    res = metafx.search(X, y, family="pixel-and", budget=30, steps=6, reselect=3, seed=0, progress=False)
+    got, want = (dict(m["reselect"]) for m in (fx.result_.metadata, res.metadata))
+    got.pop("seconds"), want.pop("seconds")
+    assert got == want and got["r"] == 3
+    assert fx.features_ == list(res.features) and fx.best_quality_ == res.best_quality
+    assert "reselect" not in MetaFeatureExtractor(budget=30, steps=6, random_state=0).fit(X, y).result_.metadata
+    assert clone(fx).get_params()["reselect"] == 3

@@ -132,6 +132,7 @@ class TableExtractor(MetaFeatureExtractor):
         warm_start: Any = None,
         oversample: float = 1.0,
         timeout: float | None = None,
+        reselect: int | None = None,
         confirm: bool | str = "auto",
         starts: str = "groups",
     ) -> None:
@@ -140,7 +141,7 @@ class TableExtractor(MetaFeatureExtractor):
         super().__init__(family=family, budget=budget, steps=steps, engine=engine, evaluator=evaluator, seed=seed,
                          fixed=fixed, family_params=family_params, engine_params=engine_params,
                          evaluator_params=evaluator_params, threshold=threshold, progress=progress, n_jobs=n_jobs,
-                         warm_start=warm_start, oversample=oversample, timeout=timeout)
+                         warm_start=warm_start, oversample=oversample, timeout=timeout, reselect=reselect)
 
     def fit(self, X: Any, y: Any) -> TableExtractor:
         """Search, then (``confirm``) check the best set against the table's columns alone."""
