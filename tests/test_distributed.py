@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import metafx
+from metafx.default_plugins.optuna_engine import SURPLUS_KEY
 from metafx.default_plugins.svm_evaluator import CVLinearSVM
 from metafx.distributed import ProblemSpec, create_study, run_worker, study_spec
 
@@ -91,6 +92,11 @@ def _check_shared_study(url: str, study: str, steps: int, reports: list[dict]) -
     from metafx.loop.storage import open_storage
 
     trials = optuna.load_study(study_name=study, storage=open_storage(url)).get_trials(deepcopy=False)
+    # two workers that ask at the same moment can both create a trial when one is missing: the one
+    # numbered `steps` or later is closed unevaluated (FAIL, marked surplus), as the engine intends
+    surplus = [t for t in trials if t.system_attrs.get(SURPLUS_KEY)]
+    assert all(t.state.name == "FAIL" and t.number >= steps for t in surplus), surplus
+    trials = [t for t in trials if not t.system_attrs.get(SURPLUS_KEY)]
     # none lost, none duplicated: exactly trials 0..steps-1, all complete, each evaluated by one worker
     assert [t.number for t in trials] == list(range(steps))
     assert all(t.state.name == "COMPLETE" for t in trials)
@@ -512,3 +518,37 @@ def test_n_workers_keeps_password_off_command_lines():
     args = [c.split() for c in seen]
     assert seen and all("--storage" in a and not any(password in x for x in a[1:]) for a in args), seen
     optuna.delete_study(study_name=study, storage=url)
+
+
+def test_a_race_for_the_last_trials_closes_the_surplus_one():
+    """Two workers that read the study before each other's new trial both create one; the one
+    numbered ``steps`` or later finds ``steps`` live trials before it and is closed unevaluated."""
+    import optuna
+
+    from metafx.default_plugins.optuna_engine import OptunaEngine, _me
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    study = optuna.create_study(storage=optuna.storages.InMemoryStorage())
+    dists = {"x": optuna.distributions.FloatDistribution(0.0, 1.0)}
+    a, b = OptunaEngine(), OptunaEngine()
+    first = a._next_trial(study, 2, dists, _me(), set())
+    second = a._next_trial(study, 2, dists, _me(), {first._trial_id})
+    assert (first.number, second.number) == (0, 1)
+    # worker b read the trials when only trial 0 existed
+    real, calls = study.get_trials, []
+
+    def stale_then_real(*args, **kwargs):
+        calls.append(1)
+        got = real(*args, **kwargs)
+        return [t for t in got if t.number == 0] if len(calls) == 1 else got
+
+    study.get_trials = stale_then_real
+    assert b._next_trial(study, 2, dists, _me(), set()) is None     # it created trial 2, found it surplus
+    study.get_trials = real
+    trials = study.get_trials(deepcopy=False)
+    assert [(t.number, t.state.name) for t in trials] == [(0, "RUNNING"), (1, "RUNNING"), (2, "FAIL")]
+    assert trials[2].system_attrs.get(SURPLUS_KEY) is True and not trials[1].system_attrs.get(SURPLUS_KEY)
+    # with one trial missing (trial 1 failed), the late trial is needed and kept
+    study.tell(1, state=optuna.trial.TrialState.FAIL)
+    late = b._next_trial(study, 2, dists, _me(), set())
+    assert late.number == 3 and late.number >= 2
