@@ -501,8 +501,8 @@ def confirm_effect(results: list[dict]) -> str:
     the confirmation helped), with the folds where it dropped the set, by table and model; in runs with
     OpenFE that recorded ``openfe-search`` (its first features, as many as the search's own set), also
     the search's set against those, and those against the raw columns."""
-    lines = ["| table | model | confirmed - search's set (W/L) | folds dropped | metafx - raw, confirmed / search's set |",
-             "|---|---|---|---|---|"]
+    rows: list[str] = []
+    with_openfe = False  # a row has OpenFE at the search's own k: the header gets its two columns
     better = worse = 0
     for r in results:
         sign = -1.0 if r["task"] == "classification" else 1.0
@@ -522,13 +522,15 @@ def confirm_effect(results: list[dict]) -> str:
                 o = sign * (get("metafx-search") - get("openfe-search"))
                 line += (f" {o.mean():+.4f} ({int((o > 1e-12).sum())}/{int((o < -1e-12).sum())}) | "
                          f"{sign * (get('openfe-search') - get('raw')).mean():+.4f} |")
-                if lines[0].count("|") == 6:
-                    lines[0] += " search's set - OpenFE at its k (W/L) | OpenFE at the search's k - raw |"
-                    lines[1] += "---|---|"
-            lines.append(line)
-    lines.append(f"\nconfirmed better in mean on {better} (table x model) pairs, worse on {worse}, "
-                 f"equal on {len(lines) - 2 - better - worse}")
-    return "\n".join(lines)
+                with_openfe = True
+            rows.append(line)
+    head = "| table | model | confirmed - search's set (W/L) | folds dropped | metafx - raw, confirmed / search's set |"
+    rule = "|---|---|---|---|---|"
+    if with_openfe:
+        head += " search's set - OpenFE at its k (W/L) | OpenFE at the search's k - raw |"
+        rule += "---|---|"
+    return "\n".join([head, rule, *rows, f"\nconfirmed better in mean on {better} (table x model) pairs, worse on "
+                                         f"{worse}, equal on {len(rows) - better - worse}"])
 
 
 def with_openfe_from(results: list[dict], earlier: list[dict]) -> list[dict]:

@@ -252,8 +252,9 @@ class CVLinear(SetEvaluator):
         return model
 
     def _problem(self, X: Any, y: Any, random_state: Any, n_repeats: int) -> tuple:
-        """``(M, y, model, folds, scoring)``: the matrix scored (the table's columns beside the
-        features), the model with its imputer, the seeded folds and the scorer name."""
+        """``(M, y, task, empty, folds, scoring)``: the matrix scored (the table's columns beside the
+        features; one column of zeros for an empty set), the task, whether the set is empty, the seeded
+        folds and the scorer name."""
         self.check_params()
         from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold
 
@@ -288,7 +289,7 @@ class CVLinear(SetEvaluator):
         empty = M.shape[1] == 0
         if empty:
             M = np.zeros((values.n_samples, 1))
-        return M, y, self._model_for(task, M, empty), cv, scoring
+        return M, y, task, empty, cv, scoring
 
     @staticmethod
     def _scores(model: Any, M: np.ndarray, y: np.ndarray, cv: Any, scoring: str) -> np.ndarray:
@@ -301,13 +302,13 @@ class CVLinear(SetEvaluator):
             return _cross_val_scores(model, M, y, _splits(cv, y), scoring)
 
     def evaluate(self, X: Any, y: Any, *, random_state: int | None = None) -> float:
-        M, y, model, cv, scoring = self._problem(X, y, random_state, self.n_repeats)
+        M, y, task, empty, cv, scoring = self._problem(X, y, random_state, self.n_repeats)
         # the same matrix, y and split give the same score (seeded folds and models): computed once
         key = _score_key(self, M, y, random_state) if isinstance(random_state, (int, np.integer)) else None
         if key is not None and key in _SCORES:
             _SCORES.move_to_end(key)
             return _SCORES[key]
-        score = float(np.mean(self._scores(model, M, y, cv, scoring)))
+        score = float(np.mean(self._scores(self._model_for(task, M, empty), M, y, cv, scoring)))
         if key is not None:
             _SCORES[key] = score
             while len(_SCORES) > _SCORES_KEEP:
@@ -323,8 +324,8 @@ class CVLinear(SetEvaluator):
         r = self.n_repeats if n_repeats is None else n_repeats
         if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or r < 1:
             raise ValidationError(f"n_repeats={r!r} must be an integer >= 1")
-        M, y, model, cv, scoring = self._problem(X, y, random_state, int(r))
-        return self._scores(model, M, y, cv, scoring)
+        M, y, task, empty, cv, scoring = self._problem(X, y, random_state, int(r))
+        return self._scores(self._model_for(task, M, empty), M, y, cv, scoring)
 
 
 class CVTree(CVLinear):
