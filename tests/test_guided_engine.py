@@ -182,7 +182,10 @@ def test_cost_power_discounts_only_sets_wider_than_the_data(small):
     logs = np.log1p(np.array(sizes, dtype=float))
     mean, _ = gp_posterior(eng._scaled(seen), logs, eng._scaled(P))
     n = np.maximum(np.expm1(logs.mean() + mean * logs.std()), 1.0)
-    np.testing.assert_allclose(eng._predicted_sizes(eng._scaled(seen), eng._scaled(P)), n, rtol=1e-12)
+    Xs, Ps = eng._scaled(seen), eng._scaled(P)
+    D = np.sqrt(((Xs[:, None, :] - Xs[None, :, :]) ** 2).sum(-1))
+    Dq = np.sqrt(((Ps[:, None, :] - Xs[None, :, :]) ** 2).sum(-1))
+    np.testing.assert_allclose(eng._predicted_sizes(D, Dq), n, rtol=1e-12)
     costed = eng._acquisition(seen, q, P)
     eng.cost_power = 0.0
     ei = eng._acquisition(seen, q, P)

@@ -100,3 +100,25 @@ def test_accept_positions_matches_numpy(K, n, rng):
         assert np.array_equal(verdict.astype(bool), _accept_numpy(rows, cols, h, w, target, tol)), tol
     assert seen_edge or not fair.any()  # a tolerance at some row's scatter went to NumPy
     assert accept_positions(rows[:0], cols[:0], h, w, target, 1.0).shape == (0,)
+
+
+@pytest.mark.parametrize("K", [1, 2, 5, 8])
+@pytest.mark.parametrize("n", [0, 1, 63, 257])
+def test_place_and_accept_is_the_numpy_placement_bit_for_bit(K, n, rng):
+    """The fused kernel places the inputs as NumPy's ``rint(q + u + sigma * z)`` does, bit for bit
+    (also at half-integers, where rint rounds to even), and gives accept_positions' verdict on them."""
+    from metafx._kernels.draws import accept_positions, place_and_accept
+
+    h, w, target, tol = 11, 9, 1.6, 0.3
+    qr, qc = rng.integers(0, h, n), rng.integers(0, w, n)
+    ur, uc = rng.uniform(-0.5, 0.5, (n, 1)), rng.uniform(-0.5, 0.5, (n, 1))
+    zr, zc = rng.standard_normal((n, K)), rng.standard_normal((n, K))
+    if n:
+        ur[0, 0], zr[0, 0] = 0.5, 0.0  # a half-integer position: rounds to even
+    for sigma in (0.0, 0.7, 2.3):
+        pr = np.rint(qr[:, None] + ur + sigma * zr).astype(np.int64)
+        pc = np.rint(qc[:, None] + uc + sigma * zc).astype(np.int64)
+        rows, cols, verdict = place_and_accept(qr, qc, ur, uc, zr, zc, sigma, h, w, target, tol)
+        assert rows.dtype == cols.dtype == np.int64 and rows.shape == cols.shape == (n, K)
+        assert np.array_equal(rows, pr) and np.array_equal(cols, pc)
+        assert np.array_equal(verdict, accept_positions(pr, pc, h, w, target, tol))

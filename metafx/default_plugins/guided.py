@@ -54,6 +54,7 @@ import math
 from typing import Any, Mapping, Sequence
 
 import numpy as np
+from scipy.linalg import solve_triangular
 from scipy.special import ndtr
 
 from .._kernels.diverse import diverse_prefix
@@ -75,10 +76,25 @@ _LENGTHS = (0.1, 0.2, 0.35, 0.6, 1.0)
 _NOISES = (0.01, 0.1, 0.3, 0.6)
 
 
-def _matern52(A: np.ndarray, B: np.ndarray, length: float) -> np.ndarray:
-    d = np.sqrt(np.maximum(((A[:, None, :] - B[None, :, :]) ** 2).sum(-1), 0.0)) / length
+def _distances(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """Euclidean distances between the rows of ``A`` and those of ``B`` (the squares summed a column at a
+    time, in column order: the same sums as ``((A[:, None] - B[None]) ** 2).sum(-1)``, without its 3-d array)."""
+    sq = np.zeros((A.shape[0], B.shape[0]))
+    for j in range(A.shape[1]):
+        diff = A[:, j, None] - B[None, :, j]
+        sq += diff * diff
+    return np.sqrt(np.maximum(sq, 0.0))
+
+
+def _matern52_of(D: np.ndarray, length: float) -> np.ndarray:
+    """The Matern 5/2 kernel (unit variance) at distances ``D``."""
+    d = D / length
     s5 = math.sqrt(5.0) * d
     return (1.0 + s5 + 5.0 / 3.0 * d * d) * np.exp(-s5)
+
+
+def _matern52(A: np.ndarray, B: np.ndarray, length: float) -> np.ndarray:
+    return _matern52_of(_distances(A, B), length)
 
 
 def gp_posterior(X: np.ndarray, y: np.ndarray, Xq: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -89,24 +105,36 @@ def gp_posterior(X: np.ndarray, y: np.ndarray, Xq: np.ndarray) -> tuple[np.ndarr
     of the standardized ``y``.
     """
     X = np.asarray(X, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
+    Xq = np.asarray(Xq, dtype=np.float64)
+    return _gp_posterior(_distances(X, X), np.asarray(y, dtype=np.float64), _distances(Xq, X))
+
+
+def _gp_posterior(D: np.ndarray, y: np.ndarray, Dq: np.ndarray,
+                  sd: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
+    """:func:`gp_posterior` from the distances ``D`` among the training rows and ``Dq`` from the query rows
+    to them (two models on the same rows share them); ``sd=False``: the mean only (``None`` for the
+    standard deviation)."""
     mu0, sd0 = float(y.mean()), float(y.std())
     z = (y - mu0) / (sd0 if sd0 > 0 else 1.0)
     n = len(z)
+    eye = np.eye(n)
     best = None
     for length in _LENGTHS:
-        K0 = _matern52(X, X, length)
+        K0 = _matern52_of(D, length)
         for noise in _NOISES:
-            K = (1.0 - noise) * K0 + noise * np.eye(n) + 1e-9 * np.eye(n)
+            K = (1.0 - noise) * K0 + noise * eye + 1e-9 * eye
             L = np.linalg.cholesky(K)
-            a = np.linalg.solve(L.T, np.linalg.solve(L, z))
+            a = solve_triangular(L.T, solve_triangular(L, z, lower=True, check_finite=False), lower=False,
+                                 check_finite=False)
             ll = -0.5 * float(z @ a) - float(np.log(np.diag(L)).sum())
             if best is None or ll > best[0] + 1e-12:
                 best = (ll, length, noise, L, a)
     _, length, noise, L, a = best
-    Ks = (1.0 - noise) * _matern52(Xq, X, length)
+    Ks = (1.0 - noise) * _matern52_of(Dq, length)
     mean = Ks @ a
-    v = np.linalg.solve(L, Ks.T)
+    if not sd:
+        return mean, None
+    v = solve_triangular(L, Ks.T, lower=True, check_finite=False)
     var = np.maximum((1.0 - noise) - (v * v).sum(0), 1e-12)
     return mean, np.sqrt(var)
 
@@ -272,20 +300,21 @@ class GuidedSearch(SearchEngine):
         """The value of proposing each row of ``P`` given the point steps' rows ``seen`` and qualities
         ``q``: expected improvement, divided by ``max(1, n / m) ** cost_power`` (see the class)."""
         Xs, Ps = self._scaled(seen), self._scaled(P)
-        mean, sd = gp_posterior(Xs, q, Ps)
+        D, Dq = _distances(Xs, Xs), _distances(Ps, Xs)  # both models are on the same rows
+        mean, sd = _gp_posterior(D, np.asarray(q, dtype=np.float64), Dq)
         z = (q - q.mean()) / (q.std() if q.std() > 0 else 1.0)
         ei = expected_improvement(mean, sd, float(z.max()), self.xi)
         if self.cost_power > 0:
-            wide = np.maximum(self._predicted_sizes(Xs, Ps) / self.problem_.n_samples, 1.0)
+            wide = np.maximum(self._predicted_sizes(D, Dq) / self.problem_.n_samples, 1.0)
             ei = ei / wide ** float(self.cost_power)
         return ei
 
-    def _predicted_sizes(self, Xs: np.ndarray, Ps: np.ndarray) -> np.ndarray:
-        """Predicted numbers of features (at least 1) of the sets at the scaled rows ``Ps``, from a
-        Gaussian process on ``log(1 + n)`` of the point steps so far (scaled rows ``Xs``, sizes
-        :attr:`sizes_`)."""
+    def _predicted_sizes(self, D: np.ndarray, Dq: np.ndarray) -> np.ndarray:
+        """Predicted numbers of features (at least 1) of the sets at the query rows, from a Gaussian
+        process on ``log(1 + n)`` of the point steps so far (sizes :attr:`sizes_`); ``D`` and ``Dq``
+        are the distances among the point steps' scaled rows and from the query rows to them."""
         logs = np.log1p(np.asarray(self.sizes_, dtype=np.float64))
-        mean, _ = gp_posterior(Xs, logs, Ps)
+        mean, _ = _gp_posterior(D, logs, Dq, sd=False)
         sd = float(logs.std())
         return np.maximum(np.expm1(float(logs.mean()) + mean * (sd if sd > 0 else 1.0)), 1.0)
 

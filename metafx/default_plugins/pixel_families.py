@@ -37,7 +37,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from .._kernels.draws import accept_positions
+from .._kernels.draws import place_and_accept
 from .._kernels.packing import pack_columns
 from .._kernels.pixel_and import eval_pixel_and, make_planes
 from ..core.base import FeatureFamily, MetaFeatureDescriber
@@ -284,12 +284,13 @@ class PixelAndFamily(_ImageFamily):
                 )
             batch = max(64, 3 * (n - have))
             qr, qc = self._centres(batch, rng)
-            cr = qr[:, None] + rng.uniform(-0.5, 0.5, (batch, 1))
-            cc = qc[:, None] + rng.uniform(-0.5, 0.5, (batch, 1))
-            pr = np.rint(cr + sigma * rng.standard_normal((batch, K))).astype(np.int64)
-            pc = np.rint(cc + sigma * rng.standard_normal((batch, K))).astype(np.int64)
-            # inside the image, distinct, scatter within tol of the target (numba; NumPy decides the edge cases)
-            verdict = accept_positions(pr, pc, h, w, target, tol)
+            ur = rng.uniform(-0.5, 0.5, (batch, 1))
+            uc = rng.uniform(-0.5, 0.5, (batch, 1))
+            zr = rng.standard_normal((batch, K))
+            zc = rng.standard_normal((batch, K))
+            # inputs at rint(centre + jitter + sigma * z), then: inside the image, distinct, scatter within
+            # tol of the target (one numba pass; NumPy decides the edge cases)
+            pr, pc, verdict = place_and_accept(qr, qc, ur, uc, zr, zc, sigma, h, w, target, tol)
             edge = np.flatnonzero(verdict == 2)
             if edge.size:
                 verdict[edge] = np.abs(_scatter_of(pr[edge], pc[edge]) - target) <= tol
