@@ -2,29 +2,58 @@
 engine's redundancy-filtered draw, on MNIST training images only (no test images).
 
     python bench/bench_guided_draw.py --partition 0 --budget 3000
+    python bench/bench_guided_draw.py --partition 100 --budget 3000 --only-guided --factors 16 \
+        --rankings infogain ovr --points 8,25,3,1.96 4,50,5,2.5 7,29,3,1.95 --test
 
 For each of three points (near good points of earlier searches) and each pool factor, 4 draws
 (generators 0-3) are scored with the search's evaluator (2-fold CV of a linear SVM); the table
-gives the mean accuracy over draws and points.
+gives the mean accuracy over draws and points.  ``--rankings``: the order in which the filter of
+the ``guided`` draw takes the pool's features: ``infogain`` (the engine's: infogain per cost) or
+``ovr`` (class by class: every feature at its best rank among the ten one-vs-rest infogains per
+cost, ties by class).  ``--test`` (dev partitions >= 10 only) adds the test error of the protocol's
+final SVM on each set.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 from pathlib import Path
 
 import numpy as np
 
 import metafx
+from metafx._kernels.diverse import diverse_prefix
+from metafx._kernels.scoring import mutual_info_from_counts, packed_class_counts
 from metafx.core.validation import split_indices
-from metafx.default_plugins.guided import GuidedSearch
+from metafx.default_plugins.guided import GuidedSearch, _first_of_repeats
+from metafx.default_plugins.scorers import class_masks, encode_labels
+from metafx.learn.svm import fit_linear_svm
 from metafx.loop.components import make_component
 from metafx.loop.problem import SearchProblem
 
 POINTS = [{"numInputs": 4, "percentPos": 51, "shiftInvLen": 3, "scatter": 1.25},
           {"numInputs": 8, "percentPos": 8, "shiftInvLen": 3, "scatter": 2.46},
           {"numInputs": 3, "percentPos": 57, "shiftInvLen": 2, "scatter": 1.59}]
+
+
+def ovr_set(prob: SearchProblem, point: dict, factor: float, max_corr: float, rng: np.random.Generator):
+    """The ``guided`` draw with the ``ovr`` ranking (see the module docstring)."""
+    pool = prob.family.draw(point, prob.budget * factor, rng)
+    values = prob.family.compute(prob.prepared, pool)
+    costs = np.asarray(pool.costs, dtype=np.float64)
+    codes, k = encode_labels(prob.y)
+    sizes = np.bincount(codes, minlength=k).astype(np.float64)
+    ones = packed_class_counts(values.packed, class_masks(codes, k)).astype(np.float64)
+    first = np.flatnonzero(_first_of_repeats(values))
+    ovr = np.empty((len(first), k))
+    for c in range(k):  # class c against the rest, from the same counts
+        two = np.stack([ones[first, c], ones[first].sum(1) - ones[first, c]], axis=1)
+        ovr[:, c] = mutual_info_from_counts(two, np.array([sizes[c], sizes.sum() - sizes[c]])) / costs[first]
+    ranks = np.argsort(np.argsort(-ovr, axis=0, kind="stable"), axis=0, kind="stable")
+    order = first[np.lexsort((np.argmin(ranks, axis=1), ranks.min(axis=1)))]
+    return pool.take(diverse_prefix(values.packed, values.n_samples, order, costs, prob.budget, max_corr))
 
 
 def main() -> None:
@@ -36,29 +65,50 @@ def main() -> None:
     ap.add_argument("--factors", type=float, nargs="+", default=[4, 8, 16])
     ap.add_argument("--max-corr", type=float, default=0.5)
     ap.add_argument("--only-guided", action="store_true", help="skip the oversample rows")
+    ap.add_argument("--rankings", nargs="+", default=["infogain"], choices=["infogain", "ovr"])
+    ap.add_argument("--points", nargs="+", default=None,
+                    help="points as numInputs,percentPos,shiftInvLen,scatter (default: three fixed points)")
+    ap.add_argument("--test", action="store_true", help="also the test error (dev partitions >= 10 only)")
+    ap.add_argument("--family-params", type=json.loads, default=None,
+                    help='JSON parameters of the pixel-and family, e.g. \'{"location_prior": "ink"}\'')
     args = ap.parse_args()
+    if args.test and args.partition < 10:
+        raise SystemExit("--test: partitions 0-9 are the protocol's, whose test images are not for choosing")
+    points = POINTS if args.points is None else [
+        dict(zip(("numInputs", "percentPos", "shiftInvLen"), map(int, t.split(",")[:3])), scatter=float(t.split(",")[3]))
+        for t in args.points]
     X, y = metafx.load_dataset("mnist", data_dir=args.data_dir)
-    tr, _ = split_indices(len(y), 2000, 2000, seed=args.partition)
-    print("| draw | pool factor | mean CV accuracy | per point |")
-    print("|---|---|---|---|")
-    hows = ["oversample (infogain per cost)", f"guided filter (max_corr {args.max_corr:g})"]
+    tr, te = split_indices(len(y), 2000, 2000, seed=args.partition)
+    print("| draw | pool factor | mean CV accuracy | per point |" + (" mean test error % |" if args.test else ""))
+    print("|---|---|---|---|" + ("---|" if args.test else ""))
+    hows = ["oversample (infogain per cost)"] + [f"guided filter (max_corr {args.max_corr:g}, {r})" for r in args.rankings]
     for how in hows[1:] if args.only_guided else hows:
         for f in args.factors:
-            prob = SearchProblem(make_component("family", "pixel-and"), X[tr], y[tr],
+            prob = SearchProblem(make_component("family", "pixel-and", args.family_params), X[tr], y[tr],
                                  make_component("evaluator", "cv-linear-svm"), args.budget,
                                  eval_seed=args.partition, oversample=f)
             eng = GuidedSearch.create({"pool_factor": f, "max_corr": args.max_corr})
             eng.setup(prob, 0)
-            means = []
-            for pt in POINTS:
+            prepared_test = prob.family.prepare(X[te]) if args.test else None
+            means, errors = [], []
+            for pt in points:
                 qs = []
                 for s in range(4):
                     rng = np.random.default_rng(s)
-                    draw = (lambda: prob.draw(pt, rng)) if how.startswith("over") else (
-                        lambda: eng.point_set(prob, pt, rng))
-                    qs.append(prob.evaluate(pt, None, draw=draw).quality)
+                    if how.startswith("over"):
+                        batch = prob.draw(pt, rng)
+                    elif how.endswith("ovr)"):
+                        batch = ovr_set(prob, pt, f, args.max_corr, rng)
+                    else:
+                        batch = eng.point_set(prob, pt, rng)
+                    qs.append(prob.evaluate(pt, None, draw=lambda b=batch: b).quality)
+                    if args.test:
+                        model = fit_linear_svm(prob.family.compute(prob.prepared, batch), y[tr], C="cv",
+                                               random_state=args.partition)
+                        errors.append(float(np.mean(model.predict(prob.family.compute(prepared_test, batch)) != y[te])))
                 means.append(float(np.mean(qs)))
-            print(f"| {how} | {f:g} | {np.mean(means):.4f} | {' / '.join(f'{m:.4f}' for m in means)} |", flush=True)
+            test = f" {100 * np.mean(errors):.2f} |" if args.test else ""
+            print(f"| {how} | {f:g} | {np.mean(means):.4f} | {' / '.join(f'{m:.4f}' for m in means)} |{test}", flush=True)
 
 
 if __name__ == "__main__":
