@@ -72,15 +72,11 @@ def _downstream(task: str, fam, batch, X_tr, y_tr, X_te, y_te, R_tr, R_te, raw: 
 def _holdout_gain(task: str, ev, values: tuple, y: np.ndarray, S: np.ndarray, H: np.ndarray) -> float:
     """The evaluator's model (its imputation too) fitted on rows S and scored on rows H: the set's values
     minus the columns' (``values``: the two, as the family computes them)."""
-    from metafx_tabular.evaluator import _cross_val_scores
-
-    scoring = "neg_log_loss" if task == "classification" else "r2"
     q = []
     for vals in values:
-        M = np.hstack([np.asarray(vals.columns, dtype=np.float64), vals.dense(np.float64)])
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            q.append(float(_cross_val_scores(ev._model_for(task, M, False), M, y, [(S, H)], scoring)[0]))
+            q.append(float(ev.split_scores(vals, y, [(S, H)])[0]))
     return q[0] - q[1]
 
 

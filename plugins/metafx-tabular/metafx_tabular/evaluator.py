@@ -293,13 +293,17 @@ class CVLinear(SetEvaluator):
 
     @staticmethod
     def _scores(model: Any, M: np.ndarray, y: np.ndarray, cv: Any, scoring: str) -> np.ndarray:
+        return CVLinear._fold_list_scores(model, M, y, _splits(cv, y), scoring)
+
+    @staticmethod
+    def _fold_list_scores(model: Any, M: np.ndarray, y: np.ndarray, folds: list, scoring: str) -> np.ndarray:
         from sklearn.exceptions import ConvergenceWarning
         from threadpoolctl import threadpool_limits
 
         # small problems: BLAS threads only add overhead (and oversubscribe shared machines)
         with warnings.catch_warnings(), threadpool_limits(1):
             warnings.simplefilter("ignore", ConvergenceWarning)
-            return _cross_val_scores(model, M, y, _splits(cv, y), scoring)
+            return _cross_val_scores(model, M, y, folds, scoring)
 
     def evaluate(self, X: Any, y: Any, *, random_state: int | None = None) -> float:
         M, y, task, empty, cv, scoring = self._problem(X, y, random_state, self.n_repeats)
@@ -326,6 +330,39 @@ class CVLinear(SetEvaluator):
             raise ValidationError(f"n_repeats={r!r} must be an integer >= 1")
         M, y, task, empty, cv, scoring = self._problem(X, y, random_state, int(r))
         return self._scores(self._model_for(task, M, empty), M, y, cv, scoring)
+
+    def split_scores(self, X: Any, y: Any, splits: Any) -> np.ndarray:
+        """The score of the evaluator's model (its imputer too, where values are missing) fitted on the
+        rows ``train`` and scored on the rows ``test`` of each ``(train, test)`` pair of ``splits``: the
+        same matrix, model and scorer as :meth:`evaluate`, on splits of your choice (a holdout, or the
+        folds of another splitter).  With the evaluator's own folds it gives :meth:`fold_scores`.
+
+        >>> import numpy as np
+        >>> from metafx_tabular import CVLinear
+        >>> X = np.arange(40.0).reshape(20, 2); y = X[:, 0] / 3 - X[:, 1] / 7   # a real target: R^2
+        >>> CVLinear().split_scores(X, y, [(np.arange(15), np.arange(15, 20))]).round(3)
+        array([0.947])
+        """
+        M, y, task, empty, _, scoring = self._problem(X, y, None, 1)
+        n = M.shape[0]
+        folds = []
+        try:
+            pairs = list(splits)
+        except TypeError:
+            pairs = None
+        if not pairs:
+            raise ValidationError(f"splits={splits!r} must be a non-empty list of (train rows, test rows) pairs")
+        for k, pair in enumerate(pairs):
+            try:
+                tr, te = (np.asarray(part) for part in pair)
+            except (TypeError, ValueError):
+                raise ValidationError(f"splits[{k}] must be a (train rows, test rows) pair, got {pair!r}") from None
+            for name, rows in (("train", tr), ("test", te)):
+                if rows.ndim != 1 or rows.size == 0 or rows.dtype.kind not in "iu" or rows.min() < 0 or rows.max() >= n:
+                    raise ValidationError(f"splits[{k}]: the {name} rows must be a non-empty 1-D array of row "
+                                          f"indices in [0, {n})")
+            folds.append((tr, te))
+        return self._fold_list_scores(self._model_for(task, M, empty), M, y, folds, scoring)
 
 
 class CVTree(CVLinear):

@@ -498,6 +498,30 @@ def test_fold_scores_are_what_evaluate_averages(cls, task):
         ev.fold_scores(X, y, n_repeats=0)
 
 
+@pytest.mark.parametrize("cls", [CVLinear, CVTree])
+@pytest.mark.parametrize("task", ["classification", "regression"])
+def test_split_scores_on_the_evaluators_folds_are_its_fold_scores(cls, task):
+    from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold, train_test_split
+
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(61, 3))
+    X[rng.random(X.shape) < 0.1] = np.nan if cls is CVTree else 0.0   # the tree's imputer path too
+    y = (X[:, 0] > 0).astype(int) if task == "classification" else rng.normal(size=61)
+    ev = cls()
+    splitter = (RepeatedStratifiedKFold if task == "classification" else RepeatedKFold)(
+        n_splits=ev.n_splits, n_repeats=ev.n_repeats, random_state=4)
+    folds = list(splitter.split(np.zeros((61, 1)), y))
+    assert np.array_equal(ev.split_scores(X, y, folds), ev.fold_scores(X, y, random_state=4))
+    tr, te = train_test_split(np.arange(61), test_size=0.3, random_state=0)
+    one = ev.split_scores(X, y, [(tr, te)])
+    assert one.shape == (1,) and np.isfinite(one[0])
+    for bad, what in (([], "non-empty list"), ([(tr,)], r"splits\[0\] must be a \(train rows, test rows\) pair"),
+                      ([(tr, te + 61)], r"splits\[0\]: the test rows must be .* in \[0, 61\)"),
+                      ([(tr.astype(float), te)], "the train rows"), ([(tr[:0], te)], "the train rows")):
+        with pytest.raises(metafx.ValidationError, match=what):
+            ev.split_scores(X, y, bad)
+
+
 def test_confirm_test_keeps_a_clear_gain_and_drops_noise():
     rng = np.random.default_rng(3)
     X = pd.DataFrame({"a": rng.normal(size=300), "b": rng.normal(size=300), "c": rng.normal(size=300)})
