@@ -10,7 +10,8 @@ For each of three points (near good points of earlier searches) and each pool fa
 gives the mean accuracy over draws and points.  ``--rankings``: the order in which the filter of
 the ``guided`` draw takes the pool's features: ``infogain`` (the engine's: infogain per cost) or
 ``ovr`` (class by class: every feature at its best rank among the ten one-vs-rest infogains per
-cost, ties by class).  ``--test`` (dev partitions >= 10 only) adds the test error of the protocol's
+cost, ties by class) or ``relief`` (Relief weights per cost, with each image's 5 nearest hits and 5
+nearest misses found once on the raw pixels).  ``--test`` (dev partitions >= 10 only) adds the test error of the protocol's
 final SVM on each set.
 """
 
@@ -56,6 +57,33 @@ def ovr_set(prob: SearchProblem, point: dict, factor: float, max_corr: float, rn
     return pool.take(diverse_prefix(values.packed, values.n_samples, order, costs, prob.budget, max_corr))
 
 
+def relief_set(prob: SearchProblem, point: dict, factor: float, max_corr: float, rng: np.random.Generator,
+               hits: np.ndarray, misses: np.ndarray):
+    """The ``guided`` draw with the ``relief`` ranking (see the module docstring)."""
+    pool = prob.family.draw(point, prob.budget * factor, rng)
+    values = prob.family.compute(prob.prepared, pool)
+    costs = np.asarray(pool.costs, dtype=np.float64)
+    V = values.dense(np.float32)
+    w = np.zeros(V.shape[1])
+    for j in range(misses.shape[1]):
+        w += np.abs(V - V[misses[:, j]]).mean(0) - np.abs(V - V[hits[:, j]]).mean(0)
+    first = np.flatnonzero(_first_of_repeats(values))
+    order = first[np.argsort(-(w[first] / costs[first]), kind="stable")]
+    return pool.take(diverse_prefix(values.packed, values.n_samples, order, costs, prob.budget, max_corr))
+
+
+def pixel_neighbours(X: np.ndarray, y: np.ndarray, k: int = 5) -> tuple[np.ndarray, np.ndarray]:
+    """Each image's ``k`` nearest hits (same label, itself excluded) and misses, by pixel distance."""
+    A = X.reshape(len(X), -1).astype(np.float32)
+    sq = (A * A).sum(1)
+    D = sq[:, None] + sq[None, :] - 2 * A @ A.T
+    np.fill_diagonal(D, np.inf)
+    same = y[:, None] == y[None, :]
+    hits = np.argsort(np.where(same, D, np.inf), axis=1, kind="stable")[:, :k]
+    misses = np.argsort(np.where(same, np.inf, D), axis=1, kind="stable")[:, :k]
+    return hits, misses
+
+
 def main() -> None:
     here = Path(__file__).resolve().parents[1]
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -65,7 +93,7 @@ def main() -> None:
     ap.add_argument("--factors", type=float, nargs="+", default=[4, 8, 16])
     ap.add_argument("--max-corr", type=float, default=0.5)
     ap.add_argument("--only-guided", action="store_true", help="skip the oversample rows")
-    ap.add_argument("--rankings", nargs="+", default=["infogain"], choices=["infogain", "ovr"])
+    ap.add_argument("--rankings", nargs="+", default=["infogain"], choices=["infogain", "ovr", "relief"])
     ap.add_argument("--points", nargs="+", default=None,
                     help="points as numInputs,percentPos,shiftInvLen,scatter (default: three fixed points)")
     ap.add_argument("--test", action="store_true", help="also the test error (dev partitions >= 10 only)")
@@ -79,6 +107,7 @@ def main() -> None:
         for t in args.points]
     X, y = metafx.load_dataset("mnist", data_dir=args.data_dir)
     tr, te = split_indices(len(y), 2000, 2000, seed=args.partition)
+    neighbours = pixel_neighbours(X[tr], y[tr]) if "relief" in args.rankings else None
     print("| draw | pool factor | mean CV accuracy | per point |" + (" mean test error % |" if args.test else ""))
     print("|---|---|---|---|" + ("---|" if args.test else ""))
     hows = ["oversample (infogain per cost)"] + [f"guided filter (max_corr {args.max_corr:g}, {r})" for r in args.rankings]
@@ -99,6 +128,8 @@ def main() -> None:
                         batch = prob.draw(pt, rng)
                     elif how.endswith("ovr)"):
                         batch = ovr_set(prob, pt, f, args.max_corr, rng)
+                    elif how.endswith("relief)"):
+                        batch = relief_set(prob, pt, f, args.max_corr, rng, *neighbours)
                     else:
                         batch = eng.point_set(prob, pt, rng)
                     qs.append(prob.evaluate(pt, None, draw=lambda b=batch: b).quality)
