@@ -12,6 +12,7 @@ from metafx.core.base import Candidate
 from metafx.default_plugins.guided import (
     PORTFOLIO,
     GuidedSearch,
+    _gp_posterior,
     dense_diverse_prefix,
     expected_improvement,
     gp_posterior,
@@ -65,6 +66,19 @@ def test_gp_posterior_matches_the_textbook_formulas(rng, n, d):
     m2, s2 = naive_guided.gp_posterior(X, y, Xq)
     np.testing.assert_allclose(mean, m2, rtol=1e-6, atol=1e-8)
     np.testing.assert_allclose(sd, s2, rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("d", [0, 1, 4, 6])
+def test_distances_are_the_broadcast_sums_bit_for_bit(rng, d):
+    """The model's distances are summed a column at a time: the same bits as the 3-d broadcast they
+    replaced (so the proposals, and every search, did not change)."""
+    from metafx.default_plugins.guided import _distances
+
+    A, B = rng.random((37, d)), rng.random((2503, d))
+    ref = np.sqrt(np.maximum(((A[:, None, :] - B[None, :, :]) ** 2).sum(-1), 0.0))
+    assert np.array_equal(_distances(A, B), ref)
+    _, sd = _gp_posterior(_distances(A, A), rng.normal(size=37), _distances(B[:5], A), sd=False)
+    assert sd is None
 
 
 def test_expected_improvement_matches_numerical_integration(rng):

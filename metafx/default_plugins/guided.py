@@ -93,10 +93,6 @@ def _matern52_of(D: np.ndarray, length: float) -> np.ndarray:
     return (1.0 + s5 + 5.0 / 3.0 * d * d) * np.exp(-s5)
 
 
-def _matern52(A: np.ndarray, B: np.ndarray, length: float) -> np.ndarray:
-    return _matern52_of(_distances(A, B), length)
-
-
 def gp_posterior(X: np.ndarray, y: np.ndarray, Xq: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Mean and standard deviation at ``Xq`` of a GP fitted on ``(X, y)`` (``y`` standardized inside).
 
