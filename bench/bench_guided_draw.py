@@ -25,10 +25,9 @@ from pathlib import Path
 import numpy as np
 
 import metafx
-from metafx._kernels.diverse import diverse_prefix
 from metafx._kernels.scoring import mutual_info_from_counts, packed_class_counts
 from metafx.core.validation import split_indices
-from metafx.default_plugins.guided import GuidedSearch, _first_of_repeats
+from metafx.default_plugins.guided import GuidedSearch
 from metafx.default_plugins.scorers import class_masks, encode_labels
 from metafx.learn.svm import fit_linear_svm
 from metafx.loop.components import make_component
@@ -39,37 +38,32 @@ POINTS = [{"numInputs": 4, "percentPos": 51, "shiftInvLen": 3, "scatter": 1.25},
           {"numInputs": 3, "percentPos": 57, "shiftInvLen": 2, "scatter": 1.59}]
 
 
-def ovr_set(prob: SearchProblem, point: dict, factor: float, max_corr: float, rng: np.random.Generator):
+class OvrGuided(GuidedSearch):
     """The ``guided`` draw with the ``ovr`` ranking (see the module docstring)."""
-    pool = prob.family.draw(point, prob.budget * factor, rng)
-    values = prob.family.compute(prob.prepared, pool)
-    costs = np.asarray(pool.costs, dtype=np.float64)
-    codes, k = encode_labels(prob.y)
-    sizes = np.bincount(codes, minlength=k).astype(np.float64)
-    ones = packed_class_counts(values.packed, class_masks(codes, k)).astype(np.float64)
-    first = np.flatnonzero(_first_of_repeats(values))
-    ovr = np.empty((len(first), k))
-    for c in range(k):  # class c against the rest, from the same counts
-        two = np.stack([ones[first, c], ones[first].sum(1) - ones[first, c]], axis=1)
-        ovr[:, c] = mutual_info_from_counts(two, np.array([sizes[c], sizes.sum() - sizes[c]])) / costs[first]
-    ranks = np.argsort(np.argsort(-ovr, axis=0, kind="stable"), axis=0, kind="stable")
-    order = first[np.lexsort((np.argmin(ranks, axis=1), ranks.min(axis=1)))]
-    return pool.take(diverse_prefix(values.packed, values.n_samples, order, costs, prob.budget, max_corr))
+
+    def _pool_order(self, problem, values, costs, first):
+        codes, k = encode_labels(problem.y)
+        sizes = np.bincount(codes, minlength=k).astype(np.float64)
+        ones = packed_class_counts(values.packed, class_masks(codes, k)).astype(np.float64)
+        ovr = np.empty((len(first), k))
+        for c in range(k):  # class c against the rest, from the same counts
+            two = np.stack([ones[first, c], ones[first].sum(1) - ones[first, c]], axis=1)
+            ovr[:, c] = mutual_info_from_counts(two, np.array([sizes[c], sizes.sum() - sizes[c]])) / costs[first]
+        ranks = np.argsort(np.argsort(-ovr, axis=0, kind="stable"), axis=0, kind="stable")
+        return first[np.lexsort((np.argmin(ranks, axis=1), ranks.min(axis=1)))]
 
 
-def relief_set(prob: SearchProblem, point: dict, factor: float, max_corr: float, rng: np.random.Generator,
-               hits: np.ndarray, misses: np.ndarray):
-    """The ``guided`` draw with the ``relief`` ranking (see the module docstring)."""
-    pool = prob.family.draw(point, prob.budget * factor, rng)
-    values = prob.family.compute(prob.prepared, pool)
-    costs = np.asarray(pool.costs, dtype=np.float64)
-    V = values.dense(np.float32)
-    w = np.zeros(V.shape[1])
-    for j in range(misses.shape[1]):
-        w += np.abs(V - V[misses[:, j]]).mean(0) - np.abs(V - V[hits[:, j]]).mean(0)
-    first = np.flatnonzero(_first_of_repeats(values))
-    order = first[np.argsort(-(w[first] / costs[first]), kind="stable")]
-    return pool.take(diverse_prefix(values.packed, values.n_samples, order, costs, prob.budget, max_corr))
+class ReliefGuided(GuidedSearch):
+    """The ``guided`` draw with the ``relief`` ranking (see the module docstring); set ``neighbours`` to
+    the images' nearest hits and misses (:func:`pixel_neighbours`) before drawing."""
+
+    def _pool_order(self, problem, values, costs, first):
+        hits, misses = self.neighbours
+        V = values.dense(np.float32)
+        w = np.zeros(V.shape[1])
+        for j in range(misses.shape[1]):
+            w += np.abs(V - V[misses[:, j]]).mean(0) - np.abs(V - V[hits[:, j]]).mean(0)
+        return first[np.argsort(-(w[first] / costs[first]), kind="stable")]
 
 
 def pixel_neighbours(X: np.ndarray, y: np.ndarray, k: int = 5) -> tuple[np.ndarray, np.ndarray]:
@@ -116,7 +110,10 @@ def main() -> None:
             prob = SearchProblem(make_component("family", "pixel-and", args.family_params), X[tr], y[tr],
                                  make_component("evaluator", "cv-linear-svm"), args.budget,
                                  eval_seed=args.partition, oversample=f)
-            eng = GuidedSearch.create({"pool_factor": f, "max_corr": args.max_corr})
+            engine = OvrGuided if how.endswith("ovr)") else ReliefGuided if how.endswith("relief)") else GuidedSearch
+            eng = engine.create({"pool_factor": f, "max_corr": args.max_corr})
+            if engine is ReliefGuided:
+                eng.neighbours = neighbours
             eng.setup(prob, 0)
             prepared_test = prob.family.prepare(X[te]) if args.test else None
             means, errors = [], []
@@ -126,10 +123,6 @@ def main() -> None:
                     rng = np.random.default_rng(s)
                     if how.startswith("over"):
                         batch = prob.draw(pt, rng)
-                    elif how.endswith("ovr)"):
-                        batch = ovr_set(prob, pt, f, args.max_corr, rng)
-                    elif how.endswith("relief)"):
-                        batch = relief_set(prob, pt, f, args.max_corr, rng, *neighbours)
                     else:
                         batch = eng.point_set(prob, pt, rng)
                     qs.append(prob.evaluate(pt, None, draw=lambda b=batch: b).quality)

@@ -373,11 +373,14 @@ class GuidedSearch(SearchEngine):
             return pool
         values = problem.family.compute(problem.prepared, pool)
         costs = np.asarray(pool.costs, dtype=np.float64)
-        score = np.asarray(self.scorer_.score(values, problem.y), dtype=np.float64) / costs
-        keep = _first_of_repeats(values)
-        first = np.flatnonzero(keep)
-        order = first[np.argsort(-score[first], kind="stable")]
+        order = self._pool_order(problem, values, costs, np.flatnonzero(_first_of_repeats(values)))
         return pool.take(self._filter(values, costs, order, problem.budget))
+
+    def _pool_order(self, problem: SearchProblem, values: Any, costs: np.ndarray, first: np.ndarray) -> np.ndarray:
+        """The order in which the filter takes a pool's features: ``first`` (the features that repeat no
+        earlier one) by infogain per cost, best first, ties in draw order."""
+        score = np.asarray(self.scorer_.score(values, problem.y), dtype=np.float64) / costs
+        return first[np.argsort(-score[first], kind="stable")]
 
     def _filter(self, values: Any, costs: Any, order: np.ndarray, budget: float) -> np.ndarray:
         costs = np.asarray(costs, dtype=np.float64)
