@@ -291,15 +291,13 @@ class CVLinear(SetEvaluator):
             M = np.zeros((values.n_samples, 1))
         return M, y, task, empty, cv, scoring
 
-    @staticmethod
-    def _scores(model: Any, M: np.ndarray, y: np.ndarray, cv: Any, scoring: str) -> np.ndarray:
-        return CVLinear._fold_list_scores(model, M, y, _splits(cv, y), scoring)
-
-    @staticmethod
-    def _fold_list_scores(model: Any, M: np.ndarray, y: np.ndarray, folds: list, scoring: str) -> np.ndarray:
+    def _scores(self, M: np.ndarray, y: np.ndarray, task: str, empty: bool, folds: list, scoring: str) -> np.ndarray:
+        """The score of every ``(train, test)`` fold of ``folds``: the model for ``M`` (:meth:`_model_for`)
+        fitted on the train rows and scored on the test rows."""
         from sklearn.exceptions import ConvergenceWarning
         from threadpoolctl import threadpool_limits
 
+        model = self._model_for(task, M, empty)
         # small problems: BLAS threads only add overhead (and oversubscribe shared machines)
         with warnings.catch_warnings(), threadpool_limits(1):
             warnings.simplefilter("ignore", ConvergenceWarning)
@@ -312,7 +310,7 @@ class CVLinear(SetEvaluator):
         if key is not None and key in _SCORES:
             _SCORES.move_to_end(key)
             return _SCORES[key]
-        score = float(np.mean(self._scores(self._model_for(task, M, empty), M, y, cv, scoring)))
+        score = float(np.mean(self._scores(M, y, task, empty, _splits(cv, y), scoring)))
         if key is not None:
             _SCORES[key] = score
             while len(_SCORES) > _SCORES_KEEP:
@@ -329,7 +327,7 @@ class CVLinear(SetEvaluator):
         if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or r < 1:
             raise ValidationError(f"n_repeats={r!r} must be an integer >= 1")
         M, y, task, empty, cv, scoring = self._problem(X, y, random_state, int(r))
-        return self._scores(self._model_for(task, M, empty), M, y, cv, scoring)
+        return self._scores(M, y, task, empty, _splits(cv, y), scoring)
 
     def split_scores(self, X: Any, y: Any, splits: Any) -> np.ndarray:
         """The score of the evaluator's model (its imputer too, where values are missing) fitted on the
@@ -362,7 +360,7 @@ class CVLinear(SetEvaluator):
                     raise ValidationError(f"splits[{k}]: the {name} rows must be a non-empty 1-D array of row "
                                           f"indices in [0, {n})")
             folds.append((tr, te))
-        return self._fold_list_scores(self._model_for(task, M, empty), M, y, folds, scoring)
+        return self._scores(M, y, task, empty, folds, scoring)
 
 
 class CVTree(CVLinear):
