@@ -10,7 +10,8 @@ For each of three points (near good points of earlier searches) and each pool fa
 gives the mean accuracy over draws and points.  ``--rankings``: the order in which the filter of
 the ``guided`` draw takes the pool's features: ``infogain`` (the engine's: infogain per cost) or
 ``ovr`` (class by class: every feature at its best rank among the ten one-vs-rest infogains per
-cost, ties by class) or ``relief`` (Relief weights per cost, with each image's 5 nearest hits and 5
+cost, ties by class) or ``cmim`` (the engine's ``selector="cmim"``: conditional infomax per cost in place
+of the filter) or ``relief`` (Relief weights per cost, with each image's 5 nearest hits and 5
 nearest misses found once on the raw pixels).  ``--test`` (dev partitions >= 10 only) adds the test error of the protocol's
 final SVM on each set.
 """
@@ -87,7 +88,7 @@ def main() -> None:
     ap.add_argument("--factors", type=float, nargs="+", default=[4, 8, 16])
     ap.add_argument("--max-corr", type=float, default=0.5)
     ap.add_argument("--only-guided", action="store_true", help="skip the oversample rows")
-    ap.add_argument("--rankings", nargs="+", default=["infogain"], choices=["infogain", "ovr", "relief"])
+    ap.add_argument("--rankings", nargs="+", default=["infogain"], choices=["infogain", "ovr", "relief", "cmim"])
     ap.add_argument("--points", nargs="+", default=None,
                     help="points as numInputs,percentPos,shiftInvLen,scatter (default: three fixed points)")
     ap.add_argument("--test", action="store_true", help="also the test error (dev partitions >= 10 only)")
@@ -110,8 +111,9 @@ def main() -> None:
             prob = SearchProblem(make_component("family", "pixel-and", args.family_params), X[tr], y[tr],
                                  make_component("evaluator", "cv-linear-svm"), args.budget,
                                  eval_seed=args.partition, oversample=f)
-            engine = OvrGuided if how.endswith("ovr)") else ReliefGuided if how.endswith("relief)") else GuidedSearch
-            eng = engine.create({"pool_factor": f, "max_corr": args.max_corr})
+            engine = {"ovr)": OvrGuided, "relief)": ReliefGuided}.get(how.rsplit(" ", 1)[-1], GuidedSearch)
+            eng = engine.create({"pool_factor": f, "max_corr": args.max_corr,
+                                 "selector": "cmim" if how.endswith("cmim)") else "filter"})
             if engine is ReliefGuided:
                 eng.neighbours = neighbours
             eng.setup(prob, 0)

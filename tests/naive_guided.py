@@ -77,6 +77,38 @@ def diverse(D, order, costs, budget, max_corr):
     return kept
 
 
+def conditional_infogain(col, y, given):
+    """I(Y; col | given) in nats: the infogain of col within each value of the given column, weighted."""
+    n = len(y)
+    out = 0.0
+    for v in set(given):
+        rows = [i for i in range(n) if given[i] == v]
+        out += len(rows) / n * infogain([col[i] for i in rows], [y[i] for i in rows])
+    return out
+
+
+def cmim(D, y, order, costs, budget):
+    """Conditional infomax per cost, spelt out: while something fits, keep the column of ``order`` with the
+    largest min(I(Y; X), min over kept s of I(Y; X | X_s)) / cost (the first of equals); stop when no
+    column that fits scores above 1e-9 / m nats."""
+    m = len(y)
+    cols = {int(i): [int(v) for v in D[:, i]] for i in order}
+    kept, spent = [], 0.0
+    while True:
+        best, arg = 1e-9 / m, None
+        for i in order:
+            i = int(i)
+            if i in kept or spent + costs[i] > budget * (1 + 1e-12):
+                continue
+            score = min([infogain(cols[i], y)] + [conditional_infogain(cols[i], y, cols[s]) for s in kept])
+            if score / costs[i] > best * (1 + 1e-9) + 1e-15:
+                best, arg = score / costs[i], i
+        if arg is None:
+            return kept
+        kept.append(arg)
+        spent += costs[arg]
+
+
 def first_of_repeats(D):
     """Mask: column not equal to an earlier column."""
     keep = []

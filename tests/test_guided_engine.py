@@ -131,6 +131,66 @@ def test_portfolio_draw_matches_the_reference(small, pool_factor):
     assert float(np.sum(batch.costs)) <= 30.0 + 1e-9
 
 
+@pytest.mark.parametrize("m,n,k", [(97, 30, 3), (64, 25, 10), (130, 20, 1), (11, 9, 2), (50, 0, 2)])
+def test_cmim_matches_the_reference(m, n, k, rng):
+    """The lazy CMIM kernel keeps the same columns, in the same order, as the rule spelt out (odd m, one
+    class, no columns, repeats, constant columns, unequal costs, a budget that binds)."""
+    from metafx._kernels.cmim import cmim_select
+    from metafx._kernels.packing import pack_columns
+
+    y = rng.integers(0, k, m)
+    hidden = rng.random((m, 4)) < 0.5
+    D = np.zeros((m, n), dtype=np.uint8)
+    for j in range(n):
+        D[:, j] = (rng.random(m) < 0.2) ^ (hidden[:, rng.integers(4)] & (y % 2 == 1))
+    if n > 5:
+        D[:, 4] = D[:, 3]  # a repeat: kept at most once (the second has nothing left)
+        D[:, 5] = 0  # constant: never kept
+    costs = rng.integers(1, 4, n).astype(float)
+    order = rng.permutation(n)[: max(n - 2, 0)]
+    budget = 0.5 * float(costs.sum())
+    got = cmim_select(pack_columns(D), m, y, order, costs, budget)
+    want = naive_guided.cmim(D, y, order, costs, budget)
+    assert got.tolist() == want
+    assert float(costs[got].sum()) <= budget + 1e-9
+    if k == 1:
+        assert len(got) == 0  # one class: no information
+
+
+@pytest.mark.parametrize("budget", [30.0, 47.5])
+def test_cmim_point_set_matches_the_reference(small, budget):
+    prob = _problem(small, budget, 1.0)
+    eng = GuidedSearch.create({**PARAMS, "pool_factor": 6, "selector": "cmim"})
+    eng.setup(prob, 3)
+    point = {"numInputs": 2, "percentPos": 50, "shiftInvLen": 1, "scatter": 1.5}
+    got = eng.point_set(prob, point, np.random.default_rng(7))
+    fam = prob.family
+    pool = fam.draw(point, 6 * budget, np.random.default_rng(7))
+    D = fam.compute(prob.prepared, pool).dense(np.uint8)
+    costs = np.asarray(pool.costs, float)
+    order = naive_guided.point_set_order(D, prob.y, costs)
+    want = pool.take(np.array(naive_guided.cmim(D, prob.y, order, costs, budget), dtype=np.intp))
+    assert fam.to_json(got) == fam.to_json(want)
+    assert 0 < float(np.sum(got.costs)) <= budget + 1e-9
+
+
+def test_cmim_on_dense_values(rng):
+    """Dense 0/1 values are packed and selected as packed ones; real values are refused with the way out."""
+    from metafx._kernels.cmim import cmim_select
+    from metafx._kernels.packing import pack_columns
+    from metafx.core.values import FeatureValues
+
+    eng = GuidedSearch.create({"selector": "cmim"})
+    y = np.arange(40) % 3
+    eng.codes_ = y
+    D = (rng.random((40, 12)) < 0.4).astype(np.uint8)
+    costs, order = np.ones(12), rng.permutation(12)
+    got = eng._filter(FeatureValues(n_samples=40, dense=D.astype(float)), costs, order, 5.0)
+    assert got.tolist() == cmim_select(pack_columns(D), 40, y, order, costs, 5.0).tolist()
+    with pytest.raises(metafx.ValidationError, match="selector='cmim' needs binary"):
+        eng._filter(FeatureValues(n_samples=40, dense=D + 0.5), costs, order, 5.0)
+
+
 def test_dense_filter_matches_the_reference(rng):
     D = (rng.random((40, 12)) < 0.4).astype(np.uint8)
     D[:, 5] = D[:, 2]  # perfectly correlated
@@ -220,7 +280,7 @@ def test_bound_refuses(small):
 @pytest.mark.parametrize("params", [{"n_init": 0}, {"portfolio_every": -1}, {"portfolio_sizes": [1]},
                                     {"portfolio_sizes": []}, {"portfolio_sizes": "23"}, {"n_pool": 0},
                                     {"xi": -0.1}, {"pool_factor": 0.5}, {"max_corr": 0}, {"max_corr": 1.5},
-                                    {"cost_power": -1}, {"cost_power": "1"}])
+                                    {"cost_power": -1}, {"cost_power": "1"}, {"selector": "corr"}])
 def test_bad_parameters_are_refused(params):
     key = next(iter(params))
     with pytest.raises(metafx.ValidationError, match=key):

@@ -57,7 +57,9 @@ import numpy as np
 from scipy.linalg import solve_triangular
 from scipy.special import ndtr
 
+from .._kernels.cmim import cmim_select
 from .._kernels.diverse import diverse_prefix
+from .._kernels.packing import pack_columns
 from ..core.base import Candidate, FeatureScorer, SearchEngine
 from ..core.exceptions import ValidationError
 from ..core.validation import check_int, check_number
@@ -65,9 +67,11 @@ from ..core.values import StepRecord
 from ..hooks.spec import hookimpl
 from ..loop.components import make_component
 from ..loop.problem import SearchProblem, draw_or_empty, step_rng
+from .scorers import encode_labels
 
 __all__ = ["GuidedSearch", "expected_improvement", "gp_posterior"]
 
+SELECTORS = ("filter", "cmim")
 _MOVE = 0
 _DRAW = 1
 #: key of a portfolio candidate's point holding its sources
@@ -163,6 +167,12 @@ class GuidedSearch(SearchEngine):
         so far is at most ``max_corr``.  ``None``: the loop's draw (``oversample`` of the search).
     max_corr : float, default 0.5
         Largest absolute correlation (phi coefficient for binary features) between two kept features.
+    selector : {"filter", "cmim"}, default "filter"
+        How a pool's features are chosen.  ``"filter"``: infogain per cost, best first, kept while
+        weakly correlated (``max_corr``).  ``"cmim"``: conditional infomax per cost (Fleuret 2004): the
+        next feature kept maximizes ``min(I(Y; X), min over kept s of I(Y; X | X_s)) / cost``, so a
+        feature whose class information the kept ones already carry waits, however weakly correlated;
+        binary features only, slower (``max_corr`` is not used).
     cost_power : float, default 1
         The model proposes the point of largest ``EI / max(1, n / m) ** cost_power``, where ``n`` is
         the number of features its set is predicted to hold (a second Gaussian process, on the
@@ -192,7 +202,7 @@ class GuidedSearch(SearchEngine):
 
     def __init__(self, n_init: int = 10, portfolio_every: int = 5, portfolio_sizes: Sequence[int] = (2, 3, 4),
                  n_pool: int = 2000, xi: float = 0.01, pool_factor: float | None = 16.0,
-                 max_corr: float = 0.5, cost_power: float = 1.0) -> None:
+                 max_corr: float = 0.5, cost_power: float = 1.0, selector: str = "filter") -> None:
         self.n_init = n_init
         self.portfolio_every = portfolio_every
         self.portfolio_sizes = portfolio_sizes
@@ -201,6 +211,7 @@ class GuidedSearch(SearchEngine):
         self.pool_factor = pool_factor
         self.max_corr = max_corr
         self.cost_power = cost_power
+        self.selector = selector
 
     def check_params(self) -> None:
         check_int("n_init", self.n_init, 1)
@@ -210,6 +221,8 @@ class GuidedSearch(SearchEngine):
         check_number("pool_factor", self.pool_factor, low=1, high=1000, allow_none=True)
         check_number("max_corr", self.max_corr, low=0, high=1, strict=True)
         check_number("cost_power", self.cost_power, low=0, high=10)
+        if self.selector not in SELECTORS:
+            raise ValidationError(f"selector={self.selector!r} is not one of {', '.join(map(repr, SELECTORS))}")
         sizes = self.portfolio_sizes
         if isinstance(sizes, (str, bytes)) or not isinstance(sizes, (list, tuple)) or not sizes or any(
                 isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2 for k in sizes):
@@ -223,6 +236,7 @@ class GuidedSearch(SearchEngine):
         self.proposed_: dict[int, dict[str, Any] | None] = {}  # None: a portfolio step
         self.n_portfolios_ = 0
         self.scorer_ = make_component("evaluator", "infogain", None, base=FeatureScorer)
+        self.codes_ = encode_labels(problem.y)[0] if self.selector == "cmim" else None
         self.sets_: dict[Any, Any] = {}  # sets drawn in this search, by (generator keys, point): portfolios reuse them
 
     # ------------------------------------------------------------------ proposals
@@ -384,6 +398,8 @@ class GuidedSearch(SearchEngine):
 
     def _filter(self, values: Any, costs: Any, order: np.ndarray, budget: float) -> np.ndarray:
         costs = np.asarray(costs, dtype=np.float64)
+        if self.selector == "cmim":
+            return cmim_select(_packed_binary(values), values.n_samples, self.codes_, order, costs, budget)
         if values.packed is not None:
             return diverse_prefix(values.packed, values.n_samples, order, costs, budget, self.max_corr)
         return dense_diverse_prefix(values.dense(np.float64), order, costs, budget, self.max_corr)
@@ -391,12 +407,23 @@ class GuidedSearch(SearchEngine):
     def metadata(self) -> dict[str, Any]:
         meta: dict[str, Any] = {"n_init": self.n_init, "portfolio_every": self.portfolio_every,
                                 "pool_factor": self.pool_factor, "max_corr": self.max_corr,
-                                "cost_power": self.cost_power,
+                                "cost_power": self.cost_power, "selector": self.selector,
                                 "portfolio_steps": sorted(s for s, p in self.proposed_.items() if p is None),
                                 "proposed_points": [self.proposed_[s] for s in sorted(self.proposed_)]}
         if self.warm_start_:
             meta["warm_start"] = self.warm_start_
         return meta
+
+
+def _packed_binary(values: Any) -> np.ndarray:
+    """Bit-packed rows of binary feature values (``selector="cmim"``)."""
+    if values.packed is not None:
+        return values.packed
+    X = values.dense(np.float64)
+    if not np.all((X == 0) | (X == 1)):
+        raise ValidationError("selector='cmim' needs binary (0/1) features; this family's values are not; "
+                              "use selector='filter'")
+    return pack_columns(X.astype(np.uint8))
 
 
 def _first_of_repeats(values: Any) -> np.ndarray:
