@@ -251,10 +251,11 @@ class CVLinear(SetEvaluator):
             model = make_pipeline(SimpleImputer(strategy="mean", add_indicator=True, keep_empty_features=True), model)
         return model
 
-    def _problem(self, X: Any, y: Any, random_state: Any, n_repeats: int) -> tuple:
+    def _problem(self, X: Any, y: Any, random_state: Any, n_repeats: int, own_folds: bool = True) -> tuple:
         """``(M, y, task, empty, folds, scoring)``: the matrix scored (the table's columns beside the
         features; one column of zeros for an empty set), the task, whether the set is empty, the seeded
-        folds and the scorer name."""
+        folds and the scorer name.  ``own_folds=False`` (splits given by the caller): the folds are None
+        and the class sizes need not reach ``n_splits``."""
         self.check_params()
         from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold
 
@@ -269,7 +270,7 @@ class CVLinear(SetEvaluator):
 
         if task == "classification":
             _, counts = np.unique(y, return_counts=True)
-            if counts.size < 2 or counts.min() < self.n_splits:
+            if own_folds and (counts.size < 2 or counts.min() < self.n_splits):
                 raise ValidationError(
                     f"{self.name} needs >= 2 classes with >= n_splits={self.n_splits} samples each; "
                     f"class sizes are {sorted(counts.tolist())}: lower n_splits"
@@ -277,7 +278,7 @@ class CVLinear(SetEvaluator):
             cv = RepeatedStratifiedKFold(n_splits=self.n_splits, n_repeats=n_repeats, random_state=random_state)
             scoring = "neg_log_loss"
         else:
-            if y.shape[0] < self.n_splits:
+            if own_folds and y.shape[0] < self.n_splits:
                 raise ValidationError(f"{y.shape[0]} samples are fewer than n_splits={self.n_splits}")
             cv = RepeatedKFold(n_splits=self.n_splits, n_repeats=n_repeats, random_state=random_state)
             scoring = "r2"
@@ -289,7 +290,7 @@ class CVLinear(SetEvaluator):
         empty = M.shape[1] == 0
         if empty:
             M = np.zeros((values.n_samples, 1))
-        return M, y, task, empty, cv, scoring
+        return M, y, task, empty, cv if own_folds else None, scoring
 
     def _scores(self, M: np.ndarray, y: np.ndarray, task: str, empty: bool, folds: list, scoring: str) -> np.ndarray:
         """The score of every ``(train, test)`` fold of ``folds``: the model for ``M`` (:meth:`_model_for`)
@@ -341,7 +342,7 @@ class CVLinear(SetEvaluator):
         >>> CVLinear().split_scores(X, y, [(np.arange(15), np.arange(15, 20))]).round(3)
         array([0.947])
         """
-        M, y, task, empty, _, scoring = self._problem(X, y, None, 1)
+        M, y, task, empty, _, scoring = self._problem(X, y, None, 1, own_folds=False)
         n = M.shape[0]
         folds = []
         try:
@@ -359,6 +360,15 @@ class CVLinear(SetEvaluator):
                 if rows.ndim != 1 or rows.size == 0 or rows.dtype.kind not in "iu" or rows.min() < 0 or rows.max() >= n:
                     raise ValidationError(f"splits[{k}]: the {name} rows must be a non-empty 1-D array of row "
                                           f"indices in [0, {n})")
+            if task == "classification":
+                seen = np.unique(y[tr])
+                if seen.size < 2:
+                    raise ValidationError(f"splits[{k}]: the train rows hold one class ({seen[0].item()!r}); a classifier "
+                                          "needs at least 2")
+                unseen = np.setdiff1d(np.unique(y[te]), seen)
+                if unseen.size:
+                    raise ValidationError(f"splits[{k}]: the test rows hold classes {unseen.tolist()} that the "
+                                          "train rows do not")
             folds.append((tr, te))
         return self._scores(M, y, task, empty, folds, scoring)
 

@@ -150,6 +150,13 @@ class TableExtractor(MetaFeatureExtractor):
             raise ValidationError(f"confirm={self.confirm!r}; allowed: True, False, 'test', 'auto'")
         if self.starts not in ("default", "groups"):
             raise ValidationError(f"starts={self.starts!r}; allowed: 'default', 'groups'")
+        # before the search: a bad value must not cost one
+        evaluator = make_component("evaluator", self.evaluator,
+                                   None if self.evaluator_params is None else dict(self.evaluator_params))
+        confirm = getattr(evaluator, "table_confirm", True) if self.confirm == "auto" else self.confirm
+        if not (isinstance(confirm, (bool, np.bool_)) or (isinstance(confirm, str) and confirm == "test")):
+            raise ValidationError(f"evaluator {self.evaluator!r} has table_confirm={confirm!r} (read by "
+                                  "confirm='auto'); allowed: True, False, 'test'")
         yv = np.asarray(y)
         if yv.ndim == 2 and yv.shape[1] == 1:  # a column vector, as the search reads it
             yv = yv.ravel()
@@ -159,9 +166,6 @@ class TableExtractor(MetaFeatureExtractor):
         finally:
             del self._group_starts
         self.confirmation_ = None
-        evaluator = make_component("evaluator", self.evaluator,
-                                   None if self.evaluator_params is None else dict(self.evaluator_params))
-        confirm = getattr(evaluator, "table_confirm", True) if self.confirm == "auto" else self.confirm
         if not confirm or not len(self._batch):
             return self
         Xv, _ = self._validate(X, reset=False)

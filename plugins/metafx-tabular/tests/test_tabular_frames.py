@@ -520,6 +520,21 @@ def test_split_scores_on_the_evaluators_folds_are_its_fold_scores(cls, task):
                       ([(tr.astype(float), te)], "the train rows"), ([(tr[:0], te)], "the train rows")):
         with pytest.raises(metafx.ValidationError, match=what):
             ev.split_scores(X, y, bad)
+    if task == "classification":
+        # a class smaller than n_splits is fine with splits of the caller's; a train part needs 2 classes and
+        # every class of its test part
+        y2 = y.copy()
+        y2[np.flatnonzero(y2 == 1)[2:]] = 0          # class 1 holds 2 rows, fewer than n_splits=3
+        rows = np.flatnonzero(y2 == 1)
+        rest = np.setdiff1d(np.arange(61), rows)
+        ok = ev.split_scores(X, y2, [(np.r_[rest[:40], rows[:1]], np.r_[rest[40:], rows[1:]])])
+        assert np.isfinite(ok[0])
+        with pytest.raises(metafx.ValidationError, match=r"splits\[0\]: the train rows hold one class \(0\)"):
+            ev.split_scores(X, y2, [(rest[:40], rows)])
+        y3 = y.copy()
+        y3[rows] = 2                                  # a third class, only in the test part
+        with pytest.raises(metafx.ValidationError, match=r"splits\[0\]: the test rows hold classes \[2\]"):
+            ev.split_scores(X, y3, [(rest[:40], np.r_[rest[40:], rows])])
 
 
 def test_confirm_test_keeps_a_clear_gain_and_drops_noise():
@@ -629,3 +644,12 @@ def test_docstring_examples():
     for mod in (metafx_tabular.extractor, metafx_tabular.evaluator, metafx_tabular.family):
         res = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
         assert res.attempted > 0 and res.failed == 0, mod.__name__
+
+
+def test_a_bad_table_confirm_is_refused_before_the_search(monkeypatch):
+    monkeypatch.setattr(CVLinear, "table_confirm", "yes")
+    X = pd.DataFrame({"a": np.arange(30.0), "b": np.arange(30.0) % 7})
+    fx = TableExtractor(budget=2, steps=2, seed=0)
+    with pytest.raises(metafx.ValidationError, match="evaluator 'cv-linear' has table_confirm='yes'"):
+        fx.fit(X, X["a"] * X["b"])
+    assert not hasattr(fx, "result_")   # refused before any search ran
