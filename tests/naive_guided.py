@@ -92,7 +92,15 @@ def cmim(D, y, order, costs, budget):
     largest min(I(Y; X), min over kept s of I(Y; X | X_s)) / cost (the first of equals); stop when no
     column that fits scores above 1e-9 / m nats."""
     m = len(y)
+    y = list(y)
     cols = {int(i): [int(v) for v in D[:, i]] for i in order}
+    memo = {}  # each information is computed once (the values do not change as columns are kept)
+
+    def info(i, s=None):
+        if (i, s) not in memo:
+            memo[i, s] = infogain(cols[i], y) if s is None else conditional_infogain(cols[i], y, cols[s])
+        return memo[i, s]
+
     kept, spent = [], 0.0
     while True:
         best, arg = 1e-9 / m, None
@@ -100,7 +108,7 @@ def cmim(D, y, order, costs, budget):
             i = int(i)
             if i in kept or spent + costs[i] > budget * (1 + 1e-12):
                 continue
-            score = min([infogain(cols[i], y)] + [conditional_infogain(cols[i], y, cols[s]) for s in kept])
+            score = min([info(i)] + [info(i, s) for s in kept])
             if score / costs[i] > best * (1 + 1e-9) + 1e-15:
                 best, arg = score / costs[i], i
         if arg is None:
