@@ -88,10 +88,11 @@ def test_expected_improvement_matches_numerical_integration(rng):
     np.testing.assert_allclose(got, naive_guided.expected_improvement(mean, sd, 0.4, 0.01), rtol=1e-5, atol=1e-9)
 
 
-@pytest.mark.parametrize("budget,max_corr", [(30.0, 0.5), (47.5, 0.3)])
-def test_point_set_matches_the_reference(small, budget, max_corr):
+@pytest.mark.parametrize("budget,selector,max_corr", [(30.0, "filter", 0.5), (47.5, "filter", 0.3),
+                                                     (30.0, "cmim", 0.5), (47.5, "cmim", 0.5)])
+def test_point_set_matches_the_reference(small, budget, selector, max_corr):
     prob = _problem(small, budget, 1.0)
-    eng = GuidedSearch.create({**PARAMS, "pool_factor": 6, "max_corr": max_corr})
+    eng = GuidedSearch.create({**PARAMS, "pool_factor": 6, "max_corr": max_corr, "selector": selector})
     eng.setup(prob, 3)
     point = {"numInputs": 2, "percentPos": 50, "shiftInvLen": 1, "scatter": 1.5}
     got = eng.point_set(prob, point, np.random.default_rng(7))
@@ -100,7 +101,9 @@ def test_point_set_matches_the_reference(small, budget, max_corr):
     D = fam.compute(prob.prepared, pool).dense(np.uint8)
     costs = np.asarray(pool.costs, float)
     order = naive_guided.point_set_order(D, prob.y, costs)
-    want = pool.take(np.array(naive_guided.diverse(D, order, costs, budget, max_corr), dtype=np.intp))
+    kept = (naive_guided.diverse(D, order, costs, budget, max_corr) if selector == "filter"
+            else naive_guided.cmim(D, prob.y, order, costs, budget))
+    want = pool.take(np.array(kept, dtype=np.intp))
     assert fam.to_json(got) == fam.to_json(want)
     assert 0 < float(np.sum(got.costs)) <= budget + 1e-9
 
@@ -155,23 +158,6 @@ def test_cmim_matches_the_reference(m, n, k, rng):
     assert float(costs[got].sum()) <= budget + 1e-9
     if k == 1:
         assert len(got) == 0  # one class: no information
-
-
-@pytest.mark.parametrize("budget", [30.0, 47.5])
-def test_cmim_point_set_matches_the_reference(small, budget):
-    prob = _problem(small, budget, 1.0)
-    eng = GuidedSearch.create({**PARAMS, "pool_factor": 6, "selector": "cmim"})
-    eng.setup(prob, 3)
-    point = {"numInputs": 2, "percentPos": 50, "shiftInvLen": 1, "scatter": 1.5}
-    got = eng.point_set(prob, point, np.random.default_rng(7))
-    fam = prob.family
-    pool = fam.draw(point, 6 * budget, np.random.default_rng(7))
-    D = fam.compute(prob.prepared, pool).dense(np.uint8)
-    costs = np.asarray(pool.costs, float)
-    order = naive_guided.point_set_order(D, prob.y, costs)
-    want = pool.take(np.array(naive_guided.cmim(D, prob.y, order, costs, budget), dtype=np.intp))
-    assert fam.to_json(got) == fam.to_json(want)
-    assert 0 < float(np.sum(got.costs)) <= budget + 1e-9
 
 
 def test_cmim_on_dense_values(rng):
