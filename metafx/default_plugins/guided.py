@@ -158,8 +158,8 @@ class GuidedSearch(SearchEngine):
     portfolio_sizes : sequence of int, default (2, 3, 4, 6, 8)
         Numbers of best sets combined by successive portfolio steps (cycled).  The default was
         ``(2, 3, 4)`` until 2026-11-23; on the MNIST protocol the wider portfolios gave lower test
-        errors at 3000 and 6000 and the same at 12000, in the same time (a rule written before the
-        run, bench/guided_engine_results.md).
+        errors at 3000 and 6000, the same at 12000 and a little higher at 1000 and 2000, in the same
+        time (a rule written before the run, bench/guided_engine_results.md).
     n_pool : int, default 2000
         Uniform points among which the model chooses (plus 100 neighbours of each of the 5 best points).
     xi : float, default 0.01
