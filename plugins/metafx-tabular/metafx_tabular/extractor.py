@@ -145,8 +145,7 @@ class TableExtractor(MetaFeatureExtractor):
 
     def fit(self, X: Any, y: Any) -> TableExtractor:
         """Search, then (``confirm``) check the best set against the table's columns alone."""
-        if not (isinstance(self.confirm, (bool, np.bool_))
-                or (isinstance(self.confirm, str) and self.confirm in ("test", "auto"))):
+        if not _is_confirm(self.confirm, ("test", "auto")):
             raise ValidationError(f"confirm={self.confirm!r}; allowed: True, False, 'test', 'auto'")
         if self.starts not in ("default", "groups"):
             raise ValidationError(f"starts={self.starts!r}; allowed: 'default', 'groups'")
@@ -154,7 +153,7 @@ class TableExtractor(MetaFeatureExtractor):
         evaluator = make_component("evaluator", self.evaluator,
                                    None if self.evaluator_params is None else dict(self.evaluator_params))
         confirm = getattr(evaluator, "table_confirm", True) if self.confirm == "auto" else self.confirm
-        if not (isinstance(confirm, (bool, np.bool_)) or (isinstance(confirm, str) and confirm == "test")):
+        if not _is_confirm(confirm, ("test",)):
             raise ValidationError(f"evaluator {self.evaluator!r} has table_confirm={confirm!r} (read by "
                                   "confirm='auto'); allowed: True, False, 'test'")
         yv = np.asarray(y)
@@ -218,3 +217,8 @@ class TableExtractor(MetaFeatureExtractor):
         if given is None:
             return starts
         return starts + ([given] if isinstance(given, (Mapping, SearchResult)) else list(given))
+
+
+def _is_confirm(value: Any, words: tuple[str, ...]) -> bool:
+    """Whether ``value`` is a boolean or one of the strings ``words`` (the values of ``confirm``)."""
+    return isinstance(value, (bool, np.bool_)) or (isinstance(value, str) and value in words)
