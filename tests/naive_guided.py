@@ -148,3 +148,28 @@ def point_set_order(D, y, costs):
 def round_robin(lengths):
     """(source, position) pairs: position 0 of every source, then position 1, ..."""
     return [(s, r) for r in range(max(lengths)) for s in range(len(lengths)) if r < lengths[s]]
+
+
+def quality_map(train_uv, quality, query_uv, shape, n=7, alpha=0.1):
+    """Thesis Algorithm 5 with the regression of T 5.2, footnote 3, spelt out: ``n x n`` Gaussian bumps
+    at the middles of equal cells of the image (std 3/4 of the spacing), a linear model on their
+    responses with an unpenalized intercept and a ridge penalty ``alpha``, solved in closed form on
+    centred data; its predictions at ``query_uv`` ((row, col) pairs)."""
+    h, w = shape
+    rows = -0.5 + (np.arange(n) + 0.5) * h / n
+    cols = -0.5 + (np.arange(n) + 0.5) * w / n
+    sr, sc = 0.75 * h / n, 0.75 * w / n
+
+    def bumps(uv):
+        out = np.empty((len(uv), n * n))
+        for i, (r, c) in enumerate(uv):
+            for a in range(n):
+                for b in range(n):
+                    out[i, a * n + b] = math.exp(-(r - rows[a]) ** 2 / (2 * sr * sr) - (c - cols[b]) ** 2 / (2 * sc * sc))
+        return out
+
+    B = bumps(np.asarray(train_uv, float))
+    q = np.asarray(quality, float)
+    mu, qm = B.mean(0), q.mean()
+    a = np.linalg.solve((B - mu).T @ (B - mu) + alpha * np.eye(n * n), (B - mu).T @ (q - qm))
+    return qm + (bumps(np.asarray(query_uv, float)) - mu) @ a

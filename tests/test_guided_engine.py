@@ -344,3 +344,83 @@ def test_filter_keeps_more_than_its_first_buffer(max_corr, rng):
             kept.append(i)
     np.testing.assert_array_equal(got, kept)
     assert max_corr < 1 or len(got) == 1200
+
+
+@pytest.mark.parametrize("R,budget", [(2, 30.0), (4, 47.5)])
+def test_feature_map_pool_matches_the_reference(small, R, budget):
+    """``feature_map=R``: half the pool drawn and scored, Algorithm 5 fitted on the scores (the
+    reference solves the ridge regression over 7 x 7 bumps in closed form), then the best-predicted
+    ``1/R`` of ``R`` times as many specs; the values returned are those of the pool."""
+    prob = _problem(small, budget, 1.0)
+    eng = GuidedSearch.create({**PARAMS, "pool_factor": 6, "feature_map": R})
+    eng.setup(prob, 3)
+    point = {"numInputs": 3, "percentPos": 67, "shiftInvLen": 2, "scatter": 1.7}
+    pool, values = eng.mapped_pool(prob, point, np.random.default_rng(5))
+    fam = prob.family
+    rng = np.random.default_rng(5)
+    first = fam.draw(point, 6 * budget / 2, rng)
+    specs = fam.draw(point, 6 * budget / 2 * R, rng)
+    D = fam.compute(prob.prepared, first).dense(np.uint8)
+    q = [naive_guided.infogain(list(D[:, i]), list(prob.y)) / first.costs[i] for i in range(len(first))]
+    pred = naive_guided.quality_map(fam.centres(first), q, fam.centres(specs), fam.image_shape)
+    top = sorted(sorted(range(len(specs)), key=lambda i: (-pred[i], i))[:len(first)])
+    want = fam.concat([first, specs.take(np.array(top, dtype=np.intp))])
+    assert len(specs) == R * len(first) and len(pool) == 2 * len(first)
+    assert fam.to_json(pool) == fam.to_json(want)
+    assert np.array_equal(values.dense(np.uint8), fam.compute(prob.prepared, pool).dense(np.uint8))
+    kept = eng.point_set(prob, point, np.random.default_rng(5))  # the usual ranking and filter on that pool
+    order = naive_guided.point_set_order(values.dense(np.uint8), prob.y, np.asarray(pool.costs, float))
+    ref = naive_guided.diverse(values.dense(np.uint8), order, np.asarray(pool.costs, float), budget, eng.max_corr)
+    assert fam.to_json(kept) == fam.to_json(pool.take(np.array(ref, dtype=np.intp)))
+
+
+def test_feature_map_draws_where_the_map_says(rng):
+    """Class information only in the left half of the images: the map-chosen half of the pool lies
+    mostly there, the uniform half does not."""
+    m = 400
+    y = rng.integers(0, 2, m)
+    X = (rng.random((m, 12, 12)) < 0.5).astype(np.uint8)
+    X[:, :, :6] = (rng.random((m, 12, 6)) < np.where(y[:, None, None] == 1, 0.8, 0.2)).astype(np.uint8)
+    prob = SearchProblem(make_component("family", "pixel-and"), X, y, make_component("evaluator", "cv-linear-svm"),
+                         100.0, eval_seed=0)
+    eng = GuidedSearch.create({"pool_factor": 8, "feature_map": 4})
+    eng.setup(prob, 0)
+    point = {"numInputs": 1, "percentPos": 100, "shiftInvLen": 1, "scatter": 1.0}
+    pool, _ = eng.mapped_pool(prob, point, np.random.default_rng(1))
+    cols = prob.family.centres(pool)[:, 1]
+    half = len(pool) // 2
+    assert np.mean(cols[:half] < 5.5) < 0.7 and np.mean(cols[half:] < 5.5) > 0.95
+
+
+def test_feature_map_resumes_and_ignores_n_jobs(small, tmp_path):
+    prob = _problem(small)
+    params = {**PARAMS, "feature_map": 2}
+    kw = dict(steps=7, seed=4, progress=False)
+    full = run_search(prob, GuidedSearch.create(params), **kw)
+    assert full.metadata["feature_map"] == 2
+    j = tmp_path / "g.jsonl"
+    run_search(prob, GuidedSearch.create(params), storage=str(j), callbacks=[lambda s, r: r.step < 4], **kw)
+    again = run_search(prob, GuidedSearch.create(params), storage=str(j), **kw)
+    assert again.metadata.get("resumed_steps") == 4
+    assert _steps(again) == _steps(full) and again.features == full.features
+    two = run_search(prob, GuidedSearch.create(params), n_jobs=2, **kw)
+    assert _steps(two) == _steps(full)
+    plain = run_search(prob, GuidedSearch.create(PARAMS), **kw)
+    assert _steps(plain) != _steps(full)
+
+
+@pytest.mark.parametrize("params,match", [({"feature_map": 1}, "feature_map=1"),
+                                          ({"feature_map": 2.5}, "feature_map"),
+                                          ({"feature_map": 2, "pool_factor": None}, "pool_factor")])
+def test_feature_map_bad_values_are_refused(params, match):
+    with pytest.raises(metafx.ValidationError, match=match):
+        GuidedSearch.create(params)
+
+
+def test_feature_map_needs_centres(rng):
+    X = rng.normal(size=(60, 4))
+    y = rng.integers(0, 2, 60)
+    prob = SearchProblem(make_component("family", "tabular"), X, y, make_component("evaluator", "cv-linear-svm"),
+                         10.0, eval_seed=0)
+    with pytest.raises(metafx.ValidationError, match="feature_map=2 needs a family whose features have centres"):
+        GuidedSearch.create({"feature_map": 2}).setup(prob, 0)

@@ -63,8 +63,9 @@ from .._kernels.packing import pack_columns
 from ..core.base import Candidate, FeatureScorer, SearchEngine
 from ..core.exceptions import ValidationError
 from ..core.validation import check_int, check_number
-from ..core.values import StepRecord
+from ..core.values import FeatureValues, StepRecord
 from ..hooks.spec import hookimpl
+from ..learn.rbf import RBFGridRegressor
 from ..loop.components import make_component
 from ..loop.problem import SearchProblem, draw_or_empty, step_rng
 from .scorers import encode_labels
@@ -186,6 +187,15 @@ class GuidedSearch(SearchEngine):
         searches whose budget buys at most ``m`` features.  0: expected improvement alone (the
         default before; on the MNIST protocol, 1 gave the same or lower mean test error at budgets
         3000 and 12000 and 0.7 times the search time at 12000, docs/engines.md).
+    feature_map : int or None, default None
+        ``R``: bias half of a point's pool by thesis Algorithm 5 (the quality map at feature level).
+        The first half of the pool is drawn as usual, computed and scored (infogain per cost); a ridge
+        regression over a 7 x 7 grid of Gaussians (std 3 pixels on 28 x 28 images) on the features'
+        centres is fitted to those scores (thesis 5.2, footnote 3); the second half is the best-predicted
+        ``1/R`` of ``R`` times as many drawn features, chosen before their values are computed.  The map
+        is fitted inside the step, so a step's set stays a function of its point and its generator.
+        Needs ``pool_factor`` and a family with ``centres(batch)`` (``pixel-and``, ``pixels``).
+        ``None``: off.
 
     Examples
     --------
@@ -205,7 +215,8 @@ class GuidedSearch(SearchEngine):
 
     def __init__(self, n_init: int = 10, portfolio_every: int = 5, portfolio_sizes: Sequence[int] = (2, 3, 4, 6, 8),
                  n_pool: int = 2000, xi: float = 0.01, pool_factor: float | None = 16.0,
-                 max_corr: float = 0.5, cost_power: float = 1.0, selector: str = "filter") -> None:
+                 max_corr: float = 0.5, cost_power: float = 1.0, selector: str = "filter",
+                 feature_map: int | None = None) -> None:
         self.n_init = n_init
         self.portfolio_every = portfolio_every
         self.portfolio_sizes = portfolio_sizes
@@ -215,6 +226,7 @@ class GuidedSearch(SearchEngine):
         self.max_corr = max_corr
         self.cost_power = cost_power
         self.selector = selector
+        self.feature_map = feature_map
 
     def check_params(self) -> None:
         check_int("n_init", self.n_init, 1)
@@ -226,6 +238,11 @@ class GuidedSearch(SearchEngine):
         check_number("cost_power", self.cost_power, low=0, high=10)
         if self.selector not in SELECTORS:
             raise ValidationError(f"selector={self.selector!r} is not one of {', '.join(map(repr, SELECTORS))}")
+        if self.feature_map is not None:
+            check_int("feature_map", self.feature_map, 2, high=64)
+            if self.pool_factor is None:
+                raise ValidationError(f"feature_map={self.feature_map} biases the engine's own pool; it needs a "
+                                      "pool_factor (got None, the loop's draw)")
         sizes = self.portfolio_sizes
         if isinstance(sizes, (str, bytes)) or not isinstance(sizes, (list, tuple)) or not sizes or any(
                 isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2 for k in sizes):
@@ -241,6 +258,10 @@ class GuidedSearch(SearchEngine):
         self.scorer_ = make_component("evaluator", "infogain", None, base=FeatureScorer)
         self.codes_ = encode_labels(problem.y)[0] if self.selector == "cmim" else None
         self.sets_: dict[Any, Any] = {}  # sets drawn in this search, by (generator keys, point): portfolios reuse them
+        if self.feature_map is not None and not callable(getattr(problem.family, "centres", None)):
+            raise ValidationError(f"feature_map={self.feature_map} needs a family whose features have centres "
+                                  f"(a centres(batch) method, as pixel-and and pixels have); "
+                                  f"family {problem.family.name!r} has none: leave feature_map=None")
 
     # ------------------------------------------------------------------ proposals
     def _is_portfolio(self, step: int) -> bool:
@@ -385,13 +406,40 @@ class GuidedSearch(SearchEngine):
     def point_set(self, problem: SearchProblem, point: Mapping[str, Any], rng: np.random.Generator) -> Any:
         """``pool_factor * budget`` drawn at ``point``, ranked by infogain per cost, repeats dropped,
         kept while weakly correlated with the features kept before (best first)."""
-        pool = problem.family.draw(point, problem.budget * float(self.pool_factor), rng)
-        if len(pool) == 0:
-            return pool
-        values = problem.family.compute(problem.prepared, pool)
+        if self.feature_map is not None:
+            pool, values = self.mapped_pool(problem, point, rng)
+            if len(pool) == 0:
+                return pool
+        else:
+            pool = problem.family.draw(point, problem.budget * float(self.pool_factor), rng)
+            if len(pool) == 0:
+                return pool
+            values = problem.family.compute(problem.prepared, pool)
         costs = np.asarray(pool.costs, dtype=np.float64)
         order = self._pool_order(problem, values, costs, np.flatnonzero(_first_of_repeats(values)))
         return pool.take(self._filter(values, costs, order, problem.budget))
+
+    def mapped_pool(self, problem: SearchProblem, point: Mapping[str, Any], rng: np.random.Generator) -> tuple[Any, Any]:
+        """A pool of ``pool_factor * budget`` whose second half is chosen by the quality map (``feature_map``),
+        with its values: half drawn and computed as usual, Algorithm 5 fitted on their infogain per cost
+        against their centres, then the best-predicted ``1/R`` of ``R`` times as many drawn features."""
+        fam = problem.family
+        half = problem.budget * float(self.pool_factor) / 2.0
+        first = fam.draw(point, half, rng)
+        if len(first) == 0:
+            return first, None
+        values = fam.compute(problem.prepared, first)
+        specs = fam.draw(point, half * self.feature_map, rng)
+        n_second = min(len(first), len(specs))
+        if n_second == 0:
+            return first, values
+        quality = (np.asarray(self.scorer_.score(values, problem.y), dtype=np.float64)
+                   / np.asarray(first.costs, dtype=np.float64))
+        h, w = fam.image_shape
+        qmap = RBFGridRegressor(domain=[(-0.5, h - 0.5), (-0.5, w - 0.5)]).fit(fam.centres(first), quality)
+        predicted = qmap.predict(fam.centres(specs))
+        second = specs.take(np.sort(np.argsort(-predicted, kind="stable")[:n_second]))
+        return fam.concat([first, second]), _joined(values, fam.compute(problem.prepared, second))
 
     def _pool_order(self, problem: SearchProblem, values: Any, costs: np.ndarray, first: np.ndarray) -> np.ndarray:
         """The order in which the filter takes a pool's features: ``first`` (the features that repeat no
@@ -411,11 +459,19 @@ class GuidedSearch(SearchEngine):
         meta: dict[str, Any] = {"n_init": self.n_init, "portfolio_every": self.portfolio_every,
                                 "pool_factor": self.pool_factor, "max_corr": self.max_corr,
                                 "cost_power": self.cost_power, "selector": self.selector,
+                                "feature_map": self.feature_map,
                                 "portfolio_steps": sorted(s for s, p in self.proposed_.items() if p is None),
                                 "proposed_points": [self.proposed_[s] for s in sorted(self.proposed_)]}
         if self.warm_start_:
             meta["warm_start"] = self.warm_start_
         return meta
+
+
+def _joined(a: FeatureValues, b: FeatureValues) -> FeatureValues:
+    """The features of ``a`` then those of ``b`` (same samples)."""
+    if a.packed is not None and b.packed is not None:
+        return FeatureValues(n_samples=a.n_samples, packed=np.concatenate([a.packed, b.packed]))
+    return FeatureValues(n_samples=a.n_samples, dense=np.hstack([a.dense(np.float64), b.dense(np.float64)]))
 
 
 def _packed_binary(values: Any) -> np.ndarray:
