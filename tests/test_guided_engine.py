@@ -424,3 +424,20 @@ def test_feature_map_needs_centres(rng):
                          10.0, eval_seed=0)
     with pytest.raises(metafx.ValidationError, match="feature_map=2 needs a family whose features have centres"):
         GuidedSearch.create({"feature_map": 2}).setup(prob, 0)
+
+
+def test_feature_map_off_leaves_the_signature_as_before(small, tmp_path):
+    """A journal written before ``feature_map`` existed has no such key in its signature: off, the
+    parameter is left out (so that journal resumes); on, it is part of the signature."""
+    from metafx.loop.problem import problem_signature
+
+    prob = _problem(small)
+    off = problem_signature(GuidedSearch.create(PARAMS), prob, 1)["engine_params"]
+    on = problem_signature(GuidedSearch.create({**PARAMS, "feature_map": 2}), prob, 1)["engine_params"]
+    assert "feature_map" not in off and on["feature_map"] == 2
+    assert {k: v for k, v in on.items() if k != "feature_map"} == off
+    j = tmp_path / "old.jsonl"
+    run_search(prob, GuidedSearch.create(PARAMS), storage=str(j), steps=3, seed=1, progress=False)
+    with pytest.raises(metafx.MetafxError, match="engine_params"):
+        run_search(prob, GuidedSearch.create({**PARAMS, "feature_map": 2}), storage=str(j), steps=3, seed=1,
+                   progress=False)

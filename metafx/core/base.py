@@ -334,6 +334,9 @@ class SearchEngine(Component, ABC):
     own_storage: ClassVar[bool] = False
     #: ``reselect`` of a search that does not set it: how many of the best steps are scored again at the end
     reselect: ClassVar[int] = 1
+    #: parameters added after journals were written, with the value that means "as before": a search's
+    #: signature leaves such a parameter out while it has that value, so the older journals still resume
+    signature_omits: ClassVar[dict[str, Any]] = {}
 
     def setup(self, problem: Any, seed: int) -> None:
         """Prepare a new search of ``problem`` (a :class:`metafx.plugin.SearchProblem`) with ``seed``."""

@@ -332,7 +332,9 @@ def problem_signature(engine: Any, problem: SearchProblem, seed: int, *,
                       exclude_params: Sequence[str] = ()) -> dict[str, Any]:
     """Everything that determines a search's steps (not its length ``steps``,
     so a finished search can be extended)."""
-    params = {k: v for k, v in engine.get_params().items() if k not in exclude_params}
+    omits = getattr(engine, "signature_omits", {})
+    params = {k: v for k, v in engine.get_params().items()
+              if k not in exclude_params and not (k in omits and v == omits[k])}
     return _jsonable({
         "engine": engine.name,
         "engine_params": params,
