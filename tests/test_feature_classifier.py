@@ -260,3 +260,13 @@ def test_scikit_learn_estimator_checks(digits_result):
         assert refused or r["check_name"] in _INPUT_KIND_CHECKS, (r["check_name"], repr(e))
     missing = {c for c in _MUST_PASS if c in status and status[c] != {"passed"}}
     assert missing == set() and len(_MUST_PASS & set(status)) >= 10
+
+
+def test_pickles_with_its_result(digits, digits_result):
+    import pickle
+
+    X, y = digits
+    clf = FeatureClassifier(digits_result).fit(X[:300].reshape(300, -1), y[:300])
+    assert clf.n_features_in_ == 64
+    back = pickle.loads(pickle.dumps(clf))
+    np.testing.assert_array_equal(back.decision_function(X[300:400]), clf.decision_function(X[300:400]))
