@@ -17,7 +17,6 @@ import textwrap
 from pathlib import Path
 from typing import Any, Sequence
 
-from .analysis.evaluation import test_error
 from .core import __version__
 from .core.base import FeatureFamily
 from .core.exceptions import MetafxError, StorageError, ValidationError
@@ -344,9 +343,10 @@ def _search(args: argparse.Namespace) -> int:
     result.metadata["data"] = {"name": args.data, "n_train": n_train, "n_test": n_test, "split_seed": args.split_seed,
                                **{k: str(v) for k, v in data_params.items()}}
     if n_test > 0 and result.n_features > 0:
-        err, c = test_error(result, X[tr], y[tr], X[te], y[te], C=final_c, random_state=args.seed)
-        result.test_error = err
-        result.metadata["final_C"] = c
+        # the final model (C by CV on the training part), kept in the result for prediction and export
+        clf = result.fit_classifier(X[tr], y[tr], C=None if final_c == "cv" else final_c, random_state=args.seed)
+        result.test_error = float(np.mean(clf.predict(X[te]) != y[te]))
+        result.metadata["final_C"] = clf.C_
     print(result.summary())
     t = result.metadata.get("timings", {})
     if t:

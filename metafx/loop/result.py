@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import math
 import os
@@ -30,6 +31,14 @@ class SearchResult:
     ``features`` is a list of JSON-able feature specifications of ``family``
     (for ``pixel-and``: ``{"family": "pixel-and", "inputs": [[row, col, negated], ...],
     "shift": a}``).  ``transform(X)`` computes them on new data.
+
+    ``classifier`` (``None`` unless kept by :meth:`fit_classifier`, or by ``metafx search`` when it
+    has test data) holds a fitted linear classifier on the features, as JSON-able lists:
+    ``{"classes": [...], "coef": [[...], ...], "intercept": [...], "C": c}``.  Its decision is
+    ``transform(X) @ coef.T + intercept`` (``coef``: one row of ``n_features`` weights per class,
+    or one row for two classes, positive for ``classes[1]``); the predicted class is
+    ``classes[argmax]`` (two classes: ``classes[1]`` where the decision is ``> 0``).
+    :meth:`metafx.FeatureClassifier.from_result` makes it a scikit-learn classifier again.
     """
 
     family: str
@@ -50,6 +59,7 @@ class SearchResult:
     n_samples: int = 0
     test_error: float | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
+    classifier: dict[str, Any] | None = None
 
     # ---------------------------------------------------------------- features
     @property
@@ -98,10 +108,34 @@ class SearchResult:
     def qualities(self) -> np.ndarray:
         return np.array([r.quality for r in self.trajectory])
 
+    def fit_classifier(self, X: Any, y: Any, *, keep: bool = True, **params: Any):
+        """A :class:`metafx.FeatureClassifier` on these features, fitted on ``(X, y)``.
+
+        ``params`` go to its constructor (``C=None``: chosen by CV on ``(X, y)``, ``Cs``,
+        ``n_splits``, ``random_state``).  With ``keep`` (default) its weights are kept in
+        :attr:`classifier`, so :meth:`to_json` saves them and
+        :meth:`metafx.FeatureClassifier.from_result` gives the fitted classifier back.
+
+        >>> import metafx
+        >>> X, y = metafx.load_dataset("digits")
+        >>> res = metafx.search(X[:400], y[:400], budget=60, steps=3, seed=0, progress=False)
+        >>> clf = res.fit_classifier(X[:400], y[:400])
+        >>> sorted(res.classifier)
+        ['C', 'classes', 'coef', 'intercept']
+        """
+        # loaded on use, so that ``import metafx`` does not load scikit-learn
+        classifier_module = importlib.import_module("metafx.learn.classifier")
+        clf = classifier_module.FeatureClassifier(self, **params).fit(X, y)
+        if keep:
+            self.classifier = clf.to_dict()
+        return clf
+
     # ---------------------------------------------------------------- JSON
     def to_dict(self) -> dict[str, Any]:
         d = {k: getattr(self, k) for k in self.__dataclass_fields__}
         d["trajectory"] = [r.to_dict() for r in self.trajectory]
+        if d["classifier"] is None:  # files without a classifier stay readable by metafx before the field
+            del d["classifier"]
         d["format_version"] = FORMAT_VERSION
         return d
 
@@ -422,6 +456,8 @@ def _result_from_dict(cls: type, d: Any) -> SearchResult:
         need(_is_int(d["n_samples"]) and d["n_samples"] >= 0, "n_samples", "an integer >= 0")
     if d.get("test_error") is not None:
         need(_finite(d["test_error"]) and 0 <= d["test_error"] <= 1, "test_error", "null or a number in [0, 1]")
+    if d.get("classifier") is not None:
+        _check_classifier(d["classifier"], len(d["features"]))
     meta = d.get("metadata")
     if isinstance(meta, dict) and "space_size" in meta and meta["space_size"] is None:
         meta["space_size"] = math.inf  # strict JSON's inf: a continuous space
@@ -463,6 +499,34 @@ def _result_from_dict(cls: type, d: Any) -> SearchResult:
             raise ValidationError(f"features of family {res.family!r} (family_params={res.family_params!r}) "
                                   f"cannot be read: {type(e).__name__}: {e}") from None
     return res
+
+
+def _check_classifier(c: Any, n_features: int) -> None:
+    """Raise ``ValidationError`` unless ``c`` is a classifier field for ``n_features`` features."""
+    def bad(what: str) -> ValidationError:
+        shown = repr(c)
+        return ValidationError(f"classifier={shown if len(shown) <= 200 else shown[:200] + '...'} must be {what}")
+
+    keys = {"classes", "coef", "intercept", "C"}
+    if not isinstance(c, dict) or set(c) != keys:
+        raise bad(f"null or a JSON object with the keys {sorted(keys)}")
+    classes = c["classes"]
+    if not (isinstance(classes, list) and len(classes) >= 2 and (all(isinstance(v, str) for v in classes)
+                                                              or all(_finite(v) for v in classes)
+                                                              or all(isinstance(v, bool) for v in classes))):
+        raise bad("an object whose 'classes' is a list of at least 2 labels, all strings, all booleans or all "
+                  "finite numbers")
+    if len(set(classes)) != len(classes) or sorted(classes) != classes:
+        raise bad("an object whose 'classes' are distinct and sorted")
+    rows = 1 if len(classes) == 2 else len(classes)
+    coef = c["coef"]
+    if not (isinstance(coef, list) and len(coef) == rows and all(
+            isinstance(r, list) and len(r) == n_features and all(_finite(v) for v in r) for r in coef)):
+        raise bad(f"an object whose 'coef' is {rows} list(s) of {n_features} finite numbers (one per feature)")
+    if not (isinstance(c["intercept"], list) and len(c["intercept"]) == rows and all(_finite(v) for v in c["intercept"])):
+        raise bad(f"an object whose 'intercept' is a list of {rows} finite number(s)")
+    if c["C"] is not None and not (_finite(c["C"]) and c["C"] > 0):
+        raise bad("an object whose 'C' is null or a finite number > 0")
 
 
 def _pandas(what: str):
