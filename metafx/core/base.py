@@ -31,6 +31,7 @@ __all__ = [
     "SearchEngine",
     "Candidate",
     "Dataset",
+    "fill_budget",
 ]
 
 
@@ -169,23 +170,7 @@ class FeatureFamily(Component, ABC):
         exceed what is left of the budget) are skipped; after 1000 such points
         in a row the budget left is taken as unusable.
         """
-        space = self.space()
-        parts = []
-        spent = 0.0
-        min_cost = self.min_cost()
-        misses = 0
-        while budget - spent >= min_cost and misses < 1000:
-            try:
-                b = self.draw(space.uniform(rng), budget - spent, rng, max_features=1)
-            except ValidationError:
-                b = None
-            if b is None or len(b) == 0:
-                misses += 1
-                continue
-            misses = 0
-            parts.append(b)
-            spent += float(b.costs.sum())
-        return self.concat(parts)
+        return fill_budget(self, self.space(), budget, rng)
 
     @abstractmethod
     def concat(self, batches: Sequence[FeatureBatch]) -> FeatureBatch:
@@ -236,6 +221,33 @@ class FeatureFamily(Component, ABC):
             f"family {self.name!r} ({type(self).__name__}) does not draw its features: implement "
             "plot_features(batch, ax, background=None) to get its picture from metafx.plotting.plot_features "
             "and `metafx plot` (docs/plugins.md)")
+
+
+def fill_budget(family: FeatureFamily, space: MetaFeatureSpace, budget: float,
+                rng: np.random.Generator) -> FeatureBatch:
+    """Features of ``family``, each drawn at its own uniform point of ``space``, until ``budget`` is used.
+
+    The one implementation behind :meth:`FeatureFamily.draw_random` (``space``: the family's own) and the
+    search's draws from the whole family with fixed meta-features held (``space``: the search's).  Points
+    where the family draws nothing (``ValidationError``, or the feature exceeds the budget left) are
+    skipped; after 1000 such points in a row the budget left is taken as unusable.
+    """
+    parts = []
+    spent = 0.0
+    min_cost = float(family.min_cost())
+    misses = 0
+    while budget - spent >= min_cost and misses < 1000:
+        try:
+            b = family.draw(space.uniform(rng), budget - spent, rng, max_features=1)
+        except ValidationError:
+            b = None
+        if b is None or len(b) == 0:
+            misses += 1
+            continue
+        misses = 0
+        parts.append(b)
+        spent += float(np.sum(b.costs))
+    return family.concat(parts)
 
 
 class MetaFeatureDescriber(Component, ABC):
