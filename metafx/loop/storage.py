@@ -203,7 +203,8 @@ def _check_optuna_journal(path: str) -> None:
         raise StorageError(f"cannot read optuna journal file {path!r}: {e.strerror or e}") from None
     if not first.strip():
         return  # empty: a new journal
-
+    if not first.endswith(b"\n") and first.startswith(b'{"op_code":'):
+        return  # its first record was torn (cut on opening)
     try:
         rec = json.loads(first.decode("utf-8"))
     except (ValueError, UnicodeDecodeError):
