@@ -97,6 +97,6 @@ def test_full_disk_is_one_storage_error_and_the_rerun_resumes(data, tmp_path, mo
 def test_journal_under_a_file_is_one_storage_error(data, tmp_path):
     X, y = data
     (tmp_path / "plain").write_text("x")
-    with pytest.raises(metafx.StorageError, match="cannot open optuna journal file") as e:
+    with pytest.raises(metafx.StorageError, match=r"cannot (open|read) optuna journal file .*Not a directory") as e:
         metafx.search(X, y, steps=2, storage=str(tmp_path / "plain" / "s.log"), **KW)
     assert "\n" not in str(e.value)
