@@ -29,6 +29,7 @@ from .loop.files import check_output_path, same_file, storage_file
 from .loop.logs import LOG_LEVELS, log_level
 from .loop.loop import SearchInterrupted
 from .loop.result import SearchResult
+from .loop.store import storage_kind
 from .plotting import plot_result
 
 __all__ = ["main", "build_parser"]
@@ -323,10 +324,10 @@ def _search(args: argparse.Namespace) -> int:
     engine_params = dict(args.engine_param)
     if args.sampler is not None:
         engine_params["sampler"] = args.sampler
-    if args.engine == "optuna" and args.storage is not None:  # a study workers can join
+    if storage_kind(args.storage) == "study":  # a study workers can join
         result = _shared_search(args, X[tr], y[tr], n_train, n_test, engine_params, data_params)
     elif args.n_workers != 1:
-        raise ValidationError(f"--n-workers={args.n_workers} needs --engine optuna and --storage")
+        raise ValidationError(f"--n-workers={args.n_workers} needs --storage with an optuna storage (a study)")
     else:
         result = search(
             X[tr], y[tr], family=args.family, budget=args.budget, steps=args.steps, engine=args.engine,
@@ -361,14 +362,14 @@ def _search(args: argparse.Namespace) -> int:
 def _shared_search(args: argparse.Namespace, X, y, n_train: int, n_test: int, engine_params: dict,
                    data_params: dict):
     if args.reselect not in (None, 1):
-        raise ValidationError(f"--reselect={args.reselect} is not available with --n-workers (engine optuna keeps its "
-                              f"steps in its storage); leave it out")
+        raise ValidationError(f"--reselect={args.reselect} is not available with a study storage (the "
+                              f"steps live in a shared study); leave it out")
     spec = ProblemSpec(data=args.data, data_params=data_params, n_train=n_train, n_test=n_test,
                        split_seed=args.split_seed, family=args.family, family_params=dict(args.family_param),
                        fixed=dict(args.fix), budget=args.budget, steps=args.steps, seed=args.seed,
                        evaluator=args.evaluator, evaluator_params=dict(args.evaluator_param),
                        oversample=args.oversample, prune_by=args.prune_by,
-                       engine_params=engine_params)
+                       engine=args.engine, engine_params=engine_params)
     study = args.study or f"metafx-{args.data}-{args.family}-b{args.budget:g}-s{args.seed}"
     print(f"study {study!r} ({args.n_workers} worker process(es) here)", file=sys.stderr)
     return run_search(spec, args.storage, study, n_workers=args.n_workers, n_jobs=args.n_jobs,

@@ -89,11 +89,11 @@ def search(
     family_params, engine_params, evaluator_params : dict, optional
         Constructor parameters of the named components.
     storage : str, optional
-        Where finished steps are recorded so that a killed search resumes
-        (engine-specific: a JSON-lines journal path for ``mufasa`` and
-        ``random``; an optuna storage -- ``sqlite:///s.db``,
-        ``postgresql://user:pw@host/db`` or a journal file ``*.log`` -- for
-        ``optuna``; see ``docs/engines.md``).
+        Where finished steps are recorded so that a killed search resumes:
+        a JSON-lines journal path (engines whose ``storage_kinds`` hold
+        ``"journal"``: ``mufasa``, ``random``, ...) or an optuna storage --
+        ``sqlite:///s.db``, ``postgresql://user:pw@host/db`` or a journal
+        file ``*.log`` -- (a ``"study"``: ``optuna``); see ``docs/engines.md``.
     study_name : str, optional
         The optuna study inside ``storage`` (default: derived from the search).
     oversample : float, default 1
@@ -133,8 +133,8 @@ def search(
         many noisy scores is optimistic.  ``best_step`` / ``best_quality``
         are then the chosen step's (its first score), and
         ``metadata["reselect"]`` holds the steps, both scores and the choice.
-        Costs ``r`` evaluations; not with engines that keep their steps in
-        their own storage (``optuna``); :meth:`SearchResult.bound` refuses.
+        Costs ``r`` evaluations; not when the steps live in an optuna study
+        (``optuna``); :meth:`SearchResult.bound` refuses.
 
     Returns
     -------

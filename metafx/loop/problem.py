@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from ..core import __version__
-from ..core.base import Candidate, FeatureFamily, FeatureScorer, SetEvaluator
+from ..core.base import Candidate, FeatureFamily, FeatureScorer, SetEvaluator, fill_budget
 from ..core.exceptions import ValidationError
 from ..core.values import MetaFeatureSpace, StepRecord
 from ..hooks.manager import get_registry
@@ -272,21 +272,7 @@ def draw_random_fixed(problem: Any, rng: np.random.Generator) -> Any:
             return fam.draw_random(problem.budget, rng)
         except ValidationError:
             pass  # a point where the family cannot draw: the loop below skips such points
-    parts = []
-    spent = 0.0
-    min_cost = float(fam.min_cost())
-    misses = 0
-    while problem.budget - spent >= min_cost and misses < 1000:
-        try:
-            b = fam.draw(space.uniform(rng), problem.budget - spent, rng, max_features=1)
-        except ValidationError:
-            b = fam.concat([])
-        if len(b) == 0:
-            misses += 1
-            continue
-        parts.append(b)
-        spent += float(np.sum(b.costs))
-    return fam.concat(parts)
+    return fill_budget(fam, space, problem.budget, rng)
 
 
 def summary_point(problem: SearchProblem, batch: Any) -> dict[str, Any]:
