@@ -16,11 +16,13 @@ from ..core.exceptions import MetafxError, UnknownComponentError, ValidationErro
 from ..core.values import StepRecord
 from ..hooks.manager import get_registry
 from ..learn import bounds
-from .files import atomic_write_text
+from .files import atomic_write_text, read_regular_file
 
 __all__ = ["SearchResult", "FORMAT_VERSION"]
 
 FORMAT_VERSION = 1
+#: the largest result file read (bytes); a result of a million features takes about 100 MB
+MAX_RESULT_BYTES = 1 << 28
 
 
 @dataclass
@@ -144,15 +146,12 @@ class SearchResult:
         shown = p if len(p) <= 200 else p[:200] + "..."
         hint = "; SearchResult.from_json takes a path (for JSON text use SearchResult.from_json_text)" \
             if p.lstrip().startswith(("{", "[")) else ""
-        try:
-            with open(p, "rb") as fh:
-                raw = fh.read()
+        try:  # a regular file of bounded size: a FIFO or /dev/zero is refused, not waited on or read forever
+            raw = read_regular_file(p, MAX_RESULT_BYTES, "result file", shown=shown)
         except FileNotFoundError:
             raise ValidationError(f"result file {shown!r} does not exist{hint}") from None
-        except IsADirectoryError:
-            raise ValidationError(f"result file {shown!r} is a directory") from None
-        except OSError as e:
-            raise ValidationError(f"cannot read result file {shown!r}: {e.strerror or e}{hint}") from None
+        except ValidationError as e:
+            raise ValidationError(f"{e}{hint}") from None
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as e:
