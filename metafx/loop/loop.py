@@ -342,6 +342,7 @@ def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed
         best, choice = _reselect(problem, engine, trajectory, top.entries)
         best_step = best.step
     result = _result(problem, engine, seed, trajectory, best, best_step, restored, stopped, error, choice)
+    result.metadata["planned_steps"] = cap  # SearchResult.bound counts the steps planned, not those finished
     if isinstance(error, KeyboardInterrupt):
         raise SearchInterrupted(result) from None
     return result
