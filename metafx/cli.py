@@ -24,6 +24,7 @@ from .core.validation import split_indices
 from .distributed import ProblemSpec, run_search, run_worker
 from .hooks.manager import get_registry
 from .loop.api import DEFAULT_BUDGET, DEFAULT_ENGINE, DEFAULT_STEPS, resolve_budget, search
+from .loop.checks import data_record
 from .loop.components import load_dataset, make_component, role_of
 from .loop.files import check_output_path, same_file, storage_file
 from .loop.logs import LOG_LEVELS, log_level
@@ -154,6 +155,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--study", default=None, help="study name inside --storage (engines that use one)")
     g.add_argument("--n-jobs", type=int, default=1,
                    help="worker processes evaluating candidates at once (-1: every CPU; default 1)")
+    g.add_argument("--timeout", type=float, default=None,
+                   help="seconds after which no new search step starts (the steps finished are kept)")
     g.add_argument("--oversample", type=float, default=1.0,
                    help="draw this many times the budget at each point and keep the best features by --prune-by "
                         "score per cost (default 1: the thesis's plain drawing)")
@@ -195,13 +198,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _training_data(result: SearchResult, data_dir: str | None) -> tuple[Any, Any] | None:
     """The training part of the data a CLI search recorded in ``metadata["data"]``, or None."""
-    d = result.metadata.get("data")
-    if not isinstance(d, dict) or "name" not in d:
+    d = data_record(result.metadata)
+    if d is None:
         return None
     params = {} if data_dir is None and "data_dir" not in d else {"data_dir": data_dir or d["data_dir"]}
     try:
         X, y = load_dataset(d["name"], **params)
-        tr, _ = split_indices(len(y), int(d["n_train"]), int(d.get("n_test", 0)), int(d.get("split_seed", 0)))
+        tr, _ = split_indices(len(y), d["n_train"], d["n_test"], d["split_seed"])
     except MetafxError as e:
         print(f"metafx: the training data could not be loaded ({e}); features are drawn without a mean image "
               "and in result order", file=sys.stderr)
@@ -250,7 +253,7 @@ def cmd_plugins(args: argparse.Namespace) -> int:
 
 def _check_out(args: argparse.Namespace) -> None:
     """Refuse an unusable --out before any work (a missing directory, a directory, the storage itself)."""
-    if not args.out:
+    if args.out is None:
         return
     check_output_path(args.out, "--out")
     sfile = storage_file(args.storage) if args.storage is not None else None
@@ -334,7 +337,7 @@ def _search(args: argparse.Namespace) -> int:
             evaluator=args.evaluator, seed=args.seed, progress=args.progress, fixed=dict(args.fix),
             family_params=dict(args.family_param), engine_params=engine_params,
             evaluator_params=dict(args.evaluator_param), storage=args.storage, study_name=args.study, n_jobs=args.n_jobs,
-            oversample=args.oversample, prune_by=args.prune_by, reselect=args.reselect,
+            oversample=args.oversample, prune_by=args.prune_by, reselect=args.reselect, timeout=args.timeout,
         )
     if result.metadata.get("empty_result"):
         raise ValidationError(
@@ -361,6 +364,9 @@ def _search(args: argparse.Namespace) -> int:
 
 def _shared_search(args: argparse.Namespace, X, y, n_train: int, n_test: int, engine_params: dict,
                    data_params: dict):
+    if args.timeout is not None:
+        raise ValidationError(f"--timeout={args.timeout:g} is not available with a shared study (--engine optuna "
+                              "--storage); stop it with Ctrl-C, rerun to resume")
     if args.reselect not in (None, 1):
         raise ValidationError(f"--reselect={args.reselect} is not available with a study storage (the "
                               f"steps live in a shared study); leave it out")

@@ -113,11 +113,15 @@ def check_labels(y: Any, n_samples: int | None = None, *, min_classes: int = 2, 
     ``continuous_ok=False`` (classifiers, whose library would fail with a
     less clear message or treat every distinct value as a class).
     """
+    if isinstance(y, (list, tuple)):  # before numpy turns [1, "a"] into ["1", "a"]
+        _check_one_label_type(y, name)
     y = np.asarray(y)
     if y.ndim == 2 and y.shape[1] == 1:
         y = y.ravel()
     if y.ndim != 1:
         raise ValidationError(f"{name} must be 1-D (n_samples,), got shape {y.shape}")
+    if y.dtype.kind == "O":
+        _check_one_label_type(y, name)
     if n_samples is not None and y.shape[0] != n_samples:
         raise ValidationError(f"X has {n_samples} samples but {name} has {y.shape[0]} labels; they must match")
     if y.dtype.kind == "f" and np.isnan(y).any():
@@ -135,6 +139,20 @@ def check_labels(y: Any, n_samples: int | None = None, *, min_classes: int = 2, 
     if n_classes < min_classes:
         raise ValidationError(f"{name} has {n_classes} class(es); at least {min_classes} are needed")
     return y
+
+
+def _check_one_label_type(y: Any, name: str) -> None:
+    """Refuse labels mixing strings and numbers (as scikit-learn's "Mix of label input types")."""
+    first_str = first_other = None
+    for i, v in enumerate(y):
+        if isinstance(v, (str, np.str_)):
+            first_str = i if first_str is None else first_str
+        elif v is not None:
+            first_other = i if first_other is None else first_other
+        if first_str is not None and first_other is not None:
+            raise ValidationError(
+                f"{name} mixes label types: {y[first_str]!r} (a string) at index {first_str} and "
+                f"{y[first_other]!r} ({type(y[first_other]).__name__}) at index {first_other}; give labels of one type")
 
 
 def check_binary_images(
@@ -195,6 +213,9 @@ def check_table(X: Any, *, name: str = "X") -> np.ndarray:
 
 def split_indices(n: int, n_train: int, n_test: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Disjoint random train and test indices (without replacement)."""
+    check_int("n_train", n_train)
+    check_int("n_test", n_test)
+    check_seed(seed, "split_seed")
     if n_train < 1:
         raise ValidationError(f"n_train={n_train} must be at least 1")
     if n_test < 0:

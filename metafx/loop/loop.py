@@ -401,6 +401,7 @@ def _outcome(run: _Run, reselect: int, error: BaseException | None) -> SearchRes
     if reselect > 1 and not isinstance(error, KeyboardInterrupt) and len(run.top.entries) > 1:
         best, choice = _reselect(run.problem, run.engine, trajectory, run.top.entries)
     result = _result(run, trajectory, best, error, choice)
+    result.metadata["planned_steps"] = run.state.total_steps  # SearchResult.bound counts the steps planned
     if isinstance(error, KeyboardInterrupt):
         raise SearchInterrupted(result) from None
     return result

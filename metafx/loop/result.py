@@ -17,11 +17,13 @@ from ..core.exceptions import MetafxError, UnknownComponentError, ValidationErro
 from ..core.values import StepRecord
 from ..hooks.manager import get_registry
 from ..learn import bounds
-from .files import atomic_write_text
+from .files import atomic_write_text, read_regular_file
 
 __all__ = ["SearchResult", "FORMAT_VERSION"]
 
 FORMAT_VERSION = 1
+#: the largest result file read (bytes); a result of a million features takes about 100 MB
+MAX_RESULT_BYTES = 1 << 28
 
 
 @dataclass
@@ -185,15 +187,12 @@ class SearchResult:
         shown = p if len(p) <= 200 else p[:200] + "..."
         hint = "; SearchResult.from_json takes a path (for JSON text use SearchResult.from_json_text)" \
             if p.lstrip().startswith(("{", "[")) else ""
-        try:
-            with open(p, "rb") as fh:
-                raw = fh.read()
+        try:  # a regular file of bounded size: a FIFO or /dev/zero is refused, not waited on or read forever
+            raw = read_regular_file(p, MAX_RESULT_BYTES, "result file", shown=shown)
         except FileNotFoundError:
             raise ValidationError(f"result file {shown!r} does not exist{hint}") from None
-        except IsADirectoryError:
-            raise ValidationError(f"result file {shown!r} is a directory") from None
-        except OSError as e:
-            raise ValidationError(f"cannot read result file {shown!r}: {e.strerror or e}{hint}") from None
+        except ValidationError as e:
+            raise ValidationError(f"{e}{hint}") from None
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as e:
@@ -329,6 +328,15 @@ class SearchResult:
             r = self.metadata["reselect"].get("r")
             return (f"reselect chose among the {r} best steps by a second score on the training data, "
                     "beyond accepting or rejecting one point per step")
+        if self.family_params.get("location_prior") == "ink":
+            return ("family_params location_prior='ink' draws the features from a distribution fitted to the "
+                    "training images, so the class of feature sets the search can return depends on the sample")
+        k = self.metadata.get("n_classes")
+        if k is None:
+            return ("the result does not record how many classes its labels have (written by an older metafx); "
+                    "the theorem is for two classes")
+        if k != 2:
+            return f"the labels have {k} classes; the theorem is for two classes (labels +1 and -1)"
         return ""
 
     def bound(self, delta: float = 0.05, gamma: float = 1.0, *, train_error: float | None = None,
@@ -344,9 +352,17 @@ class SearchResult:
         search otherwise: pruning inside a step (``oversample > 1``), a
         model-based proposer (``optuna``) or a data-ranked pool (``ranked``).
 
-        Uses ``m = n_samples``, ``J = len(trajectory)`` and
-        ``|MF| = metadata["space_size"]`` (``inf`` for a continuous space);
-        each can be overridden.  ``fat_d`` defaults to ``n_features + 1``, the
+        It also raises for labels of more than two classes (the theorem is for
+        labels +-1) and for ``location_prior="ink"`` (features drawn from a
+        distribution fitted to the training images: the class of feature sets
+        depends on the sample).
+
+        Uses ``m = n_samples``, ``J = metadata["planned_steps"]`` (the steps
+        the search was run with, also when a callback, a timeout or Ctrl-C
+        stopped it sooner: the stopping rule may look at the data, and a
+        search stopped at step j returns what the full search returns when
+        every later step is rejected) and ``|MF| = metadata["space_size"]``
+        (``inf`` for a continuous space); each can be overridden.  ``fat_d`` defaults to ``n_features + 1``, the
         pseudo-dimension of affine functions of the selected features, which
         bounds their fat-shattering dimension at every scale (right for a
         linear classifier).  ``train_error`` is the gamma-sensitive training
@@ -359,7 +375,7 @@ class SearchResult:
         --------
         >>> import metafx
         >>> X, y = metafx.load_dataset("digits")
-        >>> res = metafx.search(X[:300], y[:300], budget=20, steps=3, seed=0, progress=False)
+        >>> res = metafx.search(X[:300], y[:300] % 2, budget=20, steps=3, seed=0, progress=False)  # two classes
         >>> b = res.bound(delta=0.05, gamma=1.0)
         >>> b.terms["g(J)"] == 3 * math.log(2)
         True
@@ -368,7 +384,10 @@ class SearchResult:
         if why:
             raise MetafxError(f"Theorem 5.1 does not apply to this search: {why}")
         c = int(self.metadata.get("n_candidates", 1)) if self.engine == "mufasa" else 1
-        J = len(self.trajectory) if steps is None else steps
+        J = self.metadata.get("planned_steps") if steps is None else steps
+        if J is None:
+            raise MetafxError("the result does not record the steps its search was run with (written by an older "
+                              f"metafx; {len(self.trajectory)} were finished): pass steps=J, the steps asked for")
         mf = space_size if space_size is not None else self.metadata.get("space_size")
         mf = math.inf if mf is None or (isinstance(mf, float) and math.isnan(mf)) else float(mf)
         d = self.n_features + 1 if fat_d is None else fat_d
