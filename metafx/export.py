@@ -292,9 +292,10 @@ def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, sou
             int  m_predict(const uint8_t *image);                 /* index into m_classes (with a classifier) */
 
         ``image`` is ``H * W`` bytes, row-major, 0 or 1 (any nonzero byte counts
-        as 1).  No dynamic allocation; the stack holds the zero-padded image
-        (``(H + a - 1) (W + a - 1)`` bytes for the largest shift length ``a``)
-        and, for the decision, one byte per feature.  The decision needs IEEE
+        as 1).  No dynamic allocation; the stack holds the image as bits (8
+        bytes per 64 pixels of a row, with ``a - 1`` more rows and columns
+        for the largest shift length ``a``) and, for the decision, one byte
+        per feature.  The decision needs IEEE
         binary64 ``double`` without excess precision (checked at compile time:
         ``FLT_EVAL_METHOD == 0``, ``DBL_MANT_DIG == 53``, no ``-ffast-math``).
     """
@@ -304,7 +305,9 @@ def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, sou
     N = name.upper()
     h, w, n, p = feats.height, feats.width, feats.n, feats.pad
     ph, pw = h + p, w + p
-    codes = 2 * (feats.rows * pw + feats.cols) + feats.neg.astype(np.int64)
+    nw = -(-pw // 64)  # 64-bit words per row of the padded image
+    words = ph * nw + 1  # one more: a read of an input's second word never leaves the array
+    codes = ((feats.rows * nw + feats.cols // 64) << 7) | ((feats.cols % 64) << 1) | feats.neg.astype(np.int64)
     index_t = "uint16_t" if (codes.max() if codes.size else 0) <= 0xFFFF else "uint32_t"
     first_t = "uint16_t" if int(feats.first[-1]) <= 0xFFFF else "uint32_t"
 
@@ -318,7 +321,7 @@ def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, sou
     if lin is not None:
         o += [f" *   void {name}_decision(const uint8_t *image, double *out);    out: {N}_N_DECISIONS doubles",
               f" *   int  {name}_predict(const uint8_t *image);                  class index: {name}_classes[i]"]
-    o += [f" * No dynamic allocation; stack: {ph * pw} bytes (the zero-padded image)"
+    o += [f" * No dynamic allocation; stack: {8 * words} bytes (the image as bits)"
           + (f" + {n} (the features) for the decision." if lin is not None else "."),
           " */",
           "#include <stdint.h>"]
@@ -340,9 +343,10 @@ def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, sou
     if lin is not None:
         o += [f"#define {N}_N_CLASSES {len(lin.classes)}",
               f"#define {N}_N_DECISIONS {lin.rows}"]
-    o += [f"/* the image zero-padded below and right by {p} (largest shift length - 1) */",
+    o += [f"/* the image as rows of bits, zero-padded below by {p} rows (largest shift length - 1) and right to",
+          f"   {N}_ROW_WORDS 64-bit words per row ({pw} bits or more) */",
           f"#define {N}_PADDED_HEIGHT {ph}",
-          f"#define {N}_PADDED_WIDTH {pw}",
+          f"#define {N}_ROW_WORDS {nw}",
           "",
           f"void {name}_features(const uint8_t *image, uint8_t *out);"]
     if lin is not None:
@@ -358,7 +362,8 @@ def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, sou
               f"static const uint8_t {name}_shift[{n}] = {{",
               _c_table(feats.shift, per_line=32),
               "};",
-              f"/* input: 2 * (row * {N}_PADDED_WIDTH + col) + negated; one line per feature */",
+              f"/* input (row, col, negated): (row * {N}_ROW_WORDS + col / 64) << 7 | (col % 64) << 1 | negated; "
+              "one line per feature */",
               f"static const {index_t} {name}_input[{len(codes)}] = {{"]
         for f in range(n):
             a, b = int(feats.first[f]), int(feats.first[f + 1])
@@ -368,26 +373,33 @@ def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, sou
           f"void {name}_features(const uint8_t *image, uint8_t *out)",
           "{"]
     if n:
-        o += [f"    uint8_t pad[{N}_PADDED_HEIGHT * {N}_PADDED_WIDTH];",
+        o += [f"    uint64_t bits[{N}_PADDED_HEIGHT * {N}_ROW_WORDS + 1];",
               "    int r, c, f;",
-              f"    for (r = 0; r < {N}_PADDED_HEIGHT; ++r)",
-              f"        for (c = 0; c < {N}_PADDED_WIDTH; ++c)",
-              f"            pad[r * {N}_PADDED_WIDTH + c] = (uint8_t)(r < {N}_HEIGHT && c < {N}_WIDTH "
-              f"&& image[r * {N}_WIDTH + c] != 0);",
+              f"    for (r = 0; r < {N}_PADDED_HEIGHT * {N}_ROW_WORDS + 1; ++r)",
+              "        bits[r] = 0;",
+              f"    for (r = 0; r < {N}_HEIGHT; ++r)",
+              f"        for (c = 0; c < {N}_WIDTH; ++c)",
+              f"            if (image[r * {N}_WIDTH + c])",
+              f"                bits[r * {N}_ROW_WORDS + (c >> 6)] |= (uint64_t)1 << (c & 63);",
+              "    /* feature f: OR over dy of (the a bits from col, of row + dy, of every input ANDed) != 0 */",
               f"    for (f = 0; f < {N}_N_FEATURES; ++f) {{",
               f"        const {index_t} *in = {name}_input + {name}_first[f];",
               f"        const int k = (int)({name}_first[f + 1] - {name}_first[f]);",
               f"        const int a = {name}_shift[f];",
-              "        int dy, dx, j;",
+              "        const uint64_t dx_mask = ((uint64_t)1 << a) - 1;",
+              "        int dy, j;",
               "        uint8_t v = 0;",
-              "        for (dy = 0; dy < a && !v; ++dy)",
-              "            for (dx = 0; dx < a && !v; ++dx) {",
-              f"                const uint8_t *q = pad + dy * {N}_PADDED_WIDTH + dx;",
-              "                for (j = 0; j < k; ++j)",
-              "                    if (q[in[j] >> 1] == (int)(in[j] & 1u))",
-              "                        break;",
-              "                v = (uint8_t)(j == k);",
+              "        for (dy = 0; dy < a && !v; ++dy) {",
+              "            uint64_t m = dx_mask;",
+              "            for (j = 0; j < k && m; ++j) {",
+              "                const uint32_t e = in[j];",
+              f"                const uint64_t *q = bits + (e >> 7) + dy * {N}_ROW_WORDS;",
+              "                const unsigned o = (e >> 1) & 63u;",
+              "                const uint64_t x = (q[0] >> o) | ((q[1] << 1) << (63u - o));",
+              "                m &= (e & 1u) ? ~x : x;",
               "            }",
+              "            v = (uint8_t)(m != 0);",
+              "        }",
               "        out[f] = v;",
               "    }"]
     else:
@@ -417,9 +429,10 @@ def _c_classifier(name: str, N: str, feats: _Features, lin: _Linear) -> list[str
          "};",
          "/* weights (exact binary64 values, hexadecimal) */"]
     if n:
-        o += [f"static const double {name}_coef[{N}_N_DECISIONS][{N}_N_FEATURES] = {{"]
-        for c in range(rows):
-            o += ["    {", _c_table([float(v).hex() for v in lin.coef[c]], per_line=4, indent="        "), "    },"]
+        o += [f"/* {name}_coef[j][c]: the weight of feature j in decision c */",
+              f"static const double {name}_coef[{N}_N_FEATURES][{N}_N_DECISIONS] = {{"]
+        for j in range(n):
+            o += ["    {" + ", ".join(float(v).hex() for v in lin.coef[:, j]) + "},"]
         o += ["};"]
     o += [f"static const double {name}_intercept[{N}_N_DECISIONS] = {{",
           _c_table([float(v).hex() for v in lin.intercept], per_line=4),
@@ -431,13 +444,15 @@ def _c_classifier(name: str, N: str, feats: _Features, lin: _Linear) -> list[str
         o += [f"    uint8_t x[{N}_N_FEATURES];",
               "    int c, j;",
               f"    {name}_features(image, x);",
-              f"    for (c = 0; c < {N}_N_DECISIONS; ++c) {{",
-              "        double s = 0.0;",
-              f"        for (j = 0; j < {N}_N_FEATURES; ++j)",
-              "            if (x[j])",
-              f"                s += {name}_coef[c][j];",
-              f"        out[c] = s + {name}_intercept[c];",
-              "    }"]
+              f"    for (c = 0; c < {N}_N_DECISIONS; ++c)",
+              "        out[c] = 0.0;",
+              "    /* each decision adds its weights in increasing j, as Python does */",
+              f"    for (j = 0; j < {N}_N_FEATURES; ++j)",
+              "        if (x[j])",
+              f"            for (c = 0; c < {N}_N_DECISIONS; ++c)",
+              f"                out[c] += {name}_coef[j][c];",
+              f"    for (c = 0; c < {N}_N_DECISIONS; ++c)",
+              f"        out[c] = out[c] + {name}_intercept[c];"]
     else:
         o += ["    int c;",
               "    (void)image;",
@@ -495,8 +510,9 @@ def _images(images):
 
 
 def _plan():
-    """For each shift (dy, dx): the features whose shift length exceeds max(dy, dx), the padded positions of their
-    inputs moved by (dy, dx), the inputs' negation, and where each feature's inputs start."""
+    """For each shift (dy, dx): the features whose shift length exceeds max(dy, dx), the positions of their
+    inputs moved by (dy, dx) in the zero-padded image, the inputs' negation masks, and where each feature's inputs
+    start."""
     pw = WIDTH + PAD
     pos = ROW * pw + COL
     plan = []
@@ -504,33 +520,44 @@ def _plan():
     for dy in range(a_max):
         for dx in range(a_max):
             sel = np.flatnonzero(SHIFT > max(dy, dx))
+            if sel.size == 0:
+                continue
             k = FIRST[sel + 1] - FIRST[sel]
             starts = np.concatenate([[0], np.cumsum(k)[:-1]]).astype(np.intp)
             idx = np.repeat(FIRST[sel] - starts, k) + np.arange(int(k.sum()))
-            plan.append((sel, pos[idx] + dy * pw + dx, NEG[idx], starts))
+            flip = np.where(NEG[idx], np.uint64(0xFFFFFFFFFFFFFFFF), np.uint64(0))[:, None]
+            plan.append((sel, pos[idx] + dy * pw + dx, flip, starts))
     return plan
 
 
 _PLAN = _plan()
+_CHUNK = 8192  # images per pass: 128 words of 64 images
 
 
 def features(images):
     """The features of binary images ``(n, HEIGHT, WIDTH)`` (or ``(n, HEIGHT * WIDTH)``): ``(n, N_FEATURES)`` uint8
-    0/1, the values of metafx's ``SearchResult.transform``."""
+    0/1, the values of metafx's ``SearchResult.transform``.
+
+    Each padded pixel holds its value on 64 images per uint64 word; a feature is, for each shift, the AND of its
+    inputs' words (a negated input XOR-ed with all ones), OR-ed over the shifts."""
     x = _images(images)
     n = x.shape[0]
-    out = np.zeros((n, N_FEATURES), dtype=bool)
-    chunk = max(1, 4_000_000 // max(1, int(FIRST[-1])))
-    for lo in range(0, n, chunk):
-        xs = x[lo:lo + chunk]
-        pad = np.zeros((xs.shape[0], HEIGHT + PAD, WIDTH + PAD), dtype=bool)
-        pad[:, :HEIGHT, :WIDTH] = xs
-        flat = pad.reshape(xs.shape[0], -1)
-        o = out[lo:lo + chunk]
-        for sel, pos, neg, starts in _PLAN:
-            if sel.size:
-                o[:, sel] |= np.logical_and.reduceat(flat[:, pos] != neg, starts, axis=1)
-    return out.view(np.uint8)
+    out = np.zeros((n, N_FEATURES), dtype=np.uint8)
+    for lo in range(0, n, _CHUNK):
+        xs = x[lo:lo + _CHUNK]
+        m = xs.shape[0]
+        words = -(-m // 64)
+        pad = np.zeros((words * 64, HEIGHT + PAD, WIDTH + PAD), dtype=bool)
+        pad[:m, :HEIGHT, :WIDTH] = xs
+        # (pixels, words): bit i of word w of pixel q is pixel q of image 64 w + i
+        planes = np.packbits(pad.reshape(words * 64, -1), axis=0, bitorder="little")
+        planes = np.ascontiguousarray(planes.T).view(np.uint64)
+        acc = np.zeros((N_FEATURES, words), dtype=np.uint64)
+        for sel, pos, flip, starts in _PLAN:
+            acc[sel] |= np.bitwise_and.reduceat(planes[pos] ^ flip, starts, axis=0)
+        bits = np.unpackbits(acc.view(np.uint8), axis=1, bitorder="little")[:, :m]
+        out[lo:lo + m] = bits.T
+    return out
 '''
 
 _NUMPY_CLASSIFIER = '''
@@ -541,10 +568,17 @@ def decision_function(images):
     Row c: the weights ``COEF[c, j]`` of the features j that are 1, added in increasing j from 0.0, then
     ``+ INTERCEPT[c]`` (float64): bit for bit the decision of metafx's ``FeatureClassifier`` and of SciPy's sparse
     product ``csr_matrix(features) @ COEF.T + INTERCEPT``."""
-    x = features(images).view(bool)
-    acc = np.zeros((x.shape[0], COEF.shape[0]), dtype=np.float64)
-    for j in range(N_FEATURES):
-        np.add(acc, COEF[:, j], out=acc, where=x[:, j:j + 1])
+    x = features(images)
+    n = x.shape[0]
+    i, j = np.nonzero(x)  # in row-major order: by image, then increasing feature
+    count = np.bincount(i, minlength=n)
+    # idx[i, t]: the t-th feature that is 1 on image i; N_FEATURES (a row of zero weights) after the last
+    idx = np.full((n, int(count.max()) if n else 0), N_FEATURES, dtype=np.intp)
+    idx[i, np.arange(i.size) - np.repeat(np.cumsum(count) - count, count)] = j
+    w = np.concatenate([COEF.T, np.zeros((1, COEF.shape[0]))])
+    acc = np.zeros((n, COEF.shape[0]), dtype=np.float64)
+    for t in range(idx.shape[1]):
+        acc += w[idx[:, t]]  # adding +0.0 after the last changes nothing: a sum from +0.0 is never -0.0
     d = acc + INTERCEPT
     return d[:, 0] if COEF.shape[0] == 1 else d
 

@@ -177,7 +177,8 @@ def check_export(result, X, tmp, cc, classifier=None, name="metafx_model"):
 
 
 # ---------------------------------------------------------------------------------------------- features
-@pytest.mark.parametrize("h, w, max_shift", [(1, 1, 1), (3, 5, 1), (7, 11, 8), (13, 4, 3), (28, 28, 8), (9, 9, 2)])
+@pytest.mark.parametrize("h, w, max_shift", [(1, 1, 1), (3, 5, 1), (7, 11, 8), (13, 4, 3), (28, 28, 8), (9, 9, 2),
+                                             (5, 61, 8), (3, 130, 5)])  # rows of 2 and 3 words of 64 bits
 def test_random_features_odd_sizes(tmp_path, cc, h, w, max_shift):
     rng = np.random.default_rng(h * 100 + w)
     res = bare_result("pixel-and", (h, w), random_specs(rng, h, w, 40, max_shift))
@@ -187,6 +188,9 @@ def test_random_features_odd_sizes(tmp_path, cc, h, w, max_shift):
     assert any(i[2] for s in res.features for i in s["inputs"])  # negated inputs
     # inputs at the right and bottom edges, shifted out of the image (read 0, negated 1)
     edge = [{"family": "pixel-and", "inputs": [[h - 1, w - 1, neg]], "shift": max_shift} for neg in (False, True)]
+    # inputs whose shifts cross from one 64-bit word of a row to the next
+    edge += [{"family": "pixel-and", "inputs": [[0, c, neg], [h - 1, c, not neg]], "shift": max_shift}
+             for c in range(max(0, 56), min(w, 72)) for neg in (False, True)]
     check_export(bare_result("pixel-and", (h, w), edge), X, tmp_path, cc)
 
 

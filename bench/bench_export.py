@@ -1,0 +1,156 @@
+"""Size and speed of `metafx export`: the C99 file and the NumPy module against transform + predict.
+
+For pixel-and feature sets of MNIST drawn at two points (shift length 5: (6, 40, 5, 1.7); shift length 1:
+(3, 60, 1, 2.0)) and budgets 3000 and 12000, with a ``LinearSVC(C=0.1, dual=False)`` fitted on the features of
+2000 training images (10 classes), this prints
+
+* the C file's size (bytes of source) and of its compiled object (text + data, ``cc -O2``);
+* seconds per image of the class of ``--n-test`` test images by: the compiled C (``NAME_predict`` per image,
+  called in a C loop over the batch through ctypes), the NumPy module (``predict`` on the batch), and
+  ``svc.predict(result.transform(X))`` on the batch; and of the features alone (``NAME_features``,
+  ``features``, ``transform``);
+* the per-image latency of one image at a time (``--single`` calls): the C function through ctypes (the
+  call's overhead included) and ``transform`` + ``predict`` on a one-image array;
+* ratios (Python / C, Python / NumPy module), all measured in the same run (best of ``--repeats``), after
+  checking that the three give the same features and classes.
+
+    python bench/bench_export.py [--data-dir ../shared/data/mnist] [--n-test 5000] [--repeats 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+from _yardstick import DEFAULT_MNIST, best_of, mnist
+
+from metafx import SearchResult
+from metafx.default_plugins.pixel_families import PixelAndFamily
+from metafx.export import to_c, to_numpy
+
+POINTS = {"a=5": {"numInputs": 6, "percentPos": 40, "shiftInvLen": 5, "scatter": 1.7},
+          "a=1": {"numInputs": 3, "percentPos": 60, "shiftInvLen": 1, "scatter": 2.0}}
+
+
+def bare_result(features, shape) -> SearchResult:
+    return SearchResult(family="pixel-and", family_params={"image_shape": list(shape)}, engine="random",
+                        evaluator="cv-linear-svm", budget=1.0, seed=0, best_point={}, best_quality=0.0, best_step=0,
+                        features=features, total_cost=0.0, trajectory=[])
+
+
+def build(src: str, tmp: Path, cc: str, name: str = "metafx_model"):
+    (tmp / f"{name}.c").write_text(src)
+    subprocess.run([cc, "-std=c99", "-O2", "-c", f"{name}.c", "-o", f"{name}.o"], cwd=tmp, check=True)
+    size = None
+    if shutil.which("size"):
+        line = subprocess.run(["size", f"{name}.o"], cwd=tmp, capture_output=True, text=True).stdout.splitlines()[1]
+        text, data = (int(v) for v in line.split()[:2])
+        size = text + data
+    N = name.upper()
+    (tmp / "driver.c").write_text(
+        f'#include "{name}.c"\n'
+        "void predict_batch(const uint8_t *img, long n, int *pred) {\n"
+        f"    long i; for (i = 0; i < n; ++i) pred[i] = {name}_predict(img + i * {N}_HEIGHT * {N}_WIDTH);\n}}\n"
+        "void features_batch(const uint8_t *img, long n, uint8_t *out) {\n"
+        f"    long i; for (i = 0; i < n; ++i) {name}_features(img + i * {N}_HEIGHT * {N}_WIDTH, "
+        f"out + i * {N}_N_FEATURES);\n}}\n")
+    subprocess.run([cc, "-std=c99", "-O2", "-shared", "-fPIC", "driver.c", "-o", "libm.so"], cwd=tmp, check=True)
+    lib = ctypes.CDLL(str(tmp / "libm.so"))
+    for f in (lib.predict_batch, lib.features_batch):
+        f.restype = None
+        f.argtypes = [ctypes.c_void_p, ctypes.c_long, ctypes.c_void_p]
+    return lib, size
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data-dir", default=DEFAULT_MNIST)
+    ap.add_argument("--n-test", type=int, default=5000)
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--single", type=int, default=300)
+    ap.add_argument("--budgets", type=float, nargs="+", default=[3000, 12000])
+    args = ap.parse_args()
+    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if not cc:
+        sys.exit("no C compiler (cc, gcc, clang or $CC)")
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.svm import LinearSVC
+
+    X, y = mnist(args.data_dir)
+    Xtr, ytr, Xte = X[:2000], y[:2000], np.ascontiguousarray(X[-args.n_test:], dtype=np.uint8)
+    n = len(Xte)
+    print(f"MNIST: {len(Xtr)} training images, {n} test images; {cc}; best of {args.repeats}")
+    print(f"{'point':>5} {'budget':>6} {'feat':>5} {'C src B':>8} {'C obj B':>8} | per image, classes (us): "
+          f"{'C':>6} {'NumPy':>6} {'Python':>7} {'Py/C':>6} {'Py/NumPy':>8} | features only (us): "
+          f"{'C':>6} {'NumPy':>6} {'transform':>9} | one image at a time (us): {'C':>5} {'Python':>7}")
+    for label, point in POINTS.items():
+        for budget in args.budgets:
+            fam = PixelAndFamily(image_shape=(28, 28)).fit(Xtr)
+            batch = fam.draw(point, budget, np.random.default_rng(0))
+            res = bare_result(fam.to_json(batch), (28, 28))
+            Ftr = res.transform(Xtr)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                svc = LinearSVC(C=0.1, dual=False).fit(Ftr, ytr)
+            clf = {"classes": svc.classes_.tolist(), "coef": svc.coef_.tolist(), "intercept": svc.intercept_.tolist()}
+            src = to_c(res, clf)
+            with tempfile.TemporaryDirectory() as tmp:
+                lib, obj = build(src, Path(tmp), cc)
+                spec = importlib.util.spec_from_file_location("exported", Path(tmp) / "exported.py")
+                (Path(tmp) / "exported.py").write_text(to_numpy(res, clf))
+                mod = importlib.util.module_from_spec(spec)
+                spec.loader.exec_module(mod)
+
+                pred = np.empty(n, np.intc)
+                feats = np.empty((n, res.n_features), np.uint8)
+
+                def c_predict():
+                    lib.predict_batch(Xte.ctypes.data, n, pred.ctypes.data)
+
+                def c_features():
+                    lib.features_batch(Xte.ctypes.data, n, feats.ctypes.data)
+
+                # the same answers first
+                c_predict()
+                c_features()
+                F = res.transform(Xte)
+                assert np.array_equal(feats, F) and np.array_equal(mod.features(Xte), F)
+                labels = svc.predict(F)
+                assert np.array_equal(svc.classes_[pred], labels) and np.array_equal(mod.predict(Xte), labels)
+
+                t_c = best_of(c_predict, args.repeats)
+                t_np = best_of(lambda: mod.predict(Xte), args.repeats)
+                t_py = best_of(lambda: svc.predict(res.transform(Xte)), args.repeats)
+                f_c = best_of(c_features, args.repeats)
+                f_np = best_of(lambda: mod.features(Xte), args.repeats)
+                f_py = best_of(lambda: res.transform(Xte), args.repeats)
+                one = np.empty(1, np.intc)
+                k = min(args.single, n)
+                t0 = time.perf_counter()
+                for i in range(k):
+                    lib.predict_batch(Xte[i].ctypes.data, 1, one.ctypes.data)
+                s_c = (time.perf_counter() - t0) / k
+                t0 = time.perf_counter()
+                for i in range(k):
+                    svc.predict(res.transform(Xte[i:i + 1]))
+                s_py = (time.perf_counter() - t0) / k
+            us = 1e6 / n
+            print(f"{label:>5} {budget:6g} {res.n_features:5d} {len(src.encode()):8d} {obj or 0:8d} | "
+                  f"{' ' * 26}{t_c * us:6.2f} {t_np * us:6.2f} {t_py * us:7.2f} {t_py / t_c:6.2f} "
+                  f"{t_py / t_np:8.2f} | {' ' * 20}{f_c * us:6.2f} {f_np * us:6.2f} {f_py * us:9.2f} | "
+                  f"{' ' * 26}{s_c * 1e6:5.1f} {s_py * 1e6:7.0f}")
+    print("all three gave the same features and classes on every test image")
+
+
+if __name__ == "__main__":
+    main()
