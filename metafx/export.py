@@ -230,8 +230,8 @@ def _about(result: Any, feats: _Features, lin: _Linear | None, source: str | Non
         lines += [
             "",
             f"Classifier: classes {lin.classes}; {dec}.",
-            "Decision of row c: the weights coef[c][j] of the features j that are 1, added in increasing j",
-            "starting from 0.0, then + intercept[c], in IEEE-754 double: the operations of SciPy's sparse product",
+            "Decision c: the weights in decision c of the features j that are 1, added in increasing j",
+            "starting from 0.0, then + its intercept, in IEEE-754 double: the operations of SciPy's sparse product",
             "and of metafx's FeatureClassifier, so decisions and predictions are Python's, bit for bit, ties",
             "included.  (float would not do: its rounding changes predictions near ties.)",
         ]
@@ -343,8 +343,8 @@ def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, sou
     if lin is not None:
         o += [f"#define {N}_N_CLASSES {len(lin.classes)}",
               f"#define {N}_N_DECISIONS {lin.rows}"]
-    o += [f"/* the image as rows of bits, zero-padded below by {p} rows (largest shift length - 1) and right to",
-          f"   {N}_ROW_WORDS 64-bit words per row ({pw} bits or more) */",
+    o += [f"/* the image as rows of bits: {N}_ROW_WORDS 64-bit words per row, bit c of a row is column c,",
+          f"   zero beyond the image; {p} rows of zeros below it (largest shift length - 1) */",
           f"#define {N}_PADDED_HEIGHT {ph}",
           f"#define {N}_ROW_WORDS {nw}",
           "",
@@ -411,7 +411,7 @@ def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, sou
 
 
 def _c_classifier(name: str, N: str, feats: _Features, lin: _Linear) -> list[str]:
-    n, rows = feats.n, lin.rows
+    n = feats.n
     kind = _label_kind(lin.classes[0])
     if kind == "str":
         ctype, labels = "const char *const", [_c_string(s) for s in lin.classes]
