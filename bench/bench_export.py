@@ -89,7 +89,9 @@ def main() -> None:
     X, y = mnist(args.data_dir)
     Xtr, ytr, Xte = X[:2000], y[:2000], np.ascontiguousarray(X[-args.n_test:], dtype=np.uint8)
     n = len(Xte)
-    print(f"MNIST: {len(Xtr)} training images, {n} test images; {cc}; best of {args.repeats}")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"MNIST: {len(Xtr)} training images, {n} test images; {cc}; best of {args.repeats}; "
+          f"{os.cpu_count()} CPUs, load average {load:.1f} at the start")
     print(f"{'point':>5} {'budget':>6} {'feat':>5} {'C src B':>8} {'C obj B':>8} | per image, classes (us): "
           f"{'C':>6} {'NumPy':>6} {'Python':>7} {'Py/C':>6} {'Py/NumPy':>8} | features only (us): "
           f"{'C':>6} {'NumPy':>6} {'transform':>9} | one image at a time (us): {'C':>5} {'Python':>7}")

@@ -17,6 +17,7 @@ import textwrap
 from pathlib import Path
 from typing import Any, Sequence
 
+from . import export
 from .analysis.evaluation import test_error
 from .core import __version__
 from .core.exceptions import MetafxError, StorageError, ValidationError
@@ -391,8 +392,6 @@ def _export_parser(sub: Any) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from . import export
-
     result = SearchResult.from_json(args.result)
     source = Path(args.result).name
     if args.out is None:

@@ -175,12 +175,14 @@ def check_export(result, X, tmp, cc, classifier=None, name="metafx_model"):
 
 # ---------------------------------------------------------------------------------------------- features
 @pytest.mark.parametrize("h, w, max_shift", [(1, 1, 1), (3, 5, 1), (7, 11, 8), (13, 4, 3), (28, 28, 8), (9, 9, 2),
-                                             (5, 61, 8), (3, 130, 5)])  # rows of 2 and 3 words of 64 bits
+                                             (5, 61, 8), (3, 130, 5),  # rows of 2 and 3 words of 64 bits
+                                             (300, 70, 2)])  # input codes beyond 16 bits
 def test_random_features_odd_sizes(tmp_path, cc, h, w, max_shift):
     rng = np.random.default_rng(h * 100 + w)
     res = bare_result("pixel-and", (h, w), random_specs(rng, h, w, 40, max_shift))
-    X = random_images(rng, 300, h, w)
+    X = random_images(rng, 300 if h * w < 10_000 else 60, h, w)
     F, _, _ = check_export(res, X, tmp_path, cc)
+    assert ("uint32_t" in to_c(res).split("_input[")[0]) == (h == 300)
     assert 0 < F.mean() < 1  # both values occur
     assert any(i[2] for s in res.features for i in s["inputs"])  # negated inputs
     # inputs at the right and bottom edges, shifted out of the image (read 0, negated 1)
