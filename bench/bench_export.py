@@ -9,10 +9,11 @@ For pixel-and feature sets of MNIST drawn at two points (shift length 5: (6, 40,
   called in a C loop over the batch through ctypes), the NumPy module (``predict`` on the batch), and
   ``svc.predict(result.transform(X))`` on the batch; and of the features alone (``NAME_features``,
   ``features``, ``transform``);
-* the per-image latency of one image at a time (``--single`` calls): the C function through ctypes (the
-  call's overhead included) and ``transform`` + ``predict`` on a one-image array;
-* ratios (Python / C, Python / NumPy module), all measured in the same run (best of ``--repeats``), after
-  checking that the three give the same features and classes.
+* the per-image latency of one image at a time (``--single`` calls, interleaved): the C function through ctypes
+  (the call's overhead of about a microsecond included) and ``transform`` + ``predict`` on a one-image array;
+* ratios (Python / C, Python / NumPy module), all measured in the same run (best of ``--repeats``, the ways
+  interleaved so that they share the machine's load), after checking that the three give the same features
+  and classes on every test image.
 
     python bench/bench_export.py [--data-dir ../shared/data/mnist] [--n-test 5000] [--repeats 5]
 """
@@ -92,9 +93,7 @@ def main() -> None:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"MNIST: {len(Xtr)} training images, {n} test images; {cc}; best of {args.repeats}; "
           f"{os.cpu_count()} CPUs, load average {load:.1f} at the start")
-    print(f"{'point':>5} {'budget':>6} {'feat':>5} {'C src B':>8} {'C obj B':>8} | per image, classes (us): "
-          f"{'C':>6} {'NumPy':>6} {'Python':>7} {'Py/C':>6} {'Py/NumPy':>8} | features only (us): "
-          f"{'C':>6} {'NumPy':>6} {'transform':>9} | one image at a time (us): {'C':>5} {'Python':>7}")
+    rows = []
     for label, point in POINTS.items():
         for budget in args.budgets:
             fam = PixelAndFamily(image_shape=(28, 28)).fit(Xtr)
@@ -130,27 +129,36 @@ def main() -> None:
                 labels = svc.predict(F)
                 assert np.array_equal(svc.classes_[pred], labels) and np.array_equal(mod.predict(Xte), labels)
 
-                t_c = best_of(c_predict, args.repeats)
-                t_np = best_of(lambda: mod.predict(Xte), args.repeats)
-                t_py = best_of(lambda: svc.predict(res.transform(Xte)), args.repeats)
-                f_c = best_of(c_features, args.repeats)
-                f_np = best_of(lambda: mod.features(Xte), args.repeats)
-                f_py = best_of(lambda: res.transform(Xte), args.repeats)
+                # interleaved: every repeat times each way once, so that all see the same load; best of the repeats
+                ways = {"c": c_predict, "np": lambda: mod.predict(Xte), "py": lambda: svc.predict(res.transform(Xte)),
+                        "fc": c_features, "fnp": lambda: mod.features(Xte), "fpy": lambda: res.transform(Xte)}
+                best = dict.fromkeys(ways, float("inf"))
+                for _ in range(args.repeats):
+                    for key, fn in ways.items():
+                        best[key] = min(best[key], best_of(fn, 1))
                 one = np.empty(1, np.intc)
                 k = min(args.single, n)
-                t0 = time.perf_counter()
-                for i in range(k):
+                s_c = s_py = 0.0
+                for i in range(k):  # interleaved, one image at a time
+                    t0 = time.perf_counter()
                     lib.predict_batch(Xte[i].ctypes.data, 1, one.ctypes.data)
-                s_c = (time.perf_counter() - t0) / k
-                t0 = time.perf_counter()
-                for i in range(k):
+                    t1 = time.perf_counter()
                     svc.predict(res.transform(Xte[i:i + 1]))
-                s_py = (time.perf_counter() - t0) / k
+                    s_py += time.perf_counter() - t1
+                    s_c += t1 - t0
+                s_c, s_py = s_c / k, s_py / k
             us = 1e6 / n
-            print(f"{label:>5} {budget:6g} {res.n_features:5d} {len(src.encode()):8d} {obj or 0:8d} | "
-                  f"{' ' * 26}{t_c * us:6.2f} {t_np * us:6.2f} {t_py * us:7.2f} {t_py / t_c:6.2f} "
-                  f"{t_py / t_np:8.2f} | {' ' * 20}{f_c * us:6.2f} {f_np * us:6.2f} {f_py * us:9.2f} | "
-                  f"{' ' * 26}{s_c * 1e6:5.1f} {s_py * 1e6:7.0f}")
+            rows.append((label, budget, res.n_features, len(src.encode()), obj, best, s_c, s_py, us))
+    print("\nsize of the C file (source bytes, object text + data bytes) and microseconds per image; Python = "
+          "svc.predict(result.transform(X)), NumPy = the exported module's predict, C = NAME_predict:")
+    print("| point | budget | features | C source | C object | batch: C | NumPy | Python | Python / C | "
+          "Python / NumPy | features only: C | NumPy | transform | one image per call: C | Python | Python / C |")
+    print("|" + "---|" * 16)
+    for label, budget, nf, src_b, obj, t, s_c, s_py, us in rows:
+        print(f"| {label} | {budget:g} | {nf} | {src_b / 1e3:.0f} kB | {(obj or 0) / 1e3:.0f} kB | "
+              f"{t['c'] * us:.1f} | {t['np'] * us:.1f} | {t['py'] * us:.1f} | {t['py'] / t['c']:.2f} | "
+              f"{t['py'] / t['np']:.2f} | {t['fc'] * us:.1f} | {t['fnp'] * us:.1f} | {t['fpy'] * us:.1f} | "
+              f"{s_c * 1e6:.1f} | {s_py * 1e6:.0f} | {s_py / s_c:.0f} |")
     print("all three gave the same features and classes on every test image")
 
 
