@@ -215,7 +215,8 @@ def _about(result: Any, feats: _Features, lin: _Linear | None, source: str | Non
         "Result" + (f" {source}" if source else "") + f" (content {checksum}):",
         f"  family {result.family}, engine {result.engine}, evaluator {result.evaluator}, budget {result.budget:g}, "
         f"seed {result.seed}",
-        f"  best point {pt}; quality {result.best_quality:.4g} at step {result.best_step}; "
+        f"  best point {pt}; {getattr(result, 'quality_label', None) or 'quality'} {result.best_quality:.4g} "
+        f"at step {result.best_step}; "
         f"{result.n_features} features of total cost {result.total_cost:g}"
         + ("" if result.test_error is None else f"; test error {100 * result.test_error:.2f} %"),
         "",
