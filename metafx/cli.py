@@ -17,6 +17,7 @@ import textwrap
 from pathlib import Path
 from typing import Any, Sequence
 
+from . import export
 from .core import __version__
 from .core.base import FeatureFamily
 from .core.exceptions import MetafxError, StorageError, ValidationError
@@ -193,6 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="features drawn in the feature picture: the best by infogain on the training data "
                          "(default 12)")
     pp.add_argument("--data-dir", default=None, help="where the result's dataset files are on this machine")
+    _export_parser(sub)
     return p
 
 
@@ -391,6 +393,49 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"plugins": cmd_plugins, "search": cmd_search, "plot": cmd_plot, "worker": cmd_worker}
+
+
+# ---------------------------------------------------------------------------------------------- metafx export
+def _export_parser(sub: Any) -> None:
+    e = sub.add_parser("export", help="write a result's features (and classifier) as a C99 file or a NumPy module",
+                       description=textwrap.fill(
+                           "Write the features chosen by a search of a pixel family (pixel-and, pixel-and-local, "
+                           "pixels), and the linear classifier the result carries (result.classifier) if any, as a "
+                           "dependency-free C99 file (--to c: NAME_features, NAME_decision, NAME_predict on one "
+                           "binary H x W image) or a Python module needing NumPy only (--to numpy: features, "
+                           "decision_function, predict). Both give transform's features and the classifier's "
+                           "decisions bit for bit.", 100))
+    e.add_argument("result", help="result JSON written by metafx search --out")
+    e.add_argument("--to", choices=("c", "numpy"), default=None,
+                   help="c or numpy (default: from the suffix of --out, .c or .py)")
+    e.add_argument("--out", default=None, help="the file to write (default: standard output)")
+    e.add_argument("--name", default="metafx_model",
+                   help="prefix of the C names (a C identifier; default metafx_model)")
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    result = SearchResult.from_json(args.result)
+    source = Path(args.result).name
+    if args.out is None:
+        if args.to is None:
+            raise ValidationError("without --out, give --to c or --to numpy")
+        text = (export.to_c if args.to == "c" else export.to_numpy)(result, name=args.name, source=source)
+        sys.stdout.write(text)
+        return 0
+    if args.to is None and Path(args.out).suffix.lower() not in (".c", ".py"):
+        raise ValidationError(f"--out={args.out!r}: cannot tell the format from its suffix; give --to c or --to numpy")
+    check_output_path(args.out, "--out")
+    path = export.write(result, args.out, to=args.to, name=args.name, source=source)
+    clf = getattr(result, "classifier", None)
+    print(f"wrote {path} ({result.n_features} features"
+          + (f", linear classifier of {len(clf['classes'])} classes)" if clf else ")"))
+    if clf is None:
+        print("metafx: the result carries no classifier (result.classifier): the export computes the features only",
+              file=sys.stderr)
+    return 0
+
+
+COMMANDS["export"] = cmd_export
 
 
 def main(argv: Sequence[str] | None = None) -> int:
