@@ -544,7 +544,13 @@ def _file_data(args: argparse.Namespace, cls: type) -> _Data:
             meta[k] = os.path.abspath(v) if k == "labels" else v
     X = data.X
     if _is_image_family(cls):
-        X, t = binarize(X, "auto" if args.threshold is None else args.threshold, data.path, CLI_NAMES)
+        try:
+            X, t = binarize(X, "auto" if args.threshold is None else args.threshold, data.path, CLI_NAMES)
+        except ValidationError as e:
+            if data.kind == "array":  # a 2-D array: flat images, or a table
+                raise ValidationError(f"{e}; if {data.path} is a table (samples x columns, not pixels), use "
+                                      "--family tabular") from None
+            raise
         meta["threshold"] = t
     elif args.threshold is not None:
         raise ValidationError(f"--threshold binarizes images; --family {args.family} reads tables: leave it out")
@@ -643,13 +649,13 @@ def _search(args: argparse.Namespace) -> int:
         raise ValidationError(f"--n-workers={args.n_workers} needs --engine optuna, --storage and a registered "
                               "dataset (workers load the data by its name)")
     else:
-        result = search(
-            data.X_train, data.y_train, family=args.family, budget=args.budget, steps=args.steps, engine=args.engine,
+        result = _searched(args, warm, dict(
+            X=data.X_train, y=data.y_train, family=args.family, budget=args.budget, steps=args.steps, engine=args.engine,
             evaluator=evaluator, seed=args.seed, progress=args.progress, fixed=dict(args.fix),
             family_params=dict(args.family_param), engine_params=engine_params,
             evaluator_params=dict(args.evaluator_param), storage=args.storage, study_name=args.study, n_jobs=args.n_jobs,
             oversample=args.oversample, prune_by=args.prune_by, reselect=args.reselect, warm_start=warm,
-        )
+        ))
     if result.metadata.get("empty_result"):
         raise ValidationError(
             f"no step of the search drew a usable feature ({len(result.trajectory)} steps, budget {args.budget:g}): "
@@ -671,6 +677,18 @@ def _search(args: argparse.Namespace) -> int:
     print(f"next: metafx show {out}   |   metafx transform {out} --data NEW --out features.csv", file=sys.stderr)
     np.seterr(all="warn")
     return 0
+
+
+def _searched(args: argparse.Namespace, warm: list[SearchResult] | None, kwargs: dict[str, Any]) -> SearchResult:
+    """:func:`metafx.search`; a refused warm start is named by its file."""
+    try:
+        return search(**kwargs)
+    except ValidationError as e:
+        m = re.match(r"warm_start(?:\[(\d+)\])? ", str(e))
+        if not warm or m is None:
+            raise
+        name = args.warm_start[int(m.group(1) or 0)]
+        raise ValidationError(f"--warm-start {name} {str(e)[m.end():]}") from None
 
 
 def _shared_search(args: argparse.Namespace, X, y, n_train: int, n_test: int, engine_params: dict,
