@@ -103,8 +103,9 @@ def data_record(metadata: Any) -> dict[str, Any] | None:
     d = metadata.get("data") if isinstance(metadata, Mapping) else None
     if d is None:
         return None
-    if not isinstance(d, Mapping) or "name" not in d:
-        raise ValidationError(f"metadata.data={d!r} must be an object naming the dataset (name, n_train, ...)")
+    if not isinstance(d, Mapping) or ("name" not in d and "path" not in d):
+        raise ValidationError(f"metadata.data={d!r} must be an object naming the dataset or the data file "
+                              "(name or path, n_train, ...)")
     checks = {"name": _SPEC_FIELDS["data"], "n_train": _SPEC_FIELDS["n_train"], "n_test": _SPEC_FIELDS["n_test"],
               "split_seed": _SPEC_FIELDS["split_seed"],
               "data_dir": (lambda v: isinstance(v, str) and v != "", "a directory path")}

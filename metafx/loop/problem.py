@@ -89,7 +89,7 @@ class SearchProblem:
         min_cost = float(self.family.min_cost())
         if self.budget < min_cost:
             raise ValidationError(
-                f"budget={budget:g} is below the cheapest feature's cost {min_cost:g}; raise --budget"
+                f"budget={budget:g} is below the cheapest feature's cost {min_cost:g}; raise the budget"
             )
         self.check_size(min_cost)
         self.check_feasible()
