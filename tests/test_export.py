@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -105,8 +106,7 @@ class CModel:
 
     def __init__(self, source: str, tmp: Path, cc: str, name: str = "metafx_model", flags=("-O2",)):
         self.name = name
-        d = tmp / f"c_{name}_{abs(hash(source)) % 10**8}"
-        d.mkdir()
+        d = Path(tempfile.mkdtemp(prefix=f"c_{name}_", dir=tmp))  # one directory per compiled library
         (d / f"{name}.c").write_text(source)
         N = name.upper()
         self.has_classifier = f"{name}_predict" in source

@@ -33,26 +33,19 @@ def _is_real(v: Any) -> bool:
 
 
 def check_fixed(space: Any, fixed: Any) -> dict[str, Any] | None:
-    """``fixed`` (meta-features held fixed) checked for type against ``space``'s dimensions.
+    """``fixed`` (meta-features held fixed) checked to be a mapping of ``space``'s meta-feature names.
 
-    A numeric dimension takes a number, not a boolean (``True`` is not 1) and
-    not a string (``"3"`` is not 3); a categorical one takes one of its
-    choices.  Ranges and integrality are then checked by the space itself.
+    The values are checked by the space's dimensions (:meth:`metafx.plugin.Dimension.check`): a numeric
+    dimension takes a number, not a boolean (``True`` is not 1) nor a string (``"3"`` is not 3).
     """
     if fixed is None:
         return None
     if not isinstance(fixed, Mapping):
         raise ValidationError(f"fixed={fixed!r} must be a mapping of meta-feature names to values, "
                               f"e.g. {{{space.names[0]!r}: ...}}")
-    kinds = {d.name: d.kind for d in space.dimensions}
-    for name, value in fixed.items():
-        kind = kinds.get(name)
-        if kind is None:
+    for name in fixed:
+        if name not in space.names:
             raise ValidationError(f"fixed holds unknown meta-feature {name!r}; this space has: {', '.join(space.names)}")
-        if kind != "categorical" and not _is_real(value):
-            what = "an integer" if kind == "int" else "a number"
-            raise ValidationError(f"fixed {name}={value!r} ({type(value).__name__}) must be {what}; "
-                                  "booleans and strings are not read as numbers")
     return dict(fixed)
 
 
