@@ -59,6 +59,13 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
 
 
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Option help wrapped at spaces only: file names such as metafx-result-DATE-TIME.json stay whole."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+
 def _typed(kind: type, allowed: str):
     """An argparse type: ``kind(text)``, or an error naming the value and what is allowed."""
     def parse(text: str) -> Any:
@@ -203,7 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("search", help="run a budgeted meta-feature search on your data; write the result JSON",
                        parents=[logs], description=SEARCH_DESCRIPTION,
-                       epilog=_components_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
+                       epilog=_components_epilog(), formatter_class=_HelpFormatter)
     d = s.add_argument_group("data")
     d.add_argument("--data", default="digits", metavar="PATH|NAME",
                    help="your data (a .npy/.npz array, a folder of class sub-folders of images, a .csv/.parquet "
