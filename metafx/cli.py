@@ -762,6 +762,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
     return 0
 
 
+#: subcommand -> handler (a new subcommand, e.g. `export`, adds its parser in build_parser and its handler here)
 COMMANDS = {"plugins": cmd_plugins, "search": cmd_search, "show": cmd_show, "transform": cmd_transform,
             "plot": cmd_plot, "worker": cmd_worker}
 
