@@ -140,6 +140,15 @@ def test_png_folder_to_result_summary_and_features(tmp_path, png_dir, capsys, mo
     assert "could not be loaded" not in capsys.readouterr().err
 
 
+def test_registered_dataset_keeps_working_with_threshold_and_test_size(tmp_path, capsys):
+    out = tmp_path / "d.json"
+    assert main(["search", "--data", "digits", "--threshold", "4", "--test-size", "0.5", *SMALL, "--out", str(out)]) == 0
+    res = metafx.SearchResult.from_json(out)
+    assert res.metadata["data"]["name"] == "digits" and res.n_samples == 899 and res.metadata["data"]["n_test"] == 898
+    assert main(["show", str(out)]) == 0
+    assert "registered dataset 'digits'" in capsys.readouterr().out
+
+
 def test_default_result_file_never_overwrites(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     t = 1_780_000_000.0
