@@ -214,7 +214,8 @@ def build_parser() -> argparse.ArgumentParser:
     d = s.add_argument_group("data")
     d.add_argument("--data", default="digits", metavar="PATH|NAME",
                    help="your data (a .npy/.npz array, a folder of class sub-folders of images, a .csv/.parquet "
-                        "table) or a registered dataset name (digits, mnist, ...); default digits")
+                        "table) or a registered dataset name (digits, mnist, ...; a folder of that name: "
+                        "./NAME); default digits")
     d.add_argument("--labels", default=None, metavar="FILE",
                    help="labels of a .npy/.npz array: a .npy or a text file with one label per line")
     d.add_argument("--target", default=None, metavar="COLUMN", help="the label (target) column of a table")
@@ -642,7 +643,8 @@ def _search(args: argparse.Namespace) -> int:
                                   f"{args.engine}: add --engine optuna")
         engine_params["sampler"] = args.sampler
     evaluator = args.evaluator or getattr(cls, "default_evaluator", None) or "cv-linear-svm"
-    from_file = looks_like_path(args.data)
+    from_file = looks_like_path(args.data) and not (  # a registered name wins over a folder of that name
+        "/" not in args.data and os.sep not in args.data and args.data in get_registry().names("dataset"))
     data = _file_data(args, cls) if from_file else _registered_data(args)
     print(data.line, file=sys.stderr)
     warm = [SearchResult.from_json(f) for f in args.warm_start] if args.warm_start else None
@@ -670,7 +672,11 @@ def _search(args: argparse.Namespace) -> int:
             "--family-param and the data")
     result.metadata["data"] = data.meta
     if data.n_test > 0 and result.n_features > 0:
-        _held_out(args, result, data, final_c)
+        try:
+            _held_out(args, result, data, final_c)
+        except MetafxError as e:  # the search is kept whatever the test says
+            print(f"metafx: the held-out test could not be computed ({_cli_words(str(e))}); the result is written "
+                  "without it", file=sys.stderr)
     print(result.summary())
     ts = result.metadata.get("test_score")
     if ts:
