@@ -342,6 +342,8 @@ def _training_data(result: SearchResult, data_dir: str | None) -> tuple[Any, Any
             tr, _ = split_indices(data.n, int(d["n_train"]), int(d.get("n_test", 0)), int(d.get("split_seed", 0)))
             return (X.iloc[tr] if hasattr(X, "iloc") else X[tr]), data.y[tr]
         params = {} if data_dir is None and "data_dir" not in d else {"data_dir": data_dir or d["data_dir"]}
+        if isinstance(d.get("threshold"), (int, float)):
+            params["threshold"] = d["threshold"]
         X, y = load_dataset(d["name"], **params)
         tr, _ = split_indices(len(y), int(d["n_train"]), int(d.get("n_test", 0)), int(d.get("split_seed", 0)))
     except MetafxError as e:
@@ -499,14 +501,17 @@ def _registered_data(args: argparse.Namespace) -> _Data:
     if args.threshold not in (None, "auto"):
         data_params["threshold"] = int(args.threshold) if float(args.threshold).is_integer() else args.threshold
     try:
-        X, y = load_dataset(args.data, **data_params)
+        dataset = make_component("dataset", args.data, data_params)
     except UnknownComponentError as e:
         raise UnknownComponentError(f"--data {args.data!r} is no file or folder and {e}; for your own data give a "
                                     "path (a .npy/.npz array, a folder of images, a .csv/.parquet table)") from None
+    X, y = dataset.load()
     n_train, n_test = _split_sizes(args, len(y), DATA_DEFAULTS.get(args.data, (len(y) // 2, len(y) - len(y) // 2)))
     tr, te = split_indices(len(y), n_train, n_test, args.split_seed)
     meta = {"name": args.data, "n_train": n_train, "n_test": n_test, "split_seed": args.split_seed,
             **{k: str(v) for k, v in data_params.items()}}
+    if isinstance(getattr(dataset, "threshold", None), (int, float)):  # what `metafx transform` binarizes new images at
+        meta["threshold"] = dataset.threshold
     line = (f"data {args.data}: {n_train} training and {n_test} test samples of shape {X.shape[1:]} "
             f"(split seed {args.split_seed})")
     return _Data(X[tr], y[tr], X[te] if n_test else None, y[te] if n_test else None, meta, line, data_params)

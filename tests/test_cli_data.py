@@ -149,6 +149,11 @@ def test_registered_dataset_keeps_working_with_threshold_and_test_size(tmp_path,
     assert res.metadata["data"]["name"] == "digits" and res.n_samples == 899 and res.metadata["data"]["n_test"] == 898
     assert main(["show", str(out)]) == 0
     assert "registered dataset 'digits'" in capsys.readouterr().out
+    assert res.metadata["data"]["threshold"] == 4
+    grey = load_digits().images[:5]
+    np.save(tmp_path / "grey.npy", grey)  # new 0-16 images: binarized at the search's threshold
+    assert main(["transform", str(out), "--data", str(tmp_path / "grey.npy"), "--out", str(tmp_path / "f.npy")]) == 0
+    assert np.array_equal(np.load(tmp_path / "f.npy"), res.transform((grey >= 4).astype(np.uint8)))
 
 
 def test_default_result_file_never_overwrites(tmp_path, monkeypatch):
