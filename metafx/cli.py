@@ -505,7 +505,7 @@ def _registered_data(args: argparse.Namespace) -> _Data:
     except UnknownComponentError as e:
         raise UnknownComponentError(f"--data {args.data!r} is no file or folder and {e}; for your own data give a "
                                     "path (a .npy/.npz array, a folder of images, a .csv/.parquet table)") from None
-    X, y = dataset.load()
+    X, y = load_dataset(args.data, **data_params)
     n_train, n_test = _split_sizes(args, len(y), DATA_DEFAULTS.get(args.data, (len(y) // 2, len(y) - len(y) // 2)))
     tr, te = split_indices(len(y), n_train, n_test, args.split_seed)
     meta = {"name": args.data, "n_train": n_train, "n_test": n_test, "split_seed": args.split_seed,
