@@ -221,7 +221,8 @@ def build_parser() -> argparse.ArgumentParser:
     d = s.add_argument_group("data")
     d.add_argument("--data", default="digits", metavar="PATH|NAME",
                    help="your data (a .npy/.npz array, a folder of class sub-folders of images, a .csv/.parquet "
-                        "table) or a registered dataset name (digits, mnist, ...); default digits")
+                        "table) or a registered dataset name (digits, mnist, ...; a folder of that name: "
+                        "./NAME); default digits")
     d.add_argument("--labels", default=None, metavar="FILE",
                    help="labels of a .npy/.npz array: a .npy or a text file with one label per line")
     d.add_argument("--target", default=None, metavar="COLUMN", help="the label (target) column of a table")
@@ -353,6 +354,8 @@ def _training_data(result: SearchResult, data_dir: str | None) -> tuple[Any, Any
             tr, _ = split_indices(data.n, int(d["n_train"]), int(d.get("n_test", 0)), int(d.get("split_seed", 0)))
             return (X.iloc[tr] if hasattr(X, "iloc") else X[tr]), data.y[tr]
         params = {} if data_dir is None and "data_dir" not in d else {"data_dir": data_dir or d["data_dir"]}
+        if isinstance(d.get("threshold"), (int, float)):
+            params["threshold"] = d["threshold"]
         X, y = load_dataset(d["name"], **params)
         tr, _ = split_indices(len(y), d["n_train"], d["n_test"], d["split_seed"])
     except MetafxError as e:
@@ -510,14 +513,17 @@ def _registered_data(args: argparse.Namespace) -> _Data:
     if args.threshold not in (None, "auto"):
         data_params["threshold"] = int(args.threshold) if float(args.threshold).is_integer() else args.threshold
     try:
-        X, y = load_dataset(args.data, **data_params)
+        dataset = make_component("dataset", args.data, data_params)
     except UnknownComponentError as e:
         raise UnknownComponentError(f"--data {args.data!r} is no file or folder and {e}; for your own data give a "
                                     "path (a .npy/.npz array, a folder of images, a .csv/.parquet table)") from None
+    X, y = load_dataset(args.data, **data_params)
     n_train, n_test = _split_sizes(args, len(y), DATA_DEFAULTS.get(args.data, (len(y) // 2, len(y) - len(y) // 2)))
     tr, te = split_indices(len(y), n_train, n_test, args.split_seed)
     meta = {"name": args.data, "n_train": n_train, "n_test": n_test, "split_seed": args.split_seed,
             **{k: str(v) for k, v in data_params.items()}}
+    if isinstance(getattr(dataset, "threshold", None), (int, float)):  # what `metafx transform` binarizes new images at
+        meta["threshold"] = dataset.threshold
     line = (f"data {args.data}: {n_train} training and {n_test} test samples of shape {X.shape[1:]} "
             f"(split seed {args.split_seed})")
     return _Data(X[tr], y[tr], X[te] if n_test else None, y[te] if n_test else None, meta, line, data_params)
@@ -655,7 +661,8 @@ def _search(args: argparse.Namespace) -> int:
                                   f"{args.engine}: add --engine optuna")
         engine_params["sampler"] = args.sampler
     evaluator = args.evaluator or getattr(cls, "default_evaluator", None) or "cv-linear-svm"
-    from_file = looks_like_path(args.data)
+    from_file = looks_like_path(args.data) and not (  # a registered name wins over a folder of that name
+        "/" not in args.data and os.sep not in args.data and args.data in get_registry().names("dataset"))
     data = _file_data(args, cls) if from_file else _registered_data(args)
     print(data.line, file=sys.stderr)
     if args.budget == "auto":
@@ -689,7 +696,11 @@ def _search(args: argparse.Namespace) -> int:
             "--family-param and the data")
     result.metadata["data"] = data.meta
     if data.n_test > 0 and result.n_features > 0:
-        _held_out(args, result, data, final_c)
+        try:
+            _held_out(args, result, data, final_c)
+        except MetafxError as e:  # the search is kept whatever the test says
+            print(f"metafx: the held-out test could not be computed ({_cli_words(str(e))}); the result is written "
+                  "without it", file=sys.stderr)
     print(result.summary())
     ts = result.metadata.get("test_score")
     if ts:
@@ -784,6 +795,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
     return 0
 
 
+#: subcommand -> handler (a new subcommand, e.g. `export`, adds its parser in build_parser and its handler here)
 COMMANDS = {"plugins": cmd_plugins, "search": cmd_search, "show": cmd_show, "transform": cmd_transform,
             "plot": cmd_plot, "worker": cmd_worker}
 

@@ -140,6 +140,22 @@ def test_png_folder_to_result_summary_and_features(tmp_path, png_dir, capsys, mo
     assert "could not be loaded" not in capsys.readouterr().err
 
 
+def test_registered_dataset_keeps_working_with_threshold_and_test_size(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "digits").mkdir()  # a folder of the same name: the registered name wins (./digits is the folder)
+    out = tmp_path / "d.json"
+    assert main(["search", "--data", "digits", "--threshold", "4", "--test-size", "0.5", *SMALL, "--out", str(out)]) == 0
+    res = metafx.SearchResult.from_json(out)
+    assert res.metadata["data"]["name"] == "digits" and res.n_samples == 899 and res.metadata["data"]["n_test"] == 898
+    assert main(["show", str(out)]) == 0
+    assert "registered dataset 'digits'" in capsys.readouterr().out
+    assert res.metadata["data"]["threshold"] == 4
+    grey = load_digits().images[:5]
+    np.save(tmp_path / "grey.npy", grey)  # new 0-16 images: binarized at the search's threshold
+    assert main(["transform", str(out), "--data", str(tmp_path / "grey.npy"), "--out", str(tmp_path / "f.npy")]) == 0
+    assert np.array_equal(np.load(tmp_path / "f.npy"), res.transform((grey >= 4).astype(np.uint8)))
+
+
 def test_default_result_file_never_overwrites(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     t = 1_780_000_000.0
@@ -276,7 +292,7 @@ def test_warm_start_refuses_other_families_spaces_and_image_sizes(digits):
         metafx.search(X[:200], y[:200], budget=30, steps=2, warm_start=narrower, progress=False)
     with pytest.raises(metafx.ValidationError, match="names none of this space's meta-features"):
         metafx.search(X[:200], y[:200], budget=30, steps=2, warm_start={"arity": 2}, progress=False)
-    # the same family, space and size: accepted, and its point is evaluated first (mufasa records it as drawn)
+    # the same family, space and size: accepted, and its point is evaluated first
     res = metafx.search(X[200:400], y[200:400], budget=30, steps=2, warm_start=src, engine="mufasa", progress=False)
     assert res.trajectory[0].point == src.best_point
 
@@ -367,3 +383,45 @@ def test_help_tells_a_new_user_the_way(capsys):
     with pytest.raises(SystemExit):
         main(["transform", "--help"])
     assert "FILE.parquet" in capsys.readouterr().out
+
+
+def test_interrupted_search_without_out_is_kept(tmp_path, monkeypatch, digits, capsys):
+    import argparse
+
+    from metafx.cli import _interrupted
+    from metafx.loop.loop import SearchInterrupted
+
+    monkeypatch.chdir(tmp_path)
+    X, y = digits
+    res = metafx.search(X[:100], y[:100], budget=20, steps=2, progress=False)
+    assert _interrupted(argparse.Namespace(out=None, storage=None), SearchInterrupted(res)) == 130
+    (kept,) = [f for f in os.listdir(tmp_path) if f.startswith("metafx-result-")]
+    assert kept in capsys.readouterr().err
+    assert metafx.SearchResult.from_json(kept).metadata["interrupted"] is True
+
+
+def test_table_with_a_test_file_in_another_column_order(tmp_path, wine_csv, capsys):
+    import pandas as pd
+
+    df = pd.read_csv(wine_csv / "wine.csv")
+    df.iloc[:120].to_csv(tmp_path / "sorted.csv", index=False)  # wine is sorted by class: no 'barbera' here
+    df.iloc[120:].to_csv(tmp_path / "rest.csv", index=False)
+    kept = tmp_path / "kept.json"
+    assert main(["search", "--data", str(tmp_path / "sorted.csv"), "--test", str(tmp_path / "rest.csv"),
+                 "--target", "kind", "--family", "tabular", "--budget", "3", "--steps", "1", "--no-progress",
+                 "--out", str(kept)]) == 0
+    assert "held-out test could not be computed" in capsys.readouterr().err  # said, and the search is kept
+    assert "test_score" not in metafx.SearchResult.from_json(kept).metadata
+    df = df.sample(frac=1.0, random_state=0).reset_index(drop=True)
+    df.iloc[:120].to_csv(tmp_path / "train.csv", index=False)
+    df.iloc[120:][list(reversed(df.columns))].to_csv(tmp_path / "test.csv", index=False)
+    out = tmp_path / "r.json"
+    assert main(["search", "--data", str(tmp_path / "train.csv"), "--test", str(tmp_path / "test.csv"),
+                 "--target", "kind", "--family", "tabular", "--budget", "3", "--steps", "1", "--no-progress",
+                 "--out", str(out)]) == 0
+    res = metafx.SearchResult.from_json(out)
+    assert res.n_samples == 120 and res.metadata["data"]["n_test"] == 58
+    assert res.metadata["data"]["test"].endswith("test.csv") and "score" in res.metadata["test_score"]
+    assert main(["search", "--data", str(tmp_path / "train.csv"), "--test", str(tmp_path / "test.csv"),
+                 "--test-size", "0.2", "--target", "kind", "--family", "tabular", *SMALL]) == 2
+    _one_line_error(capsys, "--test", "leave out --test-size")

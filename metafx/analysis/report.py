@@ -85,6 +85,13 @@ def _fmt_point(point: dict[str, Any]) -> str:
 def _fmt_data(d: Any) -> str:
     if not isinstance(d, dict):
         return "not recorded"
+    try:
+        return _data_text(d)
+    except (KeyError, TypeError, ValueError):  # a file edited by hand: show what it says
+        return str(d)
+
+
+def _data_text(d: dict[str, Any]) -> str:
     if "name" in d:
         src = f"registered dataset {d['name']!r}"
     else:
@@ -99,8 +106,13 @@ def _fmt_data(d: Any) -> str:
         parts.append(f"{d['n_test']} held out (split seed {d.get('split_seed', 0)})")
     if "threshold" in d:
         t = d["threshold"]
-        parts.append("images already 0/1" if t is None else f"binarized at value >= {t:g}")
+        parts.append("images already 0/1" if t is None else f"binarized at value >= {_g(t)}")
     return ", ".join(parts)
+
+
+def _g(v: Any) -> str:
+    """A number as ``:g`` formats it; anything else (a hand-edited file's string) as it is."""
+    return f"{v:g}" if isinstance(v, (int, float)) and not isinstance(v, bool) else str(v)
 
 
 def format_report(r: dict[str, Any]) -> str:
