@@ -821,20 +821,18 @@ def _export_parser(sub: Any) -> None:
 def cmd_export(args: argparse.Namespace) -> int:
     result = SearchResult.from_json(args.result)
     source = Path(args.result).name
+    if args.to is None and (args.out is None or Path(args.out).suffix.lower() not in (".c", ".py")):
+        where = "without --out" if args.out is None else f"--out={args.out!r}: cannot tell the format from its suffix"
+        raise ValidationError(f"{where}; give --to c or --to numpy")
     if args.out is None:
-        if args.to is None:
-            raise ValidationError("without --out, give --to c or --to numpy")
-        text = (export.to_c if args.to == "c" else export.to_numpy)(result, name=args.name, source=source)
-        sys.stdout.write(text)
-        return 0
-    if args.to is None and Path(args.out).suffix.lower() not in (".c", ".py"):
-        raise ValidationError(f"--out={args.out!r}: cannot tell the format from its suffix; give --to c or --to numpy")
-    check_output_path(args.out, "--out")
-    path = export.write(result, args.out, to=args.to, name=args.name, source=source)
-    clf = getattr(result, "classifier", None)
-    print(f"wrote {path} ({result.n_features} features"
-          + (f", linear classifier of {len(clf['classes'])} classes)" if clf else ")"))
-    if clf is None:
+        sys.stdout.write((export.to_c if args.to == "c" else export.to_numpy)(result, name=args.name, source=source))
+    else:
+        check_output_path(args.out, "--out")
+        path = export.write(result, args.out, to=args.to, name=args.name, source=source)
+        clf = getattr(result, "classifier", None)
+        print(f"wrote {path} ({result.n_features} features"
+              + (f", linear classifier of {len(clf['classes'])} classes)" if clf else ")"))
+    if getattr(result, "classifier", None) is None:
         print("metafx: the result carries no classifier (result.classifier): the export computes the features only",
               file=sys.stderr)
     return 0

@@ -124,6 +124,8 @@ def _features(result: Any) -> _Features:
         cols = np.asarray(batch.cols, np.int64)[used]
         neg = np.asarray(batch.neg, bool)[used]
         shift = np.asarray(batch.shift, np.int64)
+    if n and not 1 <= shift.min() <= shift.max() <= 8:  # the C file holds an a x a window in 64 bits
+        raise ValidationError(f"shift lengths {shift.min()}..{shift.max()}: export supports 1 to 8")
     first = np.concatenate([[0], np.cumsum(k)]).astype(np.int64)
     return _Features(h, w, first, rows, cols, neg, shift, list(fam.feature_names(batch)) if n else [])
 
@@ -324,6 +326,7 @@ def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, sou
               f" *   int  {name}_predict(const uint8_t *image);                  class index: {name}_classes[i]"]
     o += [f" * No dynamic allocation; stack: {8 * words} bytes (the image as bits)"
           + (f" + {n} (the features) for the decision." if lin is not None else "."),
+          f" * Build: cc -std=c99 -O2 -c {name}.c (or #include it in one of your C files); not with -ffast-math.",
           " */",
           "#include <stdint.h>"]
     if lin is not None:
@@ -382,22 +385,35 @@ def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, sou
               f"        for (c = 0; c < {N}_WIDTH; ++c)",
               f"            if (image[r * {N}_WIDTH + c])",
               f"                bits[r * {N}_ROW_WORDS + (c >> 6)] |= (uint64_t)1 << (c & 63);",
-              "    /* feature f: OR over dy of (the a bits from col, of row + dy, of every input ANDed) != 0 */",
+              "    /* feature f: the a x a window of each input (a bits from col of rows row .. row + a - 1, inverted",
+              "       when negated), ANDed over its inputs; 1 when some bit (some shift) is left */",
               f"    for (f = 0; f < {N}_N_FEATURES; ++f) {{",
               f"        const {index_t} *in = {name}_input + {name}_first[f];",
               f"        const int k = (int)({name}_first[f + 1] - {name}_first[f]);",
               f"        const int a = {name}_shift[f];",
-              "        const uint64_t dx_mask = ((uint64_t)1 << a) - 1;",
-              "        int dy, j;",
-              "        uint8_t v = 0;",
-              "        for (dy = 0; dy < a && !v; ++dy) {",
-              "            uint64_t m = dx_mask;",
+              "        int j;",
+              "        uint8_t v;",
+              "        if (a == 1) {",
+              "            uint64_t m = 1;",
+              "            for (j = 0; j < k; ++j) {",
+              "                const uint32_t e = in[j];",
+              "                const uint64_t *q = bits + (e >> 7);",
+              "                const unsigned o = (e >> 1) & 63u;",
+              "                m &= ((q[0] >> o) | ((q[1] << 1) << (63u - o))) ^ ((uint64_t)0 - (e & 1u));",
+              "            }",
+              "            v = (uint8_t)(m & 1u);",
+              "        } else {",
+              "            const uint64_t dx_mask = ((uint64_t)1 << a) - 1;",
+              "            uint64_t m = a == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (a * a)) - 1;",
               "            for (j = 0; j < k && m; ++j) {",
               "                const uint32_t e = in[j];",
-              f"                const uint64_t *q = bits + (e >> 7) + dy * {N}_ROW_WORDS;",
+              "                const uint64_t *q = bits + (e >> 7);",
               "                const unsigned o = (e >> 1) & 63u;",
-              "                const uint64_t x = (q[0] >> o) | ((q[1] << 1) << (63u - o));",
-              "                m &= (e & 1u) ? ~x : x;",
+              "                uint64_t window = 0;",
+              "                int dy;",
+              f"                for (dy = 0; dy < a; ++dy, q += {N}_ROW_WORDS)",
+              "                    window |= (((q[0] >> o) | ((q[1] << 1) << (63u - o))) & dx_mask) << (dy * a);",
+              "                m &= window ^ ((uint64_t)0 - (e & 1u));",
               "            }",
               "            v = (uint8_t)(m != 0);",
               "        }",

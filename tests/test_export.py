@@ -445,3 +445,12 @@ def test_cli_export_refuses_tabular(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "family 'tabular' cannot be exported" in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "t.c").exists()
+
+
+def test_docstring_example():
+    import doctest
+
+    import metafx.export
+
+    res = doctest.testmod(metafx.export)
+    assert res.attempted > 0 and res.failed == 0
