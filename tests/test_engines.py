@@ -180,8 +180,9 @@ def _storage_url(where: str, tmp_path) -> str:
 
 def test_mufasa_one_candidate_is_the_thesis_algorithm(small):
     X, y = small
-    a = metafx.search(X, y, budget=40, steps=6, seed=9, progress=False)
-    b = metafx.search(X, y, budget=40, steps=6, seed=9, progress=False, engine_params={"n_candidates": 1})
+    kw = dict(budget=40, steps=6, seed=9, engine="mufasa", progress=False)
+    a = metafx.search(X, y, **kw)
+    b = metafx.search(X, y, engine_params={"n_candidates": 1}, **kw)
     assert strip(a) == strip(b)
     # step j > 1 is a neighbour of the best point so far (every free dimension moved by at most its step)
     space = metafx.make_component("family", "pixel-and").fit(X).space()
@@ -194,11 +195,11 @@ def test_mufasa_one_candidate_is_the_thesis_algorithm(small):
 
 def test_mufasa_candidates_same_result_whatever_n_jobs(small):
     X, y = small
-    kw = dict(budget=40, steps=5, seed=3, progress=False, engine_params={"n_candidates": 3})
+    kw = dict(budget=40, steps=5, seed=3, engine="mufasa", progress=False, engine_params={"n_candidates": 3})
     one = metafx.search(X, y, n_jobs=1, **kw)
     two = metafx.search(X, y, n_jobs=2, **kw)
     assert strip(one) == strip(two) and one.features == two.features
-    plain = metafx.search(X, y, budget=40, steps=5, seed=3, progress=False)
+    plain = metafx.search(X, y, budget=40, steps=5, seed=3, engine="mufasa", progress=False)
     # more candidates per step: at least as good a first step (u_0 is candidate 0 of step 1)
     assert one.trajectory[0].quality >= plain.trajectory[0].quality
 
@@ -406,7 +407,7 @@ def test_storage_kinds_are_checked(small, tmp_path):
     with pytest.raises(metafx.ValidationError, match="is not a storage; use an optuna storage URL"):
         metafx.search(X, y, budget=30, steps=1, engine="optuna", storage=str(tmp_path / "plain"), progress=False)
     with pytest.raises(metafx.ValidationError, match="engine 'mufasa' records its steps in a JSON-lines journal"):
-        metafx.search(X, y, budget=30, steps=1, storage=f"sqlite:///{tmp_path}/a.db", progress=False)
+        metafx.search(X, y, budget=30, steps=1, engine="mufasa", storage=f"sqlite:///{tmp_path}/a.db", progress=False)
     with pytest.raises(metafx.ValidationError, match="omit study_name"):
         metafx.search(X, y, budget=30, steps=1, storage=str(tmp_path / "j.jsonl"), study_name="x", progress=False)
 

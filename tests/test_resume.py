@@ -155,7 +155,7 @@ def test_optuna_resume_in_process_and_extend(digits, tmp_path):
 def test_mufasa_candidates_resume(digits, tmp_path):
     X, y = digits
     X, y = X[:400], y[:400]
-    kw = dict(budget=40, steps=6, seed=2, progress=False, engine_params={"n_candidates": 3})
+    kw = dict(budget=40, steps=6, seed=2, engine="mufasa", progress=False, engine_params={"n_candidates": 3})
     full = metafx.search(X, y, **kw)
     j = tmp_path / "m.jsonl"
     metafx.search(X, y, storage=str(j), callbacks=[lambda s, r: r.step < 3], **kw)
