@@ -7,4 +7,6 @@ The jit options live in :data:`JIT` so every kernel is compiled alike.
 
 from __future__ import annotations
 
-JIT = dict(cache=True, nogil=True, fastmath=False)
+from typing import Any
+
+JIT: dict[str, Any] = dict(cache=True, nogil=True, fastmath=False)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import inspect
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, ClassVar, Generic, Mapping, Protocol, Sequence, TypeVar, Union, runtime_checkable
 
 import numpy as np
 
@@ -84,7 +84,7 @@ class Component(Params):
         """Raise :class:`~metafx.ValidationError` when a parameter is not allowed (default: all are)."""
 
     @classmethod
-    def create(cls, params: Mapping[str, Any] | None = None):
+    def create(cls: type[ComponentT], params: Mapping[str, Any] | None = None) -> ComponentT:
         """Instantiate with ``params`` and check them; unknown parameter names give a clear error."""
         params = _seed_alias(cls, dict(params or {}))
         _check_param_names(cls, params)
@@ -93,7 +93,10 @@ class Component(Params):
         return obj
 
 
-def _seed_alias(cls: type, params: dict[str, Any]) -> dict[str, Any]:
+ComponentT = TypeVar("ComponentT", bound=Component)
+
+
+def _seed_alias(cls: type[Params], params: dict[str, Any]) -> dict[str, Any]:
     """``seed`` and ``random_state`` name the same thing: a component taking one accepts the other."""
     allowed = cls._get_param_names()
     for given, own in (("seed", "random_state"), ("random_state", "seed")):
@@ -105,7 +108,7 @@ def _seed_alias(cls: type, params: dict[str, Any]) -> dict[str, Any]:
     return params
 
 
-def _check_param_names(cls: type, params: Mapping[str, Any]) -> None:
+def _check_param_names(cls: type[Params], params: Mapping[str, Any]) -> None:
     allowed = cls._get_param_names()
     unknown = [k for k in params if k not in allowed]
     if unknown:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any, Sequence
+from typing import Any, Literal, Sequence, overload
 
 import numpy as np
 
@@ -38,6 +38,12 @@ MAX_SEED = 2**63 - 1
 
 
 # --------------------------------------------------------------------------- scalars
+@overload
+def check_int(name: str, value: Any, low: int | None = None, *, high: int | None = None,
+              allow_none: Literal[False] = False) -> int: ...
+@overload
+def check_int(name: str, value: Any, low: int | None = None, *, high: int | None = None,
+              allow_none: bool) -> int | None: ...
 def check_int(name: str, value: Any, low: int | None = None, *, high: int | None = None,
               allow_none: bool = False) -> int | None:
     """``value`` as an ``int`` in ``[low, high]`` (``None`` passes when ``allow_none``)."""
@@ -60,6 +66,12 @@ def check_int(name: str, value: Any, low: int | None = None, *, high: int | None
     return int(value)
 
 
+@overload
+def check_number(name: str, value: Any, *, low: float | None = None, high: float | None = None,
+                 strict: bool = False, allow_none: Literal[False] = False) -> float: ...
+@overload
+def check_number(name: str, value: Any, *, low: float | None = None, high: float | None = None,
+                 strict: bool = False, allow_none: bool) -> float | None: ...
 def check_number(name: str, value: Any, *, low: float | None = None, high: float | None = None,
                  strict: bool = False, allow_none: bool = False) -> float | None:
     """``value`` as a finite ``float`` above ``low`` (``strict``: ``> low``) and at most ``high``."""

@@ -81,11 +81,18 @@ class Dimension:
         if not self.low <= self.high:
             raise ValidationError(f"Dimension {self.name!r}: low={self.low} is above high={self.high}")
 
+    @property
+    def _bounds(self) -> tuple[float, float]:
+        """``(low, high)``: both are set once the dimension is built (categorical: the codes' range)."""
+        assert self.low is not None and self.high is not None, "__post_init__ sets low and high"
+        return self.low, self.high
+
     def clip(self, value: Any) -> Any:
         """The nearest value of the dimension (categorical: ``value`` if allowed, else the start)."""
         if self.kind == "categorical":
             return value if value in self.choices else self.start
-        v = min(max(float(value), self.low), self.high)
+        low, high = self._bounds
+        v = min(max(float(value), low), high)
         return int(round(v)) if self.kind == "int" else v
 
     def check(self, value: Any) -> Any:
@@ -106,7 +113,8 @@ class Dimension:
             v = float(value)
         except (TypeError, ValueError):
             raise ValidationError(f"meta-feature {self.name}={value!r} is not a number") from None
-        if not math.isfinite(v) or v < self.low - 1e-9 or v > self.high + 1e-9:
+        low, high = self._bounds
+        if not math.isfinite(v) or v < low - 1e-9 or v > high + 1e-9:
             raise ValidationError(
                 f"meta-feature {self.name}={value!r} is outside its range [{self.low:g}, {self.high:g}]"
             )
@@ -122,14 +130,16 @@ class Dimension:
             return self.default if self.default is not None else self.choices[0]
         if self.default is not None:
             return self.clip(self.default)
-        return self.clip((self.low + self.high) / 2)
+        low, high = self._bounds
+        return self.clip((low + high) / 2)
 
     def uniform(self, rng: np.random.Generator) -> Any:
         if self.kind == "categorical":
             return self.choices[int(rng.integers(len(self.choices)))]
+        low, high = self._bounds
         if self.kind == "int":
-            return int(rng.integers(int(self.low), int(self.high) + 1))
-        return float(rng.uniform(self.low, self.high))
+            return int(rng.integers(int(low), int(high) + 1))
+        return float(rng.uniform(low, high))
 
     def move(self, value: Any, rng: np.random.Generator) -> Any:
         if self.kind == "categorical":
@@ -157,9 +167,10 @@ class Dimension:
         """Codes of ``n`` values drawn as :meth:`uniform` draws one."""
         if self.kind == "categorical":
             return rng.integers(len(self.choices), size=n).astype(np.float64)
+        low, high = self._bounds
         if self.kind == "int":
-            return rng.integers(int(self.low), int(self.high) + 1, size=n).astype(np.float64)
-        return rng.uniform(self.low, self.high, size=n)
+            return rng.integers(int(low), int(high) + 1, size=n).astype(np.float64)
+        return rng.uniform(low, high, size=n)
 
     def move_codes(self, code: float, rng: np.random.Generator, n: int) -> np.ndarray:
         """Codes of ``n`` moves from the value of code ``code``, each as :meth:`move` makes one
@@ -170,15 +181,16 @@ class Dimension:
             return (code + rng.integers(1, k, size=n)) % k if k > 1 else np.full(n, float(code))
         if self.kind == "int":
             s = max(1, int(round(self.step)))
-            return np.rint(np.clip(code + rng.integers(-s, s + 1, size=n), self.low, self.high))
-        return np.clip(code + rng.normal(0.0, self.step, size=n), self.low, self.high)
+            return np.rint(np.clip(code + rng.integers(-s, s + 1, size=n), *self._bounds))
+        return np.clip(code + rng.normal(0.0, self.step, size=n), *self._bounds)
 
     @property
     def n_values(self) -> float:
         """Number of distinct values (``inf`` for float dimensions)."""
         if self.kind == "categorical":
             return float(len(self.choices))
-        return self.high - self.low + 1 if self.kind == "int" else math.inf
+        low, high = self._bounds
+        return high - low + 1 if self.kind == "int" else math.inf
 
 
 KINDS = ("int", "float", "categorical")
@@ -198,9 +210,10 @@ class MetaFeatureSpace:
         names = [d.name for d in self.dimensions]
         if len(set(names)) != len(names):
             raise ValidationError(f"duplicate dimension names in {names}")
-        object.__setattr__(self, "fixed", dict(self.fixed))
-        for k, v in self.fixed.items():
-            self.fixed[k] = self[k].check(v)
+        fixed = dict(self.fixed)
+        for k, v in fixed.items():
+            fixed[k] = self[k].check(v)
+        object.__setattr__(self, "fixed", fixed)
 
     # -- access
     @property
@@ -330,28 +343,34 @@ class FeatureValues:
             raise ValidationError(f"X must be 2-D (n_samples, n_features), got shape {X.shape}")
         return cls(n_samples=X.shape[0], dense=X)
 
+    def _unpacked(self) -> np.ndarray:
+        """The dense matrix as held, unpacked from the packed words the first time it is asked for."""
+        if self._dense is None:
+            assert self.packed is not None, "__init__ refuses values that are neither packed nor dense"
+            self._dense = unpack_packed(self.packed, self.n_samples)
+        return self._dense
+
     @property
     def binary(self) -> bool:
         if self.packed is not None:
             return True
-        d = self._dense
+        d = self._unpacked()
         return bool(d.dtype == bool or np.isin(d, (0, 1)).all())
 
     @property
     def n_features(self) -> int:
-        return int(self.packed.shape[0] if self.packed is not None else self._dense.shape[1])
+        return int(self.packed.shape[0] if self.packed is not None else self._unpacked().shape[1])
 
     def dense(self, dtype: Any = np.float32) -> np.ndarray:
         """The ``(n_samples, n_features)`` matrix in ``dtype``."""
-        if self._dense is None:
-            self._dense = unpack_packed(self.packed, self.n_samples)
-        return self._dense if self._dense.dtype == dtype else self._dense.astype(dtype)
+        d = self._unpacked()
+        return d if d.dtype == dtype else d.astype(dtype)
 
     def take(self, columns: Sequence[int] | np.ndarray) -> FeatureValues:
         idx = np.asarray(columns, dtype=np.intp)
         if self.packed is not None:
             return FeatureValues(n_samples=self.n_samples, packed=self.packed[idx])
-        return FeatureValues(n_samples=self.n_samples, dense=self._dense[:, idx])
+        return FeatureValues(n_samples=self.n_samples, dense=self._unpacked()[:, idx])
 
     def duplicate_groups(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Features with equal values on every sample, grouped.
@@ -368,7 +387,7 @@ class FeatureValues:
         if n == 0:
             e = np.zeros(0, dtype=np.intp)
             return e, e.copy(), e.copy()
-        rows = self.packed if self.packed is not None else np.ascontiguousarray(self._dense.T)
+        rows = self.packed if self.packed is not None else np.ascontiguousarray(self._unpacked().T)
         first, inverse, counts = _row_groups(rows)
         # renumber the groups by first occurrence, so the result does not depend on np.unique's order
         order = np.argsort(first, kind="stable")

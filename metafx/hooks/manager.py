@@ -65,7 +65,7 @@ def get_plugin_manager() -> pluggy.PluginManager:
 
 
 def _build_registry(pm: pluggy.PluginManager) -> Registry:
-    dists = {}
+    dists: dict[int, str | None] = {}
     for plugin, dist in pm.list_plugin_distinfo():
         dists[id(plugin)] = getattr(dist, "project_name", None) or getattr(dist, "name", None)
     registry = Registry()
@@ -73,9 +73,9 @@ def _build_registry(pm: pluggy.PluginManager) -> Registry:
         caller = getattr(pm.hook, hook_name)
         for impl in reversed(caller.get_hookimpls()):  # registration order
             plugin_name = impl.plugin_name
-            dist = dists.get(id(impl.plugin))
+            dist_name = dists.get(id(impl.plugin))
 
-            impl.function(register=Register(registry, kind, plugin_name, dist))
+            impl.function(register=Register(registry, kind, plugin_name, dist_name))
     return registry
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from typing import Generic, Iterator, TypeVar
+from typing import Any, Generic, Iterator, Literal, TypeVar, overload
 
 from ..core import base
 from ..core.exceptions import DuplicateComponentError, UnknownComponentError, ValidationError
@@ -78,7 +78,20 @@ class Registry:
             )
         self._items[kind][name] = Registration(kind, name, cls, plugin, distribution)
 
-    def get(self, kind: str, name: str) -> type:
+    @overload
+    def get(self, kind: Literal["family"], name: str) -> type[base.FeatureFamily]: ...
+    @overload
+    def get(self, kind: Literal["describer"], name: str) -> type[base.MetaFeatureDescriber]: ...
+    @overload
+    def get(self, kind: Literal["evaluator"], name: str) -> (
+            type[base.FeatureScorer] | type[base.SetEvaluator] | type[base.FeatureSelector]): ...
+    @overload
+    def get(self, kind: Literal["engine"], name: str) -> type[base.SearchEngine]: ...
+    @overload
+    def get(self, kind: Literal["dataset"], name: str) -> type[base.Dataset]: ...
+    @overload
+    def get(self, kind: str, name: str) -> type[Any]: ...
+    def get(self, kind: str, name: str) -> type[Any]:
         """The class registered as ``kind`` under ``name``."""
         return self.registration(kind, name).cls
 
