@@ -128,7 +128,7 @@ _PYTHON_WORDS = {"None": None, "True": True, "False": False}
 
 def _defaults_of(cls: type) -> str:
     """``"name=value, ..."`` of a component's constructor defaults (for help texts)."""
-    sig = inspect.signature(cls.__init__)
+    sig = inspect.signature(cls)  # the class's __init__ without self (components define no __new__)
     parts = [f"{q.name}={q.default!r}" for q in sig.parameters.values()
              if q.name != "self" and q.default is not inspect.Parameter.empty]
     return ", ".join(parts)
@@ -204,7 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="metafx", description="meta-feature-guided feature extraction: search a budgeted feature set "
                                            "on your data, inspect it, compute it on new data",
                 epilog="Start with `metafx search --help`.")
-    logs = argparse.ArgumentParser(add_help=False)
+    logs = _Parser(add_help=False)
     logs.add_argument("--log-level", default="INFO", type=str.upper, choices=LOG_LEVELS,
                       help="messages of the metafx logger shown on stderr (default INFO: a line every 10 steps "
                            "when no progress bar is shown)")
@@ -352,6 +352,7 @@ def _training_data(result: SearchResult, data_dir: str | None) -> tuple[Any, Any
             if d.get("test"):
                 return X, data.y
             tr, _ = split_indices(data.n, int(d["n_train"]), int(d.get("n_test", 0)), int(d.get("split_seed", 0)))
+            assert data.y is not None  # read_data refuses data without labels unless need_labels=False
             return (X.iloc[tr] if hasattr(X, "iloc") else X[tr]), data.y[tr]
         params = {} if data_dir is None and "data_dir" not in d else {"data_dir": data_dir or d["data_dir"]}
         if isinstance(d.get("threshold"), (int, float)):
@@ -566,7 +567,7 @@ def _file_data(args: argparse.Namespace, cls: type) -> _Data:
     for k, v in (("labels", args.labels), ("target", data.target), ("classes", data.classes),
                  ("columns", data.columns if data.kind == "table" else None)):
         if v is not None:
-            meta[k] = os.path.abspath(v) if k == "labels" else v
+            meta[k] = os.path.abspath(str(v)) if k == "labels" else v
     X = data.X
     if _is_image_family(cls):
         try:
@@ -598,6 +599,7 @@ def _file_data(args: argparse.Namespace, cls: type) -> _Data:
     tr, te = split_indices(data.n, n_train, n_test, args.split_seed)
     rows = (lambda idx: X.iloc[idx].reset_index(drop=True)) if hasattr(X, "iloc") else (lambda idx: X[idx])
     meta.update({"n_train": n_train, "n_test": n_test, "split_seed": args.split_seed})
+    assert data.y is not None  # read_data refuses data without labels unless need_labels=False
     line = (f"data {data.path}: {data.describe()}; {n_train} training and {n_test} test samples "
             f"(split seed {args.split_seed})")
     return _Data(rows(tr), data.y[tr], rows(te) if n_test else None, data.y[te] if n_test else None, meta, line)
@@ -656,7 +658,7 @@ def _search(args: argparse.Namespace) -> int:
     engine_params = dict(args.engine_param)
     if args.sampler is not None:
         eng = get_registry().get("engine", args.engine)
-        if "sampler" not in inspect.signature(eng.__init__).parameters:
+        if "sampler" not in inspect.signature(eng).parameters:
             raise ValidationError(f"--sampler {args.sampler} is a parameter of engine optuna, not of --engine "
                                   f"{args.engine}: add --engine optuna")
         engine_params["sampler"] = args.sampler
@@ -763,7 +765,8 @@ def cmd_transform(args: argparse.Namespace) -> int:
         raise ValidationError(f"--out {args.out!r}: features are written as FILE.npy, FILE.csv or FILE.parquet")
     result = SearchResult.from_json(args.result)
     cls = family_class(result.family)
-    meta = result.metadata.get("data") if isinstance(result.metadata.get("data"), dict) else {}
+    recorded = result.metadata.get("data")
+    meta: dict[str, Any] = recorded if isinstance(recorded, dict) else {}
     data = read_data(args.data, target=meta.get("target"), need_labels=False, names=CLI_NAMES)
     _check_kind(data, cls, result.family)
     X = data.X

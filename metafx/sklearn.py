@@ -47,7 +47,7 @@ def _check_input_features(est: Any, input_features: Any) -> None:
         raise ValueError("input_features is not equal to feature_names_in_")
 
 
-def _family_class(family: Any) -> type | None:
+def _family_class(family: Any) -> type[FeatureFamily] | None:
     """The class of ``family`` (a registered name, a class or an instance), or None."""
     if isinstance(family, FeatureFamily):
         return type(family)
@@ -161,6 +161,9 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
     True
     """
 
+    #: set by ``fit`` (declared here for the type checker only: no value, so no attribute before ``fit``)
+    image_shape_: tuple[int, ...] | None
+
     def __init__(
         self,
         family: Any = "pixel-and",
@@ -267,9 +270,11 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
                 side = int(round(math.sqrt(d)))
                 shape = tuple(int(v) for v in given) if given is not None else ((side, side) if side * side == d else (1, d))
             self.image_shape_ = tuple(int(v) for v in shape)
-        elif shape is not None and tuple(shape) != tuple(self.image_shape_):
+        fitted = self.image_shape_
+        assert fitted is not None  # set above, or by fit (images reach this point only for an image family)
+        if not reset and shape is not None and tuple(shape) != tuple(fitted):
             raise ValidationError(f"X has images of shape {tuple(shape)} but the extractor was fitted on {self.image_shape_}")
-        h, w = self.image_shape_
+        h, w = fitted
         if h * w != arr.shape[1]:
             raise ValidationError(
                 f"X has {arr.shape[1]} pixels per sample but image_shape={self.image_shape_} needs {h * w}"

@@ -22,7 +22,7 @@ def test_error(result: SearchResult, X_train: np.ndarray, y_train: np.ndarray, X
         raise ValidationError(f"C={C!r} must be a positive number or 'cv'")
     # the model of metafx.learn.svm.fit_linear_svm (duplicates merged, C by 3-fold CV), its merge folded into
     # the weights: the same predictions, computed from the features at once
-    clf = FeatureClassifier(result, C=None if C == "cv" else C, random_state=random_state).fit(X_train, y_train)
+    clf = FeatureClassifier(result, C=None if isinstance(C, str) else C, random_state=random_state).fit(X_train, y_train)
     err = float(np.mean(clf.predict(X_test) != np.asarray(y_test)))
     return err, clf.C_
 

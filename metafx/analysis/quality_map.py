@@ -221,6 +221,7 @@ def default_domain(family: FeatureFamily | None, columns: Sequence[str], M: np.n
         if dom is None and space is not None and c in space.names:
             d = space[c]
             pad = 0.5 if d.kind == "int" else 0.0
+            assert d.low is not None and d.high is not None  # set for every kind once the dimension is built
             dom = (float(d.low) - pad, float(d.high) + pad)
         if dom is None:
             col = M[:, j] if M.size else np.zeros(1)

@@ -38,6 +38,7 @@ def result_report(result: SearchResult, n_features: int = 10) -> dict[str, Any]:
     q = np.array([r.quality for r in traj], dtype=np.float64)
     finite = q[np.isfinite(q)]
     best = next((r for r in traj if r.step == result.best_step), None)
+    why: str | None
     try:
         names: list[str] | None = result.feature_names()
         family, batch = result.feature_batch()

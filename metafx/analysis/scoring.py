@@ -6,11 +6,11 @@ ones, see ``docs/evaluators.md``) and pass ``**params`` to its constructor.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
-from ..core.base import FeatureScorer, FeatureSelector, SetEvaluator
+from ..core.base import Component, FeatureScorer, FeatureSelector, SetEvaluator
 from ..core.exceptions import UnknownComponentError, ValidationError
 from ..hooks.manager import get_registry
 
@@ -40,7 +40,10 @@ def _kind(cls: type) -> str:
     return cls.__name__
 
 
-def _lookup(method: Any, bases: tuple[type, ...], what: str, allowed: list[str], param: str = "method") -> type:
+C = TypeVar("C", bound=Component)
+
+
+def _lookup(method: Any, bases: tuple[type[C], ...], what: str, allowed: list[str], param: str = "method") -> type[C]:
     if isinstance(method, type) and issubclass(method, bases):
         return method
     if not isinstance(method, str):
@@ -57,7 +60,7 @@ def _lookup(method: Any, bases: tuple[type, ...], what: str, allowed: list[str],
     return cls
 
 
-def score_features(X: Any, y: Any, method: str = "infogain", **params: Any) -> np.ndarray:
+def score_features(X: Any, y: Any, method: str | type = "infogain", **params: Any) -> np.ndarray:
     """One quality score per column of ``X`` (higher is better).
 
     Parameters
@@ -67,9 +70,9 @@ def score_features(X: Any, y: Any, method: str = "infogain", **params: Any) -> n
         where the scorer supports it).
     y : array of shape (n_samples,)
         Class labels (or a real target for ``corrcoef`` and ``rgs``).
-    method : str, default "infogain"
+    method : str or FeatureScorer subclass, default "infogain"
         A registered per-feature scorer: ``infogain``, ``relief``, ``relief-f``,
-        ``simba``, ``corrcoef``, ``rgs`` or one added by a plugin.
+        ``simba``, ``corrcoef``, ``rgs`` or one added by a plugin (or its class).
     **params
         Constructor parameters of the scorer (e.g. ``pseudo_count=0.01``).
 
@@ -112,5 +115,6 @@ def select_features(X: Any, y: Any, method: str = "gflip", **params: Any) -> np.
         selector = _lookup("top-n", (FeatureSelector,), "selector", selector_names()).create(
             {"scorer": method, "n": n, "scorer_params": params})
     else:
+        assert issubclass(cls, FeatureSelector)  # _lookup returns a selector or a scorer class
         selector = cls.create(params)
     return np.asarray(selector.select(X, y), dtype=np.intp)

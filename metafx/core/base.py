@@ -129,7 +129,11 @@ class FeatureBatch(Protocol):
     def take(self, idx: Sequence[int] | np.ndarray) -> FeatureBatch: ...
 
 
-class FeatureFamily(Component, ABC):
+#: the batch type of a family (``FeatureFamily[MyBatch]``; a family that names none takes any batch)
+BatchT = TypeVar("BatchT", bound=FeatureBatch)
+
+
+class FeatureFamily(Component, ABC, Generic[BatchT]):
     """A (huge) family of candidate features, described by meta-features.
 
     Life cycle: ``family = Family(**params)``; ``family.fit(X)`` learns the data
@@ -142,7 +146,7 @@ class FeatureFamily(Component, ABC):
     #: "binary-image" or "table": what ``X`` must look like
     data_kind: ClassVar[str] = "table"
 
-    def fit(self, X: np.ndarray, y: np.ndarray | None = None) -> FeatureFamily:
+    def fit(self: FamilyT, X: np.ndarray, y: np.ndarray | None = None) -> FamilyT:
         """Learn the data layout from ``X`` (and validate it); returns ``self``."""
         self.check_data(X)
         return self
@@ -171,10 +175,10 @@ class FeatureFamily(Component, ABC):
         budget: float,
         rng: np.random.Generator,
         max_features: int | None = None,
-    ) -> FeatureBatch:
+    ) -> BatchT:
         """Features drawn uniformly among those matching ``point`` until ``budget`` is used."""
 
-    def draw_random(self, budget: float, rng: np.random.Generator) -> FeatureBatch:
+    def draw_random(self, budget: float, rng: np.random.Generator) -> BatchT:
         """Features drawn from the whole family (each at its own uniform point), filling ``budget``.
 
         Points where the family cannot draw a feature (its ``draw`` raises
@@ -185,7 +189,7 @@ class FeatureFamily(Component, ABC):
         return fill_budget(self, self.space(), budget, rng)
 
     @abstractmethod
-    def concat(self, batches: Sequence[FeatureBatch]) -> FeatureBatch:
+    def concat(self, batches: Sequence[BatchT]) -> BatchT:
         """One batch holding the features of all ``batches`` in order."""
 
     @abstractmethod
@@ -193,33 +197,33 @@ class FeatureFamily(Component, ABC):
         """Turn raw data into what :meth:`compute` reads (e.g. bit-packed pixels)."""
 
     @abstractmethod
-    def compute(self, prepared: Any, batch: FeatureBatch) -> FeatureValues:
+    def compute(self, prepared: Any, batch: BatchT) -> FeatureValues:
         """Values of ``batch`` on the prepared data."""
 
-    def transform(self, X: np.ndarray, batch: FeatureBatch) -> np.ndarray:
+    def transform(self, X: np.ndarray, batch: BatchT) -> np.ndarray:
         """Dense ``(n_samples, n_features)`` values of ``batch`` on ``X``."""
         return self.compute(self.prepare(X), batch).dense(np.uint8 if self.data_kind == "binary-image" else np.float64)
 
     @abstractmethod
-    def describe(self, batch: FeatureBatch) -> dict[str, np.ndarray]:
+    def describe(self, batch: BatchT) -> dict[str, np.ndarray]:
         """The family's own meta-features of each feature (name -> array)."""
 
     @abstractmethod
-    def to_json(self, batch: FeatureBatch) -> list[dict[str, Any]]:
+    def to_json(self, batch: BatchT) -> list[dict[str, Any]]:
         """JSON-able specifications of the features of ``batch``."""
 
     @abstractmethod
-    def from_json(self, specs: Sequence[Mapping[str, Any]]) -> FeatureBatch:
+    def from_json(self, specs: Sequence[Mapping[str, Any]]) -> BatchT:
         """Inverse of :meth:`to_json` (validates the specifications)."""
 
-    def feature_names(self, batch: FeatureBatch) -> list[str]:
+    def feature_names(self, batch: BatchT) -> list[str]:
         return [str(s) for s in self.to_json(batch)]
 
     def min_cost(self) -> float:
         """Cost of the cheapest feature of the family."""
         return 1.0
 
-    def plot_features(self, batch: FeatureBatch, ax: Any, background: np.ndarray | None = None) -> list[Any] | None:
+    def plot_features(self, batch: BatchT, ax: Any, background: np.ndarray | None = None) -> list[Any] | None:
         """Draw the features of ``batch`` on the matplotlib Axes ``ax`` (optional hook).
 
         :func:`metafx.plotting.plot_features` and ``metafx plot`` call it with
@@ -235,8 +239,11 @@ class FeatureFamily(Component, ABC):
             "and `metafx plot` (docs/plugins.md)")
 
 
-def fill_budget(family: FeatureFamily, space: MetaFeatureSpace, budget: float,
-                rng: np.random.Generator) -> FeatureBatch:
+FamilyT = TypeVar("FamilyT", bound=FeatureFamily)
+
+
+def fill_budget(family: FeatureFamily[BatchT], space: MetaFeatureSpace, budget: float,
+                rng: np.random.Generator) -> BatchT:
     """Features of ``family``, each drawn at its own uniform point of ``space``, until ``budget`` is used.
 
     The one implementation behind :meth:`FeatureFamily.draw_random` (``space``: the family's own) and the
@@ -262,7 +269,7 @@ def fill_budget(family: FeatureFamily, space: MetaFeatureSpace, budget: float,
     return family.concat(parts)
 
 
-class MetaFeatureDescriber(Component, ABC):
+class MetaFeatureDescriber(Component, ABC, Generic[FamilyT]):
     """Computes extra meta-features of a family's features (no data needed).
 
     ``families`` lists the family names it applies to (``("*",)`` for any),
@@ -273,7 +280,7 @@ class MetaFeatureDescriber(Component, ABC):
     columns: ClassVar[tuple[str, ...]] = ()
 
     @abstractmethod
-    def describe(self, family: FeatureFamily, batch: FeatureBatch) -> np.ndarray:
+    def describe(self, family: FamilyT, batch: Any) -> np.ndarray:
         """``(n_features, len(columns))`` meta-feature matrix."""
 
     def applies_to(self, family: FeatureFamily | str) -> bool:
@@ -339,6 +346,10 @@ class Candidate:
     tag: Any = field(default=None, compare=False, repr=False)
 
 
+#: what :meth:`SearchEngine.ask` returns: one candidate (a point or a :class:`Candidate`) or a sequence of them
+Proposal = Union[Candidate, Mapping[str, Any], Sequence[Union[Candidate, Mapping[str, Any]]]]
+
+
 class SearchEngine(Component, ABC):
     """Proposes meta-feature points; the search loop does everything else.
 
@@ -389,8 +400,8 @@ class SearchEngine(Component, ABC):
         self.warm_start_ = [dict(p) for p in points]
 
     @abstractmethod
-    def ask(self, step: int) -> Sequence[Candidate | Mapping[str, Any]]:
-        """The candidates of step ``step`` (1-based): points (dicts) or :class:`Candidate` objects."""
+    def ask(self, step: int) -> Proposal:
+        """The candidates of step ``step`` (1-based): a point (dict) or :class:`Candidate`, or a sequence of them."""
 
     def tell(self, record: StepRecord) -> None:
         """Learn the result of a finished (or replayed) step."""

@@ -405,6 +405,7 @@ class Simba(FeatureScorer):
             if e > best_e:
                 best_e, best_v = e, v
         self.evaluation_ = best_e
+        assert best_v is not None, f"no finite SIMBA utility in {self.n_restarts} restarts"
         return _zero_constant(best_v * best_v, Xd)
 
 

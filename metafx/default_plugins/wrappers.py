@@ -136,6 +136,7 @@ class _Criterion:
         m = self.X.shape[0]
         Xs = self.X[:, cols] if cols else np.zeros((m, 1))
         correct = 0
+        assert self.splits is not None  # an estimator with cv='loo' is refused by check_params
         for train, test in self.splits:
             est = clone(self.estimator)
             est.fit(Xs[train], self.codes[train])

@@ -26,7 +26,7 @@ class Registration:
 
     kind: str
     name: str
-    cls: type
+    cls: type[base.Component]
     plugin: str
     distribution: str | None = None
 
@@ -37,7 +37,7 @@ class Registration:
         return self.plugin
 
 
-def _expected_base(kind: str) -> tuple[type, ...]:
+def _expected_base(kind: str) -> tuple[type[base.Component], ...]:
     return {
         "family": (base.FeatureFamily,),
         "describer": (base.MetaFeatureDescriber,),

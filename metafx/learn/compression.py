@@ -497,10 +497,11 @@ def srm_search(X: Any, y: Any, delta: float = 0.05, metric: str = "l2", objectiv
                           "bound": b.value})
             if best is None or b.value < best[0].value:
                 best = (b, float(g_abs) / diam, wit, 1.0 - wit.size / n)
+    assert best is not None  # at least one gamma is tried
     bnd, g, wit, eps = best
     g_abs = g * diam
     net = wit[gamma_net(A[wit], g_abs, metric, method)]
     wrong = float(np.mean(codes[net][nn_metric(A[net], A, l1)[0]] != codes))
     cb = compression_bound(n, max(1, net.size), dl, wrong, consistent=False)
-    return SRMResult(eps, g, g_abs, wit, net, bnd, cb, None if objective == "compression" else float(ddim), diam,
+    return SRMResult(eps, g, g_abs, wit, net, bnd, cb, None if objective == "compression" or ddim is None else float(ddim), diam,
                      cands)

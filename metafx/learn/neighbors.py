@@ -409,7 +409,7 @@ class AdaptiveNearestNeighbor(ClassifierMixin, BaseEstimator):
 
 
 #: classifier names accepted by the ``cv-*`` set evaluators
-CLASSIFIERS = {
+CLASSIFIERS: dict[str, type[Any]] = {
     "1nn": NearestNeighbor1,
     "condensed-1nn": CondensedNearestNeighbor,
     "adaptive-nn": AdaptiveNearestNeighbor,

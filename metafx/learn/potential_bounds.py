@@ -161,7 +161,10 @@ def pfr_loo_margins(X: Any, y: Any, sigma: float, kernel: str = "gaussian", s: f
     out = np.empty(m)
     for a in range(0, m, c):
         b = min(m, a + c)
-        Psi = gaussian_potential(Xd[a:b], Xd, sigma) if kernel == "gaussian" else sinc_potential(Xd[a:b], Xd, s)
+        if kernel == "gaussian" or s is None:  # (a sinc kernel without s was refused above)
+            Psi = gaussian_potential(Xd[a:b], Xd, sigma)
+        else:
+            Psi = sinc_potential(Xd[a:b], Xd, s)
         Psi[np.arange(b - a), np.arange(a, b)] = 0.0  # leave x_i out
         phi = Psi @ onehot / (m - 1)
         own = phi[np.arange(b - a), codes[a:b]]

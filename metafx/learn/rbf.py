@@ -145,10 +145,11 @@ class RBFGridRegressor(RegressorMixin, BaseEstimator):
             n = int(ns[d])
             if n < 1:
                 raise ValidationError(f"n_centres={self.n_centres!r} must be >= 1")
-            if doms[d] is None:
+            dom = doms[d]
+            if dom is None:
                 lo, hi = float(X[:, d].min()), float(X[:, d].max())
             else:
-                lo, hi = (float(v) for v in doms[d])
+                lo, hi = (float(v) for v in dom)
             if hi <= lo:
                 hi = lo + 1.0
             spacing = (hi - lo) / n

@@ -140,6 +140,7 @@ def grouped_bits(values: FeatureValues) -> tuple[np.ndarray, np.ndarray]:
     """``(bits, weights)``: the packed rows of the duplicate groups' first features and the
     groups' weights ``sqrt(count)``: the columns of :func:`grouped_design`, still packed."""
     _, first, counts = values.duplicate_groups()
+    assert values.packed is not None, "grouped_bits reads bit-packed values"
     return values.packed[first], np.sqrt(counts.astype(np.float64))
 
 
@@ -236,7 +237,7 @@ def stratified_folds(y: np.ndarray, n_splits: int, random_state: int | None, max
     y = np.asarray(y)
     if random_state is None or not isinstance(random_state, (int, np.integer)) or y.dtype.hasobject:
         return _folds(y, n_splits, random_state, max_train)
-    key = (y.dtype.str, y.shape, hashlib.blake2b(np.ascontiguousarray(y).view(np.uint8), digest_size=16).digest(),
+    key = (y.dtype.str, y.shape, hashlib.blake2b(np.ascontiguousarray(y).tobytes(), digest_size=16).digest(),
            int(n_splits), int(random_state), None if max_train is None else int(max_train))
     with _FOLDS_LOCK:
         folds = _FOLDS.get(key)

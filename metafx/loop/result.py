@@ -431,7 +431,7 @@ def _finite(v: Any) -> bool:
     return _is_num(v) and math.isfinite(v)
 
 
-def _result_from_dict(cls: type, d: Any) -> SearchResult:
+def _result_from_dict(cls: type[SearchResult], d: Any) -> SearchResult:
     if not isinstance(d, Mapping):
         raise ValidationError(f"a result must be a JSON object, got {type(d).__name__}")
     d = dict(d)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import math
 import pickle
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar, Literal, Mapping, overload
 
 import numpy as np
 import pytest
@@ -70,6 +70,7 @@ def synthetic_data(kind: str, *, n_samples: int = 70, seed: int = 0) -> tuple[np
     ``x0 * x1 + x2 > 0``.
     """
     rng = np.random.default_rng(seed)
+    X: np.ndarray
     if kind == "binary-image":
         X = (rng.random((n_samples, 10, 11)) < 0.4).astype(np.uint8)
         y = (X[:, 0, 0] | X[:, 5, 5]).astype(np.int64)
@@ -81,7 +82,19 @@ def synthetic_data(kind: str, *, n_samples: int = 70, seed: int = 0) -> tuple[np
     return X, y
 
 
+@overload
+def _resolve(kind: Literal["family"], spec: Any, params: Mapping[str, Any] | None) -> FeatureFamily: ...
+@overload
+def _resolve(kind: Literal["describer"], spec: Any, params: Mapping[str, Any] | None) -> MetaFeatureDescriber: ...
+@overload
+def _resolve(kind: Literal["engine"], spec: Any, params: Mapping[str, Any] | None) -> SearchEngine: ...
+@overload
+def _resolve(kind: Literal["dataset"], spec: Any, params: Mapping[str, Any] | None) -> Dataset: ...
+@overload
+def _resolve(kind: str, spec: Any, params: Mapping[str, Any] | None) -> Component: ...
 def _resolve(kind: str, spec: Any, params: Mapping[str, Any] | None) -> Component:
+    """The component ``spec`` names (a registered name of ``kind`` or a class), made with ``params``."""
+    cls: type[Component]
     if isinstance(spec, str):
         cls = get_registry().get(kind, spec)
     elif isinstance(spec, type) and issubclass(spec, Component):
@@ -418,7 +431,7 @@ class EvaluatorConformance:
 
     def make_data(self) -> tuple[np.ndarray, np.ndarray, int]:
         ev = _resolve("evaluator", self.evaluator, self.evaluator_params)
-        return _informative(self.task or getattr(ev, "task", "classification"))
+        return _informative(str(self.task or getattr(ev, "task", "classification")))
 
     @pytest.fixture
     def ev(self):
@@ -591,8 +604,8 @@ class EngineConformance:
         storage = self.storage_for(tmp_path)
         run_search(problem, eng, steps=self.steps, seed=5, progress=False, storage=storage,
                    callbacks=[lambda s, r: False])
-        again = run_search(problem, _resolve("engine", self.engine, self.engine_params), steps=self.steps, seed=5,
-                           progress=False, storage=storage)
+        again = run_search(problem, _resolve("engine", self.engine, self.engine_params),
+                           steps=self.steps, seed=5, progress=False, storage=storage)
         assert [(r.point, r.quality) for r in again.trajectory] == [(r.point, r.quality) for r in result.trajectory]
         assert again.features == result.features
 
