@@ -62,8 +62,8 @@ def _title(result: SearchResult) -> str:
     on = f" on {data['name']} ({data.get('n_train', result.n_samples)} training samples)" \
         if isinstance(data, dict) and "name" in data else f" ({result.n_samples} training samples)"
     title = f"{result.engine}, {result.family}{on}, budget {result.budget:g}"
-    if result.test_error is not None:
-        title += f"; test error {100 * result.test_error:.2f} %"
+    if result.holdout_error is not None:
+        title += f"; held-out error {100 * result.holdout_error:.2f} %"
     return title
 
 
@@ -173,7 +173,7 @@ def plot_features(result: SearchResult | str | os.PathLike[str], X: Any = None, 
     With training data ``X, y`` the panels show the ``n`` best features by
     ``scorer`` (default infogain) over the mean image of ``X``; without them,
     the first ``n`` features on an empty grid.  The drawing is the family's
-    :meth:`~metafx.FeatureFamily.plot_features` (for ``pixel-and``: filled
+    :meth:`~metafx.plugin.FeatureFamily.plot_features` (for ``pixel-and``: filled
     squares are inputs that must be 1, crossed ones inputs that must be 0,
     and the dashed box is where the inputs reach under the ``a x a`` shifts).
     Returns the Figure.

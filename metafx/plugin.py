@@ -56,7 +56,6 @@ from .hooks.spec import hookimpl, hookspec
 from .loop.components import make_component
 from .loop.loop import SearchState, run_search
 from .loop.problem import Evaluation, SearchProblem, step_rng
-from .loop.result import SearchResult
 
 __all__ = [
     "hookimpl",
@@ -80,7 +79,6 @@ __all__ = [
     "MetaFeatureSpace",
     "FeatureValues",
     "StepRecord",
-    "SearchResult",
     "SearchProblem",
     "Evaluation",
     "SearchState",

@@ -23,6 +23,8 @@ _OLD_EVALUATOR = {"design": "merge", "tol": 1e-3, "max_train": None, "complement
 
 def _strip(d):
     d = json.loads(json.dumps(d))
+    if "test_error" in d:  # the field's name before it was renamed holdout_error
+        d["holdout_error"] = d.pop("test_error")
     d["metadata"] = {k: v for k, v in d["metadata"].items() if k not in _VARYING | _NEW_META}
     for t in d["trajectory"]:
         for k in _VARYING:

@@ -73,7 +73,7 @@ class Component(Params):
 
     Parameters follow :class:`Params` (scikit-learn's convention).  Validation
     lives in :meth:`check_params` (using :mod:`metafx.core.validation`), which
-    :func:`metafx.make_component` and the search call before any work.
+    :func:`metafx.plugin.make_component` and the search call before any work.
     """
 
     name: ClassVar[str] = ""
@@ -342,7 +342,7 @@ class SearchEngine(Component, ABC):
     The loop (:func:`metafx.plugin.run_search`) calls :meth:`setup` once, then
     for each step ``j = 1, 2, ...`` asks for candidates (:meth:`ask`), draws,
     computes and scores them (in parallel with ``n_jobs``), records the best
-    as the step's :class:`~metafx.StepRecord` (``accepted`` when it is at
+    as the step's :class:`~metafx.plugin.StepRecord` (``accepted`` when it is at
     least as good as the best so far, or strictly better when
     ``accept_ties = False``) and passes it to :meth:`tell`.  On resume the
     recorded steps are replayed through the same ``ask``/``tell`` calls without

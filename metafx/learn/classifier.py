@@ -2,7 +2,7 @@
 
 :class:`FeatureClassifier` computes a :class:`~metafx.SearchResult`'s features
 on raw data and classifies them with a linear SVM.  It is fitted as
-:func:`metafx.test_error` fits its model (``LinearSVC`` on the features with
+:func:`metafx.holdout_error` fits its model (``LinearSVC`` on the features with
 duplicate features merged, ``C`` by 3-fold CV), and keeps the weights per
 chosen feature: the merge of duplicates is folded into them, so prediction
 computes the features once and applies one weight matrix.
@@ -37,7 +37,7 @@ class FeatureClassifier(ClassifierMixin, BaseEstimator):
     C : float or None, default None
         The SVM's ``C``.  ``None`` chooses it among ``Cs`` by stratified ``n_splits``-fold
         cross-validation on the training data (``random_state`` shuffles the folds): the
-        model of :func:`metafx.test_error`.
+        model of :func:`metafx.holdout_error`.
     Cs : sequence of float or None, default None
         The grid for ``C=None`` (``None``: ``(0.01, 0.03, 0.1, 0.3, 1.0)``).
     n_splits : int, default 3

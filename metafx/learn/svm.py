@@ -309,7 +309,7 @@ class DuplicateMerger(TransformerMixin, BaseEstimator):
     their mean): an exact, faster stand-in for the original columns under an
     L2-regularized linear model (see :func:`merge_matrix`).
 
-    Accepts :class:`~metafx.FeatureValues` or a 2-D array; ``transform`` returns the
+    Accepts :class:`~metafx.plugin.FeatureValues` or a 2-D array; ``transform`` returns the
     design matrix (CSR when sparse and binary, dense otherwise).
     """
 

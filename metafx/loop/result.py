@@ -7,6 +7,7 @@ import importlib
 import json
 import math
 import os
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -59,7 +60,7 @@ class SearchResult:
     engine_params: dict[str, Any] = field(default_factory=dict)
     evaluator_params: dict[str, Any] = field(default_factory=dict)
     n_samples: int = 0
-    test_error: float | None = None
+    holdout_error: float | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
     classifier: dict[str, Any] | None = None
 
@@ -69,9 +70,22 @@ class SearchResult:
         return len(self.features)
 
     @property
+    def test_error(self) -> float | None:
+        """Renamed :attr:`holdout_error` (the old name works for one release, with a FutureWarning)."""
+        warnings.warn("SearchResult.test_error is renamed holdout_error; the old name goes in the next release",
+                      FutureWarning, stacklevel=2)
+        return self.holdout_error
+
+    @test_error.setter
+    def test_error(self, value: float | None) -> None:
+        warnings.warn("SearchResult.test_error is renamed holdout_error; the old name goes in the next release",
+                      FutureWarning, stacklevel=2)
+        self.holdout_error = value
+
+    @property
     def quality_label(self) -> str:
         """What ``best_quality`` and the trajectory's qualities are, in words (e.g. ``"CV accuracy, 2-fold
-        linear SVM"``): the evaluator's :attr:`~metafx.SetEvaluator.quality_label`, recorded by the search."""
+        linear SVM"``): the evaluator's :attr:`~metafx.plugin.SetEvaluator.quality_label`, recorded by the search."""
         label = self.metadata.get("quality_label") if isinstance(self.metadata, dict) else None
         return label if isinstance(label, str) and label else f"quality ({self.evaluator})"
 
@@ -222,7 +236,7 @@ class SearchResult:
 
     def __repr__(self) -> str:
         """One line: what was searched and what was found (``summary()`` has more)."""
-        test = "" if self.test_error is None else f", test_error={100 * self.test_error:.2f}%"
+        test = "" if self.holdout_error is None else f", holdout_error={100 * self.holdout_error:.2f}%"
         return (f"SearchResult(engine={self.engine!r}, family={self.family!r}, evaluator={self.evaluator!r}, "
                 f"budget={self.budget:g}, steps={len(self.trajectory)}, best_quality={self.best_quality:.4g} "
                 f"at step {self.best_step}, n_features={self.n_features}, total_cost={self.total_cost:g}{test})")
@@ -309,8 +323,8 @@ class SearchResult:
             f"best {self.quality_label}: {self.best_quality:.4f}",
             f"features: {self.n_features}, total cost {self.total_cost:g}",
         ]
-        if self.test_error is not None:
-            lines.append(f"test error: {100 * self.test_error:.2f} %")
+        if self.holdout_error is not None:
+            lines.append(f"held-out error: {100 * self.holdout_error:.2f} % (linear SVM on the chosen features)")
         return "\n".join(lines)
 
     def _bound_does_not_apply(self) -> str:
@@ -443,6 +457,11 @@ def _result_from_dict(cls: type, d: Any) -> SearchResult:
         body = dict(d, format_version=version)
         if not isinstance(given, str) or given != _checksum(body):
             raise ValidationError(f"checksum={given!r} does not match the content (the file was changed or damaged)")
+    if "test_error" in d:  # the name of holdout_error in files written before it was renamed
+        if "holdout_error" in d:
+            raise ValidationError("result JSON holds both test_error and holdout_error (the same field's old and "
+                                  "new names); keep holdout_error")
+        d["holdout_error"] = d.pop("test_error")
     extra = sorted(set(d) - set(cls.__dataclass_fields__))
     if extra:
         raise ValidationError(f"unknown fields in result JSON: {extra}")
@@ -473,8 +492,9 @@ def _result_from_dict(cls: type, d: Any) -> SearchResult:
          "best_point", "an object of meta-feature names and finite numbers or choices")
     if "n_samples" in d:
         need(_is_int(d["n_samples"]) and d["n_samples"] >= 0, "n_samples", "an integer >= 0")
-    if d.get("test_error") is not None:
-        need(_finite(d["test_error"]) and 0 <= d["test_error"] <= 1, "test_error", "null or a number in [0, 1]")
+    if d.get("holdout_error") is not None:
+        need(_finite(d["holdout_error"]) and 0 <= d["holdout_error"] <= 1, "holdout_error",
+             "null or a number in [0, 1]")
     if d.get("classifier") is not None:
         _check_classifier(d["classifier"], len(d["features"]))
     meta = d.get("metadata")

@@ -39,7 +39,8 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from metafx import FeatureFamily, MetaFeatureExtractor, SearchResult, ValidationError, make_component
+from metafx import MetaFeatureExtractor, SearchResult, ValidationError
+from metafx.plugin import FeatureFamily, make_component
 
 __all__ = ["TableExtractor", "corrected_t_test"]
 

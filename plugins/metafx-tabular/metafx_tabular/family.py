@@ -70,7 +70,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from metafx import Dimension, FeatureFamily, FeatureValues, MetaFeatureSpace, ValidationError
+from metafx.plugin import Dimension, FeatureFamily, FeatureValues, MetaFeatureSpace, ValidationError
 
 from .frame import KINDS, EncodedTable, encode, frame_names, infer_kinds, learn_categories, needs_encoding
 from .operators import ARITH, OPERATORS, operator
@@ -231,7 +231,7 @@ class TableValues(FeatureValues):
     ``columns`` lets an evaluator score a feature set *added to* the table's
     own columns, which is how constructed features are used on tables (see
     :class:`metafx_tabular.CVLinear`, ``with_columns``).  Everything else
-    behaves as :class:`metafx.FeatureValues`.
+    behaves as :class:`metafx.plugin.FeatureValues`.
     """
 
     def __init__(self, *, dense: np.ndarray, columns: np.ndarray) -> None:
