@@ -1,4 +1,4 @@
-"""Slow, obviously correct references for the ``guided`` engine's model and portfolio.
+"""Slow, obviously correct references for the ``guided`` engine's model, portfolio and draw.
 
 The Gaussian process is written from its textbook formulas (Rasmussen & Williams 2006,
 eqs. 2.25-2.26 and 2.30) with explicit inverses and loops over pairs of points; the
