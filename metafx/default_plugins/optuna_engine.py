@@ -48,6 +48,7 @@ from ..core.exceptions import StorageError, ValidationError
 from ..core.validation import check_choice, check_number
 from ..core.values import StepRecord
 from ..hooks.spec import hookimpl
+from ..loop.checks import check_call_types
 from ..loop.problem import SearchProblem, problem_signature, signature_digest
 from ..loop.storage import RetryingStorage, mask_url, open_storage, write_trial
 
@@ -349,7 +350,8 @@ class OptunaEngine(SearchEngine):
             raise ValidationError(f"heartbeat={self.heartbeat!r} must be below stale_after={self.stale_after!r}: "
                                   "a live worker's trials would be taken over between two heartbeats")
         try:
-            _sampler_factory(self.sampler, 0, self._sampler_params())(0)
+            made = _sampler_factory(self.sampler, 0, self._sampler_params())(0)
+            check_call_types(type(made).__init__, self._sampler_params(), "sampler_params")  # stored, used later
         except (TypeError, ValueError) as e:
             raise ValidationError(f"sampler_params={self.sampler_params!r} are not valid for sampler "
                                   f"{self.sampler!r}: {e}") from None

@@ -50,6 +50,7 @@ from urllib.parse import parse_qsl, quote, unquote, urlencode
 
 from ..core.exceptions import StorageError, ValidationError
 from ._rdb import core_available, core_create_trial, core_write_trial, record, synced_cache, unwrap_rdb
+from .checks import storage_damage
 
 __all__ = ["mask_url", "scrub", "split_password", "journal_path", "open_storage", "describe_storage_forms",
            "RetryingStorage", "write_trial", "PASSWORD_ENV", "DEFAULT_RETRY_SECONDS"]
@@ -294,6 +295,11 @@ class RetryingStorage:
                 out = fn(*args, **kwargs)
             except Exception as e:
                 if not _transient(e):
+                    damage = storage_damage(e)  # a damaged database file: one line, not optuna's traceback
+                    if damage is not None:
+                        raise StorageError(f"storage {self._where!r} is damaged or not a database: "
+                                           f"{scrub(damage, self._where)}; restore it from a copy or use another "
+                                           "storage") from None
                     raise
                 now = time.monotonic()
                 if start is None:
