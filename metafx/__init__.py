@@ -17,10 +17,7 @@ from __future__ import annotations
 
 import importlib
 
-from .loop.checks import check_numba_threads as _check_numba_threads
-
-_check_numba_threads()  # before numba is imported: NUMBA_NUM_THREADS=0 would stop it with a bare ValueError
-
+from . import _environment  # noqa: F401 - first: checks the environment before numba is imported
 from .analysis.scoring import score_features, select_features
 from .core import __version__
 from .core.base import (

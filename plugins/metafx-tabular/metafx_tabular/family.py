@@ -72,7 +72,16 @@ import numpy as np
 
 from metafx import Dimension, FeatureFamily, FeatureValues, MetaFeatureSpace, ValidationError
 
-from .frame import KINDS, EncodedTable, check_frame_names, encode, frame_names, infer_kinds, learn_categories, needs_encoding
+from .frame import (
+    KINDS,
+    EncodedTable,
+    check_frame_names,
+    encode,
+    frame_names,
+    infer_kinds,
+    learn_categories,
+    needs_encoding,
+)
 from .operators import ARITH, OPERATORS, operator
 from .tasks import column_scores, infer_task
 
