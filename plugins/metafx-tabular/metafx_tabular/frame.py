@@ -93,7 +93,7 @@ def check_frame_names(X: Any, fitted: Sequence[str] | None = None, what: str = "
             (f"not among them {extra}" if extra else "")
     else:
         why = f"in another order {names} (fit: {fitted}); reorder them, e.g. X[{fitted}]"
-    raise ValidationError(f"X's column names differ from those {what}: {why}")
+    raise ValidationError(f"X's columns differ from those {what} (columns are matched by name): {why}")
 
 
 def needs_encoding(X: Any) -> bool:
