@@ -6,6 +6,8 @@ set -u
 cd "$(mktemp -d)"
 M="python -m metafx_cli"
 S="$M search --steps 2 --n-train 200 --n-test 50 --budget 20 --no-progress"
+# the study of s.db below, with one page zeroed
+Z="$M search --engine optuna --study st --n-train 100 --n-test 0 --budget 20 --steps 2 --engine-param sampler=random --no-progress --storage"
 printf '{"a": 1}\n' > unrelated.log; printf 'x' > trunc.json; : > empty.json; echo '[]' > list.json; echo '{"family": 3}' > typed.json
 printf '[]\n' > h1.jsonl; printf '1\n' > h2.jsonl; printf '"x"\n' > h3.jsonl; printf '\xff\xfe\n' > h4.jsonl
 mkfifo ff
@@ -74,8 +76,8 @@ cases=(
  "$S --steps 100000 --timeout 2"
  "$S --split-seed -1"
  "$S --engine optuna --engine-param 'sampler_params={\"n_startup_trials\": \"x\"}'"
- "$S --engine optuna --storage sqlite:///zero1.db --study st"
- "$S --engine optuna --storage sqlite:///zero10.db --study st"
+ "$Z sqlite:///zero1.db"
+ "$Z sqlite:///zero10.db"
  "$M plot ff"
  "$M plot /dev/zero"
  "$M plot huge_shape.json"
@@ -87,8 +89,8 @@ cases=(
  "$M worker --storage sqlite:///spec_family_params.db --study st"
  "$M worker --storage sqlite:///spec_data_params.db --study st"
  "$M worker --storage sqlite:///spec_fixed.db --study st"
- "NUMBA_NUM_THREADS=0 $M plugins"
- "NUMBA_NUM_THREADS=0 python -c 'import metafx'"
+ "env NUMBA_NUM_THREADS=0 $M plugins"
+ "env NUMBA_NUM_THREADS=0 python -c 'import metafx'"
  "python -c \"from metafx.core.datafiles import read_idx; read_idx('one-idx3-ubyte.gz')\""
  "python -c \"import metafx; X, y = metafx.load_dataset('digits'); metafx.search(X[:100], [1 if i % 2 else 'a' for i in range(100)], budget=20, steps=1, progress=False)\""
 )
