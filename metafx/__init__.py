@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib
 import warnings
 
+from . import _environment  # noqa: F401 - first: checks the environment before numba is imported
 from .analysis.scoring import score_features, select_features
 from .core import __version__
 from .core.exceptions import (
