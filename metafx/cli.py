@@ -264,7 +264,7 @@ def _interrupted(args: argparse.Namespace, e: SearchInterrupted) -> int:
     n = len(result.trajectory) if result is not None else 0
     msg = f"metafx: interrupted after {n} finished step(s)"
     if result is not None and n:
-        msg += f", best quality so far {result.best_quality:.4f}"
+        msg += f", best {result.quality_label} so far {result.best_quality:.4f}"
     print(msg, file=sys.stderr)
     if args.out and result is not None:
         result.metadata["interrupted"] = True
@@ -364,7 +364,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
     data_params = {} if args.data_dir is None else {"data_dir": args.data_dir}
     result = run_worker(args.storage, args.study, n_jobs=args.n_jobs, progress=args.progress,
                         data_params=data_params)
-    print(f"study {args.study!r} finished: {len(result.trajectory)} trials, best quality {result.best_quality:.4f}")
+    print(f"study {args.study!r} finished: {len(result.trajectory)} trials, best {result.quality_label} {result.best_quality:.4f}")
     return 0
 
 

@@ -83,7 +83,7 @@ def plot_trajectory(result: SearchResult | str | os.PathLike[str], ax: Any = Non
     best = np.array([r.best_quality for r in traj])
     acc = np.array([r.accepted for r in traj], dtype=bool)
     ax.set_xlabel("step")
-    ax.set_ylabel(f"quality ({result.evaluator})")
+    ax.set_ylabel(result.quality_label)
     ax.set_title(_title(result), fontsize=9)
     if len(traj) == 0:
         ax.text(0.5, 0.5, "no step recorded", ha="center", va="center", transform=ax.transAxes)

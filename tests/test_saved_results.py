@@ -16,7 +16,7 @@ HERE = Path(__file__).parent / "data" / "saved_results"
 CASES = sorted(p.stem for p in HERE.glob("*.json"))
 _VARYING = {"seconds", "timings"}
 # metadata that did not exist before
-_NEW_META = {"empty_steps", "empty_result", "plugins"}
+_NEW_META = {"empty_steps", "empty_result", "plugins", "quality_label"}
 # the saved results were made with cv-linear-svm's earlier defaults (issue 14 changed them; these keep them)
 _OLD_EVALUATOR = {"design": "merge", "tol": 1e-3, "max_train": None, "complement": False}
 

@@ -269,7 +269,17 @@ class FeatureScorer(Component, ABC):
 
 
 class SetEvaluator(Component, ABC):
-    """Scores a whole feature set with one number; higher is better."""
+    """Scores a whole feature set with one number; higher is better.
+
+    :attr:`quality_label` says what that number is, in words a user reads in
+    summaries, logs and plots (e.g. ``"CV accuracy, 2-fold linear SVM"``);
+    an evaluator should override it when ``"quality (<name>)"`` says too little.
+    """
+
+    @property
+    def quality_label(self) -> str:
+        """What the score is, for people (default ``"quality (<name>)"``)."""
+        return f"quality ({self.name})"
 
     @abstractmethod
     def evaluate(self, X: np.ndarray | FeatureValues, y: np.ndarray, *, random_state: int | None = None) -> float:

@@ -71,6 +71,11 @@ class CVNearestNeighbor(SetEvaluator):
         self.classifier = classifier
         self.classifier_params = classifier_params
 
+    @property
+    def quality_label(self) -> str:
+        rule = {"1nn": "1-NN"}.get(self.classifier, self.classifier)
+        return f"CV accuracy, {self.n_splits}-fold {rule}"
+
     def check_params(self) -> None:
         check_int("n_splits", self.n_splits, 2)
         if self.classifier_params is not None and not isinstance(self.classifier_params, Mapping):
@@ -164,6 +169,7 @@ class LOO1NN(SetEvaluator):
 
     name = "loo-1nn"
     summary = "leave-one-out 1-NN accuracy"
+    quality_label = "leave-one-out 1-NN accuracy"
 
     def __init__(self) -> None:
         pass
@@ -204,6 +210,10 @@ class MarginEvaluator(SetEvaluator):
 
     name = "margin"
     summary = "leave-one-out margin evaluation e(F) (utility linear / zero-one / sigmoid)"
+
+    @property
+    def quality_label(self) -> str:
+        return f"margin evaluation e(F), {self.utility} utility"
 
     def __init__(self, utility: str = "linear", beta: float = 1.0, average: bool = False) -> None:
         self.utility = utility

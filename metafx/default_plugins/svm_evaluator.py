@@ -105,6 +105,10 @@ class CVLinearSVM(SetEvaluator):
         check_int("max_train", self.max_train, 2, allow_none=True)
         complement_share(self.complement)  # raises on anything but True, False or a share in [0.5, 1)
 
+    @property
+    def quality_label(self) -> str:
+        return f"CV accuracy, {self.n_splits}-fold linear SVM"
+
     def _model(self, M):
         return linear_svc(self.C, M, max_iter=self.max_iter, tol=self.tol)
 

@@ -221,6 +221,7 @@ class SearchProblem:
             "space_size": self.space.size,
             "oversample": self.oversample,
             "prune_by": self.prune_by if self.oversample > 1 else None,
+            "quality_label": self.evaluator.quality_label,
             "plugins": plugin_provenance(get_registry(), {"family": family.name, "engine": engine.name,
                                                           "evaluator": self.evaluator.name}),
         }

@@ -56,6 +56,13 @@ class SearchResult:
     def n_features(self) -> int:
         return len(self.features)
 
+    @property
+    def quality_label(self) -> str:
+        """What ``best_quality`` and the trajectory's qualities are, in words (e.g. ``"CV accuracy, 2-fold
+        linear SVM"``): the evaluator's :attr:`~metafx.SetEvaluator.quality_label`, recorded by the search."""
+        label = self.metadata.get("quality_label") if isinstance(self.metadata, dict) else None
+        return label if isinstance(label, str) and label else f"quality ({self.evaluator})"
+
     def get_family(self):
         """A family instance able to compute ``features`` (from the registry).
 
@@ -266,7 +273,7 @@ class SearchResult:
         lines = [
             f"engine {self.engine}, family {self.family}, evaluator {self.evaluator}, budget {self.budget:g}",
             f"best point: {pt} (step {self.best_step})",
-            f"best quality: {self.best_quality:.4f}",
+            f"best {self.quality_label}: {self.best_quality:.4f}",
             f"features: {self.n_features}, total cost {self.total_cost:g}",
         ]
         if self.test_error is not None:
