@@ -23,10 +23,10 @@ def _jsonl(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def _stats(errors) -> tuple[float, float, int]:
-    """Mean and sample std in %, and n."""
+def _stats(errors, ddof: int = 1) -> tuple[float, float, int]:
+    """Mean and std in %, and n: the sample std (``ddof=1``) here; the protocol script's tables print ``ddof=0``."""
     a = 100 * np.asarray(errors, dtype=float)
-    return float(a.mean()), float(a.std(ddof=1)) if len(a) > 1 else 0.0, len(a)
+    return float(a.mean()), float(a.std(ddof=ddof)) if len(a) > 1 else 0.0, len(a)
 
 
 def headline() -> dict[str, tuple[float, float, int]]:
@@ -38,6 +38,29 @@ def headline() -> dict[str, tuple[float, float, int]]:
     for r in _jsonl(WIDE):
         rows.setdefault(f"{r['method']} {int(r['budget'])}", []).append(r["test_error"])
     return {k: _stats(v) for k, v in rows.items()}
+
+
+#: the README's headline table: its row labels and the records' methods they show
+HEADLINE_ROWS = [
+    ("linear SVM on the raw pixels (C by 3-fold CV)", "svm-linear"),
+    ("polynomial SVM, degree 3, on the raw pixels (C by 3-fold CV)", "svm-poly3"),
+    ("RBF SVM on the raw pixels (C by 3-fold CV)", "svm-rbf"),
+    ("metafx `guided`, budget 3000, then a linear SVM", "guided 3000"),
+    ("metafx `guided`, budget 12000, then a linear SVM", "guided 12000"),
+]
+
+
+def paired(a: str, b: str) -> tuple[float, int, int]:
+    """Headline rows ``a`` minus ``b`` on the partitions both have: mean difference in points, partitions where
+    ``a`` is lower, n."""
+    per: dict[str, dict[int, float]] = {}
+    for r in _jsonl(RECORDS / "mnist_baselines.jsonl"):
+        per.setdefault(r["method"], {})[r["partition"]] = r["test_error"]
+    for r in _jsonl(WIDE):
+        per.setdefault(f"{r['method']} {int(r['budget'])}", {})[r["partition"]] = r["test_error"]
+    common = sorted(set(per[a]) & set(per[b]))
+    d = np.array([per[a][p] - per[b][p] for p in common]) * 100
+    return float(d.mean()), int((d < 0).sum()), len(d)
 
 
 def transfer() -> dict[tuple[str, int], dict]:
@@ -62,6 +85,9 @@ if __name__ == "__main__":
     print("headline (partitions 10-29):")
     for k, v in sorted(headline().items(), key=lambda kv: -kv[1][0]):
         print(f"  {k}: {_fmt(*v)}")
+    for a, b in [("guided 3000", "svm-rbf"), ("guided 12000", "svm-rbf"), ("guided 3000", "svm-poly3")]:
+        m, won, n = paired(a, b)
+        print(f"  {a} minus {b}: {m:+.2f} points, lower on {won}/{n}")
     print("transfer (seeds 0-3):")
     t = transfer()
     for J in sorted({j for _, j in t}):
