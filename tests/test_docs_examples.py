@@ -12,7 +12,6 @@ import textwrap
 
 import matplotlib
 import pytest
-
 from conftest import REPO
 
 DOCS = REPO / "docs"
