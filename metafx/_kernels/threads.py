@@ -4,8 +4,8 @@ numba's default threading layer here is OpenMP (``omp``).  A ``prange`` loop
 forks its work to every numba thread and waits at a barrier for the slowest
 one; on a machine whose cores are busy with other processes a thread may wait
 a whole scheduler time slice (milliseconds) to run, so a kernel of a few
-hundred microseconds became 46-115 times *slower* with two threads than with
-one (issue 14).  Threads pay only when the work dwarfs that wait, so kernels
+hundred microseconds can become many times *slower* with two threads than with
+one (``docs/results/speed.md``).  Threads pay only when the work dwarfs that wait, so kernels
 with a parallel and a serial twin run the parallel one only when
 
 * numba has more than one thread (``numba.get_num_threads()``, which honours
