@@ -19,12 +19,13 @@ from typing import Any, Sequence
 
 from .analysis.evaluation import test_error
 from .core import __version__
+from .core.base import FeatureFamily
 from .core.exceptions import MetafxError, StorageError, ValidationError
 from .core.validation import split_indices
 from .distributed import ProblemSpec, run_search, run_worker
 from .hooks.manager import get_registry
-from .loop.api import DEFAULT_BUDGET, DEFAULT_STEPS, search
-from .loop.components import load_dataset, role_of
+from .loop.api import DEFAULT_BUDGET, DEFAULT_ENGINE, DEFAULT_STEPS, resolve_budget, search
+from .loop.components import load_dataset, make_component, role_of
 from .loop.files import check_output_path, same_file, storage_file
 from .loop.logs import LOG_LEVELS, log_level
 from .loop.loop import SearchInterrupted
@@ -131,10 +132,12 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--split-seed", type=int, default=0, help="seed of the random train/test split")
     g = s.add_argument_group("search")
     g.add_argument("--family", default="pixel-and", help="feature family (default pixel-and; list below)")
-    g.add_argument("--budget", type=float, default=DEFAULT_BUDGET,
-                   help=f"total cost of the chosen features (default {DEFAULT_BUDGET:g})")
+    g.add_argument("--budget", type=_budget, default="auto",
+                   help="total cost of the chosen features, or 'auto' (default): the family's default for the data "
+                        f"(image families: a budget per pixel; others {DEFAULT_BUDGET:g})")
     g.add_argument("--steps", type=int, default=DEFAULT_STEPS, help=f"search steps J (default {DEFAULT_STEPS})")
-    g.add_argument("--engine", default="mufasa", help="search engine (default mufasa; list below)")
+    g.add_argument("--engine", default=DEFAULT_ENGINE,
+                   help=f"search engine (default {DEFAULT_ENGINE}; mufasa is the thesis's Algorithm 6; list below)")
     g.add_argument("--evaluator", default="cv-linear-svm",
                    help="set evaluator: the search's quality (default cv-linear-svm; list below)")
     g.add_argument("--seed", "--random-state", dest="seed", type=int, default=0,
@@ -287,6 +290,13 @@ def cmd_search(args: argparse.Namespace) -> int:
         return _interrupted(args, e)
 
 
+def _budget(text: str) -> float | str:
+    """``--budget``: a number, or ``auto``."""
+    if text.strip().lower() == "auto":
+        return "auto"
+    return float(text)
+
+
 def _search(args: argparse.Namespace) -> int:
     import numpy as np
 
@@ -306,6 +316,11 @@ def _search(args: argparse.Namespace) -> int:
             raise ValidationError(f"--final-c={args.final_c!r} must be a number or 'cv'") from None
     print(f"data {args.data}: {n_train} training and {n_test} test samples of shape {X.shape[1:]} "
           f"(split seed {args.split_seed})", file=sys.stderr)
+    if args.budget == "auto":
+        fam = make_component("family", args.family, dict(args.family_param), base=FeatureFamily)
+        args.budget = resolve_budget("auto", fam, fam.check_data(X[tr]))
+        print(f"budget {args.budget:g} (--budget auto: the {args.family} family's default for this data)",
+              file=sys.stderr)
     engine_params = dict(args.engine_param)
     if args.sampler is not None:
         engine_params["sampler"] = args.sampler

@@ -27,7 +27,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .core.base import Component, FeatureFamily
 from .core.exceptions import ValidationError
 from .hooks.manager import get_registry
-from .loop.api import DEFAULT_BUDGET, DEFAULT_STEPS, resolve_seed, search
+from .loop.api import DEFAULT_ENGINE, DEFAULT_STEPS, resolve_seed, search
 
 __all__ = ["MetaFeatureExtractor"]
 
@@ -78,14 +78,14 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
     ----------
     family : str or FeatureFamily, default="pixel-and"
         The feature family (a registered name, see ``metafx plugins``).
-    budget : float, default=500.0
+    budget : float or "auto", default="auto"
         Total cost of the chosen feature set (for ``pixel-and`` a feature of
-        shift length ``a`` costs ``0.5 * (1 + a**2)``).  The same default as
-        :func:`metafx.search` and the CLI (``docs/design.md`` says why).
+        shift length ``a`` costs ``0.5 * (1 + a**2)``).  ``"auto"``, as in
+        :func:`metafx.search`: 8 per pixel for image families, 500 otherwise.
     steps : int, default=50
         Number of search steps (points of meta-feature space evaluated).
-    engine : str or SearchEngine, default="mufasa"
-        The search engine.
+    engine : str or SearchEngine, default="guided"
+        The search engine (``"mufasa"``: the thesis's Algorithm 6).
     evaluator : str or SetEvaluator, default="cv-linear-svm"
         Scores a candidate feature set on the training data.
     random_state : int or None, default=0
@@ -163,9 +163,9 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
     def __init__(
         self,
         family: Any = "pixel-and",
-        budget: float = DEFAULT_BUDGET,
+        budget: float | str = "auto",
         steps: int = DEFAULT_STEPS,
-        engine: Any = "mufasa",
+        engine: Any = DEFAULT_ENGINE,
         evaluator: Any = "cv-linear-svm",
         random_state: int | None = 0,
         fixed: Mapping[str, Any] | None = None,

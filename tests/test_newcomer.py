@@ -11,7 +11,7 @@ import pytest
 
 import metafx
 from metafx.cli import build_parser, main
-from metafx.loop.api import DEFAULT_BUDGET, DEFAULT_STEPS
+from metafx.loop.api import DEFAULT_ENGINE, DEFAULT_STEPS
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -28,7 +28,8 @@ def test_one_set_of_defaults_everywhere():
     search = inspect.signature(metafx.search).parameters
     fx = inspect.signature(metafx.MetaFeatureExtractor).parameters
     cli = build_parser().parse_args(["search"])
-    assert search["budget"].default == fx["budget"].default == cli.budget == DEFAULT_BUDGET == 500
+    assert search["budget"].default == fx["budget"].default == cli.budget == "auto"
+    assert search["engine"].default == fx["engine"].default == cli.engine == DEFAULT_ENGINE == "guided"
     assert search["steps"].default == fx["steps"].default == cli.steps == DEFAULT_STEPS == 50
     assert search["progress"].default is fx["progress"].default is cli.progress is None
     assert search["verbose"].default is fx["verbose"].default is False
@@ -82,10 +83,10 @@ def test_cli_log_level(tmp_path, capsys):
 def test_search_help_lists_components_with_defaults_and_providers(capsys):
     with pytest.raises(SystemExit):
         main(["search", "--help"])
-    out = capsys.readouterr().out
+    out = " ".join(capsys.readouterr().out.split())  # argparse wraps the help lines
     for text in ("families [--family]", "*pixel-and", "engines [--engine]", "*mufasa",
                  "set evaluators [--evaluator]", "*cv-linear-svm", "per-feature scorers [--prune-by]",
-                 "built in; parameters: n_splits=2, C=0.1", "--log-level", "(default 500)"):
+                 "built in; parameters: n_splits=2, C=0.1", "--log-level", "'auto' (default)", "default guided"):
         assert text in out, text
 
 
@@ -126,7 +127,7 @@ def test_repr_is_short(small):
     _, _, res = small
     text = repr(res)
     assert len(text) < 240 and text.count("\n") == 0
-    assert text.startswith("SearchResult(engine='mufasa', family='pixel-and'") and "steps=5" in text
+    assert text.startswith("SearchResult(engine='guided', family='pixel-and'") and "steps=5" in text
 
 
 def test_trajectory_frame(small):

@@ -22,8 +22,11 @@ from metafx.default_plugins.pixel_families import PixelAndFamily
 # one- or two-pixel "images", where AND-ing 3 distinct pixels is impossible and
 # the drawn feature set would be empty (an empty output would pass the checks
 # vacuously).  No check needs to be marked as an expected failure.
+# The default engine (guided) is checked with the shift held at 1 as well: on a 1 x 3 "image" a shift of 2 leaves
+# no room for a feature, and guided keeps the empty set when it scores best, as it may on the checks' noise.
 CHECKED = [
-    MetaFeatureExtractor(budget=6, steps=2, threshold=0.0, fixed={"numInputs": 1}),
+    MetaFeatureExtractor(budget=6, steps=2, threshold=0.0, fixed={"numInputs": 1, "shiftInvLen": 1}),
+    MetaFeatureExtractor(budget=6, steps=2, threshold=0.0, fixed={"numInputs": 1}, engine="mufasa"),
     MetaFeatureExtractor(family="pixels", budget=4, steps=2, threshold=0.0),
 ]
 
@@ -158,5 +161,6 @@ def test_reselect_is_the_search_s(digits_small):
     got.pop("seconds"), want.pop("seconds")
     assert got == want and got["r"] == 3
     assert fx.features_ == list(res.features) and fx.best_quality_ == res.best_quality
-    assert "reselect" not in MetaFeatureExtractor(budget=30, steps=6, random_state=0).fit(X, y).result_.metadata
+    plain = MetaFeatureExtractor(budget=30, steps=6, engine="mufasa", random_state=0).fit(X, y)
+    assert "reselect" not in plain.result_.metadata  # mufasa's default: no reselection
     assert clone(fx).get_params()["reselect"] == 3

@@ -147,6 +147,15 @@ class FeatureFamily(Component, ABC):
         """Validate ``X`` for this family; return it as an array."""
         return np.asarray(X)
 
+    def default_budget(self, X: Any) -> float | None:
+        """The budget a search of ``X`` gets when the user gives none (``budget="auto"``).
+
+        ``X`` is what :meth:`check_data` returned.  ``None`` (the default) means
+        the fixed default of :func:`metafx.search` (500); image families scale it
+        with the number of pixels.
+        """
+        return None
+
     @abstractmethod
     def space(self) -> MetaFeatureSpace:
         """The meta-feature space searched by engines."""

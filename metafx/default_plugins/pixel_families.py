@@ -116,8 +116,17 @@ def _scatter_of(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
     return np.hypot(rows - r0, cols - c0).mean(axis=1)
 
 
+#: ``budget="auto"`` on images: this much cost per pixel (28 x 28: 6272, 8 x 8: 512); chosen by the rule and the
+#: development runs of bench/results_defaults/README.md
+BUDGET_PER_PIXEL = 8
+
+
 class _ImageFamily(FeatureFamily):
     data_kind = "binary-image"
+
+    def default_budget(self, X: np.ndarray) -> float:
+        """``budget="auto"``: :data:`BUDGET_PER_PIXEL` (8) per pixel of the images ``X`` (n, H, W)."""
+        return float(BUDGET_PER_PIXEL * X.shape[1] * X.shape[2])
 
     def _need_shape(self) -> tuple[int, int]:
         if self.image_shape is None:

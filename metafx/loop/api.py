@@ -14,20 +14,23 @@ from .loop import run_search, warm_start_points
 from .problem import SearchProblem
 from .result import SearchResult
 
-__all__ = ["search", "resolve_seed", "DEFAULT_BUDGET", "DEFAULT_STEPS"]
+__all__ = ["search", "resolve_seed", "resolve_budget", "DEFAULT_BUDGET", "DEFAULT_STEPS", "DEFAULT_ENGINE"]
 
-#: the defaults of every front end (search, CLI, MetaFeatureExtractor); measured in docs/design.md
+#: the budget of a search with ``budget="auto"`` when the family has no rule of its own
+#: (image families: a budget per pixel, see :meth:`metafx.plugin.FeatureFamily.default_budget`)
 DEFAULT_BUDGET = 500.0
+#: the defaults of every front end (search, CLI, MetaFeatureExtractor)
 DEFAULT_STEPS = 50
+DEFAULT_ENGINE = "guided"
 
 
 def search(
     X: Any,
     y: Any,
     family: str | FeatureFamily = "pixel-and",
-    budget: float = DEFAULT_BUDGET,
+    budget: float | str = "auto",
     steps: int = DEFAULT_STEPS,
-    engine: str | SearchEngine = "mufasa",
+    engine: str | SearchEngine = DEFAULT_ENGINE,
     evaluator: str | SetEvaluator = "cv-linear-svm",
     seed: int | None = 0,
     callbacks: Sequence[Callable[..., Any]] | None = None,
@@ -59,13 +62,18 @@ def search(
         Class labels.
     family, engine, evaluator : str or instance
         Registered names (see ``metafx plugins``) or constructed components.
-    budget : float, default 500
+        The default engine, ``"guided"``, is the one that chose the best
+        features per unit of search time on development data; ``"mufasa"``
+        is the thesis's Algorithm 6 (see ``bench/results_defaults/README.md``).
+    budget : float or "auto", default "auto"
         Total cost of the returned feature set (``pixel-and``: a feature with
-        shift length ``a`` costs ``0.5 * (1 + a**2)``).
+        shift length ``a`` costs ``0.5 * (1 + a**2)``).  ``"auto"``: the
+        family's default for ``X`` -- 8 per pixel for image families (6272
+        on 28 x 28 images, 512 on 8 x 8 digits), 500 otherwise; the result's
+        ``budget`` holds the number used.
     steps : int, default 50
-        Number of search steps (points evaluated).  The defaults (budget 500,
-        50 steps) are the same in the CLI and ``MetaFeatureExtractor``; why:
-        ``docs/design.md``.
+        Number of search steps (points evaluated).  The defaults are the
+        same in the CLI and ``MetaFeatureExtractor``.
     seed : int or None, default 0
         Makes the search reproducible; ``None`` draws one (stored in the
         result).  ``random_state=`` is accepted as another name for it.
@@ -146,9 +154,9 @@ def search(
     eng = make_component("engine", engine, engine_params, base=SearchEngine)
     steps = check_int("steps", steps, 1)
     n_jobs = check_n_jobs(n_jobs)
-    check_number("budget", budget, low=0, strict=True)
     seed = check_seed(secrets.randbelow(2**31) if seed is None else seed)
     X_checked = fam.check_data(X)
+    budget = resolve_budget(budget, fam, X_checked)
     y = check_labels(y, X_checked.shape[0])
     problem = SearchProblem(fam, X_checked, y, ev, float(budget), fixed=fixed, eval_seed=seed % 2**32,
                             oversample=oversample, prune_by=prune_by)
@@ -159,6 +167,23 @@ def search(
         return run_search(problem, eng, steps=steps, seed=seed, callbacks=list(callbacks or ()),
                           progress=progress, storage=storage, study_name=study_name, n_jobs=n_jobs,
                           timeout=timeout, warm_start=warm, reselect=reselect)
+
+
+def resolve_budget(budget: Any, family: FeatureFamily, X: Any) -> float:
+    """The number a search's ``budget`` stands for: itself, or with ``"auto"`` the family's default for ``X``.
+
+    ``X`` is the family's checked data (:meth:`~metafx.plugin.FeatureFamily.check_data`); a family without a
+    rule of its own (:meth:`~metafx.plugin.FeatureFamily.default_budget` returns ``None``) gets
+    :data:`DEFAULT_BUDGET`.
+    """
+    if isinstance(budget, str):
+        if budget != "auto":
+            raise ValidationError(f"budget={budget!r} must be a positive number or 'auto' (the family's default "
+                                  f"for the data: a budget per pixel for images, {DEFAULT_BUDGET:g} otherwise)")
+        rule = family.default_budget(X)
+        budget = DEFAULT_BUDGET if rule is None else rule
+    check_number("budget", budget, low=0, strict=True)
+    return float(budget)
 
 
 def resolve_seed(seed: Any, random_state: Any, *, default: Any = 0,
