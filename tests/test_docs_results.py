@@ -56,3 +56,15 @@ def test_guided_protocol_rows_are_their_records():
     for cell, budget in zip(cells, (250, 500, 1000, 2000, 3000, 6000, 12000)):
         mean, std, n = tables._stats([r["test_error"] for r in recs if r["budget"] == budget], ddof=0)
         assert cell == f"{mean:.2f} ± {std:.2f} ({n})", f"budget {budget}"
+
+
+def test_the_stated_partition_overlap():
+    """"about 89 % of the protocol's test images are test images of some development partition" (docs/results)."""
+    import numpy as np
+
+    from metafx.core.validation import split_indices
+
+    dev = np.unique(np.concatenate([split_indices(10000, 2000, 2000, seed=p)[1] for p in range(100, 110)]))
+    share = np.mean([np.isin(split_indices(10000, 2000, 2000, seed=p)[1], dev).mean() for p in range(10)])
+    assert round(100 * share) == 89
+    assert "about 89 % of the protocol's test images" in (REPO / "docs" / "results" / "mnist.md").read_text()
