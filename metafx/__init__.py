@@ -91,6 +91,7 @@ _LAZY = {
     "transfer_indirect": "metafx.analysis.transfer",
     "transfer_quality": "metafx.analysis.transfer",
     "test_error": "metafx.analysis.evaluation",
+    "FeatureClassifier": "metafx.learn.classifier",
     "plot_result": "metafx.plotting",
 }
 _LAZY_MODULES = {"transfer": "metafx.analysis.transfer", "quality_map": "metafx.analysis.quality_map",

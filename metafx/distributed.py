@@ -1,5 +1,5 @@
 """Searches shared by several processes, on one machine or many, through one
-optuna storage (engine ``optuna``).
+optuna storage (engines whose steps live in a study, such as ``optuna``).
 
 The study is created with a :class:`ProblemSpec` in its user attributes:
 everything a worker needs to rebuild the problem (dataset name and
@@ -53,14 +53,14 @@ from .core.base import FeatureFamily, SearchEngine, SetEvaluator
 from .core.exceptions import MetafxError, StorageError, ValidationError
 from .core.validation import check_int as _check_int
 from .core.validation import check_labels, split_indices
-from .default_plugins.optuna_engine import SPEC_KEY, STEPS_KEY, _quiet_optuna
 from .loop.components import load_dataset, make_component
 from .loop.files import storage_file
-from .loop.loop import Progress, SearchState
+from .loop.loop import Progress, SearchState, search_signature
 from .loop.loop import run_search as run_loop
 from .loop.problem import SearchProblem, _jsonable
 from .loop.result import SearchResult
 from .loop.storage import PASSWORD_ENV, mask_url, open_storage, split_password
+from .loop.study_store import SPEC_KEY, STEPS_KEY, StudyStore, quiet_optuna
 
 __all__ = ["ProblemSpec", "create_study", "run_worker", "wait_for_study", "run_search", "study_spec"]
 
@@ -89,6 +89,7 @@ class ProblemSpec:
     engine_params: dict[str, Any] = field(default_factory=dict)
     oversample: float = 1.0
     prune_by: str = "infogain"
+    engine: str = "optuna"
 
     def to_dict(self) -> dict[str, Any]:
         return _jsonable(dataclasses.asdict(self))
@@ -123,8 +124,14 @@ class ProblemSpec:
         tr, te = split_indices(len(y), self.n_train, self.n_test, self.split_seed)
         return X[tr], y[tr], X[te], y[te]
 
-    def engine(self):
-        return make_component("engine", "optuna", self.engine_params, base=SearchEngine)
+    def make_engine(self) -> SearchEngine:
+        """The engine (one whose steps live in a study: a shared search needs one)."""
+        eng = make_component("engine", self.engine, self.engine_params, base=SearchEngine)
+        if "study" not in eng.storage_kinds:
+            raise ValidationError(f"engine {self.engine!r} keeps its steps in a journal file, which one process "
+                                  "writes; a shared search needs an engine whose steps live in a study, such as "
+                                  "'optuna'")
+        return eng
 
     def problem(self, X_train: np.ndarray, y_train: np.ndarray):
         """The :class:`~metafx.plugin.SearchProblem` (as :func:`metafx.search` builds it)."""
@@ -142,7 +149,7 @@ def _load_study(storage: Any, study_name: str):
         raise StorageError(f"there is no study {study_name!r}: storage file {path!r} does not exist; create the "
                            "study with `metafx search --engine optuna --storage ... --study ...`")
     st = open_storage(storage)
-    with _quiet_optuna():
+    with quiet_optuna():
         try:
             return optuna.load_study(study_name=study_name, storage=st)
         except KeyError:
@@ -174,9 +181,14 @@ def create_study(storage: Any, study_name: str, spec: ProblemSpec, *,
     spec.validate()
     X, y = data if data is not None else spec.load()[:2]
     problem = spec.problem(X, y)
-    eng = spec.engine()
+    eng = spec.make_engine()
     eng.setup(problem, int(spec.seed))
-    eng.open_study(problem, int(spec.seed), storage, study_name, steps=int(spec.steps), spec=spec.to_dict())
+    store = StudyStore(storage, study_name, int(spec.steps), problem.space, spec=spec.to_dict(),
+                       **eng.storage_options())
+    try:
+        store.open(search_signature(eng, problem, int(spec.seed), []))
+    finally:
+        store.close(None)
     return study_name
 
 
@@ -194,10 +206,10 @@ def _run(spec: ProblemSpec, storage: Any, study_name: str, X: np.ndarray, y: np.
          progress: bool | None = None, callbacks: Sequence[Callable[..., Any]] = ()) -> SearchResult:
     """The search loop on the existing study (evaluating what is left; nothing when it is finished)."""
     problem = spec.problem(X, y)
-    eng = spec.engine()
-    eng.create_study_ = False
+    eng = spec.make_engine()
+    store = StudyStore(storage, study_name, int(spec.steps), problem.space, create=False, **eng.storage_options())
     return run_loop(problem, eng, steps=int(spec.steps), seed=int(spec.seed), callbacks=callbacks,
-                      progress=progress, storage=storage, study_name=study_name, n_jobs=n_jobs)
+                    progress=progress, n_jobs=n_jobs, store=store)
 
 
 def wait_for_study(storage: Any, study_name: str, *, progress: bool | None = None, poll: float = 2.0,

@@ -26,6 +26,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .core.base import Component, FeatureFamily
 from .core.exceptions import ValidationError
+from .core.validation import not_binary_message
 from .hooks.manager import get_registry
 from .loop.api import DEFAULT_ENGINE, DEFAULT_STEPS, resolve_seed, search
 
@@ -255,6 +256,10 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
             if isinstance(t, bool) or not isinstance(t, (int, float, np.number)) or not math.isfinite(float(t)):
                 raise ValidationError(f"threshold={t!r} must be a finite number or None")
             arr = (arr >= t).astype(np.uint8)
+        elif ((arr != 0) & (arr != 1)).any():
+            # the extractor binarizes itself: say so (threshold=), not "binarize first"
+            raise ValidationError(not_binary_message(
+                arr, flat=shape is None, how="pass threshold={t} to MetaFeatureExtractor (it binarizes X itself)"))
         if reset:
             if shape is None:
                 given = (self.family_params or {}).get("image_shape")

@@ -68,3 +68,21 @@ def load_example():
 
     return load
 
+
+
+@pytest.fixture(autouse=True)
+def _default_results_in_tmp(monkeypatch, tmp_path_factory):
+    """`metafx search` without --out writes metafx-result-DATE-TIME.json into the working directory: in a test
+    that has not moved to a temporary directory, into one (never into the checkout)."""
+    import metafx.cli as cli
+
+    original = cli._default_out
+    base = str(tmp_path_factory.getbasetemp())
+
+    def default_out(now=None):
+        name = original(now)
+        if os.path.abspath(name).startswith(base):
+            return name
+        return str(tmp_path_factory.mktemp("results") / os.path.basename(name))
+
+    monkeypatch.setattr(cli, "_default_out", default_out)

@@ -173,3 +173,46 @@ def quality_map(train_uv, quality, query_uv, shape, n=7, alpha=0.1):
     mu, qm = B.mean(0), q.mean()
     a = np.linalg.solve((B - mu).T @ (B - mu) + alpha * np.eye(n * n), (B - mu).T @ (q - qm))
     return qm + (bumps(np.asarray(query_uv, float)) - mu) @ a
+
+
+def pixel_and_draw(fam, point, budget, rng):
+    """The pixel-AND family's draw in plain NumPy (rows, cols, neg, k, shift of its batch), as the module docstring
+    of :mod:`metafx.default_plugins.pixel_families` describes it: batches of ``max(64, 3 * missing)`` proposals
+    (centres by the family, jitters ``U(-0.5, 0.5)`` per feature and axis, Gaussian offsets), the first accepted
+    ones kept; then ``round(K * percentPos / 100)`` positive inputs at random slots."""
+    from metafx.default_plugins.pixel_families import MAX_INPUTS
+
+    K, a, target = int(point["numInputs"]), int(point["shiftInvLen"]), float(point["scatter"])
+    n = int(math.floor(float(budget) / (0.5 * (1 + a * a)) + 1e-9))
+    h, w = fam.image_shape
+    if K == 1:
+        pr, pc = fam._centres(n, rng)
+        rows, cols = pr[:, None], pc[:, None]
+    else:
+        sigma = target / (math.sqrt(math.pi / 2) * math.sqrt((K - 1) / K))
+        got_r, got_c, have = [], [], 0
+        while have < n:
+            batch = max(64, 3 * (n - have))
+            qr, qc = fam._centres(batch, rng)
+            ur = rng.uniform(-0.5, 0.5, (batch, 1))
+            uc = rng.uniform(-0.5, 0.5, (batch, 1))
+            zr = rng.standard_normal((batch, K))
+            zc = rng.standard_normal((batch, K))
+            pr = np.rint(qr[:, None] + ur + sigma * zr).astype(np.int64)
+            pc = np.rint(qc[:, None] + uc + sigma * zc).astype(np.int64)
+            ok = ((pr >= 0) & (pr < h) & (pc >= 0) & (pc < w)).all(axis=1)
+            ok &= (np.diff(np.sort(pr * w + pc, axis=1), axis=1) != 0).all(axis=1)  # distinct
+            scatter = np.hypot(pr - pr.mean(1, keepdims=True), pc - pc.mean(1, keepdims=True)).mean(1)
+            ok &= np.abs(scatter - target) <= fam.scatter_tol
+            idx = np.flatnonzero(ok)[: n - have]
+            got_r.append(pr[idx])
+            got_c.append(pc[idx])
+            have += idx.size
+        rows, cols = np.concatenate(got_r), np.concatenate(got_c)
+    n_pos = int(round(K * float(point["percentPos"]) / 100.0))
+    neg = np.zeros((n, MAX_INPUTS), dtype=bool)
+    neg[:, :K] = np.argsort(rng.random((n, K)), axis=1) >= n_pos
+    R = np.zeros((n, MAX_INPUTS), np.int16)
+    C = np.zeros((n, MAX_INPUTS), np.int16)
+    R[:, :K], C[:, :K] = rows, cols
+    return R, C, neg, np.full(n, K, np.int8), np.full(n, a, np.int8)

@@ -131,7 +131,7 @@ def test_bad_input_names_the_parameter():
 
 def test_search_result_bound_uses_what_the_result_knows(digits):
     X, y = digits
-    res = metafx.search(X[:300], y[:300], budget=20, steps=4, seed=0, progress=False)
+    res = metafx.search(X[:300], y[:300] % 2, budget=20, steps=4, engine="mufasa", seed=0, progress=False)  # 2 classes
     b = res.bound(delta=0.05, gamma=0.5, train_error=0.1)
     # pixel-and has a continuous meta-feature (scatter): |MF| = inf -> g(J) = J ln 2
     assert res.metadata["space_size"] == math.inf
@@ -150,10 +150,11 @@ def test_search_bound_applies_only_where_theorem_5_1_holds(digits):
     """Theorem 5.1 counts (c + 1)^J outcomes of a search steered by the data only through accept/reject; it
     is refused where the data steer the search otherwise."""
     X, y = digits
+    y = y % 2  # the theorem is for two classes
     kw = dict(budget=30, steps=4, seed=0, progress=False)
-    plain = metafx.search(X[:300], y[:300], **kw)
+    plain = metafx.search(X[:300], y[:300], engine="mufasa", **kw)
     assert plain.bound().terms["g(J)"] == pytest.approx(4 * math.log(2))
-    three = metafx.search(X[:300], y[:300], engine_params={"n_candidates": 3}, **kw)
+    three = metafx.search(X[:300], y[:300], engine="mufasa", engine_params={"n_candidates": 3}, **kw)
     assert three.bound().terms["g(J)"] == pytest.approx(4 * math.log(4))
     rnd = metafx.search(X[:300], y[:300], engine="random", **kw)
     assert rnd.bound().terms["g(J)"] == pytest.approx(4 * math.log(2))

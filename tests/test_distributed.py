@@ -525,30 +525,32 @@ def test_a_race_for_the_last_trials_closes_the_surplus_one():
     numbered ``steps`` or later finds ``steps`` live trials before it and is closed unevaluated."""
     import optuna
 
-    from metafx.default_plugins.optuna_engine import OptunaEngine, _me
+    from metafx.loop.study_store import StudyStore
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    study = optuna.create_study(storage=optuna.storages.InMemoryStorage())
-    dists = {"x": optuna.distributions.FloatDistribution(0.0, 1.0)}
-    a, b = OptunaEngine(), OptunaEngine()
-    first = a._next_trial(study, 2, dists, _me(), set())
-    second = a._next_trial(study, 2, dists, _me(), {first._trial_id})
-    assert (first.number, second.number) == (0, 1)
+    storage = optuna.storages.InMemoryStorage()
+    a, b = StudyStore(storage, "s", 2, None), StudyStore(storage, "s", 2, None)
+    a.open({"search": 1})
+    b.open({"search": 1})
+    b.me = "another-worker"  # two workers in one process: b does not own a's trials
+    first, second = a.claim(), a.claim()
+    assert (first.step, second.step) == (1, 2)
     # worker b read the trials when only trial 0 existed
-    real, calls = study.get_trials, []
+    real, calls = b._trials, []
 
-    def stale_then_real(*args, **kwargs):
+    def stale_then_real():
         calls.append(1)
-        got = real(*args, **kwargs)
+        got = real()
         return [t for t in got if t.number == 0] if len(calls) == 1 else got
 
-    study.get_trials = stale_then_real
-    assert b._next_trial(study, 2, dists, _me(), set()) is None     # it created trial 2, found it surplus
-    study.get_trials = real
+    b._trials = stale_then_real
+    assert b.claim() is None     # it created trial 2, found it surplus
+    b._trials = real
+    study = optuna.load_study(study_name="s", storage=storage)
     trials = study.get_trials(deepcopy=False)
     assert [(t.number, t.state.name) for t in trials] == [(0, "RUNNING"), (1, "RUNNING"), (2, "FAIL")]
     assert trials[2].system_attrs.get(SURPLUS_KEY) is True and not trials[1].system_attrs.get(SURPLUS_KEY)
     # with one trial missing (trial 1 failed), the late trial is needed and kept
     study.tell(1, state=optuna.trial.TrialState.FAIL)
-    late = b._next_trial(study, 2, dists, _me(), set())
-    assert late.number == 3 and late.number >= 2
+    late = b.claim()
+    assert late.step == 4 and late.step - 1 >= 2

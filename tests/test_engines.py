@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 import metafx
-from metafx.loop._rdb import core_available, sync_available
 from metafx.loop.problem import step_rng
 from metafx.plugin import run_search
 from metafx.testing import EngineConformance
@@ -121,91 +120,53 @@ def test_optuna_random_sampler_same_result_whatever_n_jobs(small):
     assert [t.step for t in two.trajectory] == list(range(1, 9))
 
 
-def test_optuna_on_sqlite_same_search_in_few_statements(small, tmp_path):
-    """TPE on an SQLite study proposes what it proposes in memory, and a trial
-    costs one statement at its ask (the trial this process finished is not
-    loaded again; the sampler reuses the read) and three write transactions of
-    SQLAlchemy Core statements: creating it (5), its parameters with the
-    sampler's attributes (3), its end (3)."""
-    sqlalchemy = pytest.importorskip("sqlalchemy")
-    from sqlalchemy import event
-
+def test_optuna_on_sqlite_same_search_as_in_memory(small, tmp_path):
+    """TPE with its steps in an SQLite study proposes what it proposes with them in memory."""
     X, y = small
-    counts = {"statements": 0, "commits": 0}
-    marks: list[tuple[int, int]] = []
-
-    def statement(*args, **kw):
-        counts["statements"] += 1
-
-    def commit(*args, **kw):
-        counts["commits"] += 1
-
     kw = dict(budget=50, steps=14, engine="optuna", engine_params={"sampler_params": {"n_startup_trials": 4}},
               seed=5, progress=False)
     mem = metafx.search(X, y, **kw)
-    event.listen(sqlalchemy.engine.Engine, "before_cursor_execute", statement)
-    event.listen(sqlalchemy.engine.Engine, "commit", commit)
-    try:
-        db = metafx.search(X, y, storage=f"sqlite:///{tmp_path / 's.db'}", study_name="s",
-                           callbacks=[lambda state, rec: marks.append((counts["statements"], counts["commits"]))],
-                           **kw)
-    finally:
-        event.remove(sqlalchemy.engine.Engine, "before_cursor_execute", statement)
-        event.remove(sqlalchemy.engine.Engine, "commit", commit)
+    db = metafx.search(X, y, storage=f"sqlite:///{tmp_path / 's.db'}", study_name="s", **kw)
     assert strip(db) == strip(mem) and db.features == mem.features
-    if not core_available():  # an optuna without the storage internals metafx writes with
-        return
-    per_trial = [(b[0] - a[0], b[1] - a[1]) for a, b in zip(marks[4:], marks[5:])]  # TPE's trials
-    most = 12 if sync_available() else 18
-    assert max(s for s, _ in per_trial) <= most and max(c for _, c in per_trial) <= 4, per_trial
 
 
-@pytest.mark.parametrize("where,n_jobs", [("sqlite", 1), ("sqlite", 2), ("sqlite-generic", 1),
-                                          ("postgresql", 1), ("postgresql", 2)])
-def test_optuna_cache_holds_what_the_database_holds(small, tmp_path, monkeypatch, where, n_jobs):
-    """The trials a search keeps in its cache (its own finished trials are put there
-    from what it wrote, not read back) are field by field what another client reads
-    from the database: parameters, distributions, values, attributes (heartbeats
-    included), times.  ``sqlite-generic``: the statements metafx uses for databases
-    other than SQLite and PostgreSQL (no INSERT ... RETURNING, no upsert), run on SQLite."""
+@pytest.mark.parametrize("where,n_jobs", [("sqlite", 1), ("sqlite", 2), ("postgresql", 1), ("postgresql", 2)])
+def test_another_client_reads_what_a_search_wrote(small, tmp_path, where, n_jobs):
+    """What a search wrote to its study is what plain optuna reads: trials 0..steps-1, complete, with the
+    step's point as parameters and attributes, its quality as value, heartbeats while they ran."""
     optuna = pytest.importorskip("optuna")
     import uuid
 
-    from metafx.default_plugins.optuna_engine import BEAT_KEY
-    from metafx.loop import _rdb
+    from metafx.loop.study_store import BEAT_KEY
     from metafx.plugin import SearchProblem, make_component
 
-    url = _storage_url(where, tmp_path, monkeypatch)
-    if where == "sqlite-generic":
-        generic = _rdb._STATEMENTS["sqlite"]
-        assert generic.insert_numbered is None and generic.attrs["user"][1] is not None
+    url = _storage_url(where, tmp_path)
     name = f"cache-{uuid.uuid4().hex[:8]}"
     X, y = small
+
+    def problem():
+        return SearchProblem(make_component("family", "pixel-and"), X, y, make_component("evaluator", "cv-linear-svm"),
+                             200.0, eval_seed=0)
+
     engine = make_component("engine", "optuna", {"sampler": "tpe", "heartbeat": 0.002})
-    problem = SearchProblem(make_component("family", "pixel-and"), X, y, make_component("evaluator", "cv-linear-svm"),
-                            200.0, eval_seed=0)
-    res = run_search(problem, engine, steps=10, seed=3, storage=url, study_name=name, n_jobs=n_jobs, progress=False)
-    ours = {t.number: t for t in engine.study_.get_trials(deepcopy=False)}
-    theirs = {t.number: t for t in optuna.load_study(study_name=name, storage=url).get_trials(deepcopy=False)}
-    assert sorted(ours) == sorted(theirs) == list(range(len(theirs))) and len(res.trajectory) == 10
-    for n, t in theirs.items():
-        assert ours[n] == t, (n, ours[n], t)
-    assert any(BEAT_KEY in t.system_attrs for t in theirs.values())  # the test saw heartbeats
-    if sync_available():
-        assert type(engine.study_._storage.wrapped).__name__ == "SyncedCache"
-    mem = run_search(SearchProblem(make_component("family", "pixel-and"), X, y,
-                                   make_component("evaluator", "cv-linear-svm"), 200.0, eval_seed=0),
-                     make_component("engine", "optuna", {"sampler": "tpe"}), steps=10, seed=3, n_jobs=n_jobs,
-                     progress=False)
+    res = run_search(problem(), engine, steps=10, seed=3, storage=url, study_name=name, n_jobs=n_jobs, progress=False)
+    theirs = optuna.load_study(study_name=name, storage=url).get_trials(deepcopy=False)
+    assert [t.number for t in theirs] == list(range(10)) and all(t.state.name == "COMPLETE" for t in theirs)
+    for t, rec in zip(theirs, res.trajectory):
+        assert t.value == rec.quality and t.user_attrs["point"] == rec.point and t.user_attrs["quality"] == rec.quality
+        assert {**t.params, **{k: v for k, v in rec.point.items() if k not in t.params}} == rec.point
+    assert any(BEAT_KEY in t.system_attrs for t in theirs)  # the test saw heartbeats
+    mem = run_search(problem(), make_component("engine", "optuna", {"sampler": "tpe"}), steps=10, seed=3,
+                     n_jobs=n_jobs, progress=False)
     if n_jobs == 1:
         assert strip(res) == strip(mem) and res.features == mem.features
+    if where == "postgresql":
+        optuna.delete_study(study_name=name, storage=url)
 
 
-def _storage_url(where: str, tmp_path, monkeypatch) -> str:
-    """An SQLite file, SQLite with the generic statements, or the test PostgreSQL server."""
+def _storage_url(where: str, tmp_path) -> str:
+    """An SQLite file or the test PostgreSQL server."""
     import os
-
-    from metafx.loop import _rdb
 
     if where == "postgresql":
         url = os.environ.get("METAFX_TEST_POSTGRES_URL")
@@ -214,75 +175,14 @@ def _storage_url(where: str, tmp_path, monkeypatch) -> str:
         if not any(importlib.util.find_spec(m) is not None for m in ("psycopg", "psycopg2")):
             pytest.skip("no PostgreSQL driver installed (pip install 'psycopg[binary]')")
         return url
-    if where == "sqlite-generic":
-        monkeypatch.setitem(_rdb._STATEMENTS, "sqlite", _rdb._Statements("generic"))
     return f"sqlite:///{tmp_path / 'w.db'}"
 
 
-@pytest.mark.parametrize("where", ["sqlite", "sqlite-generic", "postgresql"])
-def test_trial_writes_refuse_finished_trials_and_ignore_repeats(tmp_path, monkeypatch, where):
-    """The statements a trial's writes take: a finished trial gets nothing more (not its
-    parameters, attributes or a second value), a repeated parameter write is ignored,
-    an unknown trial is a KeyError; another client reads exactly what was written."""
-    optuna = pytest.importorskip("optuna")
-    import uuid
-    from datetime import datetime
-
-    from optuna.distributions import FloatDistribution, IntDistribution
-    from optuna.trial import FrozenTrial, TrialState
-
-    from metafx.loop import _rdb
-    from metafx.loop.storage import open_storage
-
-    if not core_available():
-        pytest.skip("this optuna lacks the storage internals metafx writes with")
-    url = _storage_url(where, tmp_path, monkeypatch)
-    storage = open_storage(url)
-    study = optuna.create_study(storage=storage, study_name=f"w-{uuid.uuid4().hex[:8]}", direction="maximize")
-    rdb = _rdb.unwrap_rdb(storage)
-    start = datetime.now()
-    template = FrozenTrial(number=-1, state=TrialState.RUNNING, value=None, datetime_start=start,
-                           datetime_complete=None, params={}, distributions={}, user_attrs={},
-                           system_attrs={"owner": "me", "n": [1, 2]}, intermediate_values={}, trial_id=-1)
-    made = [_rdb.core_create_trial(rdb, study._study_id, template) for _ in range(3)]
-    assert [t.number for t in made] == [0, 1, 2]
-    a, b = FloatDistribution(0, 1), IntDistribution(1, 8)
-    tid = made[0]._trial_id
-    _rdb.core_write_trial(rdb, tid, [("x", 0.25, a), ("k", 3.0, b)], {}, {"tpe": {"r": 1}}, None, None, None)
-    _rdb.core_write_trial(rdb, tid, [("x", 0.25, a), ("k", 3.0, b)], {}, {"tpe": {"r": 1}}, None, None, None)
-    end = datetime.now()
-    _rdb.core_write_trial(rdb, tid, [], {"point": {"x": 0.25}, "q": 0.5}, {}, TrialState.COMPLETE, [0.75], end)
-    error = getattr(optuna.exceptions, "UpdateFinishedTrialError", RuntimeError)
-    with pytest.raises(error):
-        _rdb.core_write_trial(rdb, tid, [("y", 0.5, a)], {}, {"late": 1}, None, None, None)
-    with pytest.raises(error):
-        _rdb.core_write_trial(rdb, tid, [], {"q": 0.1}, {}, TrialState.COMPLETE, [0.1], datetime.now())
-    with pytest.raises(error):  # a failed end goes the transaction's way
-        _rdb.core_write_trial(rdb, tid, [], {"q": 0.1}, {}, TrialState.FAIL, None, datetime.now())
-    with pytest.raises(KeyError):
-        _rdb.core_write_trial(rdb, 10**9, [("y", 0.5, a)], {}, {}, None, None, None)
-    with pytest.raises(KeyError):
-        _rdb.core_write_trial(rdb, 10**9, [], {}, {}, TrialState.COMPLETE, [1.0], datetime.now())
-    _rdb.core_write_trial(rdb, made[1]._trial_id, [], {}, {}, TrialState.FAIL, None, end)
-    theirs = optuna.load_study(study_name=study.study_name, storage=url).get_trials(deepcopy=False)
-    assert [t.state for t in theirs] == [TrialState.COMPLETE, TrialState.FAIL, TrialState.RUNNING]
-    t0 = theirs[0]
-    assert t0.params == {"x": 0.25, "k": 3} and t0.distributions == {"x": a, "k": b}
-    assert t0.values == [0.75] and t0.datetime_start == start and t0.datetime_complete == end
-    assert t0.user_attrs == {"point": {"x": 0.25}, "q": 0.5}
-    assert t0.system_attrs == {"owner": "me", "n": [1, 2], "tpe": {"r": 1}}
-    assert theirs[1].values is None and theirs[2].system_attrs == {"owner": "me", "n": [1, 2]}
-    mine = made[0]
-    _rdb.record(mine, params=[("x", 0.25, a), ("k", 3.0, b)], system_attrs={"tpe": {"r": 1}})
-    _rdb.record(mine, user_attrs={"point": {"x": 0.25}, "q": 0.5}, state=TrialState.COMPLETE, values=[0.75], now=end)
-    assert mine == t0
-
-
-# ----------------------------------------------------------------- mufasa with candidates
 def test_mufasa_one_candidate_is_the_thesis_algorithm(small):
     X, y = small
-    a = metafx.search(X, y, budget=40, steps=6, seed=9, progress=False)
-    b = metafx.search(X, y, budget=40, steps=6, seed=9, progress=False, engine_params={"n_candidates": 1})
+    kw = dict(budget=40, steps=6, seed=9, engine="mufasa", progress=False)
+    a = metafx.search(X, y, **kw)
+    b = metafx.search(X, y, engine_params={"n_candidates": 1}, **kw)
     assert strip(a) == strip(b)
     # step j > 1 is a neighbour of the best point so far (every free dimension moved by at most its step)
     space = metafx.make_component("family", "pixel-and").fit(X).space()
@@ -295,11 +195,11 @@ def test_mufasa_one_candidate_is_the_thesis_algorithm(small):
 
 def test_mufasa_candidates_same_result_whatever_n_jobs(small):
     X, y = small
-    kw = dict(budget=40, steps=5, seed=3, progress=False, engine_params={"n_candidates": 3})
+    kw = dict(budget=40, steps=5, seed=3, engine="mufasa", progress=False, engine_params={"n_candidates": 3})
     one = metafx.search(X, y, n_jobs=1, **kw)
     two = metafx.search(X, y, n_jobs=2, **kw)
     assert strip(one) == strip(two) and one.features == two.features
-    plain = metafx.search(X, y, budget=40, steps=5, seed=3, progress=False)
+    plain = metafx.search(X, y, budget=40, steps=5, seed=3, engine="mufasa", progress=False)
     # more candidates per step: at least as good a first step (u_0 is candidate 0 of step 1)
     assert one.trajectory[0].quality >= plain.trajectory[0].quality
 
@@ -507,7 +407,7 @@ def test_storage_kinds_are_checked(small, tmp_path):
     with pytest.raises(metafx.ValidationError, match="is not a storage; use an optuna storage URL"):
         metafx.search(X, y, budget=30, steps=1, engine="optuna", storage=str(tmp_path / "plain"), progress=False)
     with pytest.raises(metafx.ValidationError, match="engine 'mufasa' records its steps in a JSON-lines journal"):
-        metafx.search(X, y, budget=30, steps=1, storage=f"sqlite:///{tmp_path}/a.db", progress=False)
+        metafx.search(X, y, budget=30, steps=1, engine="mufasa", storage=f"sqlite:///{tmp_path}/a.db", progress=False)
     with pytest.raises(metafx.ValidationError, match="omit study_name"):
         metafx.search(X, y, budget=30, steps=1, storage=str(tmp_path / "j.jsonl"), study_name="x", progress=False)
 
@@ -549,18 +449,3 @@ def test_another_search_refuses_the_study(small, tmp_path):
     with pytest.raises(metafx.StorageError, match=r"study 's' in .* belongs to a different search \(differs in: budget"):
         metafx.search(X, y, budget=31, steps=2, engine="optuna", seed=1, storage=url, study_name="s",
                       progress=False)
-
-
-def test_database_storage_pickles_with_its_cache_class(tmp_path):
-    """A database storage (retries around the synced cache) goes to worker processes by pickle."""
-    import pickle
-
-    pytest.importorskip("optuna")
-    from metafx.loop.storage import open_storage
-
-    st = open_storage(f"sqlite:///{tmp_path / 'p.db'}")
-    again = pickle.loads(pickle.dumps(st))
-    assert type(again).__name__ == "RetryingStorage" and type(again.wrapped) is type(st.wrapped)
-    if sync_available():
-        assert type(again.wrapped).__name__ == "SyncedCache"
-    assert again.get_all_studies() == []

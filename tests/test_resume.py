@@ -155,7 +155,7 @@ def test_optuna_resume_in_process_and_extend(digits, tmp_path):
 def test_mufasa_candidates_resume(digits, tmp_path):
     X, y = digits
     X, y = X[:400], y[:400]
-    kw = dict(budget=40, steps=6, seed=2, progress=False, engine_params={"n_candidates": 3})
+    kw = dict(budget=40, steps=6, seed=2, engine="mufasa", progress=False, engine_params={"n_candidates": 3})
     full = metafx.search(X, y, **kw)
     j = tmp_path / "m.jsonl"
     metafx.search(X, y, storage=str(j), callbacks=[lambda s, r: r.step < 3], **kw)
@@ -183,6 +183,7 @@ def test_trial_of_a_dead_process_is_taken_over(digits, tmp_path):
 
     from metafx.default_plugins import optuna_engine as oe
     from metafx.loop.storage import open_storage
+    from metafx.loop.study_store import OWNER_KEY, distributions, me
 
     X, y = digits
     X, y = X[:400], y[:400]
@@ -192,13 +193,15 @@ def test_trial_of_a_dead_process_is_taken_over(digits, tmp_path):
     metafx.search(X, y, storage=url, study_name="s", callbacks=[lambda s, r: r.step < 2], **kw)
     # simulate a process killed after asking for trial 2: a dead pid owns it
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
-    dead_owner = f"{oe._HOST}|{int(dead.stdout)}|1"
-    eng = metafx.make_component("engine", "optuna", {"sampler": "random"})
-    study = optuna.load_study(study_name="s", storage=open_storage(url), sampler=oe._wrap_sampler(
+    dead_owner = f"{me().split('|')[0]}|{int(dead.stdout)}|1"
+    storage = open_storage(url)
+    study = optuna.load_study(study_name="s", storage=storage, sampler=oe._wrap_sampler(
         oe._sampler_factory("random", 7, {}), 7))
-    trial = eng._new_trial(study, {d.name: dist for d, dist in zip(
+    trial = study.ask({d.name: dist for d, dist in zip(
         metafx.make_component("family", "pixel-and").fit(X).space().free,
-        eng.distributions(_problem(X, y)).values())}, dead_owner)
+        distributions(_problem(X, y).space).values())})
+    storage.set_trial_system_attr(storage.get_trial_id_from_study_id_trial_number(
+        storage.get_study_id_from_name("s"), trial.number), OWNER_KEY, dead_owner)
     assert trial.number == 2
     res = metafx.search(X, y, storage=url, study_name="s", **kw)
     _same(res, full)
@@ -213,10 +216,10 @@ def _problem(X, y):
 
 
 def test_live_owner_is_not_taken_over():
-    from metafx.default_plugins import optuna_engine as oe
+    from metafx.loop.study_store import me, owner_alive
 
-    assert oe._owner_alive(oe._me()) is True
-    assert oe._owner_alive(f"{oe._HOST}|999999999|1") is False
-    assert oe._owner_alive("elsewhere/abc|1|1") is None  # another machine: heartbeats decide
-    raw = json.dumps(oe._me())
+    assert owner_alive(me()) is True
+    assert owner_alive(f"{me().split('|')[0]}|999999999|1") is False
+    assert owner_alive("elsewhere/abc|1|1") is None  # another machine: heartbeats decide
+    raw = json.dumps(me())
     assert "|" in raw

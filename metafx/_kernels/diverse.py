@@ -25,8 +25,11 @@ def _diverse(packed, ones, order, costs, budget, max_corr, m, min_cost, out):
     nc = 0
     spent = 0.0
     W = packed.shape[1]
+    fm = float(m)
     kept = np.empty((min(order.shape[0], 1024), W), dtype=np.uint64)  # the kept rows, contiguous
     kept_ones = np.empty(kept.shape[0], dtype=np.float64)
+    kept_var = np.empty(kept.shape[0], dtype=np.float64)  # nb * (m - nb) of each kept feature
+    c2 = max_corr * max_corr * (1.0 - 1e-9)
     for t in range(order.shape[0]):
         if budget - spent < min_cost:
             break
@@ -37,14 +40,23 @@ def _diverse(packed, ones, order, costs, budget, max_corr, m, min_cost, out):
         if na == 0 or na == m:
             continue
         fa = float(na)
+        va = fa * (fm - fa)
         ok = True
-        for s in range(nc):
+        for q in range(nc):  # the latest kept first: a feature is most often too close to one kept just before
+            s = nc - 1 - q
             nb = kept_ones[s]
+            # |num| is largest at an end of the range n11 can take: if it is below the limit there (with a margin
+            # for rounding, tested without the square root), it is below it everywhere
+            lo = abs(fm * max(0.0, fa + nb - fm) - fa * nb)
+            hi = abs(fm * min(fa, nb) - fa * nb)
+            top = max(lo, hi)
+            if top * top <= c2 * va * kept_var[s]:
+                continue
+            den = math.sqrt(fa * float(m - na) * nb * (fm - nb))
             n11 = np.uint64(0)
             for w in range(W):
                 n11 += _popcount64(packed[i, w] & kept[s, w])
-            num = float(m) * float(n11) - fa * nb
-            den = math.sqrt(fa * float(m - na) * nb * (float(m) - nb))
+            num = fm * float(n11) - fa * nb
             if abs(num) > max_corr * den:
                 ok = False
                 break
@@ -56,8 +68,12 @@ def _diverse(packed, ones, order, costs, budget, max_corr, m, min_cost, out):
                 more = np.empty(2 * nc, dtype=np.float64)
                 more[:nc] = kept_ones
                 kept_ones = more
+                more = np.empty(2 * nc, dtype=np.float64)
+                more[:nc] = kept_var
+                kept_var = more
             kept[nc] = packed[i]
-            kept_ones[nc] = float(ones[i])
+            kept_ones[nc] = fa
+            kept_var[nc] = va
             out[nc] = i
             nc += 1
             spent += costs[i]

@@ -70,25 +70,37 @@ def dense_binary_class_counts(X: np.ndarray, codes: np.ndarray, n_classes: int) 
 
 
 @numba.njit(**JIT)
-def _mi_binary(ones, class_sizes, pseudo, out):
+def _mi_binary(ones, class_sizes, pseudo, n_logs, out):
     # ones: (nf, K) counts of value 1 per class; value 0 counts are class_sizes - ones.
+    # n_logs > 0: every count is an integer below it, and log(j + pseudo) is looked up
     nf, nk = ones.shape
+    nl = n_logs
+    logs = np.empty(nl)
+    for j in range(nl):
+        logs[j] = np.log(j + pseudo)
+    log_col = np.empty(nk)
+    total = 0.0
+    for k in range(nk):
+        total += class_sizes[k] + 2.0 * pseudo
+        log_col[k] = np.log(class_sizes[k] + 2.0 * pseudo)
+    log_total = np.log(total)
     for f in range(nf):
-        total = 0.0
         row1 = 0.0
         for k in range(nk):
-            total += class_sizes[k] + 2.0 * pseudo
             row1 += ones[f, k] + pseudo
         row0 = total - row1
+        log_row1 = np.log(row1)
+        log_row0 = np.log(row0)
         mi = 0.0
-        for k in range(nk):
-            col = class_sizes[k] + 2.0 * pseudo
+        for k in range(nk):  # the logarithms are those of the same numbers, taken once
             n1 = ones[f, k] + pseudo
             n0 = class_sizes[k] - ones[f, k] + pseudo
             if n1 > 0.0:
-                mi += n1 / total * (np.log(n1) - np.log(row1) - np.log(col) + np.log(total))
+                l1 = logs[np.int64(ones[f, k])] if nl else np.log(n1)
+                mi += n1 / total * (l1 - log_row1 - log_col[k] + log_total)
             if n0 > 0.0:
-                mi += n0 / total * (np.log(n0) - np.log(row0) - np.log(col) + np.log(total))
+                l0 = logs[np.int64(class_sizes[k] - ones[f, k])] if nl else np.log(n0)
+                mi += n0 / total * (l0 - log_row0 - log_col[k] + log_total)
         out[f] = mi if mi > 0.0 else 0.0
 
 
@@ -99,7 +111,13 @@ def mutual_info_from_counts(ones: np.ndarray, class_sizes: np.ndarray, pseudo_co
     equal to 1; ``pseudo_count`` is added to each of the ``2 * K`` cells.
     """
     ones = np.ascontiguousarray(ones, dtype=np.float64)
+    sizes = np.ascontiguousarray(class_sizes, dtype=np.float64)
     out = np.zeros(ones.shape[0], dtype=np.float64)
     if ones.size:
-        _mi_binary(ones, np.ascontiguousarray(class_sizes, dtype=np.float64), float(pseudo_count), out)
+        pseudo = float(pseudo_count)
+        top = float(sizes.max()) if sizes.size else 0.0
+        counted = (top < 2**31 and np.all(sizes == np.floor(sizes)) and np.all(ones == np.floor(ones))
+                   and float(ones.min()) >= 0 and np.all(ones <= sizes))
+        # integer counts: the logarithms of the few numbers j + pseudo they can make are taken once each
+        _mi_binary(ones, sizes, pseudo, int(top) + 1 if counted else 0, out)
     return out

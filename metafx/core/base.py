@@ -31,6 +31,7 @@ __all__ = [
     "SearchEngine",
     "Candidate",
     "Dataset",
+    "fill_budget",
 ]
 
 
@@ -178,23 +179,7 @@ class FeatureFamily(Component, ABC):
         exceed what is left of the budget) are skipped; after 1000 such points
         in a row the budget left is taken as unusable.
         """
-        space = self.space()
-        parts = []
-        spent = 0.0
-        min_cost = self.min_cost()
-        misses = 0
-        while budget - spent >= min_cost and misses < 1000:
-            try:
-                b = self.draw(space.uniform(rng), budget - spent, rng, max_features=1)
-            except ValidationError:
-                b = None
-            if b is None or len(b) == 0:
-                misses += 1
-                continue
-            misses = 0
-            parts.append(b)
-            spent += float(b.costs.sum())
-        return self.concat(parts)
+        return fill_budget(self, self.space(), budget, rng)
 
     @abstractmethod
     def concat(self, batches: Sequence[FeatureBatch]) -> FeatureBatch:
@@ -245,6 +230,33 @@ class FeatureFamily(Component, ABC):
             f"family {self.name!r} ({type(self).__name__}) does not draw its features: implement "
             "plot_features(batch, ax, background=None) to get its picture from metafx.plotting.plot_features "
             "and `metafx plot` (docs/plugins.md)")
+
+
+def fill_budget(family: FeatureFamily, space: MetaFeatureSpace, budget: float,
+                rng: np.random.Generator) -> FeatureBatch:
+    """Features of ``family``, each drawn at its own uniform point of ``space``, until ``budget`` is used.
+
+    The one implementation behind :meth:`FeatureFamily.draw_random` (``space``: the family's own) and the
+    search's draws from the whole family with fixed meta-features held (``space``: the search's).  Points
+    where the family draws nothing (``ValidationError``, or the feature exceeds the budget left) are
+    skipped; after 1000 such points in a row the budget left is taken as unusable.
+    """
+    parts = []
+    spent = 0.0
+    min_cost = float(family.min_cost())
+    misses = 0
+    while budget - spent >= min_cost and misses < 1000:
+        try:
+            b = family.draw(space.uniform(rng), budget - spent, rng, max_features=1)
+        except ValidationError:
+            b = None
+        if b is None or len(b) == 0:
+            misses += 1
+            continue
+        misses = 0
+        parts.append(b)
+        spent += float(np.sum(b.costs))
+    return family.concat(parts)
 
 
 class MetaFeatureDescriber(Component, ABC):
@@ -340,7 +352,10 @@ class SearchEngine(Component, ABC):
     Class attributes tune the loop: ``independent_steps`` (proposals never
     depend on results: the loop may evaluate several steps at once),
     ``max_steps`` (the engine makes at most this many steps), ``accept_ties``,
-    ``reselect`` (the default of :func:`metafx.search`'s ``reselect``).
+    ``reselect`` (the default of :func:`metafx.search`'s ``reselect``),
+    ``storage_kinds`` (the step stores its searches may use).  The loop keeps
+    the steps (a journal file or an optuna study, chosen from ``storage=``);
+    an engine never reads or writes them.
     """
 
     #: accept a step whose quality equals the best so far (the thesis's Mufasa does)
@@ -349,8 +364,9 @@ class SearchEngine(Component, ABC):
     independent_steps: ClassVar[bool] = False
     #: at most this many steps per search (``None``: as many as asked)
     max_steps: ClassVar[int | None] = None
-    #: the engine keeps finished steps in its own storage (the loop keeps no journal; see OptunaEngine)
-    own_storage: ClassVar[bool] = False
+    #: the step stores a search by this engine may record its steps in (the first: the default when
+    #: ``storage=None``): ``"journal"`` (a JSON-lines file), ``"study"`` (an optuna study)
+    storage_kinds: ClassVar[tuple[str, ...]] = ("journal",)
     #: ``reselect`` of a search that does not set it: how many of the best steps are scored again at the end
     reselect: ClassVar[int] = 1
     #: parameters added after journals were written, with the value that means "as before": a search's
@@ -387,24 +403,11 @@ class SearchEngine(Component, ABC):
     def close(self, error: BaseException | None) -> None:
         """Called once when the search ends (``error``: what ended it, if anything)."""
 
-    # engines with ``own_storage = True`` (the steps live in the engine's storage, e.g. an optuna study)
-    def open(self, storage: Any, study_name: str | None, steps: int) -> list[tuple[StepRecord, Candidate]]:
-        """Open (or create) the storage of a search of ``steps`` steps and return the steps it already holds
-        (as :meth:`collect`); ``ask`` returns ``None`` when no step is left to start."""
-        raise NotImplementedError(f"engine {self.name!r} sets own_storage but has no open()")
-
-    def step_number(self, step: int, candidate: Candidate) -> int:
-        """The number recorded for the step the loop calls ``step`` (engines with their own storage number
-        steps themselves, e.g. optuna's trial number + 1, so that workers sharing a study agree)."""
-        return step
-
-    def finished(self) -> bool:
-        """Whether every step of the search is finished (also those run by other processes)."""
-        return True
-
-    def collect(self) -> list[tuple[StepRecord, Candidate]]:
-        """The search's finished steps from the storage, in order, each with the candidate that made it."""
-        raise NotImplementedError(f"engine {self.name!r} sets own_storage but has no collect()")
+    def storage_options(self) -> dict[str, Any]:
+        """Options of the step store (keyword arguments of the store, e.g. a study's heartbeat); engine
+        parameters that tune where steps are kept, not what is searched, so they stay out of the search's
+        signature.  Default: none."""
+        return {}
 
 
 class Dataset(Component, ABC):

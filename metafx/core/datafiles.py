@@ -38,41 +38,57 @@ def read_idx(path: str | os.PathLike[str]) -> np.ndarray:
     says.  Only unsigned-byte files (MNIST) are read.
     """
     path = Path(path)
+    gz = path.suffix == ".gz"
     try:
-        if path.suffix == ".gz":
-            with gzip.open(path, "rb") as fh:
-                data = fh.read(MAX_IDX_BYTES + (1 << 20) + 1)
-        else:
-            with open(path, "rb") as fh:
-                data = fh.read(MAX_IDX_BYTES + (1 << 20) + 1)
+        with (gzip.open(path, "rb") if gz else open(path, "rb")) as fh:
+            return _read_idx_stream(fh, path)
     except FileNotFoundError:
         raise ValidationError(f"IDX file {str(path)!r} does not exist") from None
     except IsADirectoryError:
         raise ValidationError(f"IDX file {str(path)!r} is a directory") from None
     except (OSError, EOFError, zlib.error) as e:  # gzip.BadGzipFile is an OSError
-        raise ValidationError(f"{path} cannot be read as {'gzip-compressed ' if path.suffix == '.gz' else ''}"
-                              f"IDX: {e}") from None
-    if len(data) < 4:
-        raise ValidationError(f"{path} is too short to be an IDX file ({len(data)} bytes)")
-    zero, dtype_code, ndim = struct.unpack(">HBB", data[:4])
+        raise ValidationError(f"{path} cannot be read as {'gzip-compressed ' if gz else ''}IDX: {e}") from None
+
+
+def _read_exactly(fh, n: int) -> bytes:
+    """Up to ``n`` bytes of ``fh`` (fewer only at its end)."""
+    parts, got = [], 0
+    while got < n:
+        chunk = fh.read(min(n - got, 1 << 24))
+        if not chunk:
+            break
+        parts.append(chunk)
+        got += len(chunk)
+    return b"".join(parts)
+
+
+def _read_idx_stream(fh, path: Path) -> np.ndarray:
+    """The header first, then exactly the body it announces and one byte more (which must not exist): a
+    damaged header is refused before anything else is read or decompressed."""
+    magic = _read_exactly(fh, 4)
+    if len(magic) < 4:
+        raise ValidationError(f"{path} is too short to be an IDX file ({len(magic)} bytes)")
+    zero, dtype_code, ndim = struct.unpack(">HBB", magic)
     if zero != 0 or dtype_code not in _IDX_TYPES or ndim == 0:
-        raise ValidationError(f"{path} is not an IDX file (magic {data[:4].hex()})")
+        raise ValidationError(f"{path} is not an IDX file (magic {magic.hex()})")
     if dtype_code != 0x08:
-        raise ValidationError(f"{path} is not an unsigned-byte IDX file (magic {data[:4].hex()}); "
+        raise ValidationError(f"{path} is not an unsigned-byte IDX file (magic {magic.hex()}); "
                               "only unsigned-byte (MNIST) files are read")
-    head = 4 + 4 * ndim
-    if len(data) < head:
+    raw_dims = _read_exactly(fh, 4 * ndim)
+    if len(raw_dims) < 4 * ndim:
         raise ValidationError(f"{path}: its header announces {ndim} dimensions but the file has only "
-                              f"{len(data)} bytes")
-    dims = struct.unpack(">" + "I" * ndim, data[4:head])
+                              f"{4 + len(raw_dims)} bytes")
+    dims = struct.unpack(">" + "I" * ndim, raw_dims)
     size = math.prod(dims)  # Python integers: no overflow
     if size > MAX_IDX_BYTES:
         raise ValidationError(f"{path}: its header says {dims} ({size} values), more than the "
                               f"{MAX_IDX_BYTES} this reader accepts; the header is damaged")
-    body = len(data) - head
-    if body != size:
-        raise ValidationError(f"{path} holds {body} values but its header says {dims} ({size} values)")
-    return np.frombuffer(data, dtype=np.uint8, offset=head).reshape(dims)
+    body = _read_exactly(fh, size)
+    if len(body) < size:
+        raise ValidationError(f"{path} holds {len(body)} values but its header says {dims} ({size} values)")
+    if fh.read(1):  # reaching the end also checks a gzip stream's CRC and length
+        raise ValidationError(f"{path} holds more than the {size} values its header says {dims}")
+    return np.frombuffer(body, dtype=np.uint8).reshape(dims)
 
 
 def _find(directory: Path, stem: str) -> Path:

@@ -18,6 +18,7 @@ from .exceptions import ValidationError
 from .values import FeatureValues
 
 __all__ = [
+    "not_binary_message",
     "check_int",
     "check_number",
     "check_choice",
@@ -113,11 +114,15 @@ def check_labels(y: Any, n_samples: int | None = None, *, min_classes: int = 2, 
     ``continuous_ok=False`` (classifiers, whose library would fail with a
     less clear message or treat every distinct value as a class).
     """
+    if isinstance(y, (list, tuple)):  # before numpy turns [1, "a"] into ["1", "a"]
+        _check_one_label_type(y, name)
     y = np.asarray(y)
     if y.ndim == 2 and y.shape[1] == 1:
         y = y.ravel()
     if y.ndim != 1:
         raise ValidationError(f"{name} must be 1-D (n_samples,), got shape {y.shape}")
+    if y.dtype.kind == "O":
+        _check_one_label_type(y, name)
     if n_samples is not None and y.shape[0] != n_samples:
         raise ValidationError(f"X has {n_samples} samples but {name} has {y.shape[0]} labels; they must match")
     if y.dtype.kind == "f" and np.isnan(y).any():
@@ -137,6 +142,20 @@ def check_labels(y: Any, n_samples: int | None = None, *, min_classes: int = 2, 
     return y
 
 
+def _check_one_label_type(y: Any, name: str) -> None:
+    """Refuse labels mixing strings and numbers (as scikit-learn's "Mix of label input types")."""
+    first_str = first_other = None
+    for i, v in enumerate(y):
+        if isinstance(v, (str, np.str_)):
+            first_str = i if first_str is None else first_str
+        elif v is not None:
+            first_other = i if first_other is None else first_other
+        if first_str is not None and first_other is not None:
+            raise ValidationError(
+                f"{name} mixes label types: {y[first_str]!r} (a string) at index {first_str} and "
+                f"{y[first_other]!r} ({type(y[first_other]).__name__}) at index {first_other}; give labels of one type")
+
+
 def check_binary_images(
     X: Any, image_shape: tuple[int, int] | None = None, *, name: str = "X"
 ) -> np.ndarray:
@@ -145,15 +164,17 @@ def check_binary_images(
     Returns a C-contiguous ``(n, H, W)`` uint8 array of 0/1.
     """
     X = np.asarray(X)
+    flat = X.ndim == 2
     if X.dtype.kind not in "biuf":
-        raise ValidationError(f"{name} must be numeric 0/1 images, got dtype {X.dtype}")
+        raise ValidationError(f"{name} must be numeric 0/1 images, got dtype {X.dtype}"
+                              + (TABLE_HINT if flat else ""))
     if X.ndim == 2:
         if image_shape is None:
             side = int(round(np.sqrt(X.shape[1])))
             if side * side != X.shape[1]:
                 raise ValidationError(
                     f"{name} has shape {X.shape}: flat images of {X.shape[1]} pixels are not square; "
-                    "pass image_shape=(H, W) or give X as (n_samples, H, W)"
+                    f"pass image_shape=(H, W) or give X as (n_samples, H, W){TABLE_HINT}"
                 )
             image_shape = (side, side)
         h, w = image_shape
@@ -172,12 +193,39 @@ def check_binary_images(
     if X.dtype != bool:
         bad = (X != 0) & (X != 1)
         if bad.any():
-            v = X[bad].flat[0]
-            raise ValidationError(
-                f"{name} is not binary (found value {v!r}); this family needs 0/1 images: "
-                "binarize first, e.g. X >= 128 for 8-bit images"
-            )
+            raise ValidationError(not_binary_message(X, name, flat=flat))
     return np.ascontiguousarray(X, dtype=np.uint8)
+
+
+#: appended to image-format errors on 2-D input: a table given to an image family
+TABLE_HINT = ('; if X is a table (samples x measured columns, not pixels), use family="tabular" '
+              "(the metafx-tabular plugin)")
+
+
+def not_binary_message(X: np.ndarray, name: str = "X", *, flat: bool = False, how: str = "") -> str:
+    """Why ``X`` is no 0/1 image array, with the fix: the threshold that suits its values (half the largest:
+    8 for 0-16 digits, 128 for 8-bit grey levels), and for a 2-D ``X`` of fractional values, the tabular family.
+
+    ``how`` is the way to binarize in the caller's words (default: ``(X >= T)`` done first).
+    """
+    X = np.asarray(X)
+    bad = (X != 0) & (X != 1)
+    v = X[bad].flat[0]
+    lo, hi = float(X.min()), float(X.max())
+    fractional = X.dtype.kind == "f" and bool(np.any(X != np.round(X)))
+    if fractional and hi <= 1 and lo >= 0:
+        t, why = "0.5", "the middle of [0, 1]"
+    elif not fractional and 128 <= hi <= 255 and lo >= 0:
+        t, why = "128", "the middle of 8-bit grey levels"
+    else:
+        t = f"{hi / 2:.3g}" if fractional else str(int(np.ceil(hi / 2)))
+        why = "half the largest value"
+    fix = how.format(t=t) if how else f"binarize first, e.g. (X >= {t}).astype(np.uint8)"
+    head = f"{name} is not binary (found value {v!r}; values in [{lo:g}, {hi:g}]); this family needs 0/1 images"
+    if flat and (fractional or lo < 0):  # measured values rather than grey levels: a table, most likely
+        return (f"{head}. If X is a table (samples x measured columns, not pixels), use family=\"tabular\" "
+                f"(the metafx-tabular plugin); if it holds grey images, {fix} (a pixel is 1 where X >= T)")
+    return f"{head}: {fix} (a pixel is 1 where X >= T; {t} is {why})"
 
 
 def check_table(X: Any, *, name: str = "X") -> np.ndarray:
@@ -195,6 +243,9 @@ def check_table(X: Any, *, name: str = "X") -> np.ndarray:
 
 def split_indices(n: int, n_train: int, n_test: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Disjoint random train and test indices (without replacement)."""
+    check_int("n_train", n_train)
+    check_int("n_test", n_test)
+    check_seed(seed, "split_seed")
     if n_train < 1:
         raise ValidationError(f"n_train={n_train} must be at least 1")
     if n_test < 0:

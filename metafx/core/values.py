@@ -90,11 +90,18 @@ class Dimension:
 
     def check(self, value: Any) -> Any:
         """Validate one value (a clear error when outside the range or not a choice)."""
+        is_bool = isinstance(value, (bool, np.bool_))
         if self.kind == "categorical":
             for c in self.choices:
-                if isinstance(c, str) == isinstance(value, str) and c == value:
+                if isinstance(c, str) == isinstance(value, str) and isinstance(c, (bool, np.bool_)) == is_bool \
+                        and c == value:
                     return c
             raise ValidationError(f"meta-feature {self.name}={value!r} is not one of {list(self.choices)}")
+        if is_bool or not isinstance(value, (int, float, np.integer, np.floating)):
+            # True is no 1 and "3" no 3: a value of another type is refused, not coerced
+            raise ValidationError(f"meta-feature {self.name}={value!r} is not a number; allowed: "
+                                  f"{'an integer' if self.kind == 'int' else 'a number'} in "
+                                  f"[{self.low:g}, {self.high:g}]")
         try:
             v = float(value)
         except (TypeError, ValueError):

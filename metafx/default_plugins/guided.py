@@ -60,6 +60,7 @@ from scipy.special import ndtr
 from .._kernels.cmim import cmim_select
 from .._kernels.diverse import diverse_prefix
 from .._kernels.packing import pack_columns
+from .._kernels.repeats import first_of_repeats
 from ..core.base import Candidate, FeatureScorer, SearchEngine
 from ..core.exceptions import ValidationError
 from ..core.validation import check_int, check_number
@@ -490,6 +491,8 @@ def _packed_binary(values: Any) -> np.ndarray:
 
 def _first_of_repeats(values: Any) -> np.ndarray:
     """Mask of the features that do not repeat an earlier one's values."""
+    if values.packed is not None:
+        return first_of_repeats(values.packed)
     keep = np.zeros(values.n_features, dtype=bool)
     keep[values.duplicate_groups()[1]] = True
     return keep

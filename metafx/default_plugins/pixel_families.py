@@ -37,7 +37,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from .._kernels.draws import place_and_accept
+from .._kernels.draws import negated_slots, propose_positions
 from .._kernels.packing import pack_columns
 from .._kernels.pixel_and import eval_pixel_and, make_planes
 from ..core.base import FeatureFamily, MetaFeatureDescriber
@@ -248,11 +248,8 @@ class PixelAndFamily(_ImageFamily):
             raise ValidationError(f"numInputs={K} exceeds the {h * w} pixels of the image")
         n_pos = int(round(K * float(u["percentPos"]) / 100.0))
         rows, cols = self._positions(n, K, float(u["scatter"]), rng)
-        neg = np.zeros((n, MAX_INPUTS), dtype=bool)
-        if K:
-            # exactly n_pos positive inputs, placed at random slots
-            order = np.argsort(rng.random((n, K)), axis=1)
-            neg[:, :K] = order >= n_pos
+        # exactly n_pos positive inputs, at random slots: slot j negated when argsort(rng.random((n, K)))[j] >= n_pos
+        neg = negated_slots(rng, n, K, n_pos, MAX_INPUTS)
         R = np.zeros((n, MAX_INPUTS), np.int16)
         C = np.zeros((n, MAX_INPUTS), np.int16)
         R[:, :K] = rows
@@ -293,13 +290,10 @@ class PixelAndFamily(_ImageFamily):
                 )
             batch = max(64, 3 * (n - have))
             qr, qc = self._centres(batch, rng)
-            ur = rng.uniform(-0.5, 0.5, (batch, 1))
-            uc = rng.uniform(-0.5, 0.5, (batch, 1))
-            zr = rng.standard_normal((batch, K))
-            zc = rng.standard_normal((batch, K))
-            # inputs at rint(centre + jitter + sigma * z), then: inside the image, distinct, scatter within
-            # tol of the target (one numba pass; NumPy decides the edge cases)
-            pr, pc, verdict = place_and_accept(qr, qc, ur, uc, zr, zc, sigma, h, w, target, tol)
+            # jitters ur, uc (batch,), offsets zr, zc (batch, K) drawn in this order; inputs at
+            # rint(centre + jitter + sigma * z), then: inside the image, distinct, scatter within tol of the
+            # target (one numba pass over the accepted rows; NumPy decides the edge cases)
+            pr, pc, verdict = propose_positions(rng, qr, qc, K, sigma, h, w, target, tol, n - have)
             edge = np.flatnonzero(verdict == 2)
             if edge.size:
                 verdict[edge] = np.abs(_scatter_of(pr[edge], pc[edge]) - target) <= tol

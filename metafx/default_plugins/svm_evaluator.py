@@ -105,11 +105,15 @@ class CVLinearSVM(SetEvaluator):
         return linear_svc(self.C, M, max_iter=self.max_iter, tol=self.tol)
 
     def evaluate(self, X, y, *, random_state=None) -> float:
+        return float(np.mean(self.fold_accuracies(X, y, random_state=random_state)))
+
+    def fold_accuracies(self, X, y, *, random_state=None) -> list[float]:
+        """The accuracy on each fold's test part, in the folds' order (:meth:`evaluate` is their mean)."""
         values = as_values(X)
         y = check_labels(y, values.n_samples, continuous_ok=False)
         folds = stratified_folds(y, self.n_splits, random_state, self.max_train)
         if values.n_features == 0:
-            return float(np.mean([majority_accuracy(y[tr], y[te]) for tr, te in folds]))
+            return [majority_accuracy(y[tr], y[te]) for tr, te in folds]
         # "packed": each fold's rows straight from the bits, fitted by liblinear's dual (no design of all samples)
         packed = self.design == "packed" and self.merge_duplicates and values.packed is not None
         if packed:
@@ -134,7 +138,7 @@ class CVLinearSVM(SetEvaluator):
                     model = self._model(M).fit(M[tr], y[tr])
                     pred = _predict(model, M[te])
                 accs.append(float(np.mean(pred == y[te])))
-        return float(np.mean(accs))
+        return accs
 
 
 def _predict(model, M) -> np.ndarray:

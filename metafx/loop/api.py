@@ -14,7 +14,8 @@ from .loop import run_search, warm_start_points
 from .problem import SearchProblem
 from .result import SearchResult
 
-__all__ = ["search", "resolve_seed", "resolve_budget", "DEFAULT_BUDGET", "DEFAULT_STEPS", "DEFAULT_ENGINE"]
+__all__ = ["search", "resolve_seed", "resolve_budget", "check_warm_start", "DEFAULT_BUDGET", "DEFAULT_STEPS",
+           "DEFAULT_ENGINE"]
 
 #: the budget of a search with ``budget="auto"`` when the family has no rule of its own
 #: (image families: a budget per pixel, see :meth:`metafx.plugin.FeatureFamily.default_budget`)
@@ -89,11 +90,11 @@ def search(
     family_params, engine_params, evaluator_params : dict, optional
         Constructor parameters of the named components.
     storage : str, optional
-        Where finished steps are recorded so that a killed search resumes
-        (engine-specific: a JSON-lines journal path for ``mufasa`` and
-        ``random``; an optuna storage -- ``sqlite:///s.db``,
-        ``postgresql://user:pw@host/db`` or a journal file ``*.log`` -- for
-        ``optuna``; see ``docs/engines.md``).
+        Where finished steps are recorded so that a killed search resumes:
+        a JSON-lines journal path (engines whose ``storage_kinds`` hold
+        ``"journal"``: ``mufasa``, ``random``, ...) or an optuna storage --
+        ``sqlite:///s.db``, ``postgresql://user:pw@host/db`` or a journal
+        file ``*.log`` -- (a ``"study"``: ``optuna``); see ``docs/engines.md``.
     study_name : str, optional
         The optuna study inside ``storage`` (default: derived from the search).
     oversample : float, default 1
@@ -117,6 +118,9 @@ def search(
         and ``random`` evaluate them first (at most ``steps // 2``) and
         ``mufasa`` goes on from the best; ``optuna``'s first trials take them
         (as ``enqueue_trial``), so its sampler's model starts with them.  See :func:`metafx.loop.loop.warm_start_points`.
+        A result of another family, another meta-feature space or other
+        image sizes is refused (:func:`check_warm_start`): its point would
+        mean something else here.
     verbose : bool or int, default False
         Show the ``metafx`` logger's INFO lines on stderr during this search
         (a line every 10 steps when no bar is shown, and on resume) unless
@@ -133,8 +137,8 @@ def search(
         many noisy scores is optimistic.  ``best_step`` / ``best_quality``
         are then the chosen step's (its first score), and
         ``metadata["reselect"]`` holds the steps, both scores and the choice.
-        Costs ``r`` evaluations; not with engines that keep their steps in
-        their own storage (``optuna``); :meth:`SearchResult.bound` refuses.
+        Costs ``r`` evaluations; not when the steps live in an optuna study
+        (``optuna``); :meth:`SearchResult.bound` refuses.
 
     Returns
     -------
@@ -160,6 +164,7 @@ def search(
     y = check_labels(y, X_checked.shape[0])
     problem = SearchProblem(fam, X_checked, y, ev, float(budget), fixed=fixed, eval_seed=seed % 2**32,
                             oversample=oversample, prune_by=prune_by)
+    check_warm_start(warm_start, problem.family, problem.space)
     warm = warm_start_points(warm_start, problem.space, limit=max(1, steps // 2))
     if progress is None:
         progress = auto_progress()
@@ -200,3 +205,73 @@ def resolve_seed(seed: Any, random_state: Any, *, default: Any = 0,
         raise ValidationError(f"{names[0]}={seed!r} and {names[1]}={random_state!r} are two names for the same "
                               f"seed; give one of them")
     return random_state
+
+
+def _dims(dimensions: Sequence[Any]) -> dict[str, tuple]:
+    """What makes two spaces the same: each dimension's kind, range and choices (not its default or step)."""
+    out = {}
+    for d in dimensions:
+        if isinstance(d, Mapping):
+            name, kind, low, high, choices = d.get("name"), d.get("kind"), d.get("low"), d.get("high"), \
+                d.get("choices", ())
+        else:
+            name, kind, low, high, choices = d.name, d.kind, d.low, d.high, d.choices
+        rng = tuple(choices) if kind == "categorical" else (float(low), float(high))
+        out[name] = (kind, rng)
+    return out
+
+
+def check_warm_start(warm_start: Any, family: FeatureFamily, space: Any) -> None:
+    """Refuse warm-start results whose points mean something else in this search, with the reason.
+
+    A :class:`SearchResult` must come from the same family, on images of the
+    same size (``image_shape``), over the same meta-feature space (names,
+    kinds, ranges and choices; fixed values may differ: the point takes this
+    search's).  A point (dict) must name at least one of the space's
+    meta-features.  Raises :class:`~metafx.ValidationError`.
+    """
+    if warm_start is None:
+        return
+    items = [warm_start] if isinstance(warm_start, (Mapping, SearchResult)) else list(warm_start)
+    ours = _dims(space.dimensions)
+    for i, item in enumerate(items):
+        where = "warm_start" if len(items) == 1 else f"warm_start[{i}]"
+        if isinstance(item, Mapping):
+            if item and not set(item) & set(ours):
+                raise ValidationError(f"{where} is the point {dict(item)!r}, which names none of this space's "
+                                      f"meta-features ({', '.join(ours)}); it would start at the default point")
+            continue
+        if not isinstance(item, SearchResult):
+            continue  # warm_start_points names what is wrong
+        if item.family != family.name:
+            raise ValidationError(f"{where} is a result of family {item.family!r} but this search's family is "
+                                  f"{family.name!r}: its meta-feature point means nothing here; give results of "
+                                  f"{family.name!r} searches")
+        theirs_shape, our_shape = item.family_params.get("image_shape"), getattr(family, "image_shape", None)
+        if theirs_shape is not None and our_shape is not None \
+                and [int(v) for v in theirs_shape] != [int(v) for v in our_shape]:
+            raise ValidationError(f"{where} was searched on images of {theirs_shape[0]} x {theirs_shape[1]} but "
+                                  f"this search's are {our_shape[0]} x {our_shape[1]}: its point (positions, "
+                                  "shift lengths, scatter) would mean other features here")
+        dims = item.space.get("dimensions") if isinstance(item.space, Mapping) else None
+        if not dims:
+            continue  # a result file written before spaces were recorded
+        try:
+            theirs = _dims(dims)
+        except (TypeError, ValueError, AttributeError):
+            raise ValidationError(f"{where}: its recorded meta-feature space is malformed") from None
+        if theirs != ours:
+            diff = sorted(set(theirs) ^ set(ours))
+            what = (f"meta-features {diff} are in one space only" if diff else
+                    "; ".join(f"{n}: {_range_text(theirs[n])} there, {_range_text(ours[n])} here"
+                              for n in ours if theirs[n] != ours[n]))
+            raise ValidationError(f"{where} was searched over another meta-feature space ({what}); a warm start "
+                                  "takes results of the same family over the same space")
+
+
+def _range_text(dim: tuple) -> str:
+    kind, rng = dim
+    if kind == "categorical":
+        return f"choices {list(rng)}"
+    lo, hi = (int(v) if float(v).is_integer() else v for v in rng)
+    return f"{kind} {lo}..{hi}"

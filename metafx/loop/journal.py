@@ -8,6 +8,16 @@ most the step it was computing.
 * A torn last line (killed while writing) is cut off on opening by truncating
   the file at the end of the last whole line: earlier lines are never
   rewritten, so there is no moment at which the journal is gone.
+* The header is written to a temporary file renamed into place, so a kill
+  while it is written leaves no journal or a whole one; a first line with no
+  newline that begins like a journal header (torn by a kill in an older
+  version) holds no record and is read as an empty journal.
+* The file is opened once and kept open for the whole search; before each
+  append the path is checked to still name that file.  A journal removed,
+  moved or replaced during the search stops it with
+  :class:`~metafx.StorageError` instead of strewing later steps into a new
+  file (a moved journal still receives the step, so moving it back resumes
+  every step).
 * One process at a time: the journal is locked (``<journal>.lock``, with
   :mod:`filelock`) from opening to :meth:`Journal.close`; a second process
   fails at once with :class:`~metafx.StorageError`.
@@ -32,10 +42,13 @@ import filelock
 
 from ..core.exceptions import StorageError
 from ..core.values import StepRecord
+from .files import atomic_write_bytes
 
 __all__ = ["Journal", "JOURNAL_VERSION"]
 
 JOURNAL_VERSION = 1
+#: how every header starts (a first line with no newline that begins so was torn while written)
+_HEAD_START = b'{"metafx_journal": %d, "signature": ' % JOURNAL_VERSION
 
 
 class Journal:
@@ -55,6 +68,8 @@ class Journal:
             raise StorageError(f"cannot create search journal {str(self.path)!r}: "
                                f"directory {str(self.path.parent)!r} does not exist")
         self._lock = filelock.FileLock(f"{self.path}.lock", timeout=0)
+        self._fh: Any = None
+        self._ident: tuple[int, int] | None = None
         try:
             self._lock.acquire()
         except filelock.Timeout:
@@ -63,23 +78,55 @@ class Journal:
         except OSError as e:
             raise StorageError(f"cannot lock search journal {str(self.path)!r}: {e}") from None
         try:
-            if self.path.exists() and self.path.stat().st_size > 0:
+            if self.path.exists() and self.path.stat().st_size > 0 and not self._torn_header():
                 self._read()
             else:
                 self._create()
+            self._open()
         except BaseException:
             self.close()
             raise
 
     # ------------------------------------------------------------------ files
+    def _header(self) -> bytes:
+        return (json.dumps({"metafx_journal": JOURNAL_VERSION, "signature": self.signature}) + "\n").encode("utf-8")
+
+    def _torn_header(self) -> bool:
+        """Whether the file holds only a header torn while written: no newline, and the start of a header
+        (of this or another search: it holds no record either way)."""
+        try:
+            with open(self.path, "rb") as fh:
+                data = fh.read(1 << 20)
+        except OSError:
+            return False
+        if b"\n" in data or len(data) >= 1 << 20:
+            return False
+        return _HEAD_START.startswith(data) or data.startswith(_HEAD_START)
+
     def _create(self) -> None:
         try:
-            with open(self.path, "w", encoding="utf-8") as fh:
-                fh.write(json.dumps({"metafx_journal": JOURNAL_VERSION, "signature": self.signature}) + "\n")
-                fh.flush()
-                os.fsync(fh.fileno())
-        except OSError as e:
+            atomic_write_bytes(self.path, self._header())
+        except StorageError as e:
             raise StorageError(f"cannot create search journal {str(self.path)!r}: {e}") from None
+
+    def _open(self) -> None:
+        """Open the journal for the whole search and remember which file it is."""
+        try:
+            self._fh = open(self.path, "ab")
+            st = os.fstat(self._fh.fileno())
+        except OSError as e:
+            raise StorageError(f"cannot open search journal {str(self.path)!r}: {e}") from None
+        self._ident = (st.st_dev, st.st_ino)
+
+    def _check_identity(self) -> str:
+        """'' while the path still names the open journal, else what happened to it."""
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return "removed or moved away"
+        except OSError as e:
+            return f"unreadable ({e.strerror or e})"
+        return "" if (st.st_dev, st.st_ino) == self._ident else "replaced by another file"
 
     def _read(self) -> None:
         where = str(self.path)
@@ -130,20 +177,42 @@ class Journal:
                 raise StorageError(f"cannot repair the torn last line of journal {where!r}: {e}") from None
 
     def append(self, rec: StepRecord) -> None:
-        """Write one finished step (flushed and fsync-ed before returning)."""
+        """Write one finished step (flushed and fsync-ed before returning).
+
+        Raises :class:`~metafx.StorageError` when the journal file was removed,
+        moved or replaced since it was opened (the step then goes to the file
+        opened, wherever it is now, and not to a new file at the path).
+        """
+        where = str(self.path)
+        if self._fh is None:
+            raise StorageError(f"search journal {where!r} is closed")
+        d = rec.to_dict()
+        d["crc32"] = _crc(d)
+        line = (json.dumps(d, allow_nan=False) + "\n").encode("utf-8")
+        gone = self._check_identity()
         try:
-            with open(self.path, "a", encoding="utf-8") as fh:
-                d = rec.to_dict()
-                d["crc32"] = _crc(d)
-                fh.write(json.dumps(d, allow_nan=False) + "\n")
-                fh.flush()
-                os.fsync(fh.fileno())
-        except OSError as e:
-            raise StorageError(f"cannot write to search journal {str(self.path)!r}: {e}") from None
+            self._fh.write(line)
+            self._fh.flush()
+            os.fsync(self._fh.fileno())
+        except OSError as e:  # a full disk: a torn last line is cut when the journal is opened next
+            raise StorageError(f"cannot write to search journal {where!r}: {e.strerror or e}") from None
+        if gone:
+            linked = os.fstat(self._fh.fileno()).st_nlink > 0
+            kept = (f"the open journal (steps 1 to {rec.step}) still exists under another name: move it back to "
+                    f"{where!r} and run the same search again to resume") if linked else \
+                f"its {rec.step} step(s) are lost with it"
+            raise StorageError(f"search journal {where!r} was {gone} during the search; the search stops rather "
+                               f"than record its later steps elsewhere; {kept}")
         self.records.append(rec)
 
     def close(self) -> None:
-        """Release the lock (the journal stays on disk)."""
+        """Close the file and release the lock (the journal stays on disk)."""
+        if self._fh is not None:
+            try:
+                self._fh.close()
+            except OSError:
+                pass
+            self._fh = None
         if self._lock.is_locked:
             self._lock.release()
 

@@ -40,10 +40,15 @@ def watch_parent(parent: int, interval: float = INTERVAL) -> None:
 
 def loky_backend():
     """The active joblib backend with :func:`watch_parent` as worker initializer when it is loky
-    (joblib's default); None (keep the active backend) otherwise or when an initializer is set."""
-    from joblib._parallel_backends import LokyBackend
-    from joblib.parallel import get_active_backend
+    (joblib's default); None (keep the active backend) otherwise or when an initializer is set.
 
+    The loky backend class is looked up in joblib's public registry of backends (``joblib.parallel.BACKENDS``,
+    where ``register_parallel_backend`` puts them), not imported from joblib's private module."""
+    from joblib.parallel import BACKENDS, get_active_backend
+
+    LokyBackend = BACKENDS.get("loky")
+    if LokyBackend is None:  # a joblib without loky
+        return None
     active, _ = get_active_backend()
     if type(active) is not LokyBackend or "initializer" in getattr(active, "backend_kwargs", {}):
         return None

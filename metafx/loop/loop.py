@@ -25,12 +25,14 @@ from ..core.base import Candidate, SearchEngine
 from ..core.exceptions import StorageError, ValidationError
 from ..core.validation import check_int, check_n_jobs, check_number
 from ..core.values import StepRecord
-from .journal import Journal
 from .parallel import Evaluator
 from .problem import Evaluation, SearchProblem, draw_or_empty, problem_signature, step_rng
 from .result import SearchResult
+from .store import JournalStore, NullStore, StepStore, refuse_kind, storage_kind
+from .study_store import StudyStore
 
-__all__ = ["run_search", "reselect_seed", "warm_start_points", "SearchState", "Progress", "SearchInterrupted", "DRAW_KEY", "logger"]
+__all__ = ["run_search", "open_store", "search_signature", "reselect_seed", "warm_start_points", "SearchState", "Progress", "SearchInterrupted",
+           "DRAW_KEY", "logger"]
 
 logger = logging.getLogger("metafx")
 
@@ -174,16 +176,22 @@ def warm_start_points(warm_start: Any, space: Any, limit: int | None = None) -> 
     return out[:limit] if limit is not None else out
 
 
-def journal_path_for(engine: str, storage: Any) -> str:
-    """``storage`` as the path of a JSON-lines step journal."""
-    if not isinstance(storage, (str, os.PathLike)):
-        raise ValidationError(f"storage={storage!r} must be the path of a journal file for engine {engine!r}")
-    s = os.fspath(storage)
-    if "://" in s or s.startswith("journal:") or s.endswith((".db", ".sqlite", ".sqlite3", ".log")):
-        raise ValidationError(
-            f"storage={s!r} looks like an optuna storage; engine {engine!r} records its steps in a JSON-lines "
-            "journal file: pass a path such as search.jsonl (optuna storages are used by engine 'optuna')")
-    return s
+def open_store(engine: SearchEngine, storage: Any, study_name: str | None, steps: int, space: Any) -> StepStore:
+    """The step store ``storage`` names for a search by ``engine`` of ``steps`` steps (not opened yet).
+
+    ``storage=None`` keeps nothing, except for engines whose first storage kind is a study (their
+    steps then live in an in-memory optuna study).  An engine's ``storage_kinds`` say which stores
+    its searches may use; its :meth:`~metafx.plugin.SearchEngine.storage_options` go to the store.
+    """
+    kinds = tuple(engine.storage_kinds)
+    kind = storage_kind(storage)
+    if kind is not None and kind not in kinds:
+        refuse_kind(engine, kind, storage)
+    if kind == "study" or (kind is None and kinds[0] == "study"):
+        return StudyStore(storage, study_name, steps, space, **engine.storage_options())
+    if study_name is not None:
+        raise ValidationError(f"engine {engine.name!r} keeps a journal file, which holds one search: omit study_name")
+    return NullStore(steps) if kind is None else JournalStore(os.fspath(storage), steps)
 
 
 @dataclass
@@ -197,13 +205,43 @@ def _is_better(quality: float, best: float, ties: bool) -> bool:
     return quality >= best if ties else quality > best
 
 
+@dataclass
+class _Run:
+    """One search while it runs: what the phases share."""
+
+    problem: SearchProblem
+    engine: SearchEngine
+    seed: int
+    store: StepStore
+    callbacks: Sequence[Callable[..., Any]]
+    state: SearchState
+    top: _Top
+    bar: Any = None
+    best: _Best | None = None
+    candidates: dict[int, Candidate] = field(default_factory=dict)
+    replayed: int = 0
+    stopped: str | None = None
+
+    def record(self, rec: StepRecord, cand: Candidate, ev: Evaluation | None, callbacks: Sequence[Any]) -> None:
+        self.candidates[rec.step] = cand
+        self.state.record(rec, callbacks)
+        self.top.offer(rec.quality, _Best(rec.step, cand, ev))
+        if rec.accepted:
+            self.best = _Best(rec.step, cand, ev)
+        self.bar.update(self.state)
+
+
 # ---------------------------------------------------------------------------- the loop
 def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed: int,
                callbacks: Sequence[Callable[..., Any]] = (), progress: bool | None = None,
                storage: Any = None, study_name: str | None = None, n_jobs: int | None = 1,
                timeout: float | None = None, log_every: int = 10,
-               warm_start: Sequence[Mapping[str, Any]] = (), reselect: int | None = None) -> SearchResult:
+               warm_start: Sequence[Mapping[str, Any]] = (), reselect: int | None = None,
+               store: StepStore | None = None) -> SearchResult:
     """Run ``engine`` on ``problem`` for ``steps`` steps and return the result (see the module docstring).
+
+    ``storage`` (with ``study_name``) names the step store (:func:`open_store`); ``store``: a store
+    made by the caller instead (e.g. a shared study that must exist).
 
     ``warm_start``: valid points of ``problem.space`` that were good on related tasks (see
     :func:`warm_start_points`), handed to the engine before step 1.
@@ -212,117 +250,26 @@ def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed
     evaluator with another seed, :func:`reselect_seed`) and the result keeps the one with the best
     mean of its two scores (see :func:`metafx.search`); None: the engine's ``reselect``.
     """
-    steps = check_int("steps", steps, 1)
-    reselect = check_int("reselect", engine.reselect if reselect is None else reselect, 1)
-    if reselect > 1 and engine.own_storage:
-        raise ValidationError(f"reselect={reselect} is not available with engine {engine.name!r}, whose steps live "
-                              f"in its own storage; use reselect=1")
-    n_jobs = check_n_jobs(n_jobs)
-    timeout = check_number("timeout", timeout, low=0, strict=True, allow_none=True)
-    for cb in callbacks:
-        if not callable(cb):
-            raise ValidationError(f"callbacks holds {cb!r}, which is not callable; pass functions fn(state, record)")
-    if study_name is not None and storage is None:
+    cap, reselect, n_jobs, timeout = _checked(engine, steps, reselect, n_jobs, timeout, callbacks)
+    if study_name is not None and storage is None and store is None:
         raise ValidationError("study_name was given without storage; a study lives in a storage")
-    cap = steps if engine.max_steps is None else min(steps, engine.max_steps)
     warm = [problem.space.check_point(p) for p in warm_start]
     engine.setup(problem, seed)
     engine.warm_start(warm)
-    journal: Journal | None = None
-    restored: list[StepRecord] = []
-    finished_before: list[tuple[StepRecord, Candidate]] = []
-    if engine.own_storage:
-        finished_before = list(engine.open(storage, study_name, cap) or [])
-    elif storage is not None:
-        if study_name is not None:
-            raise ValidationError(f"engine {engine.name!r} keeps a journal file, which holds one search: "
-                                  "omit study_name")
-        signature = problem_signature(engine, problem, seed)
-        if warm:
-            signature["warm_start"] = warm
-        journal = Journal(journal_path_for(engine.name, storage), signature)
-        restored = journal.records[:cap]
-    state = SearchState(total_steps=cap)
-    best: _Best | None = None
-    top = _Top(reselect, engine.accept_ties)
-    error: BaseException | None = None
-    stopped = None
+    if store is None:
+        store = open_store(engine, storage, study_name, cap, problem.space)
+    if reselect > 1 and store.shared:
+        raise ValidationError(f"reselect={reselect} is not available with engine {engine.name!r}, whose steps live "
+                              f"in a study; use reselect=1")
+    run = _Run(problem, engine, seed, store, callbacks, SearchState(total_steps=cap), _Top(reselect, engine.accept_ties))
     deadline = None if timeout is None else time.monotonic() + timeout
-    j = 0
+    error: BaseException | None = None
     try:
-        with Progress(cap, progress, engine.name, problem.budget, log_every) as bar, \
+        finished = store.open(search_signature(engine, problem, seed, warm))
+        with Progress(cap, progress, engine.name, problem.budget, log_every) as run.bar, \
                 Evaluator(problem, engine, n_jobs) as pool:
-            for rec in restored:  # replay: the engine sees the same asks and tells as in the first run
-                j = rec.step
-                cands = candidates_of(engine.ask(j), problem, seed, j)
-                idx = _recorded_candidate(cands, rec, journal)
-                engine.tell(rec)
-                state.record(rec, callbacks)
-                top.offer(rec.quality, _Best(j, cands[idx], None))
-                if rec.accepted:
-                    best = _Best(j, cands[idx], None)
-                bar.update(state)
-                if state.stop_requested:
-                    break
-            for rec, cand in finished_before:  # steps the engine's storage holds: no callbacks, no replay
-                state.record(rec, ())
-                if rec.accepted:
-                    best = _Best(rec.step, cand, None)
-                j = rec.step
-                bar.update(state)
-            if restored or finished_before:
-                logger.info("%s: resumed %d finished step(s) from %s", engine.name,
-                            len(restored) or len(finished_before), journal.path if journal else "the storage")
-            while not state.stop_requested:
-                if not engine.own_storage and j >= cap:
-                    break
-                if deadline is not None and time.monotonic() >= deadline:
-                    stopped = "timeout"
-                    logger.info("%s: stopped after %d step(s): timeout of %g s reached", engine.name, j, timeout)
-                    break
-                width = n_jobs if engine.independent_steps else 1
-                if not engine.own_storage:
-                    width = min(width, cap - j)
-                round_: list[tuple[int, list[Candidate]]] = []
-                for k in range(1, width + 1):
-                    proposal = engine.ask(j + k)
-                    if proposal is None:  # the engine has nothing more to start
-                        break
-                    cands = candidates_of(proposal, problem, seed, j + k)
-                    round_.append((engine.step_number(j + k, cands[0]), cands))
-                if not round_:
-                    if engine.own_storage and not engine.finished():
-                        time.sleep(POLL_SECONDS)  # the last steps run elsewhere
-                        continue
-                    break
-                t0 = time.perf_counter()
-                results = pool.map([c for _, cands in round_ for c in cands])
-                wall = time.perf_counter() - t0
-                pos = 0
-                for step, cands in round_:
-                    evs = results[pos:pos + len(cands)]
-                    pos += len(cands)
-                    k = max(range(len(evs)), key=lambda i: (evs[i][0].quality, -i))
-                    ev = evs[k][0]
-                    accepted = _is_better(ev.quality, state.best_quality, engine.accept_ties)
-                    timings = dict(ev.timings) if len(evs) == 1 else {
-                        key: float(sum(e.timings.get(key, 0.0) for e, _ in evs)) for key in ev.timings}
-                    rec = StepRecord(step=step, point=dict(ev.point), quality=ev.quality, cost=ev.cost,
-                                     n_features=ev.n_features,
-                                     seconds=wall if len(round_) == 1 else evs[k][1],
-                                     best_quality=max(ev.quality, state.best_quality), accepted=accepted,
-                                     timings=timings)
-                    if journal is not None:
-                        journal.append(rec)
-                    engine.tell(rec)
-                    top.offer(ev.quality, _Best(step, cands[k], ev))
-                    if accepted:
-                        best = _Best(step, cands[k], ev)
-                    state.record(rec, callbacks)
-                    bar.update(state)
-                    j = max(j, step)
-                    if state.stop_requested:
-                        break
+            _replay(run, finished)
+            _rounds(run, pool, n_jobs if engine.independent_steps else 1, deadline)
     except KeyboardInterrupt as e:
         error = e
     except BaseException as e:
@@ -330,46 +277,151 @@ def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed
         raise
     finally:
         engine.close(error)
-        if journal is not None:
-            journal.close()
-    trajectory = state.trajectory
-    best_step = state.best_step
-    if engine.own_storage:
-        trajectory, best = _collected(engine, best)
-        best_step = best.step if best is not None else 0
+        store.close(error)
+    return _outcome(run, reselect, error)
+
+
+def _checked(engine: SearchEngine, steps: Any, reselect: Any, n_jobs: Any, timeout: Any,
+             callbacks: Sequence[Any]) -> tuple[int, int, int, float | None]:
+    """The loop's arguments, checked: ``(steps capped by the engine, reselect, n_jobs, timeout)``."""
+    steps = check_int("steps", steps, 1)
+    reselect = check_int("reselect", engine.reselect if reselect is None else reselect, 1)
+    n_jobs = check_n_jobs(n_jobs)
+    timeout = check_number("timeout", timeout, low=0, strict=True, allow_none=True)
+    for cb in callbacks:
+        if not callable(cb):
+            raise ValidationError(f"callbacks holds {cb!r}, which is not callable; pass functions fn(state, record)")
+    return (steps if engine.max_steps is None else min(steps, engine.max_steps)), reselect, n_jobs, timeout
+
+
+def search_signature(engine: SearchEngine, problem: SearchProblem, seed: int, warm: list[dict[str, Any]]) -> dict[str, Any]:
+    """What determines the search (its store refuses another); the engine's storage options aside."""
+    signature = problem_signature(engine, problem, seed, exclude_params=tuple(engine.storage_options()))
+    if warm:
+        signature["warm_start"] = warm
+    return signature
+
+
+# ---------------------------------------------------------------------------- phases
+def _replay(run: _Run, finished: list[StepRecord]) -> None:
+    """The steps finished before go through the engine's ``ask``/``tell`` as in the first run (no callbacks).
+
+    A step of a shared store that the engine would not propose now (another process ran it, or the
+    engine's history was another then) is told as it is."""
+    for rec in finished:
+        cands = candidates_of(run.engine.ask(rec.step), run.problem, run.seed, rec.step)
+        i = _recorded_candidate(cands, rec, run.store)
+        cand = cands[i] if i is not None else Candidate(dict(rec.point), keys=(run.seed, rec.step, DRAW_KEY))
+        run.engine.tell(rec)
+        run.record(rec, cand, None, ())
+    run.store.replayed(finished)
+    run.replayed = len(finished)
+    if finished:
+        logger.info("%s: resumed %d finished step(s) from %s", run.engine.name, len(finished), run.store.where)
+
+
+def _rounds(run: _Run, pool: Evaluator, width: int, deadline: float | None) -> None:
+    """Rounds of up to ``width`` steps claimed from the store, evaluated at once, until none is left."""
+    while not run.state.stop_requested:
+        if deadline is not None and time.monotonic() >= deadline:
+            run.stopped = "timeout"
+            logger.info("%s: stopped after %d step(s): timeout reached", run.engine.name, len(run.state.trajectory))
+            return
+        round_ = _claim_round(run, width)
+        if round_:
+            _evaluate_round(run, pool, round_)
+        elif run.store.done():
+            return
+        else:
+            time.sleep(POLL_SECONDS)  # the last steps run elsewhere
+
+
+def _claim_round(run: _Run, width: int) -> list[tuple[int, list[Candidate]]]:
+    """Up to ``width`` steps to evaluate now, each with the engine's candidates (a step another process
+    started and left keeps its point); the engine first learns the steps other processes finished."""
+    round_: list[tuple[int, list[Candidate]]] = []
+    for _ in range(width):
+        claim = run.store.claim()
+        for rec in run.store.news():
+            run.engine.tell(rec)
+        if claim is None:
+            break
+        proposal = run.engine.ask(claim.step)
+        if proposal is None:  # the engine has nothing more to start
+            break
+        cands = candidates_of(proposal, run.problem, run.seed, claim.step)
+        if claim.point is not None and len(cands) == 1 and cands[0].how == "point":
+            cands = [Candidate(run.problem.space.check_point(claim.point), "point", cands[0].keys, cands[0].tag)]
+        run.store.start(claim, cands[0].point)
+        round_.append((claim.step, cands))
+    return round_
+
+
+def _evaluate_round(run: _Run, pool: Evaluator, round_: list[tuple[int, list[Candidate]]]) -> None:
+    """Evaluate the round's candidates; record, store and tell each step (the best of its candidates)."""
+    t0 = time.perf_counter()
+    results = pool.map([c for _, cands in round_ for c in cands])
+    wall = time.perf_counter() - t0
+    pos = 0
+    for step, cands in round_:
+        evs = results[pos:pos + len(cands)]
+        pos += len(cands)
+        i = max(range(len(evs)), key=lambda n: (evs[n][0].quality, -n))
+        rec = _step_record(run, step, evs, i, wall if len(round_) == 1 else evs[i][1])
+        run.store.append(rec)
+        run.engine.tell(rec)
+        run.record(rec, cands[i], evs[i][0], run.callbacks)
+        if run.state.stop_requested:
+            return
+
+
+def _step_record(run: _Run, step: int, evs: list[tuple[Evaluation, float]], i: int, seconds: float) -> StepRecord:
+    """The record of a step whose best candidate is ``i``: its timings are the sum over the candidates."""
+    ev = evs[i][0]
+    state = run.state
+    timings = dict(ev.timings) if len(evs) == 1 else {
+        key: float(sum(e.timings.get(key, 0.0) for e, _ in evs)) for key in ev.timings}
+    return StepRecord(step=step, point=dict(ev.point), quality=ev.quality, cost=ev.cost, n_features=ev.n_features,
+                      seconds=seconds, best_quality=max(ev.quality, state.best_quality),
+                      accepted=_is_better(ev.quality, state.best_quality, run.engine.accept_ties), timings=timings)
+
+
+def _outcome(run: _Run, reselect: int, error: BaseException | None) -> SearchResult:
+    """The result: the store's finished steps (a shared store: every process's), the best re-drawn
+    when it was found before a restart or elsewhere, ``reselect`` among the best."""
+    pairs = run.store.finished(run.state.trajectory)
+    trajectory = [rec for rec, _ in pairs]
+    best: _Best | None = None
+    for rec, key in pairs:
+        if rec.accepted:
+            mine = run.best is not None and run.best.step == key and run.best.candidate.keys is not None
+            cand = run.candidates.get(key) or Candidate(dict(rec.point), keys=(run.seed, key, DRAW_KEY))
+            best = _Best(rec.step, cand, run.best.evaluation if mine and run.best is not None else None)
     choice = None
-    if reselect > 1 and not isinstance(error, KeyboardInterrupt) and len(top.entries) > 1:
-        best, choice = _reselect(problem, engine, trajectory, top.entries)
-        best_step = best.step
-    result = _result(problem, engine, seed, trajectory, best, best_step, restored, stopped, error, choice)
+    if reselect > 1 and not isinstance(error, KeyboardInterrupt) and len(run.top.entries) > 1:
+        best, choice = _reselect(run.problem, run.engine, trajectory, run.top.entries)
+    result = _result(run, trajectory, best, error, choice)
+    result.metadata["planned_steps"] = run.state.total_steps  # SearchResult.bound counts the steps planned
     if isinstance(error, KeyboardInterrupt):
         raise SearchInterrupted(result) from None
     return result
 
 
-def _recorded_candidate(cands: list[Candidate], rec: StepRecord, journal: Journal | None) -> int:
-    """Which candidate of a replayed step produced ``rec`` (a journal from another run is refused)."""
-    if len(cands) == 1:
-        if cands[0].how == "point" and cands[0].point != rec.point:
-            raise StorageError(f"journal step {rec.step} was at {rec.point}, replay reached {cands[0].point}; "
-                               f"the journal {str(journal.path) if journal else ''!r} was not written by this search")
+def _recorded_candidate(cands: list[Candidate], rec: StepRecord, store: StepStore) -> int | None:
+    """Which candidate of a replayed step produced ``rec``; None when none did and the store is shared
+    (a journal from another run is refused)."""
+    if len(cands) == 1 and (cands[0].how != "point" or cands[0].point == rec.point):
         return 0
     for i, c in enumerate(cands):
         if c.point == rec.point:
             return i
+    if store.shared:
+        return None
+    where = store.where
+    if len(cands) == 1:
+        raise StorageError(f"journal step {rec.step} was at {rec.point}, replay reached {cands[0].point}; "
+                           f"the journal {where!r} was not written by this search")
     raise StorageError(f"journal step {rec.step} was at {rec.point}, replay reached {[c.point for c in cands]}")
-
-
-def _collected(engine: SearchEngine, best: _Best | None) -> tuple[list[StepRecord], _Best | None]:
-    """The steps an engine with its own storage holds (all workers'), and the best one."""
-    trajectory: list[StepRecord] = []
-    found: _Best | None = None
-    for rec, cand in engine.collect():
-        trajectory.append(rec)
-        if rec.accepted:
-            mine = best is not None and best.candidate.keys == cand.keys
-            found = _Best(rec.step, cand, best.evaluation if mine else None)
-    return trajectory, found
 
 
 class _Top:
@@ -430,19 +482,19 @@ def _reselect(problem: SearchProblem, engine: SearchEngine, trajectory: list[Ste
     return rows[k][2], choice
 
 
-def _result(problem: SearchProblem, engine: SearchEngine, seed: int, trajectory: list[StepRecord],
-            best: _Best | None, best_step: int, restored: list[StepRecord], stopped: str | None,
-            error: BaseException | None, choice: Mapping[str, Any] | None = None) -> SearchResult:
+def _result(run: _Run, trajectory: list[StepRecord], best: _Best | None, error: BaseException | None,
+            choice: Mapping[str, Any] | None = None) -> SearchResult:
+    problem, engine = run.problem, run.engine
     ev = None
     if best is not None:
         ev = _evaluation_of(problem, engine, trajectory, best)
-    meta: dict[str, Any] = dict(engine.metadata())
+    meta: dict[str, Any] = {**engine.metadata(), **run.store.metadata()}
     if choice is not None:
         meta["reselect"] = dict(choice)
-    if restored:
-        meta["resumed_steps"] = len(restored)
-    if stopped:
-        meta["stopped"] = stopped
+    if run.replayed and not run.store.shared:
+        meta["resumed_steps"] = run.replayed
+    if run.stopped:
+        meta["stopped"] = run.stopped
     if isinstance(error, KeyboardInterrupt):
         meta["interrupted"] = True
     empty = sum(r.n_features == 0 for r in trajectory)
@@ -452,4 +504,4 @@ def _result(problem: SearchProblem, engine: SearchEngine, seed: int, trajectory:
         meta["empty_result"] = True
         logger.warning("%s: no step of the search drew a feature (%d of %d steps gave an empty set) under "
                        "budget=%g; the result holds no features", engine.name, empty, len(trajectory), problem.budget)
-    return problem.make_result(engine, seed, trajectory, ev, best_step, metadata=meta)
+    return problem.make_result(engine, run.seed, trajectory, ev, best.step if best is not None else 0, metadata=meta)

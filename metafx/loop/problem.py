@@ -14,10 +14,11 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from ..core import __version__
-from ..core.base import Candidate, FeatureFamily, FeatureScorer, SetEvaluator
+from ..core.base import Candidate, FeatureFamily, FeatureScorer, SetEvaluator, fill_budget
 from ..core.exceptions import ValidationError
 from ..core.values import MetaFeatureSpace, StepRecord
 from ..hooks.manager import get_registry
+from .checks import MAX_FEATURES_PER_SAMPLE, check_fixed
 from .components import make_component
 from .result import SearchResult, plugin_provenance
 
@@ -75,7 +76,8 @@ class SearchProblem:
         self.n_samples = int(self.y.shape[0])
         self.evaluator = evaluator
         self.budget = float(budget)
-        self.space: MetaFeatureSpace = self.family.space().with_fixed(fixed)
+        space = self.family.space()
+        self.space: MetaFeatureSpace = space.with_fixed(check_fixed(space, fixed))
         self.eval_seed = int(eval_seed)
         if isinstance(oversample, bool) or not isinstance(oversample, (int, float, np.integer, np.floating)) \
                 or not math.isfinite(float(oversample)) or not 1.0 <= float(oversample) <= 1000.0:
@@ -87,7 +89,7 @@ class SearchProblem:
         min_cost = float(self.family.min_cost())
         if self.budget < min_cost:
             raise ValidationError(
-                f"budget={budget:g} is below the cheapest feature's cost {min_cost:g}; raise --budget"
+                f"budget={budget:g} is below the cheapest feature's cost {min_cost:g}; raise the budget"
             )
         self.check_size(min_cost)
         self.check_feasible()
@@ -103,7 +105,10 @@ class SearchProblem:
         about ``512 + 8 * n_samples`` bytes (measured for ``pixel-and`` on
         digits: 0.47 KB + 4 B per sample and feature; 8 B per sample covers a
         float64 column).  More than the machine's physical memory is refused
-        with the figures.
+        with the figures.  So is one allowing more than
+        :data:`~metafx.loop.checks.MAX_FEATURES_PER_SAMPLE` features per
+        training sample (and more than 10,000 in all): the final linear fit on
+        such a set runs for minutes and takes gigabytes (docs/reliability.md).
         """
         n_max = self.oversample * self.budget / min_cost
         need = n_max * (self.BYTES_PER_FEATURE + self.BYTES_PER_FEATURE_SAMPLE * self.n_samples)
@@ -114,6 +119,14 @@ class SearchProblem:
                 f"budget={self.budget:g} allows up to {n_max:.3g} features of family {self.family.name!r} "
                 f"(cheapest cost {min_cost:g}), about {need / 2**30:.3g} GiB at {self.n_samples} samples; "
                 f"this machine has {memory / 2**30:.3g} GiB: lower the budget")
+        per_sample = self.budget / min_cost / max(self.n_samples, 1)
+        if per_sample > MAX_FEATURES_PER_SAMPLE and self.budget / min_cost > 10_000:  # small problems fit fast
+            raise ValidationError(
+                f"budget={self.budget:g} allows up to {self.budget / min_cost:.3g} features of family "
+                f"{self.family.name!r} (cheapest cost {min_cost:g}), {per_sample:.3g} per training sample at "
+                f"{self.n_samples} samples; at most {MAX_FEATURES_PER_SAMPLE} per sample are accepted (on more, "
+                f"the final linear fit runs for minutes and takes gigabytes): lower the budget to "
+                f"{MAX_FEATURES_PER_SAMPLE * min_cost * self.n_samples:g} or less, or give more samples")
 
     def check_feasible(self, n_points: int = 64) -> None:
         """Refuse a search in which no point can draw a feature under the budget.
@@ -219,6 +232,7 @@ class SearchProblem:
             "timings": timings,
             "seconds": float(sum(r.seconds for r in trajectory)),
             "space_size": self.space.size,
+            "n_classes": int(np.unique(self.y).size),
             "oversample": self.oversample,
             "prune_by": self.prune_by if self.oversample > 1 else None,
             "quality_label": self.evaluator.quality_label,
@@ -272,21 +286,7 @@ def draw_random_fixed(problem: Any, rng: np.random.Generator) -> Any:
             return fam.draw_random(problem.budget, rng)
         except ValidationError:
             pass  # a point where the family cannot draw: the loop below skips such points
-    parts = []
-    spent = 0.0
-    min_cost = float(fam.min_cost())
-    misses = 0
-    while problem.budget - spent >= min_cost and misses < 1000:
-        try:
-            b = fam.draw(space.uniform(rng), problem.budget - spent, rng, max_features=1)
-        except ValidationError:
-            b = fam.concat([])
-        if len(b) == 0:
-            misses += 1
-            continue
-        parts.append(b)
-        spent += float(np.sum(b.costs))
-    return fam.concat(parts)
+    return fill_budget(fam, space, problem.budget, rng)
 
 
 def summary_point(problem: SearchProblem, batch: Any) -> dict[str, Any]:

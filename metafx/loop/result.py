@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import math
 import os
@@ -16,11 +17,13 @@ from ..core.exceptions import MetafxError, UnknownComponentError, ValidationErro
 from ..core.values import StepRecord
 from ..hooks.manager import get_registry
 from ..learn import bounds
-from .files import atomic_write_text
+from .files import atomic_write_text, read_regular_file
 
 __all__ = ["SearchResult", "FORMAT_VERSION"]
 
 FORMAT_VERSION = 1
+#: the largest result file read (bytes); a result of a million features takes about 100 MB
+MAX_RESULT_BYTES = 1 << 28
 
 
 @dataclass
@@ -30,6 +33,14 @@ class SearchResult:
     ``features`` is a list of JSON-able feature specifications of ``family``
     (for ``pixel-and``: ``{"family": "pixel-and", "inputs": [[row, col, negated], ...],
     "shift": a}``).  ``transform(X)`` computes them on new data.
+
+    ``classifier`` (``None`` unless kept by :meth:`fit_classifier`, or by ``metafx search`` when it
+    has test data) holds a fitted linear classifier on the features, as JSON-able lists:
+    ``{"classes": [...], "coef": [[...], ...], "intercept": [...], "C": c}``.  Its decision is
+    ``transform(X) @ coef.T + intercept`` (``coef``: one row of ``n_features`` weights per class,
+    or one row for two classes, positive for ``classes[1]``); the predicted class is
+    ``classes[argmax]`` (two classes: ``classes[1]`` where the decision is ``> 0``).
+    :meth:`metafx.FeatureClassifier.from_result` makes it a scikit-learn classifier again.
     """
 
     family: str
@@ -50,6 +61,7 @@ class SearchResult:
     n_samples: int = 0
     test_error: float | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
+    classifier: dict[str, Any] | None = None
 
     # ---------------------------------------------------------------- features
     @property
@@ -98,10 +110,34 @@ class SearchResult:
     def qualities(self) -> np.ndarray:
         return np.array([r.quality for r in self.trajectory])
 
+    def fit_classifier(self, X: Any, y: Any, *, keep: bool = True, **params: Any):
+        """A :class:`metafx.FeatureClassifier` on these features, fitted on ``(X, y)``.
+
+        ``params`` go to its constructor (``C=None``: chosen by CV on ``(X, y)``, ``Cs``,
+        ``n_splits``, ``random_state``).  With ``keep`` (default) its weights are kept in
+        :attr:`classifier`, so :meth:`to_json` saves them and
+        :meth:`metafx.FeatureClassifier.from_result` gives the fitted classifier back.
+
+        >>> import metafx
+        >>> X, y = metafx.load_dataset("digits")
+        >>> res = metafx.search(X[:400], y[:400], budget=60, steps=3, seed=0, progress=False)
+        >>> clf = res.fit_classifier(X[:400], y[:400])
+        >>> sorted(res.classifier)
+        ['C', 'classes', 'coef', 'intercept']
+        """
+        # loaded on use, so that ``import metafx`` does not load scikit-learn
+        classifier_module = importlib.import_module("metafx.learn.classifier")
+        clf = classifier_module.FeatureClassifier(self, **params).fit(X, y)
+        if keep:
+            self.classifier = clf.to_dict()
+        return clf
+
     # ---------------------------------------------------------------- JSON
     def to_dict(self) -> dict[str, Any]:
         d = {k: getattr(self, k) for k in self.__dataclass_fields__}
         d["trajectory"] = [r.to_dict() for r in self.trajectory]
+        if d["classifier"] is None:  # files without a classifier stay readable by metafx before the field
+            del d["classifier"]
         d["format_version"] = FORMAT_VERSION
         return d
 
@@ -151,15 +187,12 @@ class SearchResult:
         shown = p if len(p) <= 200 else p[:200] + "..."
         hint = "; SearchResult.from_json takes a path (for JSON text use SearchResult.from_json_text)" \
             if p.lstrip().startswith(("{", "[")) else ""
-        try:
-            with open(p, "rb") as fh:
-                raw = fh.read()
+        try:  # a regular file of bounded size: a FIFO or /dev/zero is refused, not waited on or read forever
+            raw = read_regular_file(p, MAX_RESULT_BYTES, "result file", shown=shown)
         except FileNotFoundError:
             raise ValidationError(f"result file {shown!r} does not exist{hint}") from None
-        except IsADirectoryError:
-            raise ValidationError(f"result file {shown!r} is a directory") from None
-        except OSError as e:
-            raise ValidationError(f"cannot read result file {shown!r}: {e.strerror or e}{hint}") from None
+        except ValidationError as e:
+            raise ValidationError(f"{e}{hint}") from None
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as e:
@@ -295,6 +328,15 @@ class SearchResult:
             r = self.metadata["reselect"].get("r")
             return (f"reselect chose among the {r} best steps by a second score on the training data, "
                     "beyond accepting or rejecting one point per step")
+        if self.family_params.get("location_prior") == "ink":
+            return ("family_params location_prior='ink' draws the features from a distribution fitted to the "
+                    "training images, so the class of feature sets the search can return depends on the sample")
+        k = self.metadata.get("n_classes")
+        if k is None:
+            return ("the result does not record how many classes its labels have (written by an older metafx); "
+                    "the theorem is for two classes")
+        if k != 2:
+            return f"the labels have {k} classes; the theorem is for two classes (labels +1 and -1)"
         return ""
 
     def bound(self, delta: float = 0.05, gamma: float = 1.0, *, train_error: float | None = None,
@@ -310,9 +352,17 @@ class SearchResult:
         search otherwise: pruning inside a step (``oversample > 1``), a
         model-based proposer (``optuna``) or a data-ranked pool (``ranked``).
 
-        Uses ``m = n_samples``, ``J = len(trajectory)`` and
-        ``|MF| = metadata["space_size"]`` (``inf`` for a continuous space);
-        each can be overridden.  ``fat_d`` defaults to ``n_features + 1``, the
+        It also raises for labels of more than two classes (the theorem is for
+        labels +-1) and for ``location_prior="ink"`` (features drawn from a
+        distribution fitted to the training images: the class of feature sets
+        depends on the sample).
+
+        Uses ``m = n_samples``, ``J = metadata["planned_steps"]`` (the steps
+        the search was run with, also when a callback, a timeout or Ctrl-C
+        stopped it sooner: the stopping rule may look at the data, and a
+        search stopped at step j returns what the full search returns when
+        every later step is rejected) and ``|MF| = metadata["space_size"]``
+        (``inf`` for a continuous space); each can be overridden.  ``fat_d`` defaults to ``n_features + 1``, the
         pseudo-dimension of affine functions of the selected features, which
         bounds their fat-shattering dimension at every scale (right for a
         linear classifier).  ``train_error`` is the gamma-sensitive training
@@ -325,7 +375,7 @@ class SearchResult:
         --------
         >>> import metafx
         >>> X, y = metafx.load_dataset("digits")
-        >>> res = metafx.search(X[:300], y[:300], budget=20, steps=3, seed=0, progress=False)
+        >>> res = metafx.search(X[:300], y[:300] % 2, budget=20, steps=3, seed=0, progress=False)  # two classes
         >>> b = res.bound(delta=0.05, gamma=1.0)
         >>> b.terms["g(J)"] == 3 * math.log(2)
         True
@@ -334,7 +384,10 @@ class SearchResult:
         if why:
             raise MetafxError(f"Theorem 5.1 does not apply to this search: {why}")
         c = int(self.metadata.get("n_candidates", 1)) if self.engine == "mufasa" else 1
-        J = len(self.trajectory) if steps is None else steps
+        J = self.metadata.get("planned_steps") if steps is None else steps
+        if J is None:
+            raise MetafxError("the result does not record the steps its search was run with (written by an older "
+                              f"metafx; {len(self.trajectory)} were finished): pass steps=J, the steps asked for")
         mf = space_size if space_size is not None else self.metadata.get("space_size")
         mf = math.inf if mf is None or (isinstance(mf, float) and math.isnan(mf)) else float(mf)
         d = self.n_features + 1 if fat_d is None else fat_d
@@ -422,6 +475,8 @@ def _result_from_dict(cls: type, d: Any) -> SearchResult:
         need(_is_int(d["n_samples"]) and d["n_samples"] >= 0, "n_samples", "an integer >= 0")
     if d.get("test_error") is not None:
         need(_finite(d["test_error"]) and 0 <= d["test_error"] <= 1, "test_error", "null or a number in [0, 1]")
+    if d.get("classifier") is not None:
+        _check_classifier(d["classifier"], len(d["features"]))
     meta = d.get("metadata")
     if isinstance(meta, dict) and "space_size" in meta and meta["space_size"] is None:
         meta["space_size"] = math.inf  # strict JSON's inf: a continuous space
@@ -463,6 +518,34 @@ def _result_from_dict(cls: type, d: Any) -> SearchResult:
             raise ValidationError(f"features of family {res.family!r} (family_params={res.family_params!r}) "
                                   f"cannot be read: {type(e).__name__}: {e}") from None
     return res
+
+
+def _check_classifier(c: Any, n_features: int) -> None:
+    """Raise ``ValidationError`` unless ``c`` is a classifier field for ``n_features`` features."""
+    def bad(what: str) -> ValidationError:
+        shown = repr(c)
+        return ValidationError(f"classifier={shown if len(shown) <= 200 else shown[:200] + '...'} must be {what}")
+
+    keys = {"classes", "coef", "intercept", "C"}
+    if not isinstance(c, dict) or set(c) != keys:
+        raise bad(f"null or a JSON object with the keys {sorted(keys)}")
+    classes = c["classes"]
+    if not (isinstance(classes, list) and len(classes) >= 2 and (all(isinstance(v, str) for v in classes)
+                                                              or all(_finite(v) for v in classes)
+                                                              or all(isinstance(v, bool) for v in classes))):
+        raise bad("an object whose 'classes' is a list of at least 2 labels, all strings, all booleans or all "
+                  "finite numbers")
+    if len(set(classes)) != len(classes) or sorted(classes) != classes:
+        raise bad("an object whose 'classes' are distinct and sorted")
+    rows = 1 if len(classes) == 2 else len(classes)
+    coef = c["coef"]
+    if not (isinstance(coef, list) and len(coef) == rows and all(
+            isinstance(r, list) and len(r) == n_features and all(_finite(v) for v in r) for r in coef)):
+        raise bad(f"an object whose 'coef' is {rows} list(s) of {n_features} finite numbers (one per feature)")
+    if not (isinstance(c["intercept"], list) and len(c["intercept"]) == rows and all(_finite(v) for v in c["intercept"])):
+        raise bad(f"an object whose 'intercept' is a list of {rows} finite number(s)")
+    if c["C"] is not None and not (_finite(c["C"]) and c["C"] > 0):
+        raise bad("an object whose 'C' is null or a finite number > 0")
 
 
 def _pandas(what: str):

@@ -15,14 +15,14 @@ variable ``METAFX_STORAGE_PASSWORD`` when that is set (that is how
 ``--n-workers`` hands it to the workers it starts, never on their command
 line); PostgreSQL's own ``PGPASSWORD`` and ``~/.pgpass`` work as well.
 
-Database storages are opened as :class:`RetryingStorage`: a storage call that
-fails because the connection to the database broke is retried with a bounded
-back-off (one log line on the ``metafx`` logger); when the database stays away
-longer than ``retry_seconds`` the call raises :class:`~metafx.StorageError`.
-The optuna engine's trials are created and written through it in few SQL
-statements (:mod:`metafx.loop._rdb`), and optuna's cache is kept current with
-the trials this process finished, so that the read at an ask loads only what
-other processes changed.
+Database storage calls go through :class:`Retry`: a call that fails because
+the connection to the database broke is retried with a bounded back-off (one
+log line on the ``metafx`` logger); when the database stays away longer than
+``retry_seconds`` the call raises :class:`~metafx.StorageError`.
+
+An optuna journal file (``.log``) whose last record was torn (a kill or a full
+disk while optuna wrote it) is cut back to its last whole record when opened,
+under optuna's own lock, as metafx's ``.jsonl`` journals are.
 
 SQLite files are switched to write-ahead logging (``journal_mode=WAL``,
 ``synchronous=NORMAL``), PostgreSQL sessions to ``synchronous_commit=off``:
@@ -34,25 +34,21 @@ redoes (a trial whose end was lost is evaluated again under its number).
 
 from __future__ import annotations
 
-import contextlib
-import copy
-import functools
 import json
 import logging
 import os
 import random
 import re
+import sqlite3
 import threading
 import time
-from datetime import datetime
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable
 from urllib.parse import parse_qsl, quote, unquote, urlencode
 
 from ..core.exceptions import StorageError, ValidationError
-from ._rdb import core_available, core_create_trial, core_write_trial, record, synced_cache, unwrap_rdb
 
 __all__ = ["mask_url", "scrub", "split_password", "journal_path", "open_storage", "describe_storage_forms",
-           "RetryingStorage", "write_trial", "PASSWORD_ENV", "DEFAULT_RETRY_SECONDS"]
+           "Retry", "retry_seconds_default", "PASSWORD_ENV", "DEFAULT_RETRY_SECONDS"]
 
 logger = logging.getLogger("metafx")
 
@@ -207,7 +203,8 @@ def _check_optuna_journal(path: str) -> None:
         raise StorageError(f"cannot read optuna journal file {path!r}: {e.strerror or e}") from None
     if not first.strip():
         return  # empty: a new journal
-
+    if not first.endswith(b"\n") and first.startswith(b'{"op_code":'):
+        return  # its first record was torn (cut on opening)
     try:
         rec = json.loads(first.decode("utf-8"))
     except (ValueError, UnicodeDecodeError):
@@ -240,7 +237,8 @@ def _transient(e: BaseException) -> bool:
 
 class _DropConnectionNoise(logging.Filter):
     """Drops optuna's multi-line "Caught an error from sqlalchemy ... Falling back" warning, which a
-    lost connection triggers in every read; :class:`RetryingStorage` says it in one line instead."""
+    lost connection triggers in every read; :class:`Retry` says it in one line instead.  It sits on the
+    handlers of optuna's library logger, which the records of optuna's storage modules pass through."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         return not str(record.msg).startswith("Caught an error from sqlalchemy")
@@ -249,185 +247,68 @@ class _DropConnectionNoise(logging.Filter):
 _NOISE_FILTER = _DropConnectionNoise()
 
 
-class RetryingStorage:
-    """An optuna storage (wrapping another) whose calls ride out short database outages.
+class Retry:
+    """Calls to one storage that ride out short database outages.
 
     A call that fails on a lost or refused connection is retried after 0.25,
     0.5, 1, 2, 4, 8 s (then every 8 s, with jitter) until ``retry_seconds``
-    have passed; the first failure of an outage logs one line.  Then
-    :class:`~metafx.StorageError` (one line, password masked).  Retried writes
-    are safe for metafx's use: attribute writes are upserts, a repeated
-    parameter write is ignored, a repeated end of a trial finds it finished,
-    and a trial created twice is taken over by its owner.
-
-    Inside ``with storage.deferred_params():`` the parameters optuna suggests
-    (and the system attributes its samplers set meanwhile, such as TPE's
-    relative parameters) are collected and written in one transaction at the
-    end of the block.
+    have passed; the first failure of an outage logs one line, the end of it
+    another.  Then :class:`~metafx.StorageError` (one line, password masked).
+    An OS error (a full disk, a file removed) is a StorageError at once.
+    ``reset`` is called before each retry (e.g. to drop a broken connection pool).
     """
 
-    def __init__(self, storage: Any, where: str, retry_seconds: float = DEFAULT_RETRY_SECONDS) -> None:
-        self._storage = storage
-        self._where = where
-        self._retry_seconds = float(retry_seconds)
+    def __init__(self, where: str, retry_seconds: float = DEFAULT_RETRY_SECONDS,
+                 reset: Callable[[], None] | None = None) -> None:
+        self.where = where
+        self.retry_seconds = float(retry_seconds)
+        self.reset = reset
         self._outage_logged = False
         self._lock = threading.Lock()
-        self._local = threading.local()
-        self._fresh: dict[int, Any] = {}
-        #: trial id -> (study id, this process's copy of a RUNNING trial it created and writes)
-        self._own: dict[int, tuple[int, Any]] = {}
-        self._own_lock = threading.RLock()
-        rdb_logger = logging.getLogger("optuna.storages._rdb.storage")
-        if _NOISE_FILTER not in rdb_logger.filters:
-            rdb_logger.addFilter(_NOISE_FILTER)
+        for handler in logging.getLogger("optuna").handlers:
+            if _NOISE_FILTER not in handler.filters:
+                handler.addFilter(_NOISE_FILTER)
 
-    @property
-    def wrapped(self) -> Any:
-        return self._storage
-
-    def retry(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
-        """``fn(*args, **kwargs)``, retried while the database is away (see the class docstring)."""
+    def __call__(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         start = None
         delay = 0.25
         while True:
             try:
                 out = fn(*args, **kwargs)
+            except OSError as e:
+                raise StorageError(f"storage {self.where!r}: {e.strerror or e}") from None
             except Exception as e:
                 if not _transient(e):
                     raise
                 now = time.monotonic()
-                if start is None:
-                    start = now
-                    with self._lock:
-                        if not self._outage_logged:
-                            self._outage_logged = True
-                            logger.warning("lost the connection to storage %s (%s); retrying for up to %g s",
-                                           self._where, _reason(e, self._where), self._retry_seconds)
-                if now - start >= self._retry_seconds:
-                    raise StorageError(f"storage {self._where!r} unreachable for {self._retry_seconds:g} s: "
-                                       f"{_reason(e, self._where)}") from None
-                self._reset()
-                time.sleep(max(0.0, min(delay * (0.75 + 0.5 * random.random()),
-                                        start + self._retry_seconds - now)))
+                start = self._outage(e, start, now)
+                time.sleep(max(0.0, min(delay * (0.75 + 0.5 * random.random()), start + self.retry_seconds - now)))
                 delay = min(delay * 2, 8.0)
                 continue
             if start is not None:
-                with self._lock:
-                    if self._outage_logged:
-                        self._outage_logged = False
-                        logger.info("storage %s is back after %.1f s", self._where, time.monotonic() - start)
+                self._back(start)
             return out
 
-    def _call(self, name: str, *args: Any, **kwargs: Any) -> Any:
-        if name.startswith("set_trial_") and args and args[0] in self._own:
-            with self._own_lock:  # written around this process's copy: the next read loads it
-                self._own.pop(args[0], None)
-        return self.retry(getattr(self._storage, name), *args, **kwargs)
+    def _outage(self, e: BaseException, start: float | None, now: float) -> float:
+        if start is None:
+            start = now
+            with self._lock:
+                if not self._outage_logged:
+                    self._outage_logged = True
+                    logger.warning("lost the connection to storage %s (%s); retrying for up to %g s",
+                                   self.where, _reason(e, self.where), self.retry_seconds)
+        if now - start >= self.retry_seconds:
+            raise StorageError(f"storage {self.where!r} unreachable for {self.retry_seconds:g} s: "
+                               f"{_reason(e, self.where)}") from None
+        if self.reset is not None:
+            self.reset()
+        return start
 
-    def _reset(self) -> None:
-        rdb = unwrap_rdb(self._storage)
-        if rdb is not None:
-            with contextlib.suppress(Exception):
-                rdb.scoped_session.remove()
-                rdb.engine.dispose()
-
-    # -- trials this process creates: optuna's Trial reads them back at once; their end goes to the cache
-    def create_trial(self, study_id: int, template_trial: Any) -> Any:
-        """Create a RUNNING trial from ``template_trial`` (start time, system attributes);
-        returns it as a FrozenTrial (one transaction)."""
-        rdb = unwrap_rdb(self._storage)
-        if rdb is not None and core_available() and not (
-                template_trial.params or template_trial.user_attrs or template_trial.intermediate_values
-                or template_trial.values is not None):
-            frozen = self.retry(core_create_trial, rdb, study_id, template_trial)
-            own = copy.deepcopy(frozen)
-            record(own, system_attrs=template_trial.system_attrs)  # as a read shows them (JSON round trip)
-            with self._own_lock:
-                self._fresh[frozen._trial_id] = frozen
-                self._own[frozen._trial_id] = (study_id, own)
-            return copy.deepcopy(frozen)
-        return self._call("get_trial", self._call("create_new_trial", study_id, template_trial))
-
-    def write_core(self, rdb: Any, trial_id: int, params: list, user_attrs: Mapping[str, Any],
-                   system_attrs: Mapping[str, Any], state: Any, values: list[float] | None,
-                   now: datetime | None) -> None:
-        """:func:`write_trial` on a database: one retried transaction.  The copy this process
-        keeps of a trial it created follows the write; at the trial's end it goes to optuna's
-        cache, so that the next read does not load the trial again."""
-        with self._own_lock:  # the heartbeat thread writes the same trials
-            try:
-                self.retry(core_write_trial, rdb, trial_id, params, user_attrs, system_attrs, state, values, now)
-            except BaseException:
-                self._own.pop(trial_id, None)
-                raise
-            own = self._own.get(trial_id)
-            if own is None:
-                return
-            record(own[1], params=params, user_attrs=user_attrs, system_attrs=system_attrs, state=state,
-                   values=values, now=now)
-            if state is not None:
-                del self._own[trial_id]
-                add = getattr(self._storage, "add_own_trial", None)
-                if add is not None:
-                    add(own[0], own[1])
-
-    def set_trial_system_attr(self, trial_id: int, key: str, value: Any) -> None:
-        pending = self._buffered(trial_id)
-        if pending is not None:
-            pending[1][key] = value
-        elif trial_id in self._own:
-            write_trial(self, trial_id, system_attrs={key: value})
-        else:
-            self._call("set_trial_system_attr", trial_id, key, value)
-        fresh = self._fresh.get(trial_id)
-        if fresh is not None:  # a trial just created and not read back yet: keep its copy current
-            fresh.system_attrs[key] = value
-
-    def get_trial(self, trial_id: int) -> Any:
-        frozen = self._fresh.pop(trial_id, None)
-        if frozen is not None:
-            return frozen
-        return self._call("get_trial", trial_id)
-
-    # -- batching of suggested parameters
-    @contextlib.contextmanager
-    def deferred_params(self):
-        buf: dict[int, tuple[list[tuple[str, Any, Any]], dict[str, Any]]] = {}
-        self._local.buffer = buf
-        try:
-            yield buf
-        finally:
-            self._local.buffer = None
-        for tid, (params, system_attrs) in buf.items():
-            write_trial(self, tid, params=params, system_attrs=system_attrs)
-
-    def _buffered(self, trial_id: int):
-        """The deferred writes of ``trial_id`` (params, system attributes), or None outside ``deferred_params``."""
-        buf = getattr(self._local, "buffer", None)
-        return None if buf is None else buf.setdefault(trial_id, ([], {}))
-
-    def set_trial_param(self, trial_id: int, param_name: str, param_value_internal: float, distribution: Any):
-        pending = self._buffered(trial_id)
-        if pending is not None:
-            pending[0].append((param_name, param_value_internal, distribution))
-            return None
-        return self._call("set_trial_param", trial_id, param_name, param_value_internal, distribution)
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name in ("_storage", "_where", "_retry_seconds", "_fresh", "_local", "_lock",
-                                             "_own", "_own_lock"):
-            raise AttributeError(name)  # not set yet (unpickling)
-        attr = getattr(self._storage, name)
-        if name.startswith("_") or not callable(attr):
-            return attr
-        return functools.partial(self._call, name)
-
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        return _rebuild_retrying, (self._storage, self._where, self._retry_seconds)
-
-
-def _rebuild_retrying(storage: Any, where: str, retry_seconds: float) -> Any:
-    return _retrying_class()(storage, where, retry_seconds)
+    def _back(self, start: float) -> None:
+        with self._lock:
+            if self._outage_logged:
+                self._outage_logged = False
+                logger.info("storage %s is back after %.1f s", self.where, time.monotonic() - start)
 
 
 def _reason(e: BaseException, where: str) -> str:
@@ -436,72 +317,6 @@ def _reason(e: BaseException, where: str) -> str:
         cause = cause.__cause__
     text = str(cause).strip().splitlines()
     return scrub(text[0] if text else type(cause).__name__, where)
-
-
-_RETRYING_CLASS: Any = None
-#: methods RetryingStorage implements itself (the others are retried calls of the wrapped storage)
-_OWN_METHODS = ("set_trial_param", "get_trial", "set_trial_system_attr")
-
-
-def _retrying_class() -> Any:
-    """:class:`RetryingStorage` under optuna's ``BaseStorage`` (every public method retried)."""
-    global _RETRYING_CLASS
-    if _RETRYING_CLASS is None:
-        import optuna
-
-        methods: dict[str, Any] = {}
-        for name in dir(optuna.storages.BaseStorage):
-            if name.startswith("_") or name in _OWN_METHODS or \
-                    not callable(getattr(optuna.storages.BaseStorage, name)):
-                continue
-
-            def method(self, *args, _name=name, **kwargs):
-                return self._call(_name, *args, **kwargs)
-
-            method.__name__ = name
-            methods[name] = method
-        for name in _OWN_METHODS:
-            methods[name] = getattr(RetryingStorage, name)
-        _RETRYING_CLASS = type("RetryingStorage", (RetryingStorage, optuna.storages.BaseStorage), methods)
-    return _RETRYING_CLASS
-
-
-def write_trial(storage: Any, trial_id: int, *, params: Iterable[tuple[str, Any, Any]] = (),
-                user_attrs: Mapping[str, Any] | None = None, system_attrs: Mapping[str, Any] | None = None,
-                state: Any = None, values: list[float] | None = None) -> None:
-    """Write several things about one running trial at once: ``params`` as
-    ``(name, internal value, distribution)``, attributes, then its state and
-    values.  On a database it is one transaction (one commit, retried as a
-    whole); elsewhere one storage call per item.  Raises optuna's
-    ``UpdateFinishedTrialError`` when the trial is finished already.
-    """
-    import optuna
-
-    params = list(params)
-    user_attrs = dict(user_attrs or {})
-    system_attrs = dict(system_attrs or {})
-    rdb = unwrap_rdb(storage)
-    if rdb is not None and core_available() and (state is None or state.is_finished()):
-        now = datetime.now() if state is not None else None
-        args = (rdb, trial_id, params, user_attrs, system_attrs, state, values, now)
-        if isinstance(storage, RetryingStorage):
-            storage.write_core(*args)
-        else:
-            core_write_trial(*args)
-        return
-    target = storage.wrapped if isinstance(storage, RetryingStorage) else storage
-    if isinstance(storage, RetryingStorage):
-        with storage._own_lock:  # written around this process's copy: the next read loads it
-            storage._own.pop(trial_id, None)
-    for name, internal, dist in params:
-        target.set_trial_param(trial_id, name, internal, dist)
-    for k, v in user_attrs.items():
-        target.set_trial_user_attr(trial_id, k, v)
-    for k, v in system_attrs.items():
-        target.set_trial_system_attr(trial_id, k, v)
-    if state is not None and not target.set_trial_state_values(trial_id, state, values):
-        error = getattr(optuna.exceptions, "UpdateFinishedTrialError", RuntimeError)
-        raise error(f"trial {trial_id} could not be set to {state.name}")
 
 
 # ---------------------------------------------------------------------------- opening
@@ -517,26 +332,86 @@ def _with_env_password(s: str) -> str:
     return f"{scheme}{user}:{quote(pw, safe='')}@{rest}" + (f"?{query}" if query else "")
 
 
-def _sqlite_pragmas(engine: Any) -> None:
-    from sqlalchemy import event
+def _sqlite_connect(path: str) -> Callable[[], Any]:
+    """SQLite connections for SQLAlchemy's ``creator``: wait up to 60 s for another process's lock;
+    write-ahead logging (``journal_mode=WAL``, kept in the file) with ``synchronous=NORMAL``."""
 
-    @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection, connection_record):  # pragma: no cover - run by SQLAlchemy
-        cur = dbapi_connection.cursor()
+    def connect() -> sqlite3.Connection:
+        con = sqlite3.connect(path, timeout=60, check_same_thread=False)
+        con.execute("PRAGMA journal_mode=WAL")
+        con.execute("PRAGMA synchronous=NORMAL")
+        return con
+
+    return connect
+
+
+def retry_seconds_default() -> float:
+    """How long a database may stay away: ``$METAFX_STORAGE_RETRY_SECONDS`` or 60."""
+    try:
+        return float(os.environ.get("METAFX_STORAGE_RETRY_SECONDS", DEFAULT_RETRY_SECONDS))
+    except ValueError:
+        return DEFAULT_RETRY_SECONDS
+
+
+def _cut_torn_tail(path: str, lock: Any) -> None:
+    """Cut an optuna journal file back to its last whole record (a kill or a full disk while a record
+    was written leaves a torn last line, after which optuna reads nothing more), under optuna's lock."""
+    try:
+        size = os.path.getsize(path)
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise StorageError(f"cannot read optuna journal file {path!r}: {e.strerror or e}") from None
+    if size == 0:
+        return
+    lock.acquire()
+    try:
+        with open(path, "r+b") as fh:
+            data = fh.read()
+            good = _whole_records(data)
+            if good < len(data):
+                fh.truncate(good)
+                fh.flush()
+                os.fsync(fh.fileno())
+                logger.warning("optuna journal %s: cut a torn last record (%d bytes)", path, len(data) - good)
+    except OSError as e:
+        raise StorageError(f"cannot repair optuna journal file {path!r}: {e.strerror or e}") from None
+    finally:
+        lock.release()
+
+
+def _whole_records(data: bytes) -> int:
+    """Length of the leading part of ``data`` made of whole records (lines ending in a newline whose
+    JSON parses); the rest is a torn tail."""
+    end = data.rfind(b"\n") + 1
+    while end > 0:
+        start = data.rfind(b"\n", 0, end - 1) + 1
         try:
-            cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=NORMAL")
-        finally:
-            cur.close()
+            json.loads(data[start:end])
+            return end
+        except ValueError:  # a record torn and followed by another write: cut it too
+            end = start
+    return 0
 
-    engine.dispose()  # connections made while optuna set the tables up get the pragmas too
+
+def _open_journal(storage: str, path: str) -> Any:
+    import optuna
+    from optuna.storages.journal import JournalFileBackend, JournalFileOpenLock
+
+    _check_optuna_journal(path)
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        lock = JournalFileOpenLock(path)
+        _cut_torn_tail(path, lock)
+        return optuna.storages.JournalStorage(JournalFileBackend(path, lock_obj=lock))
+    except (OSError, ValueError) as e:
+        raise StorageError(f"cannot open optuna journal file {path!r}: {e}") from None
 
 
-def open_storage(storage: Any, *, connect_timeout: float = 10.0, retry_seconds: float | None = None):
-    """An optuna storage object for ``storage`` (``None``: in memory).
+def open_storage(storage: Any, *, connect_timeout: float = 10.0):
+    """An optuna storage object for ``storage`` (``None``: in memory): optuna's public
+    ``RDBStorage``, ``JournalStorage`` or ``InMemoryStorage``.
 
-    Database URLs give a :class:`RetryingStorage` (``retry_seconds``: how long
-    a database may stay away; default ``$METAFX_STORAGE_RETRY_SECONDS`` or 60).
     Raises :class:`~metafx.StorageError` (naming the URL with its credentials
     masked) when it cannot be opened, :class:`~metafx.ValidationError` when the
     string is not a storage at all.
@@ -552,28 +427,29 @@ def open_storage(storage: Any, *, connect_timeout: float = 10.0, retry_seconds: 
     s = os.fspath(storage)
     jpath = journal_path(s)
     if jpath is not None:
-        from optuna.storages.journal import JournalFileBackend, JournalFileOpenLock
-
-        _check_optuna_journal(jpath)
-        try:
-            parent = os.path.dirname(os.path.abspath(jpath))
-            os.makedirs(parent, exist_ok=True)
-            backend = JournalFileBackend(jpath, lock_obj=JournalFileOpenLock(jpath))
-            return optuna.storages.JournalStorage(backend)
-        except (OSError, ValueError) as e:
-            raise StorageError(f"cannot open optuna journal file {jpath!r}: {e}") from None
+        return _open_journal(s, jpath)
     if not _is_url(s):
         if s.endswith(_SQLITE_SUFFIXES):
             s = "sqlite:///" + os.path.abspath(s)
         else:
             raise ValidationError(f"storage={mask_url(s)!r} is not a storage; use {describe_storage_forms()}")
     masked = mask_url(s)
-    if retry_seconds is None:
-        try:
-            retry_seconds = float(os.environ.get("METAFX_STORAGE_RETRY_SECONDS", DEFAULT_RETRY_SECONDS))
-        except ValueError:
-            retry_seconds = DEFAULT_RETRY_SECONDS
-    s = _normalized(_with_env_password(s))
+    s, engine_kwargs = _engine_kwargs(_normalized(_with_env_password(s)), masked, connect_timeout)
+    try:
+        # opening is not retried: a wrong URL, password or host gives one line at once
+        return optuna.storages.RDBStorage(s, engine_kwargs=engine_kwargs)
+    except ImportError as e:
+        raise StorageError(
+            f"cannot open optuna storage {masked!r}: a database driver is missing ({scrub(e, s)}); "
+            "for PostgreSQL: pip install 'psycopg[binary]'"
+        ) from None
+    except Exception as e:  # sqlalchemy ArgumentError, authentication failures, ...
+        reason = scrub(str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__, s)
+        raise StorageError(f"cannot open optuna storage {masked!r}: {reason}") from None
+
+
+def _engine_kwargs(s: str, masked: str, connect_timeout: float) -> tuple[str, dict[str, Any]]:
+    """The URL with an installed driver, and SQLAlchemy's engine arguments for it."""
     engine_kwargs: dict[str, Any] = {}
     if s.startswith(("postgresql", "postgres")):
         if s.startswith("postgres://"):
@@ -586,31 +462,17 @@ def open_storage(storage: Any, *, connect_timeout: float = 10.0, retry_seconds: 
                 s = "postgresql+psycopg://" + s[len("postgresql://"):]
             elif importlib.util.find_spec("psycopg2") is not None:
                 s = "postgresql+psycopg2://" + s[len("postgresql://"):]
-        # commits do not wait for the server's disk (a server crash may lose the last fraction of a second);
-        # no ping before each transaction (a round trip each): a broken connection is retried by RetryingStorage
+        # commits do not wait for the server's disk (a server crash may lose the last fraction of a second)
         engine_kwargs["connect_args"] = {"connect_timeout": max(1, int(connect_timeout)),
                                          "options": "-c synchronous_commit=off"}
     elif s.startswith("mysql"):
         engine_kwargs["connect_args"] = {"connect_timeout": max(1, int(connect_timeout))}
     elif s.startswith("sqlite:///"):
-        path = s[len("sqlite:///"):]
+        path = s[len("sqlite:///"):].split("?")[0]
         if path and path != ":memory:":
             parent = os.path.dirname(os.path.abspath(path))
             if not os.path.isdir(parent):
                 raise StorageError(f"cannot open optuna storage {masked!r}: directory {parent!r} does not exist")
-        # several processes share the file: wait for locks instead of failing at once
-        engine_kwargs["connect_args"] = {"timeout": 60}
-    try:
-        # opening is not retried: a wrong URL, password or host gives one line at once
-        rdb = optuna.storages.RDBStorage(s, engine_kwargs=engine_kwargs)
-    except ImportError as e:
-        raise StorageError(
-            f"cannot open optuna storage {masked!r}: a database driver is missing ({scrub(e, s)}); "
-            "for PostgreSQL: pip install 'psycopg[binary]'"
-        ) from None
-    except Exception as e:  # sqlalchemy ArgumentError, authentication failures, ...
-        reason = scrub(str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__, s)
-        raise StorageError(f"cannot open optuna storage {masked!r}: {reason}") from None
-    if rdb.engine.name == "sqlite":
-        _sqlite_pragmas(rdb.engine)
-    return _retrying_class()(synced_cache(rdb), masked, retry_seconds)
+            # several processes share the file: wait for locks instead of failing at once
+            engine_kwargs["creator"] = _sqlite_connect(path)
+    return s, engine_kwargs

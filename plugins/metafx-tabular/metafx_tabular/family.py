@@ -334,6 +334,9 @@ class TabularFamily(FeatureFamily):
     #: a transformer should hand it ``X`` unvalidated (see :class:`metafx_tabular.TableExtractor`)
     accepts_frames = True
     summary = "operator expressions (threshold, log, square, mul, ratio, diff) over 1-3 table columns"
+    #: the set evaluator a front end (the ``metafx`` command line) uses when none is named: it scores
+    #: class labels (log-loss) and real targets (R^2) alike
+    default_evaluator = "cv-linear"
 
     def __init__(
         self,

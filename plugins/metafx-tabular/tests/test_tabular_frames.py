@@ -351,7 +351,8 @@ def test_meta_feature_extractor_reads_frames_in_a_pipeline(frame):
     from sklearn.pipeline import make_pipeline
 
     df, y = frame
-    fx = metafx.MetaFeatureExtractor(family="tabular", evaluator="cv-linear", budget=3, steps=4, seed=0)
+    fx = metafx.MetaFeatureExtractor(family="tabular", evaluator="cv-linear", budget=3, steps=4, seed=0,
+                                     engine="mufasa")  # TableExtractor's engine
     F = fx.fit(df, y).transform(df)
     assert F.shape[0] == len(df) and F.shape[1] == len(fx.get_feature_names_out()) > 0
     assert list(fx.feature_names_in_) == list(df.columns) and fx.n_features_in_ == df.shape[1]
