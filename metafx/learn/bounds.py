@@ -436,11 +436,11 @@ def compression_bound(n: int, compressed_size: int, delta: float, eps: float = 0
     classifier agrees with the 1-NN classifier of the whole sample on all but
     a fraction ``eps`` of the training points.  With probability ``1 - delta``:
 
-    (i) consistent (``eps = 0``)::
+    If consistent (``eps = 0``)::
 
         err <= (|S~| ln n + ln n + ln(1/delta)) / (n - |S~|)
 
-    (ii) ``eps``-consistent::
+    If ``eps``-consistent::
 
         err <= eps n / (n - |S~|) + sqrt( (|S~| ln n + 2 ln n + ln(1/delta)) / (2 (n - |S~|)) )
 

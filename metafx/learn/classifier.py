@@ -62,6 +62,8 @@ class FeatureClassifier(ClassifierMixin, BaseEstimator):
     n_features_in_ : int
         The number of input columns, when ``X`` was 2-D at fit.
 
+    Notes
+    -----
     The decision of two classes is one column, positive for ``classes_[1]``; of more, one
     column per class (one-vs-rest), the largest wins.  An empty feature set (a result with
     no features) predicts the most frequent training class (``coef_`` has no columns).
