@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Mapping, Protocol, Sequence, runtime_checkable
 import numpy as np
 
 from .exceptions import ValidationError
+from .params import validate_params
 from .values import FeatureValues, MetaFeatureSpace, StepRecord
 
 __all__ = [
@@ -71,17 +72,26 @@ class Params:
 class Component(Params):
     """Common behaviour of every pluggable component: a ``name`` and parameters.
 
-    Parameters follow :class:`Params` (scikit-learn's convention).  Validation
-    lives in :meth:`check_params` (using :mod:`metafx.core.validation`), which
-    :func:`metafx.make_component` and the search call before any work.
+    Parameters follow :class:`Params` (scikit-learn's convention).  Each
+    parameter's constraints are declared in ``_parameter_constraints`` (see
+    :mod:`metafx.core.params`); :meth:`check_params`, which
+    :func:`metafx.make_component` and the search call before any work, checks
+    them.
     """
 
     name: ClassVar[str] = ""
     #: one line shown by ``metafx plugins``
     summary: ClassVar[str] = ""
+    #: parameter name -> list of constraints (any one satisfied is enough); see :mod:`metafx.core.params`
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {}
 
     def check_params(self) -> None:
-        """Raise :class:`~metafx.ValidationError` when a parameter is not allowed (default: all are)."""
+        """Raise :class:`~metafx.ValidationError` when a parameter is not allowed.
+
+        Checks the declared ``_parameter_constraints``; a component overrides this only to add checks that tie
+        parameters together, calling ``super().check_params()`` first.
+        """
+        validate_params(self)
 
     @classmethod
     def create(cls, params: Mapping[str, Any] | None = None):
