@@ -383,6 +383,24 @@ class SearchEngine(Component, ABC):
     #: signature leaves such a parameter out while it has that value, so the older journals still resume
     signature_omits: ClassVar[dict[str, Any]] = {}
 
+    @classmethod
+    def bound_obstacle(cls, metadata: Mapping[str, Any]) -> str:
+        """Why thesis Theorem 5.1 does not cover a search by this engine ('' when it does).
+
+        The theorem counts the feature sets a search can return through the data's only influence on it:
+        accepting or rejecting the point of each step.  An engine whose proposals use the data otherwise
+        (a model of quality, a ranked pool) keeps this default; one that only moves by accepted steps
+        returns ``''`` (``metadata``: the result's, with the engine's own :meth:`metadata`).  Read by
+        :meth:`metafx.SearchResult.bound`.
+        """
+        return (f"engine {cls.name!r} chooses its points from the data (a model of quality, or a ranked pool), "
+                "not only by accepting or rejecting one point per step")
+
+    @classmethod
+    def bound_candidates(cls, metadata: Mapping[str, Any]) -> int:
+        """Points scored per step, the best one kept (``c`` of Theorem 5.1's ``(c + 1)^J`` outcomes)."""
+        return 1
+
     def setup(self, problem: Any, seed: int) -> None:
         """Prepare a new search of ``problem`` (a :class:`metafx.plugin.SearchProblem`) with ``seed``."""
         self.problem_ = problem

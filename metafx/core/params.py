@@ -42,6 +42,7 @@ __all__ = [
     "HasMethods",
     "Satisfies",
     "make_constraint",
+    "check_value",
     "declared_constraints",
     "validate_params",
     "invalid_values",
@@ -272,8 +273,9 @@ def _allowed(constraints: list[Constraint]) -> str:
     return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
 
 
-def check_value(name: str, value: Any, constraints: list[Constraint]) -> None:
-    """Raise :class:`ValidationError` unless ``value`` satisfies one of ``constraints``."""
+def check_value(name: str, value: Any, constraints: list[Any]) -> None:
+    """Raise :class:`ValidationError` unless ``value`` satisfies one of ``constraints`` (declarations)."""
+    constraints = [make_constraint(c) for c in constraints]
     if any(c.accepts(value) for c in constraints):
         return
     if len(constraints) == 1 and isinstance(constraints[0], Options):
