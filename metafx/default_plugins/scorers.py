@@ -33,7 +33,8 @@ from .._kernels.relieff_k import relieff_k_weights
 from .._kernels.scoring import class_masks, dense_binary_class_counts, mutual_info_from_counts, packed_class_counts
 from ..core.base import FeatureScorer
 from ..core.exceptions import ValidationError
-from ..core.validation import check_choice, check_costs, check_int, check_number, check_xy
+from ..core.params import Interval, Options
+from ..core.validation import check_costs, check_xy
 from ..core.values import FeatureValues
 from ..learn.arrays import binary_rows, dense_float, encode_labels, utility_code
 from ..learn.radius_margin import r2w2_value_and_grad
@@ -128,10 +129,12 @@ class Infogain(FeatureScorer):
         self.binarize_target = binarize_target
         self.costs = costs
 
-    def check_params(self) -> None:
-        check_number('pseudo_count', self.pseudo_count, low=0.0)
-        check_choice('binarize', self.binarize, ('auto', 'median', 'none'))
-        check_choice('binarize_target', self.binarize_target, ('auto', 'median', 'none'))
+    _parameter_constraints = {
+        "pseudo_count": [Interval("real", 0, None)],
+        "binarize": [Options("auto", "median", "none")],
+        "binarize_target": [Options("auto", "median", "none")],
+        "costs": ["array-like", None],
+    }
 
     def _target(self, y: np.ndarray) -> np.ndarray:
         mode = self.binarize_target
@@ -234,9 +237,10 @@ class Relief(FeatureScorer):
         self.n_iter = n_iter
         self.random_state = random_state
 
-    def check_params(self) -> None:
-        check_int('n_iter', self.n_iter, 1, allow_none=True)
-        check_int('random_state', self.random_state, 0)
+    _parameter_constraints = {
+        "n_iter": [Interval("int", 1, None), None],
+        "random_state": [Interval("int", 0, None)],
+    }
 
     def _queries(self, m: int) -> np.ndarray:
         if self.n_iter is None:
@@ -308,9 +312,7 @@ class ReliefF(Relief):
         super().__init__(n_iter=n_iter, random_state=random_state)
         self.n_neighbors = n_neighbors
 
-    def check_params(self) -> None:
-        super().check_params()
-        check_int("n_neighbors", self.n_neighbors, 1)
+    _parameter_constraints = {"n_neighbors": [Interval("int", 1, None)]}
 
     def score(self, X, y) -> np.ndarray:
         self.check_params()
@@ -384,12 +386,13 @@ class Simba(FeatureScorer):
         self.n_restarts = n_restarts
         self.random_state = random_state
 
-    def check_params(self) -> None:
-        check_int('n_iter', self.n_iter, 1, allow_none=True)
-        check_choice('utility', self.utility, ('linear', 'sigmoid'))
-        check_number('beta', self.beta, low=0.0, strict=True)
-        check_int('n_restarts', self.n_restarts, 1)
-        check_int('random_state', self.random_state, 0)
+    _parameter_constraints = {
+        "n_iter": [Interval("int", 1, None), None],
+        "utility": [Options("linear", "sigmoid")],
+        "beta": [Interval("real", 0, None, closed="neither")],
+        "n_restarts": [Interval("int", 1, None)],
+        "random_state": [Interval("int", 0, None)],
+    }
 
     def score(self, X, y) -> np.ndarray:
         self.check_params()
@@ -501,13 +504,14 @@ class RGS(FeatureScorer):
         self.decay = decay
         self.random_state = random_state
 
-    def check_params(self) -> None:
-        check_int('k', self.k, 1)
-        check_number('beta', self.beta, low=0.0, strict=True, allow_none=True)
-        check_int('n_iter', self.n_iter, 1, allow_none=True)
-        check_number('eta', self.eta, low=0.0, strict=True)
-        check_number('decay', self.decay, low=0.0)
-        check_int('random_state', self.random_state, 0)
+    _parameter_constraints = {
+        "k": [Interval("int", 1, None)],
+        "beta": [Interval("real", 0, None, closed="neither"), None],
+        "n_iter": [Interval("int", 1, None), None],
+        "eta": [Interval("real", 0, None, closed="neither")],
+        "decay": [Interval("real", 0, None)],
+        "random_state": [Interval("int", 0, None)],
+    }
 
     def resolved_beta(self, X: np.ndarray, k: int) -> float:
         if self.beta is not None:
@@ -582,9 +586,10 @@ class SKS(FeatureScorer):
         self.k = k
         self.beta = beta
 
-    def check_params(self) -> None:
-        check_int('k', self.k, 1)
-        check_number('beta', self.beta, low=0.0, strict=True)
+    _parameter_constraints = {
+        "k": [Interval("int", 1, None)],
+        "beta": [Interval("real", 0, None, closed="neither")],
+    }
 
     def score(self, X, y) -> np.ndarray:
         self.check_params()
@@ -651,14 +656,12 @@ class R2W2(FeatureScorer):
         self.n_iter = n_iter
         self.eta = eta
 
-    def check_params(self) -> None:
-        if self.gamma != 'scale':
-            if isinstance(self.gamma, str):
-                raise ValidationError(f"gamma={self.gamma!r} must be a positive number or 'scale'")
-            check_number('gamma', self.gamma, low=0.0, strict=True)
-        check_number('ridge', self.ridge, low=0.0, strict=True)
-        check_int('n_iter', self.n_iter, 0)
-        check_number('eta', self.eta, low=0.0, strict=True)
+    _parameter_constraints = {
+        "gamma": [Interval("real", 0, None, closed="neither"), Options("scale")],
+        "ridge": [Interval("real", 0, None, closed="neither")],
+        "n_iter": [Interval("int", 0, None)],
+        "eta": [Interval("real", 0, None, closed="neither")],
+    }
 
     def score(self, X, y) -> np.ndarray:
         self.check_params()

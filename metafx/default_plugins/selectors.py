@@ -19,8 +19,9 @@ from .._kernels import margin as K
 from ..analysis.scoring import _lookup, scorer_names
 from ..core.base import FeatureScorer, FeatureSelector
 from ..core.exceptions import ValidationError
-from ..core.validation import check_int, check_number, check_xy
-from ..learn.arrays import dense_float, encode_labels, utility_code
+from ..core.params import InstanceOf, Interval, Options
+from ..core.validation import check_xy
+from ..learn.arrays import UTILITIES, dense_float, encode_labels, utility_code
 from ..loop.components import make_component
 
 __all__ = ["TopN", "GFlip", "GFlipStable", "rank_scores"]
@@ -61,11 +62,15 @@ class TopN(FeatureSelector):
         self.n = n
         self.scorer_params = scorer_params
 
+    _parameter_constraints = {
+        "scorer": [InstanceOf(str, "a scorer name"), InstanceOf(FeatureScorer, "a FeatureScorer")],
+        "n": [Interval("int", 0, None), None],
+        "scorer_params": [InstanceOf(Mapping, "a dict of scorer parameters"), None],
+    }
+
     def check_params(self) -> None:
-        check_int('n', self.n, 0, allow_none=True)
-        if self.scorer_params is not None and (not isinstance(self.scorer_params, Mapping)):
-            raise ValidationError(f'scorer_params={self.scorer_params!r} must be a dict of scorer parameters or None')
-        self._scorer = self._make_scorer()
+        super().check_params()
+        self._scorer = self._make_scorer()  # a registered scorer, with its own parameters checked
 
     def _make_scorer(self) -> FeatureScorer:
         if isinstance(self.scorer, FeatureScorer):
@@ -143,11 +148,12 @@ class GFlip(FeatureSelector):
         self.max_passes = max_passes
         self.random_state = random_state
 
-    def check_params(self) -> None:
-        utility_code(self.utility)
-        check_number('beta', self.beta, low=0.0, strict=True)
-        check_int('max_passes', self.max_passes, 1)
-        check_int('random_state', self.random_state, 0)
+    _parameter_constraints = {
+        "utility": [Options(UTILITIES)],
+        "beta": [Interval("real", 0, None, closed="neither")],
+        "max_passes": [Interval("int", 1, None)],
+        "random_state": [Interval("int", 0, None)],
+    }
 
     def select(self, X, y) -> np.ndarray:
         self.check_params()
@@ -247,16 +253,12 @@ class GFlipStable(FeatureSelector):
         self.threshold = threshold
         self.random_state = random_state
 
-    def check_params(self) -> None:
-        GFlip(utility=self.utility, beta=self.beta, max_passes=self.max_passes)
-        check_int('n_subsamples', self.n_subsamples, 1)
-        check_number('subsample', self.subsample, low=0.0, strict=True)
-        if self.subsample > 1:
-            raise ValidationError(f'subsample={self.subsample!r} must be in (0, 1]')
-        check_number('threshold', self.threshold, low=0.0, strict=True)
-        if self.threshold > 1:
-            raise ValidationError(f'threshold={self.threshold!r} must be in (0, 1]')
-        check_int('random_state', self.random_state, 0)
+    _parameter_constraints = {
+        **{k: GFlip._parameter_constraints[k] for k in ("utility", "beta", "max_passes", "random_state")},
+        "n_subsamples": [Interval("int", 1, None)],
+        "subsample": [Interval("real", 0, 1, closed="right")],
+        "threshold": [Interval("real", 0, 1, closed="right")],
+    }
 
     def select(self, X, y) -> np.ndarray:
         self.check_params()

@@ -20,7 +20,8 @@ import numpy as np
 
 from ..core.base import FeatureSelector
 from ..core.exceptions import ValidationError
-from ..core.validation import check_choice, check_int, check_number, check_xy
+from ..core.params import HasMethods, Interval, Options
+from ..core.validation import check_xy
 from ..hooks.spec import hookimpl
 from ..learn.arrays import dense_float, encode_labels
 from ..learn.radius_margin import hard_margin_dual, r2w2_value_and_grad, simplex_qp
@@ -127,21 +128,21 @@ class _WrapperBase(FeatureSelector):
         self.tol = tol
         self.random_state = random_state
 
+    _parameter_constraints = {
+        "n_features_to_select": [Interval("int", 1, None), None],
+        "criterion": [Options(_CRITERIA)],
+        "k": [Interval("int", 1, None)],
+        "beta": [Interval("real", 0, None, closed="neither")],
+        "cv": [Interval("int", 2, None), Options("loo")],
+        "estimator": [HasMethods("fit", "predict", what="a scikit-learn classifier (fit/predict)"), None],
+        "tol": [Interval("real", 0, None)],
+        "random_state": [Interval("int", 0, None)],
+    }
+
     def check_params(self) -> None:
-        check_int('n_features_to_select', self.n_features_to_select, 1, allow_none=True)
-        check_choice('criterion', self.criterion, self._CRITERIA)
-        check_int('k', self.k, 1)
-        check_number('beta', self.beta, low=0.0, strict=True)
-        if self.cv != 'loo':
-            if isinstance(self.cv, str):
-                raise ValidationError(f"cv={self.cv!r} must be an integer >= 2 (stratified folds) or 'loo'")
-            check_int('cv', self.cv, 2)
-        if self.estimator is not None and (not (hasattr(self.estimator, 'fit') and hasattr(self.estimator, 'predict'))):
-            raise ValidationError(f'estimator={self.estimator!r} must be a scikit-learn classifier (fit/predict) or None')
-        if self.estimator is not None and self.cv == 'loo':
+        super().check_params()
+        if self.estimator is not None and self.cv == "loo":
             raise ValidationError("cv='loo' is only available with estimator=None (the 1-NN criterion)")
-        check_number('tol', self.tol, low=0.0)
-        check_int('random_state', self.random_state, 0)
 
     def _setup(self, X, y):
         self.check_params()
