@@ -291,9 +291,10 @@ def validate_params(obj: Any) -> None:
             check_value(name, getattr(obj, name), constraints)
 
 
-def invalid_values(constraints: list[Constraint]) -> list[Any]:
+def invalid_values(constraints: list[Any]) -> list[Any]:
     """Values that none of ``constraints`` accepts: the candidates each one proposes, plus generic ones."""
-    if any(isinstance(c, _NoValidation) for c in constraints):
+    constraints = [make_constraint(c) for c in constraints]
+    if not constraints or any(isinstance(c, _NoValidation) for c in constraints):
         return []
     pool: list[Any] = []
     for c in constraints:

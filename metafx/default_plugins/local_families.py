@@ -40,7 +40,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..core.exceptions import ValidationError
-from ..core.params import InstanceOf, Interval
+from ..core.params import InstanceOf, Interval, validate_params
 from ..core.values import Dimension, MetaFeatureSpace
 from ..hooks.spec import hookimpl
 from .pixel_families import MAX_INPUTS, MAX_SHIFT, PixelAndBatch, PixelAndFamily, pixel_and_cost
@@ -107,6 +107,7 @@ class PixelAndLocalFamily(PixelAndFamily):
     }
 
     def check_params(self) -> None:
+        validate_params(self)  # the declarations above (pixel-and checks its own parameters by hand)
         super().check_params()
         randomize = [self.randomize] if isinstance(self.randomize, str) else list(self.randomize)
         bad = [r for r in randomize if r not in LOCAL_META_FEATURES]
