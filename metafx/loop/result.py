@@ -355,7 +355,8 @@ class SearchResult:
         --------
         >>> import metafx
         >>> X, y = metafx.load_dataset("digits")
-        >>> res = metafx.search(X[:300], y[:300] % 2, budget=20, steps=3, seed=0, progress=False)  # two classes
+        >>> res = metafx.search(X[:300], y[:300] % 2, budget=20, steps=3, engine="mufasa", seed=0,
+        ...                     progress=False)  # two classes
         >>> b = res.bound(delta=0.05, gamma=1.0)
         >>> b.terms["g(J)"] == 3 * math.log(2)
         True
