@@ -38,6 +38,7 @@ from .core.exceptions import (
     UnknownComponentError,
     ValidationError,
 )
+from .core.params import HasMethods, InstanceOf, Interval, Options, Satisfies
 from .core.validation import (
     check_binary_images,
     check_choice,
@@ -93,6 +94,11 @@ __all__ = [
     "check_xy",
     "check_binary_images",
     "check_table",
+    "Interval",
+    "Options",
+    "InstanceOf",
+    "HasMethods",
+    "Satisfies",
     "MetafxError",
     "ValidationError",
     "UnknownComponentError",

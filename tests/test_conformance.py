@@ -87,7 +87,7 @@ class TestMnist(DatasetConformance):
         return metafx.plugin.make_component("dataset", "mnist", {"data_dir": str(mnist_path)})
 
 
-# wrapper selectors and baselines (metafx/default_plugins/wrappers.py)
+# wrapper selectors and baselines (wrappers.py, scorers.py, selectors.py)
 class TestForward(EvaluatorConformance):
     evaluator = "forward"
 

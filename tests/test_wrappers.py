@@ -8,7 +8,8 @@ import pytest
 
 import metafx
 import metafx.plugin
-from metafx.default_plugins import wrappers as W
+from metafx.learn.radius_margin import r2w2_value_and_grad
+from metafx.learn.soft_knn import soft_knn_criterion, sq_distances
 
 
 def _folds(codes, cv, seed):
@@ -26,7 +27,7 @@ def test_soft_knn_criterion_matches_reference(m, n, k, beta):
     rng = np.random.default_rng(m)
     X = rng.uniform(-1, 1, (m, n))
     g = rng.normal(size=m)
-    ours = W.soft_knn_criterion(W._sq_distances(X), g, k, beta)
+    ours = soft_knn_criterion(sq_distances(X), g, k, beta)
     assert ours == pytest.approx(N.soft_knn_e(X, g, list(range(n)), k, beta), rel=1e-9, abs=1e-12)
 
 
@@ -34,7 +35,7 @@ def test_soft_knn_ties_take_the_lower_index():
     X = np.array([[0.0], [1.0], [1.0], [1.0], [5.0]])
     g = np.array([0.0, 1.0, 2.0, 3.0, 4.0])
     for k in (1, 2, 3):
-        assert W.soft_knn_criterion(W._sq_distances(X), g, k, 0.3) == pytest.approx(N.soft_knn_e(X, g, [0], k, 0.3))
+        assert soft_knn_criterion(sq_distances(X), g, k, 0.3) == pytest.approx(N.soft_knn_e(X, g, [0], k, 0.3))
 
 
 @pytest.mark.parametrize("m,n", [(19, 5), (31, 3), (8, 6)])
@@ -152,7 +153,7 @@ def test_r2w2_objective_and_gradient_match_reference():
     X = rng.normal(size=(13, 3))
     y = np.where(X[:, 0] + 0.5 * rng.normal(size=13) > 0, 1.0, -1.0)
     s = np.array([1.0, 0.7, 1.3])
-    val, grad, R2, W2 = W.r2w2_value_and_grad(X, y, s, 0.4, 0.1)
+    val, grad, R2, W2 = r2w2_value_and_grad(X, y, s, 0.4, 0.1)
     rval, rgrad, rR2, rW2 = N.r2w2_objective(X, y, s, 0.4, 0.1)
     assert R2 == pytest.approx(rR2, rel=1e-6)
     assert W2 == pytest.approx(rW2, rel=1e-5)
@@ -163,7 +164,7 @@ def test_r2w2_objective_and_gradient_match_reference():
         sp, sm = s.copy(), s.copy()
         sp[f] += h
         sm[f] -= h
-        fd = (W.r2w2_value_and_grad(X, y, sp, 0.4, 0.1)[0] - W.r2w2_value_and_grad(X, y, sm, 0.4, 0.1)[0]) / (2 * h)
+        fd = (r2w2_value_and_grad(X, y, sp, 0.4, 0.1)[0] - r2w2_value_and_grad(X, y, sm, 0.4, 0.1)[0]) / (2 * h)
         assert grad[f] == pytest.approx(fd, rel=1e-3, abs=1e-6)
 
 

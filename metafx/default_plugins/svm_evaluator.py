@@ -10,7 +10,8 @@ from sklearn.exceptions import ConvergenceWarning
 
 from .._kernels.design import rows_scores, transpose_bits
 from ..core.base import SetEvaluator
-from ..core.validation import check_choice, check_int, check_labels, check_number
+from ..core.params import Interval, Options
+from ..core.validation import check_labels
 from ..hooks.spec import hookimpl
 from ..learn.svm import (
     LiblinearOvR,
@@ -88,14 +89,16 @@ class CVLinearSVM(SetEvaluator):
         self.max_iter = max_iter
         self.tol = tol
 
-    def check_params(self) -> None:
-        check_int("n_splits", self.n_splits, 2)
-        check_number("C", self.C, low=0, strict=True)
-        check_int("max_iter", self.max_iter, 1)
-        check_number("tol", self.tol, low=0, strict=True)
-        check_choice("design", self.design, DESIGNS)
-        check_int("max_train", self.max_train, 2, allow_none=True)
-        complement_share(self.complement)  # raises on anything but True, False or a share in [0.5, 1)
+    _parameter_constraints = {
+        "n_splits": [Interval("int", 2, None)],
+        "C": [Interval("real", 0, None, closed="neither")],
+        "max_iter": [Interval("int", 1, None)],
+        "tol": [Interval("real", 0, None, closed="neither")],
+        "merge_duplicates": ["boolean"],
+        "design": [Options(DESIGNS)],
+        "max_train": [Interval("int", 2, None), None],
+        "complement": ["boolean", Interval("real", 0.5, 1, closed="left")],
+    }
 
     @property
     def quality_label(self) -> str:
