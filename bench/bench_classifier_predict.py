@@ -2,7 +2,7 @@
 
 A search on ``--n-train`` MNIST training images (engine ``--engine``, budget ``--budget``,
 ``--steps`` steps) gives a feature set; its final model is fitted as
-``metafx.test_error`` fits it (C by 3-fold CV).  On ``--n-test`` other images, timed in
+``metafx.holdout_error`` fits it (C by 3-fold CV).  On ``--n-test`` other images, timed in
 the same run (median of ``--repeats``):
 
 - transform: ``result.transform(X)``, the features alone (the dense 0/1 matrix);

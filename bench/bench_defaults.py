@@ -22,7 +22,7 @@ def main(argv=None) -> int:
                     help="budget:steps pairs")
     args = ap.parse_args(argv)
     import metafx
-    from metafx.analysis.evaluation import test_error
+    from metafx.analysis.evaluation import holdout_error
 
     X, y = metafx.load_dataset("digits")
     idx = np.random.default_rng(0).permutation(len(y))
@@ -35,7 +35,7 @@ def main(argv=None) -> int:
             t = time.perf_counter()
             r = metafx.search(X[tr], y[tr], budget=budget, steps=int(steps), seed=seed, progress=False)
             secs.append(time.perf_counter() - t)
-            errs.append(test_error(r, X[tr], y[tr], X[te], y[te], C="cv", random_state=seed)[0])
+            errs.append(holdout_error(r, X[tr], y[tr], X[te], y[te], C="cv", random_state=seed)[0])
         print(f"budget {budget:g}, {int(steps)} steps: test error {100 * np.mean(errs):.2f} % "
               f"(seeds {args.seeds}: {[round(100 * e, 2) for e in errs]}), {np.mean(secs):.1f} s per search",
               flush=True)

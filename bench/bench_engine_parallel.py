@@ -23,6 +23,7 @@ import numpy as np
 from _yardstick import yardstick
 
 import metafx
+import metafx.plugin
 from metafx.loop.parallel import Evaluator, evaluate_candidate
 from metafx.loop.problem import SearchProblem, step_rng
 from metafx.plugin import Candidate
@@ -32,8 +33,8 @@ _PROBLEM = None
 
 def build(data: str, n_train: int, budget: float) -> SearchProblem:
     X, y = metafx.load_dataset(data)
-    return SearchProblem(metafx.make_component("family", "pixel-and"), X[:n_train], y[:n_train],
-                         metafx.make_component("evaluator", "cv-linear-svm"), budget, eval_seed=0)
+    return SearchProblem(metafx.plugin.make_component("family", "pixel-and"), X[:n_train], y[:n_train],
+                         metafx.plugin.make_component("evaluator", "cv-linear-svm"), budget, eval_seed=0)
 
 
 def _init(data: str, n_train: int, budget: float) -> None:

@@ -24,6 +24,7 @@ import numpy as np
 from scipy.stats import spearmanr
 
 import metafx
+import metafx.plugin
 from metafx.core.validation import split_indices
 from metafx.default_plugins.guided import GuidedSearch
 from metafx.learn.svm import fit_linear_svm
@@ -49,7 +50,7 @@ def run_one(X, y, p: int, budget: float, top: int) -> dict:
                         progress=False)
     q = np.array([r.quality for r in res.trajectory])
     best = np.argsort(-q, kind="stable")[:top]
-    fam = metafx.make_component("family", "pixel-and")
+    fam = metafx.plugin.make_component("family", "pixel-and")
     fam.fit(X[tr], y[tr])
     ptr, pte = fam.prepare(X[tr]), fam.prepare(X[te])
     errors = []

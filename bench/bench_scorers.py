@@ -54,7 +54,7 @@ def main(argv=None) -> int:
     X = np.ascontiguousarray(Xall[:2000].reshape(2000, -1), dtype=np.uint8)
     y = np.asarray(yall[:2000])
     m, n = X.shape
-    fv = metafx.FeatureValues(n_samples=m, packed=pack_columns(X))
+    fv = metafx.plugin.FeatureValues(n_samples=m, packed=pack_columns(X))
     print(f"binarized MNIST: {m} images x {n} pixels, {len(np.unique(y))} classes")
 
     # ---------------------------------------------------------------- infogain

@@ -44,6 +44,7 @@ from sklearn.preprocessing import PolynomialFeatures, StandardScaler
 from threadpoolctl import threadpool_limits
 
 import metafx
+import metafx.plugin
 
 DATASETS = {
     "breast_cancer": (load_breast_cancer, "classification"),
@@ -167,7 +168,7 @@ def main(argv: list[str] | None = None) -> None:
         have_autofeat = True
     except ImportError:
         have_autofeat = False
-    if ("family", "tabular") not in metafx.get_registry():
+    if ("family", "tabular") not in metafx.plugin.get_registry():
         raise SystemExit("the tabular family is not registered: pip install ./plugins/metafx-tabular")
 
     print(f"metafx-tabular: budget {args.budget:g}, Mufasa {args.steps} steps, evaluator cv-linear (defaults); "

@@ -621,7 +621,7 @@ def main(argv: list[str] | None = None) -> None:
 
     import metafx
 
-    if ("family", "tabular") not in metafx.get_registry():
+    if ("family", "tabular") not in metafx.plugin.get_registry():
         raise SystemExit("the tabular family is not registered: pip install -e ./plugins/metafx-tabular")
     if args.openfe:
         try:

@@ -164,7 +164,7 @@ def svm_baselines(Xtr, ytr, Xte, yte, seed):
 
 def run(args) -> None:
     import metafx
-    from metafx.analysis.evaluation import test_error
+    from metafx.analysis.evaluation import holdout_error
     from metafx.core.validation import split_indices
 
     out = Path(args.out)
@@ -172,7 +172,7 @@ def run(args) -> None:
     runs = out / "runs.jsonl"
     done = done_keys(runs)
     X, y = load(args)
-    reg = metafx.get_registry()
+    reg = metafx.plugin.get_registry()
     for e in args.engines:
         reg.get("engine", parse_engine(parse_method(e)[0])[0])  # unknown engine: clear error before any work
     total = len(args.partitions) * len(args.budgets) * len(args.engines)
@@ -200,7 +200,7 @@ def run(args) -> None:
                                     engine_params=engine_params or None, seed=p, progress=False, oversample=oversample,
                                     evaluator_params=args.evaluator_params, reselect=reselect)
                 t_search = time.perf_counter() - t
-                err, c = test_error(res, X[tr], y[tr], X[te], y[te], random_state=p)
+                err, c = holdout_error(res, X[tr], y[tr], X[te], y[te], random_state=p)
                 rec = {"partition": p, "method": e, "budget": b, "test_error": err, "cv_quality": res.best_quality,
                        "best_point": res.best_point, "n_features": res.n_features, "total_cost": res.total_cost,
                        "final_C": c, "seconds": time.perf_counter() - t, "search_seconds": t_search,

@@ -52,7 +52,7 @@ def main(argv=None) -> dict:
 
     timer = Timer()
     X, y = load(args)
-    fam = metafx.get_registry().get("family", "pixels")().fit(X)
+    fam = metafx.plugin.get_registry().get("family", "pixels")().fit(X)
     pixels = fam.all_features()
     pairs = list(itertools.combinations(range(10), 2))
     rng = np.random.default_rng(args.seed)

@@ -102,7 +102,7 @@ def main(argv=None) -> dict:
                     continue
                 warm = [sources[s] for s in srcs] if arm == "warm" else None
                 res = metafx.search(Xtr, ytr, steps=J, warm_start=warm, **kw)
-                err, C = metafx.test_error(res, Xtr, ytr, Xte, yte)
+                err, C = metafx.holdout_error(res, Xtr, ytr, Xte, yte)
                 record({"key": key, "target": list(t), "arm": arm, "J": J, "quality": res.best_quality,
                         "test_error": err, "C": C, "best_point": res.best_point, "best_step": res.best_step,
                         "sources": [list(s) for s in srcs], "seconds": res.metadata.get("seconds")})

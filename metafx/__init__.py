@@ -16,19 +16,11 @@ Plugin authors find every name they need in :mod:`metafx.plugin`.
 from __future__ import annotations
 
 import importlib
+import warnings
 
+from . import _environment  # noqa: F401 - first: checks the environment before numba is imported
 from .analysis.scoring import score_features, select_features
 from .core import __version__
-from .core.base import (
-    Candidate,
-    Dataset,
-    FeatureFamily,
-    FeatureScorer,
-    FeatureSelector,
-    MetaFeatureDescriber,
-    SearchEngine,
-    SetEvaluator,
-)
 from .core.exceptions import (
     DuplicateComponentError,
     MetafxError,
@@ -36,12 +28,9 @@ from .core.exceptions import (
     UnknownComponentError,
     ValidationError,
 )
-from .core.values import Dimension, FeatureValues, MetaFeatureSpace, StepRecord
-from .hooks.manager import get_registry, register_plugin, unregister_plugin
-from .hooks.spec import hookimpl, hookspec
 from .learn import bounds
 from .loop.api import search
-from .loop.components import load_dataset, make_component
+from .loop.components import load_dataset
 from .loop.logs import set_log_level
 from .loop.loop import SearchInterrupted
 from .loop.result import SearchResult
@@ -49,30 +38,12 @@ from .loop.result import SearchResult
 __all__ = [
     "__version__",
     "search",
+    "SearchResult",
+    "SearchInterrupted",
+    "load_dataset",
     "set_log_level",
     "score_features",
     "select_features",
-    "load_dataset",
-    "make_component",
-    "get_registry",
-    "register_plugin",
-    "unregister_plugin",
-    "hookimpl",
-    "hookspec",
-    "SearchResult",
-    "SearchInterrupted",
-    "StepRecord",
-    "MetaFeatureSpace",
-    "Dimension",
-    "FeatureValues",
-    "FeatureFamily",
-    "MetaFeatureDescriber",
-    "FeatureScorer",
-    "SetEvaluator",
-    "FeatureSelector",
-    "SearchEngine",
-    "Candidate",
-    "Dataset",
     "MetafxError",
     "ValidationError",
     "UnknownComponentError",
@@ -84,27 +55,49 @@ __all__ = [
 # Loaded on first use, so that ``import metafx`` does not load scikit-learn or matplotlib.
 _LAZY = {
     "MetaFeatureExtractor": "metafx.sklearn",
+    "FeatureClassifier": "metafx.learn.classifier",
     "QualityMap": "metafx.analysis.quality_map",
     "smooth_qualities": "metafx.analysis.quality_map",
     "source_qualities": "metafx.analysis.transfer",
     "transfer_direct": "metafx.analysis.transfer",
     "transfer_indirect": "metafx.analysis.transfer",
     "transfer_quality": "metafx.analysis.transfer",
-    "test_error": "metafx.analysis.evaluation",
-    "FeatureClassifier": "metafx.learn.classifier",
     "plot_result": "metafx.plotting",
 }
 _LAZY_MODULES = {"transfer": "metafx.analysis.transfer", "quality_map": "metafx.analysis.quality_map",
                  "compression": "metafx.learn.compression", "potential_bounds": "metafx.learn.potential_bounds",
-                 "plotting": "metafx.plotting"}
+                 "plotting": "metafx.plotting", "export": "metafx.export"}
 __all__ += list(_LAZY) + list(_LAZY_MODULES)
+
+#: names that moved to :mod:`metafx.plugin` (plugin authors' API); ``metafx.NAME`` still works for one release,
+#: with a FutureWarning
+_MOVED_TO_PLUGIN = frozenset({
+    "make_component", "get_registry", "register_plugin", "unregister_plugin", "hookimpl", "hookspec",
+    "StepRecord", "MetaFeatureSpace", "Dimension", "FeatureValues", "FeatureFamily", "MetaFeatureDescriber",
+    "FeatureScorer", "SetEvaluator", "FeatureSelector", "SearchEngine", "Candidate", "Dataset",
+})
+#: renamed: the old name still works for one release, with a FutureWarning
+_RENAMED = {"test_error": ("metafx.analysis.evaluation", "holdout_error",
+                           "metafx.test_error is renamed metafx.holdout_error (it returns the same (error, C) pair)")}
+_LAZY["holdout_error"] = "metafx.analysis.evaluation"
+__all__.append("holdout_error")
 
 
 def __getattr__(name: str):
+    if name == "plugin":  # the plugin authors' API, as ``metafx.plugin`` after ``import metafx``
+        return importlib.import_module("metafx.plugin")
     if name in _LAZY:
         return getattr(importlib.import_module(_LAZY[name]), name)
     if name in _LAZY_MODULES:
         return importlib.import_module(_LAZY_MODULES[name])
+    if name in _MOVED_TO_PLUGIN:
+        warnings.warn(f"metafx.{name} is part of the plugin authors' API: import it from metafx.plugin "
+                      f"(metafx.{name} goes in the next release)", FutureWarning, stacklevel=2)
+        return getattr(importlib.import_module("metafx.plugin"), name)
+    if name in _RENAMED:
+        module, new, message = _RENAMED[name]
+        warnings.warn(f"{message}; the old name goes in the next release", FutureWarning, stacklevel=2)
+        return getattr(importlib.import_module(module), new)
     raise AttributeError(f"module 'metafx' has no attribute {name!r}")
 
 

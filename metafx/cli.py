@@ -617,7 +617,7 @@ def _default_out(now: float | None = None) -> str:
 
 def _held_out(args: argparse.Namespace, result: SearchResult, data: _Data, final_c: float | str) -> None:
     """The test on the held-out part: the evaluator's own model when it offers one (``split_scores``, the
-    tabular evaluators), else the error of a linear SVM on the chosen features (recorded as ``test_error``)."""
+    tabular evaluators), else the error of a linear SVM on the chosen features (recorded as ``holdout_error``)."""
     import numpy as np
 
     ev = make_component("evaluator", result.evaluator, result.evaluator_params)
@@ -641,7 +641,7 @@ def _held_out(args: argparse.Namespace, result: SearchResult, data: _Data, final
     # the final model (C by CV on the training part), kept in the result for prediction and export
     clf = result.fit_classifier(data.X_train, data.y_train, C=None if final_c == "cv" else final_c,
                                 random_state=args.seed)
-    result.test_error = float(np.mean(clf.predict(data.X_test) != np.asarray(data.y_test)))
+    result.holdout_error = float(np.mean(clf.predict(data.X_test) != np.asarray(data.y_test)))
     result.metadata["final_C"] = clf.C_
 
 

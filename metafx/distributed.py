@@ -53,6 +53,7 @@ from .core.base import FeatureFamily, SearchEngine, SetEvaluator
 from .core.exceptions import MetafxError, StorageError, ValidationError
 from .core.validation import check_int as _check_int
 from .core.validation import check_labels, split_indices
+from .loop.checks import check_spec_fields
 from .loop.components import load_dataset, make_component
 from .loop.files import storage_file
 from .loop.loop import Progress, SearchState, search_signature
@@ -164,6 +165,7 @@ def study_spec(storage: Any, study_name: str) -> ProblemSpec:
         raise StorageError(
             f"study {study_name!r} in {mask_url(str(storage))!r} records no problem for workers; create it with "
             "`metafx search --engine optuna --storage ... --study ...` or metafx.distributed.create_study")
+    check_spec_fields(attrs[SPEC_KEY], f"study {study_name!r} in {mask_url(str(storage))!r}", attrs.get(STEPS_KEY))
     spec = ProblemSpec.from_dict(attrs[SPEC_KEY])
     spec.steps = max(int(spec.steps), int(attrs.get(STEPS_KEY, 0)))
     return spec

@@ -220,7 +220,7 @@ def _about(result: Any, feats: _Features, lin: _Linear | None, source: str | Non
         f"  best point {pt}; {getattr(result, 'quality_label', None) or 'quality'} {result.best_quality:.4g} "
         f"at step {result.best_step}; "
         f"{result.n_features} features of total cost {result.total_cost:g}"
-        + ("" if result.test_error is None else f"; test error {100 * result.test_error:.2f} %"),
+        + ("" if result.holdout_error is None else f"; held-out error {100 * result.holdout_error:.2f} %"),
         "",
         "Feature f is 1 when, for some shift (dy, dx) in {0 .. a-1} x {0 .. a-1} (a = its shift length), every",
         "input (row, col, negated) of it has pixel(row + dy, col + dx) != negated, a pixel outside the image",

@@ -21,6 +21,7 @@ display as the cell's value, and ``fig.savefig(path)`` writes them.
 
 from __future__ import annotations
 
+import io
 import math
 import os
 import textwrap
@@ -31,9 +32,14 @@ import numpy as np
 
 from .core.base import FeatureFamily
 from .core.exceptions import ValidationError
+from .loop.files import atomic_write_bytes
 from .loop.result import SearchResult
 
-__all__ = ["plot_trajectory", "plot_path", "plot_features", "plot_result", "close_figure"]
+__all__ = ["plot_trajectory", "plot_path", "plot_features", "plot_result", "close_figure", "MAX_DRAWN_PIXELS"]
+
+#: the largest image (H * W pixels) whose features are drawn: a damaged ``image_shape`` must not make a
+#: picture allocate gigabytes (2048 x 2048; MNIST is 28 x 28)
+MAX_DRAWN_PIXELS = 1 << 22
 
 
 def _figure(figsize: tuple[float, float]):
@@ -62,8 +68,8 @@ def _title(result: SearchResult) -> str:
     on = f" on {data['name']} ({data.get('n_train', result.n_samples)} training samples)" \
         if isinstance(data, dict) and "name" in data else f" ({result.n_samples} training samples)"
     title = f"{result.engine}, {result.family}{on}, budget {result.budget:g}"
-    if result.test_error is not None:
-        title += f"; test error {100 * result.test_error:.2f} %"
+    if result.holdout_error is not None:
+        title += f"; held-out error {100 * result.holdout_error:.2f} %"
     return title
 
 
@@ -173,7 +179,7 @@ def plot_features(result: SearchResult | str | os.PathLike[str], X: Any = None, 
     With training data ``X, y`` the panels show the ``n`` best features by
     ``scorer`` (default infogain) over the mean image of ``X``; without them,
     the first ``n`` features on an empty grid.  The drawing is the family's
-    :meth:`~metafx.FeatureFamily.plot_features` (for ``pixel-and``: filled
+    :meth:`~metafx.plugin.FeatureFamily.plot_features` (for ``pixel-and``: filled
     squares are inputs that must be 1, crossed ones inputs that must be 0,
     and the dashed box is where the inputs reach under the ``a x a`` shifts).
     Returns the Figure.
@@ -182,6 +188,11 @@ def plot_features(result: SearchResult | str | os.PathLike[str], X: Any = None, 
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValidationError(f"n={n!r} must be a positive integer (features drawn)")
     family, batch = result.feature_batch()
+    shape = getattr(family, "image_shape", None)
+    if isinstance(shape, (list, tuple)) and len(shape) == 2 and all(isinstance(v, (int, np.integer)) for v in shape) \
+            and int(shape[0]) * int(shape[1]) > MAX_DRAWN_PIXELS:
+        raise ValidationError(f"image_shape={list(shape)} ({int(shape[0]) * int(shape[1])} pixels) is too large to "
+                              f"draw; at most {MAX_DRAWN_PIXELS} pixels (the result's family_params may be damaged)")
     if type(family).plot_features is FeatureFamily.plot_features:
         family.plot_features(batch, None)  # raises NotImplementedError naming the family
     background = None
@@ -238,6 +249,9 @@ def plot_result(result: SearchResult | str | os.PathLike[str], out: str | os.Pat
     features, ``<out>/<stem>_features.png`` (:func:`plot_features` with
     ``X, y``).  ``out`` defaults to the directory of the JSON file (or the
     current directory); ``stem`` to the JSON file's name (or ``"result"``).
+    Each file is written whole to a temporary file and renamed into place, so
+    a kill or a full disk leaves the previous picture, never a torn one
+    (:class:`~metafx.StorageError` says what failed).
     """
     if not isinstance(result, SearchResult):
         p = Path(result)
@@ -255,7 +269,9 @@ def plot_result(result: SearchResult | str | os.PathLike[str], out: str | os.Pat
     paths = []
     for name, fig in figs:
         path = out / f"{stem}_{name}.png"
-        fig.savefig(path, dpi=dpi)
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=dpi)
         close_figure(fig)
+        atomic_write_bytes(path, buf.getvalue())
         paths.append(path)
     return paths

@@ -38,6 +38,7 @@ from .core.exceptions import (
     UnknownComponentError,
     ValidationError,
 )
+from .core.params import HasMethods, InstanceOf, Interval, Options, Satisfies
 from .core.validation import (
     check_binary_images,
     check_choice,
@@ -56,7 +57,6 @@ from .hooks.spec import hookimpl, hookspec
 from .loop.components import make_component
 from .loop.loop import SearchState, run_search
 from .loop.problem import Evaluation, SearchProblem, step_rng
-from .loop.result import SearchResult
 
 __all__ = [
     "hookimpl",
@@ -80,7 +80,6 @@ __all__ = [
     "MetaFeatureSpace",
     "FeatureValues",
     "StepRecord",
-    "SearchResult",
     "SearchProblem",
     "Evaluation",
     "SearchState",
@@ -95,6 +94,11 @@ __all__ = [
     "check_xy",
     "check_binary_images",
     "check_table",
+    "Interval",
+    "Options",
+    "InstanceOf",
+    "HasMethods",
+    "Satisfies",
     "MetafxError",
     "ValidationError",
     "UnknownComponentError",

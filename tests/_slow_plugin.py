@@ -8,6 +8,7 @@ import os
 import time
 
 import metafx
+import metafx.plugin
 from metafx.default_plugins.svm_evaluator import CVLinearSVM
 
 
@@ -20,6 +21,6 @@ class SlowSVM(CVLinearSVM):
         return super().evaluate(X, y, random_state=random_state)
 
 
-@metafx.hookimpl
+@metafx.plugin.hookimpl
 def metafx_register_evaluators(register):
     register(SlowSVM)

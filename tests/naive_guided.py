@@ -1,4 +1,4 @@
-"""Slow, obviously correct references for the ``guided`` engine's model and portfolio.
+"""Slow, obviously correct references for the ``guided`` engine's model, portfolio and draw.
 
 The Gaussian process is written from its textbook formulas (Rasmussen & Williams 2006,
 eqs. 2.25-2.26 and 2.30) with explicit inverses and loops over pairs of points; the
@@ -185,6 +185,9 @@ def pixel_and_draw(fam, point, budget, rng):
     K, a, target = int(point["numInputs"]), int(point["shiftInvLen"]), float(point["scatter"])
     n = int(math.floor(float(budget) / (0.5 * (1 + a * a)) + 1e-9))
     h, w = fam.image_shape
+    if n <= 0:  # nothing drawn
+        z = np.zeros((0, MAX_INPUTS), np.int16)
+        return z, z.copy(), np.zeros((0, MAX_INPUTS), bool), np.zeros(0, np.int8), np.zeros(0, np.int8)
     if K == 1:
         pr, pc = fam._centres(n, rng)
         rows, cols = pr[:, None], pc[:, None]

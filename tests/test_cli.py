@@ -26,7 +26,7 @@ def test_search_on_digits_writes_result(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "best point" in text and "test error" in text
     data = json.loads(out.read_text())
-    assert 0 <= data["test_error"] <= 1 and data["total_cost"] <= 100
+    assert 0 <= data["holdout_error"] <= 1 and data["total_cost"] <= 100
     assert all(t["point"]["shiftInvLen"] == 1 for t in data["trajectory"])
 
 

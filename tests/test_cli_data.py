@@ -111,11 +111,11 @@ def test_png_folder_to_result_summary_and_features(tmp_path, png_dir, capsys, mo
     res = metafx.SearchResult.from_json(tmp_path / written[0])
     d = res.metadata["data"]
     assert d["format"] == "folder" and d["threshold"] == 128 and d["n_test"] == 30 and d["n_train"] == 120
-    assert d["classes"] == ["class0", "class1", "class2"] and 0 <= res.test_error <= 1
+    assert d["classes"] == ["class0", "class1", "class2"] and 0 <= res.holdout_error <= 1
 
     assert main(["show", written[0]]) == 0
     text = capsys.readouterr().out
-    for word in ("best point:", "quality:", "CV accuracy of a linear SVM", "test error:", "features:",
+    for word in ("best point:", "quality:", "CV accuracy of a linear SVM", "held-out error:", "features:",
                  "trajectory: 2 steps", "binarized at value >= 128", "total cost"):
         assert word in text, word
     assert main(["show", written[0], "--json"]) == 0
@@ -178,7 +178,7 @@ def test_npy_with_threshold_and_test_file(tmp_path, capsys):
     assert main(base + ["--threshold", "8", "--test", str(tmp_path / "test.npz"), "--out", str(out)]) == 0
     res = metafx.SearchResult.from_json(out)
     assert res.metadata["data"]["threshold"] == 8 and res.metadata["data"]["n_test"] == 100
-    assert res.n_samples == 300 and res.test_error is not None
+    assert res.n_samples == 300 and res.holdout_error is not None
     # transform binarizes new 0-16 images with the threshold the search used
     assert main(["transform", str(out), "--data", str(tmp_path / "test.npz"), "--out", str(tmp_path / "f.npy")]) == 0
     assert np.array_equal(np.load(tmp_path / "f.npy"), res.transform((d.images[300:400] >= 8).astype(np.uint8)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import metafx
+import metafx.plugin
 from metafx.testing import (
     DatasetConformance,
     DescriberConformance,
@@ -83,10 +84,10 @@ class TestMnist(DatasetConformance):
 
     @pytest.fixture
     def ds(self, mnist_path):  # skipped when the MNIST files are absent
-        return metafx.make_component("dataset", "mnist", {"data_dir": str(mnist_path)})
+        return metafx.plugin.make_component("dataset", "mnist", {"data_dir": str(mnist_path)})
 
 
-# wrapper selectors and baselines (metafx/default_plugins/wrappers.py)
+# wrapper selectors and baselines (wrappers.py, scorers.py, selectors.py)
 class TestForward(EvaluatorConformance):
     evaluator = "forward"
 

@@ -6,11 +6,12 @@ import numpy as np
 import pytest
 
 import metafx
+import metafx.plugin
 from metafx.loop.api import DEFAULT_BUDGET, resolve_budget
 
 
 def _family(name="pixel-and"):
-    return metafx.make_component("family", name)
+    return metafx.plugin.make_component("family", name)
 
 
 @pytest.mark.parametrize("shape, budget", [((28, 28), 6272.0), ((8, 8), 512.0), ((5, 7), 280.0)])

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import metafx
+import metafx.plugin
 from metafx.default_plugins.optuna_engine import SURPLUS_KEY
 from metafx.default_plugins.svm_evaluator import CVLinearSVM
 from metafx.distributed import ProblemSpec, create_study, run_worker, study_spec
@@ -32,7 +33,7 @@ WORKER = textwrap.dedent("""
     import json, os, sys, time
     sys.path.insert(0, {tests!r})
     import metafx, _slow_plugin
-    metafx.register_plugin(_slow_plugin)
+    metafx.plugin.register_plugin(_slow_plugin)
     from metafx.distributed import run_worker
 
     url, study, barrier, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
@@ -54,9 +55,9 @@ def slow_plugin():
     sys.path.insert(0, str(TESTS))
     import _slow_plugin
 
-    metafx.register_plugin(_slow_plugin)
+    metafx.plugin.register_plugin(_slow_plugin)
     yield _slow_plugin
-    metafx.unregister_plugin(_slow_plugin)
+    metafx.plugin.unregister_plugin(_slow_plugin)
 
 
 def _spec(steps: int = 12, **kw) -> ProblemSpec:
@@ -193,7 +194,7 @@ def test_cli_coordinator_and_worker(tmp_path):
     stdout, stderr = coord.communicate(timeout=120)
     assert coord.returncode == 0, stderr
     res = metafx.SearchResult.from_json(out)
-    assert res.engine == "optuna" and len(res.trajectory) == 6 and res.test_error is not None
+    assert res.engine == "optuna" and len(res.trajectory) == 6 and res.holdout_error is not None
     assert res.metadata["study_name"] == "cli"
     spec = study_spec(url, "cli")
     assert spec.n_train == 300 and spec.budget == 40 and spec.engine_params == {"sampler": "random"}
@@ -413,7 +414,7 @@ CLI_WORKER = textwrap.dedent("""
     import sys
     sys.path.insert(0, {tests!r})
     import metafx, _slow_plugin
-    metafx.register_plugin(_slow_plugin)
+    metafx.plugin.register_plugin(_slow_plugin)
     from metafx.cli import main
     sys.exit(main(["worker", "--storage", sys.argv[1], "--study", sys.argv[2], "--no-progress"]))
 """).format(tests=str(TESTS))

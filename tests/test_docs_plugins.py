@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import metafx
+import metafx.plugin
 from metafx.hooks import spec as hookspecs
 from metafx.testing import (
     DatasetConformance,
@@ -93,17 +94,17 @@ EXAMPLE_NAMES = {
 def doc_plugins():
     mods = [_module(h) for h in hook_specs()] + [_module("metafx_register_families", 1)]  # + the image family
     for m in mods:
-        metafx.register_plugin(m, name=m.__name__)
+        metafx.plugin.register_plugin(m, name=m.__name__)
     yield mods
     for m in mods:
-        metafx.unregister_plugin(m)
+        metafx.plugin.unregister_plugin(m)
         sys.modules.pop(m.__name__, None)
 
 
 @pytest.mark.parametrize("hook", hook_specs())
 def test_example_registers_through_its_hook(hook):
     kind = hookspecs.HOOK_KINDS[hook]
-    reg = metafx.get_registry().registration(kind, EXAMPLE_NAMES[hook])
+    reg = metafx.plugin.get_registry().registration(kind, EXAMPLE_NAMES[hook])
     assert reg.plugin == f"docs_example_{hook}"
 
 
@@ -154,7 +155,7 @@ def test_image_family_example_searches_and_draws(tmp_path):
 
 def test_conformance_failure_says_what_went_wrong():
     """A family that overspends its budget fails the suite with a sentence, not a bare AssertionError."""
-    base = metafx.get_registry().get("family", "example-cuts")
+    base = metafx.plugin.get_registry().get("family", "example-cuts")
 
     class Overspends(base):
         name = "example-overspends"
@@ -195,7 +196,7 @@ SCRIPT_TAIL = """
 import os, sys, time
 import metafx
 
-metafx.register_plugin(sys.modules[__name__], name="docs-climb")
+metafx.plugin.register_plugin(sys.modules[__name__], name="docs-climb")
 X, y = metafx.load_dataset("digits")
 
 

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import metafx
+import metafx.plugin
 from metafx.loop.problem import step_rng
 from metafx.plugin import run_search
 from metafx.testing import EngineConformance
@@ -76,7 +77,7 @@ class TestRanked(EngineConformance):
 def test_optuna_samplers_are_seeded(small, sampler):
     if sampler == "gp" and importlib.util.find_spec("torch") is None:
         with pytest.raises(metafx.ValidationError, match=r"sampler='gp' needs the 'torch' package.*pip install torch"):
-            metafx.make_component("engine", "optuna", {"sampler": "gp"})
+            metafx.plugin.make_component("engine", "optuna", {"sampler": "gp"})
         pytest.skip("sampler gp needs torch (not installed); its clear error was checked instead")
     if sampler == "cmaes" and importlib.util.find_spec("cmaes") is None:
         pytest.skip("sampler cmaes needs the cmaes package (pip install cmaes)")
@@ -91,12 +92,12 @@ def test_optuna_samplers_are_seeded(small, sampler):
     assert [t.point for t in a.trajectory] != [t.point for t in c.trajectory]
     assert [t.step for t in a.trajectory] == list(range(1, 13))
     assert all(t.point["percentPos"] == 50 for t in a.trajectory)
-    space = metafx.make_component("family", "pixel-and").fit(X).space()
+    space = metafx.plugin.make_component("family", "pixel-and").fit(X).space()
     assert all(space.check_point(t.point) == t.point for t in a.trajectory)
     assert a.metadata["sampler"] == sampler
     # the best features are re-drawn from the seed and the trial number alone
     best = a.trajectory[a.best_step - 1]
-    fam = metafx.make_component("family", "pixel-and").fit(X)
+    fam = metafx.plugin.make_component("family", "pixel-and").fit(X)
     redrawn = fam.draw(best.point, 50, step_rng(4, a.metadata["best_trial"] + 1, 1))
     assert fam.to_json(redrawn) == a.features
 
@@ -185,7 +186,7 @@ def test_mufasa_one_candidate_is_the_thesis_algorithm(small):
     b = metafx.search(X, y, engine_params={"n_candidates": 1}, **kw)
     assert strip(a) == strip(b)
     # step j > 1 is a neighbour of the best point so far (every free dimension moved by at most its step)
-    space = metafx.make_component("family", "pixel-and").fit(X).space()
+    space = metafx.plugin.make_component("family", "pixel-and").fit(X).space()
     for prev, rec in zip(a.trajectory, a.trajectory[1:]):
         u_best = [r for r in a.trajectory[: rec.step - 1] if r.accepted][-1].point
         for d in space.dimensions:
@@ -206,14 +207,14 @@ def test_mufasa_candidates_same_result_whatever_n_jobs(small):
 
 def test_mufasa_bad_candidates():
     with pytest.raises(metafx.ValidationError, match="n_candidates=0 must be an integer >= 1"):
-        metafx.make_component("engine", "mufasa", {"n_candidates": 0})
+        metafx.plugin.make_component("engine", "mufasa", {"n_candidates": 0})
 
 
 # ----------------------------------------------------------------- random (MF+Rand)
 def test_random_engine_draws_uniform_points_independently(small):
     X, y = small
     res = metafx.search(X, y, budget=40, steps=6, engine="random", seed=8, progress=False)
-    fam = metafx.make_component("family", "pixel-and").fit(X)
+    fam = metafx.plugin.make_component("family", "pixel-and").fit(X)
     space = fam.space()
     for rec in res.trajectory:
         assert rec.point == space.uniform(step_rng(8, rec.step, 0))
@@ -231,14 +232,14 @@ def test_random_feature_mode_mixes_meta_features(small):
     d = fam.describe(batch)
     assert len(set(d["shiftInvLen"].tolist())) > 1 or len(set(d["numInputs"].tolist())) > 1
     with pytest.raises(metafx.ValidationError, match="mode='grid' is not allowed; choose one of 'point', 'feature'"):
-        metafx.make_component("engine", "random", {"mode": "grid"})
+        metafx.plugin.make_component("engine", "random", {"mode": "grid"})
 
 
 # ----------------------------------------------------------------- ranked (MF+Norm Infogain)
 def _reference_ranked(X, y, budget, seed, normalize=True, unique=True):
     """Independent re-statement: draw the pool, score every feature with the
     NumPy infogain, sort by infogain / cost (stable), take the fitting prefix."""
-    fam = metafx.make_component("family", "pixel-and").fit(X)
+    fam = metafx.plugin.make_component("family", "pixel-and").fit(X)
     pool = fam.draw_random(50 * budget, step_rng(seed, 1, 1))
     specs = fam.to_json(pool)
     V = naive.pixel_and_features(X, specs)
@@ -291,7 +292,7 @@ def test_row_hashes_equal_values_equal_hashes(rng):
     A = (rng.random((131, 40)) < 0.3).astype(np.uint8)
     A[:, 7] = A[:, 3]
     A[:, 39] = A[:, 3]
-    for v in (metafx.FeatureValues.from_dense(A), metafx.FeatureValues(n_samples=131, packed=naive.pack_columns(A))):
+    for v in (metafx.plugin.FeatureValues.from_dense(A), metafx.plugin.FeatureValues(n_samples=131, packed=naive.pack_columns(A))):
         h = v.row_hashes()
         keys = [A[:, j].tobytes() for j in range(40)]
         for i in range(40):
@@ -301,7 +302,7 @@ def test_row_hashes_equal_values_equal_hashes(rng):
 
 def test_ranked_chunks_bound_memory_and_do_not_change_the_result(small, monkeypatch):
     X, y = small
-    fam_cls = metafx.get_registry().get("family", "pixel-and")
+    fam_cls = metafx.plugin.get_registry().get("family", "pixel-and")
     sizes = []
     orig = fam_cls.compute
 
@@ -315,7 +316,7 @@ def test_ranked_chunks_bound_memory_and_do_not_change_the_result(small, monkeypa
     sizes.clear()
     tiny = metafx.search(X, y, budget=40, engine="ranked", seed=2, progress=False,
                          engine_params={"max_memory_mb": 0.02})
-    eng = metafx.make_component("engine", "ranked", {"max_memory_mb": 0.02})
+    eng = metafx.plugin.make_component("engine", "ranked", {"max_memory_mb": 0.02})
     chunk = eng.chunk_size(len(y))
     assert chunk * (8 * math.ceil(len(y) / 64) + len(y)) <= 0.02 * 2**20
     assert max(sizes[:-1]) <= chunk and sum(sizes[:-1]) == n_pool and len(sizes) > 3
@@ -323,7 +324,7 @@ def test_ranked_chunks_bound_memory_and_do_not_change_the_result(small, monkeypa
 
 
 def test_ranked_at_budget_12000_on_2000_images_fits_64_mb():
-    eng = metafx.make_component("engine", "ranked")
+    eng = metafx.plugin.make_component("engine", "ranked")
     chunk = eng.chunk_size(2000)
     assert chunk * 32 * 8 <= 64 * 2**20  # packed values of one chunk
     assert chunk * (32 * 8 + 2000) <= 64 * 2**20  # even if a scorer unpacks them to bytes
@@ -385,9 +386,9 @@ def test_budget_below_cheapest_feature_and_no_steps(small, engine):
 def test_unknown_sampler_lists_the_allowed_ones():
     with pytest.raises(metafx.ValidationError,
                        match=r"sampler='nsga' is not allowed; choose one of 'tpe', 'cmaes', 'gp', 'random', 'qmc'"):
-        metafx.make_component("engine", "optuna", {"sampler": "nsga"})
+        metafx.plugin.make_component("engine", "optuna", {"sampler": "nsga"})
     with pytest.raises(metafx.ValidationError, match=r"sampler_params=.*not valid for sampler 'tpe'"):
-        metafx.make_component("engine", "optuna", {"sampler_params": {"no_such_option": 1}})
+        metafx.plugin.make_component("engine", "optuna", {"sampler_params": {"no_such_option": 1}})
 
 
 def test_unreachable_storage_names_url_without_password(small):

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import metafx
+import metafx.plugin
 from metafx.default_plugins.pixel_families import PixelAndFamily, PixelsFamily
 
 
@@ -106,7 +107,7 @@ def test_pixels_family_and_describers(rng):
     allf = fam.all_features()
     assert len(allf) == 36
     np.testing.assert_array_equal(fam.transform(imgs, allf), imgs.reshape(20, -1))
-    reg = metafx.get_registry()
+    reg = metafx.plugin.get_registry()
     loc = reg.get("describer", "location")().describe(fam, allf)
     np.testing.assert_array_equal(loc[:, 0], np.tile(np.arange(6), 6))
     r = reg.get("describer", "r")().describe(fam, allf)
@@ -126,7 +127,7 @@ def test_ink_location_prior_follows_pixel_variance(rng):
     with pytest.raises(metafx.ValidationError, match="call fit"):
         PixelAndFamily(image_shape=(12, 12), location_prior="ink").draw({}, 10, rng)
     with pytest.raises(metafx.ValidationError, match="location_prior='x'"):
-        metafx.make_component("family", "pixel-and", {"location_prior": "x"})
+        metafx.plugin.make_component("family", "pixel-and", {"location_prior": "x"})
     with pytest.raises(metafx.ValidationError, match="location_prior='x'"):  # fit checks the parameters too
         PixelAndFamily(location_prior="x").fit(np.zeros((3, 4, 4)))
 

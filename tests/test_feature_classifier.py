@@ -15,7 +15,7 @@ from sklearn.utils.estimator_checks import check_estimator
 
 import metafx
 from metafx import SearchResult, ValidationError
-from metafx.analysis.evaluation import test_error
+from metafx.analysis.evaluation import holdout_error
 from metafx.learn.classifier import FeatureClassifier
 from metafx.learn.svm import fit_linear_svm
 
@@ -125,7 +125,7 @@ def test_dense_valued_family():
 def test_test_error_is_the_pipeline(digits, digits_result):
     X, y = digits
     feats, model = _pipeline(digits_result, X[:500], y[:500])
-    err, c = test_error(digits_result, X[:500], y[:500], X[500:900], y[500:900])
+    err, c = holdout_error(digits_result, X[:500], y[:500], X[500:900], y[500:900])
     assert err == float(np.mean(model.predict(feats(X[500:900])) != y[500:900])) and c == model[-1].C
 
 
@@ -224,7 +224,7 @@ def test_the_cli_keeps_the_final_model(tmp_path, capsys):
     X, y = metafx.load_dataset("digits")
     assert res.classifier is not None and res.classifier["C"] == res.metadata["final_C"]
     assert np.array(res.classifier["coef"]).shape == (10, res.n_features)
-    assert 0 <= res.test_error <= 1
+    assert 0 <= res.holdout_error <= 1
 
 
 def test_lazy_export():

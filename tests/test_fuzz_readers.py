@@ -130,7 +130,7 @@ def _journal_bytes():
             best = -math.inf
             for s, q in enumerate([0.3, 0.5, 0.4, 0.5, 0.7], start=1):
                 best = max(best, q)
-                j.append(metafx.StepRecord(step=s, point={"numInputs": s, "scatter": 1.5 + s / 10}, quality=q,
+                j.append(metafx.plugin.StepRecord(step=s, point={"numInputs": s, "scatter": 1.5 + s / 10}, quality=q,
                                            cost=9.5, n_features=s, seconds=0.25, best_quality=best,
                                            accepted=q >= best, timings={"draw": 0.125}))
             records = list(j.records)

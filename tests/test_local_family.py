@@ -9,6 +9,7 @@ import pytest
 from naive import pixel_and_features  # tests/ is on sys.path under pytest
 
 import metafx
+import metafx.plugin
 from metafx.core.exceptions import ValidationError
 from metafx.default_plugins.local_families import PixelAndLocalFamily
 from metafx.testing import FamilyConformance
@@ -79,7 +80,7 @@ def test_unreachable_scatter_gets_the_closest(rng):
 
 def test_values_match_the_naive_reference(digits, rng):
     X, y = digits
-    fam = metafx.get_registry().get("family", "pixel-and-local")().fit(X)
+    fam = metafx.plugin.get_registry().get("family", "pixel-and-local")().fit(X)
     assert isinstance(fam, PixelAndLocalFamily)
     b = fam.concat([fam.draw({"numInputs": k, "shiftInvLen": a, "x": 3, "y": 4, "percentPos": 50}, 12, rng)
                     for k in (1, 2, 4) for a in (1, 2)])

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import metafx
+import metafx.plugin
 from metafx.cli import build_parser, main
 from metafx.loop.api import DEFAULT_ENGINE, DEFAULT_STEPS
 
@@ -52,7 +53,7 @@ def test_seed_and_random_state_name_the_same_thing(small):
     assert np.array_equal(metafx.score_features(Z, t, "relief", seed=2),
                           metafx.score_features(Z, t, "relief", random_state=2))
     with pytest.raises(metafx.ValidationError, match="two names"):
-        metafx.make_component("evaluator", "relief", {"seed": 1, "random_state": 2})
+        metafx.plugin.make_component("evaluator", "relief", {"seed": 1, "random_state": 2})
     assert build_parser().parse_args(["search", "--random-state", "7"]).seed == 7
 
 
@@ -208,7 +209,7 @@ def test_cli_plot_writes_the_feature_picture(tmp_path, capsys):
 def test_family_without_a_drawing_says_so():
     from metafx.plugin import FeatureFamily
 
-    fam = metafx.get_registry().get("family", "pixels")(image_shape=(8, 8))
+    fam = metafx.plugin.get_registry().get("family", "pixels")(image_shape=(8, 8))
     assert type(fam).plot_features is FeatureFamily.plot_features
     with pytest.raises(NotImplementedError, match="family 'pixels'.*plot_features\\(batch, ax, background=None\\)"):
         fam.plot_features(fam.all_features(), None)

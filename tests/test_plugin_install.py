@@ -47,6 +47,7 @@ packages = ["{PACKAGE}"]
 
 PLUGIN = '''
 import metafx
+import metafx.plugin
 from metafx.default_plugins.pixel_families import PixelAndFamily
 
 
@@ -60,14 +61,14 @@ class PositiveAnd(PixelAndFamily):
         return super().space().with_fixed({"percentPos": 100})
 
 
-@metafx.hookimpl
+@metafx.plugin.hookimpl
 def metafx_register_families(register):
     register(PositiveAnd)
 '''
 
 PROBE = textwrap.dedent("""
     import json, metafx
-    reg = metafx.get_registry()
+    reg = metafx.plugin.get_registry()
     out = {"found": ("family", "throwaway-positive-and") in reg}
     if out["found"]:
         r = reg.registration("family", "throwaway-positive-and")
@@ -125,7 +126,7 @@ def _probe(target: Path, **env: str) -> dict:
 def test_not_visible_in_this_environment():
     import metafx
 
-    assert ("family", "throwaway-positive-and") not in metafx.get_registry()
+    assert ("family", "throwaway-positive-and") not in metafx.plugin.get_registry()
 
 
 def test_installed_plugin_is_found_through_its_entry_point(plugin_dir):

@@ -10,6 +10,7 @@ import types
 import pytest
 
 import metafx
+import metafx.plugin
 from metafx.default_plugins.pixel_families import PixelAndFamily
 from metafx.hooks.manager import get_registry
 
@@ -46,14 +47,14 @@ def _plugin_module(cls, hook="metafx_register_families"):
         register(cls)
 
     register_hook.__name__ = hook
-    setattr(mod, hook, metafx.hookimpl(register_hook))
+    setattr(mod, hook, metafx.plugin.hookimpl(register_hook))
     return mod
 
 
 def test_out_of_tree_plugin_adds_a_family_search_can_use(digits):
     X, y = digits
     mod = _plugin_module(PlusFamily)
-    metafx.register_plugin(mod, name="test-plugin")
+    metafx.plugin.register_plugin(mod, name="test-plugin")
     try:
         reg = get_registry()
         assert reg.registration("family", "test-positive-and").plugin == "test-plugin"
@@ -62,7 +63,7 @@ def test_out_of_tree_plugin_adds_a_family_search_can_use(digits):
         assert all(not neg for f in res.features for _, _, neg in f["inputs"])
         assert res.transform(X[:3]).shape == (3, res.n_features)
     finally:
-        metafx.unregister_plugin(mod)
+        metafx.plugin.unregister_plugin(mod)
     assert ("family", "test-positive-and") not in get_registry()
 
 
@@ -72,7 +73,7 @@ def test_duplicate_names_fail_naming_both_plugins():
 
     mod = _plugin_module(Dup)
     with pytest.raises(metafx.DuplicateComponentError) as e:
-        metafx.register_plugin(mod, name="dup-plugin")
+        metafx.plugin.register_plugin(mod, name="dup-plugin")
     msg = str(e.value)
     assert "metafx.builtin:families" in msg and "dup-plugin" in msg
     assert ("family", "pixel-and") in get_registry()  # the failed plugin was removed again
@@ -83,13 +84,13 @@ def test_register_rejects_wrong_base_and_missing_name():
         name = "x"
 
     with pytest.raises(metafx.ValidationError, match="subclass of FeatureFamily"):
-        metafx.register_plugin(_plugin_module(type("N", (), {"name": "x"})), name="bad1")
+        metafx.plugin.register_plugin(_plugin_module(type("N", (), {"name": "x"})), name="bad1")
 
     class NoName(PixelAndFamily):
         name = ""
 
     with pytest.raises(metafx.ValidationError, match="without a class attribute `name`"):
-        metafx.register_plugin(_plugin_module(NoName), name="bad2")
+        metafx.plugin.register_plugin(_plugin_module(NoName), name="bad2")
 
 
 def test_disable_autoload_env_skips_entry_points():
@@ -105,4 +106,4 @@ def test_disable_autoload_env_skips_entry_points():
 
 def test_make_component_rejects_unknown_params():
     with pytest.raises(metafx.ValidationError, match="does not take parameter.*'Cee'.*allowed: n_splits, C"):
-        metafx.make_component("evaluator", "cv-linear-svm", {"Cee": 1})
+        metafx.plugin.make_component("evaluator", "cv-linear-svm", {"Cee": 1})

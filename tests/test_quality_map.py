@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import metafx
+import metafx.plugin
 from metafx.analysis.quality_map import default_domain, meta_feature_matrix
 from metafx.core.exceptions import ValidationError
 from metafx.learn.rbf import RBFGridRegressor, grid_centres
@@ -16,7 +17,7 @@ SIDE = 16
 
 
 def pixels_family(side: int = SIDE):
-    return metafx.get_registry().get("family", "pixels")(image_shape=(side, side))
+    return metafx.plugin.get_registry().get("family", "pixels")(image_shape=(side, side))
 
 
 def flip_prob(side: int = SIDE) -> np.ndarray:
@@ -144,7 +145,7 @@ def test_validation_messages():
         metafx.QualityMap().fit_meta(np.zeros((3, 1)), [0, np.nan, 1])
     with pytest.raises(ValidationError, match="at least one"):
         metafx.QualityMap().fit_meta(np.zeros((0, 2)), np.zeros(0))
-    fam = metafx.get_registry().get("family", "pixel-and")(image_shape=(8, 8))
+    fam = metafx.plugin.get_registry().get("family", "pixel-and")(image_shape=(8, 8))
     with pytest.raises(ValidationError, match="features="):
         meta_feature_matrix(fam)
     with pytest.raises(ValidationError, match="alpha"):
@@ -153,7 +154,7 @@ def test_validation_messages():
 
 def test_pixel_and_features_with_their_own_meta_features(digits):
     X, y = digits
-    fam = metafx.get_registry().get("family", "pixel-and")().fit(X)
+    fam = metafx.plugin.get_registry().get("family", "pixel-and")().fit(X)
     rng = np.random.default_rng(0)
     batch = fam.concat([fam.draw({"numInputs": k, "shiftInvLen": a}, 40, rng)
                         for k in (1, 2, 3) for a in (1, 2)])

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import metafx
+import metafx.plugin
 from metafx.cli import main
 from metafx.core.datafiles import read_idx
 from metafx.loop.journal import Journal
@@ -73,7 +74,7 @@ def _journal(tmp_path, n=3):
         for s in range(1, n + 1):
             q = 0.1 * s
             best = max(best, q)
-            j.append(metafx.StepRecord(step=s, point={"a": s}, quality=q, cost=1.0, n_features=1, seconds=0.1,
+            j.append(metafx.plugin.StepRecord(step=s, point={"a": s}, quality=q, cost=1.0, n_features=1, seconds=0.1,
                                        best_quality=best, accepted=True))
     return path, sig
 
@@ -182,7 +183,7 @@ def test_a_file_that_is_not_an_optuna_journal_is_refused(tmp_path):
 
 def test_ctrl_c_keeps_the_result_and_says_how_to_resume(tmp_path):
     out, journal = tmp_path / "r.json", tmp_path / "run.jsonl"
-    script = ("import sys, metafx, _slow_plugin; metafx.register_plugin(_slow_plugin); "
+    script = ("import sys, metafx, _slow_plugin; metafx.plugin.register_plugin(_slow_plugin); "
               "from metafx.cli import main; sys.exit(main(sys.argv[1:]))")
     args = [sys.executable, "-c", script, "search", "--n-train", "100", "--n-test", "30", "--steps", "200",
             "--budget", "20", "--no-progress", "--evaluator", "slow-cv-linear-svm", "--storage", str(journal),

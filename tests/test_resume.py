@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import metafx
+import metafx.plugin
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -198,7 +199,7 @@ def test_trial_of_a_dead_process_is_taken_over(digits, tmp_path):
     study = optuna.load_study(study_name="s", storage=storage, sampler=oe._wrap_sampler(
         oe._sampler_factory("random", 7, {}), 7))
     trial = study.ask({d.name: dist for d, dist in zip(
-        metafx.make_component("family", "pixel-and").fit(X).space().free,
+        metafx.plugin.make_component("family", "pixel-and").fit(X).space().free,
         distributions(_problem(X, y).space).values())})
     storage.set_trial_system_attr(storage.get_trial_id_from_study_id_trial_number(
         storage.get_study_id_from_name("s"), trial.number), OWNER_KEY, dead_owner)
@@ -211,8 +212,8 @@ def test_trial_of_a_dead_process_is_taken_over(digits, tmp_path):
 def _problem(X, y):
     from metafx.loop.problem import SearchProblem
 
-    return SearchProblem(metafx.make_component("family", "pixel-and"), X, y,
-                         metafx.make_component("evaluator", "cv-linear-svm"), 50)
+    return SearchProblem(metafx.plugin.make_component("family", "pixel-and"), X, y,
+                         metafx.plugin.make_component("evaluator", "cv-linear-svm"), 50)
 
 
 def test_live_owner_is_not_taken_over():

@@ -16,13 +16,15 @@ HERE = Path(__file__).parent / "data" / "saved_results"
 CASES = sorted(p.stem for p in HERE.glob("*.json"))
 _VARYING = {"seconds", "timings"}
 # metadata that did not exist before
-_NEW_META = {"empty_steps", "empty_result", "plugins", "quality_label"}
+_NEW_META = {"empty_steps", "empty_result", "plugins", "quality_label", "planned_steps", "n_classes"}
 # the saved results were made with cv-linear-svm's earlier defaults (issue 14 changed them; these keep them)
 _OLD_EVALUATOR = {"design": "merge", "tol": 1e-3, "max_train": None, "complement": False}
 
 
 def _strip(d):
     d = json.loads(json.dumps(d))
+    if "test_error" in d:  # the field's name before it was renamed holdout_error
+        d["holdout_error"] = d.pop("test_error")
     d["metadata"] = {k: v for k, v in d["metadata"].items() if k not in _VARYING | _NEW_META}
     for t in d["trajectory"]:
         for k in _VARYING:

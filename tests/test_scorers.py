@@ -8,13 +8,14 @@ import pytest
 from sklearn.metrics import mutual_info_score
 
 import metafx
+import metafx.plugin
 from metafx.core.exceptions import UnknownComponentError, ValidationError
 
 
 def packed(X):
     from metafx._kernels.packing import pack_columns
 
-    return metafx.FeatureValues(n_samples=X.shape[0], packed=pack_columns(np.asarray(X, dtype=np.uint8)))
+    return metafx.plugin.FeatureValues(n_samples=X.shape[0], packed=pack_columns(np.asarray(X, dtype=np.uint8)))
 
 
 # ------------------------------------------------------------------ infogain

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import metafx
+import metafx.plugin
 
 
 @pytest.fixture(scope="module")
@@ -123,9 +124,9 @@ def test_bad_data_is_a_clear_error(small):
 
 
 def test_empty_feature_set_scores_majority():
-    ev = metafx.make_component("evaluator", "cv-linear-svm")
+    ev = metafx.plugin.make_component("evaluator", "cv-linear-svm")
     y = np.array([0] * 6 + [1] * 4)
-    q = ev.evaluate(metafx.FeatureValues.from_dense(np.zeros((10, 0))), y, random_state=0)
+    q = ev.evaluate(metafx.plugin.FeatureValues.from_dense(np.zeros((10, 0))), y, random_state=0)
     assert 0.0 <= q <= 1.0
 
 
@@ -133,8 +134,8 @@ def _oversampling_problem(small, budget):
     from metafx.loop.problem import SearchProblem
 
     X, y = small
-    fam = metafx.make_component("family", "pixel-and")
-    ev = metafx.make_component("evaluator", "cv-linear-svm")
+    fam = metafx.plugin.make_component("family", "pixel-and")
+    ev = metafx.plugin.make_component("evaluator", "cv-linear-svm")
     return fam, SearchProblem(fam, X, y, ev, budget, oversample=4)
 
 
@@ -199,10 +200,10 @@ def test_duplicate_groups_match_a_naive_grouping(m):
     A = (rng.random((m, 30)) < 0.5).astype(np.uint8)
     A[:, rng.integers(0, 30, 12)] = A[:, rng.integers(0, 30, 12)]  # many repeats
     ref = _naive_groups(A)
-    for v in (metafx.FeatureValues.from_dense(A), metafx.FeatureValues(n_samples=m, packed=naive.pack_columns(A))):
+    for v in (metafx.plugin.FeatureValues.from_dense(A), metafx.plugin.FeatureValues(n_samples=m, packed=naive.pack_columns(A))):
         for got, want in zip(v.duplicate_groups(), ref):
             assert np.array_equal(got, want)
-    g, f, c = metafx.FeatureValues.from_dense(np.zeros((5, 0))).duplicate_groups()
+    g, f, c = metafx.plugin.FeatureValues.from_dense(np.zeros((5, 0))).duplicate_groups()
     assert len(g) == len(f) == len(c) == 0
 
 
@@ -235,14 +236,14 @@ def test_merging_repeats_gives_the_same_linear_svm():
 
 def test_evaluator_merges_repeats_without_changing_the_quality(small):
     X, y = small
-    fam = metafx.make_component("family", "pixel-and").fit(X)
+    fam = metafx.plugin.make_component("family", "pixel-and").fit(X)
     batch = fam.draw({"numInputs": 1, "percentPos": 50, "shiftInvLen": 1, "scatter": 1.0}, 200.0,
                      np.random.default_rng(0))
     values = fam.compute(fam.prepare(X), batch)
     assert len(values.duplicate_groups()[1]) < len(batch)  # 200 draws of 64 pixels repeat
     kw = dict(tol=1e-8, max_iter=100000)
-    a = metafx.make_component("evaluator", "cv-linear-svm", dict(merge_duplicates=True, **kw))
-    b = metafx.make_component("evaluator", "cv-linear-svm", dict(merge_duplicates=False, **kw))
+    a = metafx.plugin.make_component("evaluator", "cv-linear-svm", dict(merge_duplicates=True, **kw))
+    b = metafx.plugin.make_component("evaluator", "cv-linear-svm", dict(merge_duplicates=False, **kw))
     assert a.evaluate(values, y, random_state=3) == pytest.approx(b.evaluate(values, y, random_state=3), abs=0.011)
 
 

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import metafx
+import metafx.plugin
 from metafx.core.exceptions import UnknownComponentError, ValidationError
 from metafx.default_plugins.selectors import GFlip
 
@@ -96,7 +97,7 @@ def test_gflip_edge_cases(rng):
     yb[5] = 2  # single-member class
     from metafx._kernels.packing import pack_columns
 
-    fv = metafx.FeatureValues(n_samples=40, packed=pack_columns(Xb.astype(np.uint8)))
+    fv = metafx.plugin.FeatureValues(n_samples=40, packed=pack_columns(Xb.astype(np.uint8)))
     a = metafx.select_features(Xb, yb, "gflip")
     assert np.array_equal(a, metafx.select_features(fv, yb, "gflip"))
     sel = GFlip(max_passes=1)

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import metafx
+import metafx.plugin
 from metafx.core.exceptions import UnknownComponentError, ValidationError
 from metafx.learn.neighbors import (
     AdaptiveNearestNeighbor,
@@ -19,11 +20,11 @@ from metafx.learn.neighbors import (
 def packed(X):
     from metafx._kernels.packing import pack_columns
 
-    return metafx.FeatureValues(n_samples=X.shape[0], packed=pack_columns(np.asarray(X, dtype=np.uint8)))
+    return metafx.plugin.FeatureValues(n_samples=X.shape[0], packed=pack_columns(np.asarray(X, dtype=np.uint8)))
 
 
 def ev(name, **params):
-    return metafx.make_component("evaluator", name, params)
+    return metafx.plugin.make_component("evaluator", name, params)
 
 
 def codes_of(y):

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import metafx
+import metafx.plugin
 from metafx.core.exceptions import ValidationError
 
 SIDE = 14
@@ -30,7 +31,7 @@ def ring_task(rng: np.random.Generator, n: int, side: int = SIDE):
 
 
 def test_indirect_transfer_beats_direct_on_related_tasks():
-    fam = metafx.get_registry().get("family", "pixels")(image_shape=(SIDE, SIDE))
+    fam = metafx.plugin.get_registry().get("family", "pixels")(image_shape=(SIDE, SIDE))
     rng = np.random.default_rng(7)
     corr = {"direct": [], "indirect (x,y)": [], "indirect r": []}
     for rep in range(4):
@@ -55,7 +56,7 @@ def test_indirect_transfer_beats_direct_on_related_tasks():
 
 
 def test_transfer_quality_front_end_matches_the_parts():
-    fam = metafx.get_registry().get("family", "pixels")(image_shape=(SIDE, SIDE))
+    fam = metafx.plugin.get_registry().get("family", "pixels")(image_shape=(SIDE, SIDE))
     rng = np.random.default_rng(3)
     sources = [ring_task(rng, 200) for _ in range(2)]
     Q = metafx.source_qualities(fam, sources)
@@ -71,7 +72,7 @@ def test_transfer_quality_front_end_matches_the_parts():
 
 
 def test_transfer_validation():
-    fam = metafx.get_registry().get("family", "pixels")(image_shape=(SIDE, SIDE))
+    fam = metafx.plugin.get_registry().get("family", "pixels")(image_shape=(SIDE, SIDE))
     with pytest.raises(ValidationError, match="method"):
         metafx.transfer_quality(fam, [ring_task(np.random.default_rng(0), 50)], method="both")
     with pytest.raises(ValidationError, match="sources"):

@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 
 import metafx
-from metafx.default_plugins import wrappers as W
+import metafx.plugin
+from metafx.learn.radius_margin import r2w2_value_and_grad
+from metafx.learn.soft_knn import soft_knn_criterion, sq_distances
 
 
 def _folds(codes, cv, seed):
@@ -25,7 +27,7 @@ def test_soft_knn_criterion_matches_reference(m, n, k, beta):
     rng = np.random.default_rng(m)
     X = rng.uniform(-1, 1, (m, n))
     g = rng.normal(size=m)
-    ours = W.soft_knn_criterion(W._sq_distances(X), g, k, beta)
+    ours = soft_knn_criterion(sq_distances(X), g, k, beta)
     assert ours == pytest.approx(N.soft_knn_e(X, g, list(range(n)), k, beta), rel=1e-9, abs=1e-12)
 
 
@@ -33,7 +35,7 @@ def test_soft_knn_ties_take_the_lower_index():
     X = np.array([[0.0], [1.0], [1.0], [1.0], [5.0]])
     g = np.array([0.0, 1.0, 2.0, 3.0, 4.0])
     for k in (1, 2, 3):
-        assert W.soft_knn_criterion(W._sq_distances(X), g, k, 0.3) == pytest.approx(N.soft_knn_e(X, g, [0], k, 0.3))
+        assert soft_knn_criterion(sq_distances(X), g, k, 0.3) == pytest.approx(N.soft_knn_e(X, g, [0], k, 0.3))
 
 
 @pytest.mark.parametrize("m,n", [(19, 5), (31, 3), (8, 6)])
@@ -59,7 +61,7 @@ def test_forward_soft_knn_matches_reference(m, n, n_sel):
     rng = np.random.default_rng(m + n)
     X = rng.uniform(-1, 1, (m, n))
     g = X[:, 1] * X[:, 2] + 0.1 * rng.normal(size=m)
-    sel = metafx.make_component("evaluator", "forward", {"n_features_to_select": n_sel, "beta": 0.5})
+    sel = metafx.plugin.make_component("evaluator", "forward", {"n_features_to_select": n_sel, "beta": 0.5})
     ours = sel.select(X, g)
     ref = N.forward(lambda F: N.soft_knn_e(X, g, F, 5, 0.5), n, n_sel)
     assert ours.tolist() == ref
@@ -72,7 +74,7 @@ def test_backward_soft_knn_matches_reference(m, n, n_sel):
     rng = np.random.default_rng(m * n)
     X = rng.uniform(-1, 1, (m, n))
     g = np.sin(3 * X[:, 0]) + 0.2 * rng.normal(size=m)
-    sel = metafx.make_component("evaluator", "backward", {"n_features_to_select": n_sel, "beta": 0.5})
+    sel = metafx.plugin.make_component("evaluator", "backward", {"n_features_to_select": n_sel, "beta": 0.5})
     ours = sel.select(X, g)
     ref, removed = N.backward(lambda F: N.soft_knn_e(X, g, F, 5, 0.5), n, n_sel)
     assert ours.tolist() == ref
@@ -105,7 +107,7 @@ def test_forward_with_a_scikit_learn_estimator():
     X = rng.normal(size=(40, 4))
     y = (X[:, 3] > 0).astype(int)
     est = DecisionTreeClassifier(random_state=0)
-    sel = metafx.make_component("evaluator", "forward", {"estimator": est, "cv": 4, "n_features_to_select": 2})
+    sel = metafx.plugin.make_component("evaluator", "forward", {"estimator": est, "cv": 4, "n_features_to_select": 2})
     out = sel.select(X, y)
     assert out[0] == 3
     skf = StratifiedKFold(4, shuffle=True, random_state=0)
@@ -151,7 +153,7 @@ def test_r2w2_objective_and_gradient_match_reference():
     X = rng.normal(size=(13, 3))
     y = np.where(X[:, 0] + 0.5 * rng.normal(size=13) > 0, 1.0, -1.0)
     s = np.array([1.0, 0.7, 1.3])
-    val, grad, R2, W2 = W.r2w2_value_and_grad(X, y, s, 0.4, 0.1)
+    val, grad, R2, W2 = r2w2_value_and_grad(X, y, s, 0.4, 0.1)
     rval, rgrad, rR2, rW2 = N.r2w2_objective(X, y, s, 0.4, 0.1)
     assert R2 == pytest.approx(rR2, rel=1e-6)
     assert W2 == pytest.approx(rW2, rel=1e-5)
@@ -162,7 +164,7 @@ def test_r2w2_objective_and_gradient_match_reference():
         sp, sm = s.copy(), s.copy()
         sp[f] += h
         sm[f] -= h
-        fd = (W.r2w2_value_and_grad(X, y, sp, 0.4, 0.1)[0] - W.r2w2_value_and_grad(X, y, sm, 0.4, 0.1)[0]) / (2 * h)
+        fd = (r2w2_value_and_grad(X, y, sp, 0.4, 0.1)[0] - r2w2_value_and_grad(X, y, sm, 0.4, 0.1)[0]) / (2 * h)
         assert grad[f] == pytest.approx(fd, rel=1e-3, abs=1e-6)
 
 
@@ -170,7 +172,7 @@ def test_r2w2_matches_reference_loop():
     rng = np.random.default_rng(2)
     X = rng.normal(size=(14, 4))
     y = (X[:, 2] + 0.3 * rng.normal(size=14) > 0).astype(int)
-    sc = metafx.make_component("evaluator", "r2w2", {"n_iter": 4, "gamma": 0.3})
+    sc = metafx.plugin.make_component("evaluator", "r2w2", {"n_iter": 4, "gamma": 0.3})
     ours = sc.score(X, y)
     ref = N.r2w2(X, np.where(y == 1, 1.0, -1.0), 0.3, 0.1, 4, 0.2)
     np.testing.assert_allclose(ours, ref, rtol=1e-4, atol=1e-5)
@@ -237,7 +239,7 @@ def test_gflip_stable_matches_reference(m, n, sub, thr):
     rng = np.random.default_rng(m)
     X = rng.normal(size=(m, n))
     y = (X[:, 1] + 0.5 * rng.normal(size=m) > 0).astype(int)
-    sel = metafx.make_component("evaluator", "gflip-stable",
+    sel = metafx.plugin.make_component("evaluator", "gflip-stable",
                                 {"n_subsamples": 4, "subsample": sub, "threshold": thr, "random_state": 3})
     ours = sel.select(X, y)
     draw = np.random.default_rng(3)

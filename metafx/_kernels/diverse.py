@@ -5,6 +5,15 @@ Features are bit-packed rows (``(n_features, ceil(m/64))`` uint64 words, see
 it fits what is left of the budget and the absolute phi coefficient (Pearson's
 correlation of two 0/1 columns) between it and every feature kept so far is at
 most ``max_corr``; constant features are never kept.
+
+The test of a pair is ``|m * n11 - na * nb| > max_corr * sqrt(na (m - na) nb (m - nb))``
+(``n11`` the samples where both are 1, ``na`` and ``nb`` their ones).  The kernel
+compares the squares first, with a margin of ``1e-9`` (relative) on either side
+that is far wider than their rounding, and takes the square root only for the
+pairs within the margin: the same features are kept as by the test itself
+(``tests/test_guided_draw_kernels.py`` checks it against the rule spelt out).
+The features kept last are checked first: a feature is most often too close to
+one kept just before it, so a refused feature is refused sooner.
 """
 
 from __future__ import annotations
@@ -19,6 +28,9 @@ from .packing import _popcount64, popcount_rows
 
 __all__ = ["diverse_prefix"]
 
+#: relative margin of the squared comparison (the exact test decides within it)
+MARGIN = 1e-9
+
 
 @numba.njit(**JIT)
 def _diverse(packed, ones, order, costs, budget, max_corr, m, min_cost, out):
@@ -26,10 +38,12 @@ def _diverse(packed, ones, order, costs, budget, max_corr, m, min_cost, out):
     spent = 0.0
     W = packed.shape[1]
     fm = float(m)
-    kept = np.empty((min(order.shape[0], 1024), W), dtype=np.uint64)  # the kept rows, contiguous
-    kept_ones = np.empty(kept.shape[0], dtype=np.float64)
-    kept_var = np.empty(kept.shape[0], dtype=np.float64)  # nb * (m - nb) of each kept feature
-    c2 = max_corr * max_corr * (1.0 - 1e-9)
+    below = max_corr * max_corr * (1.0 - MARGIN)
+    above = max_corr * max_corr * (1.0 + MARGIN)
+    cap = min(order.shape[0], 1024)
+    kept = np.empty((cap, W), dtype=np.uint64)  # the kept rows, contiguous
+    kept_ones = np.empty(cap, dtype=np.float64)
+    kept_var = np.empty(cap, dtype=np.float64)  # nb * (m - nb)
     for t in range(order.shape[0]):
         if budget - spent < min_cost:
             break
@@ -42,26 +56,22 @@ def _diverse(packed, ones, order, costs, budget, max_corr, m, min_cost, out):
         fa = float(na)
         va = fa * (fm - fa)
         ok = True
-        for q in range(nc):  # the latest kept first: a feature is most often too close to one kept just before
+        for q in range(nc):  # the latest kept first
             s = nc - 1 - q
-            nb = kept_ones[s]
-            # |num| is largest at an end of the range n11 can take: if it is below the limit there (with a margin
-            # for rounding, tested without the square root), it is below it everywhere
-            lo = abs(fm * max(0.0, fa + nb - fm) - fa * nb)
-            hi = abs(fm * min(fa, nb) - fa * nb)
-            top = max(lo, hi)
-            if top * top <= c2 * va * kept_var[s]:
-                continue
-            den = math.sqrt(fa * float(m - na) * nb * (fm - nb))
             n11 = np.uint64(0)
             for w in range(W):
                 n11 += _popcount64(packed[i, w] & kept[s, w])
+            nb = kept_ones[s]
             num = fm * float(n11) - fa * nb
-            if abs(num) > max_corr * den:
+            sq = num * num
+            prod = va * kept_var[s]
+            if sq < below * prod:
+                continue
+            if sq > above * prod or abs(num) > max_corr * math.sqrt(fa * float(m - na) * nb * (fm - nb)):
                 ok = False
                 break
         if ok:
-            if nc == kept.shape[0]:  # grow the buffer
+            if nc == kept.shape[0]:  # grow the buffers
                 bigger = np.empty((2 * nc, W), dtype=np.uint64)
                 bigger[:nc] = kept
                 kept = bigger

@@ -13,7 +13,7 @@ Conventions shared by every kernel:
 * Utility codes: 0 linear ``u(t) = t``, 1 zero-one ``u(t) = [t > 0]``,
   2 sigmoid ``u(t) = 1 / (1 + exp(-beta t))``.
 * Binary data can use bit-packed *rows* (``(m, ceil(N/64))`` uint64, the
-  transpose of :class:`metafx.FeatureValues` packing): squared Euclidean
+  transpose of :class:`metafx.plugin.FeatureValues` packing): squared Euclidean
   distance between 0/1 vectors is the Hamming distance, a popcount of XOR.
 """
 

@@ -4,23 +4,21 @@ numba's default threading layer here is OpenMP (``omp``).  A ``prange`` loop
 forks its work to every numba thread and waits at a barrier for the slowest
 one; on a machine whose cores are busy with other processes a thread may wait
 a whole scheduler time slice (milliseconds) to run, so a kernel of a few
-hundred microseconds became 46-115 times *slower* with two threads than with
-one (issue 14).  Threads pay only when the work dwarfs that wait, so kernels
+hundred microseconds can become many times *slower* with two threads than with
+one (``docs/results/speed.md``).  Threads pay only when the work dwarfs that wait, so kernels
 with a parallel and a serial twin run the parallel one only when
 
 * numba has more than one thread (``numba.get_num_threads()``, which honours
   ``NUMBA_NUM_THREADS`` and ``numba.set_num_threads``), and
 * the call does at least :data:`PARALLEL_MIN_WORD_OPS` word operations.
 
-The threshold (2**27, about 1.3e8) is about 40 ms of single-threaded work at the
-3.3-3.9 G word-ops/s measured for the pixel-AND kernel.  On the shared 2-core
-machine a two-thread call took 10-40 ms whatever its size when the other core
-was busy (``bench/bench_threads.py``: 15-42 thousandths of a yardstick for
-batches of 16-4000 features, against 0.005-0.7 serial), so below the threshold one lost wait costs
-more than the second thread can save, and above it at most about the work
-itself (within 2x of the idle time).  A search's draws stay far below it
-(budget 3000 at 2000 images: about 1.5e6 word operations per step).  ``bench/bench_threads.py`` measures both twins idle and
-next to a competing busy process.
+The threshold (2**27, about 1.3e8 word operations, tens of milliseconds of
+single-threaded work) is where a second thread starts to pay: on a machine whose
+other core is busy a two-thread call waits for it whatever its size, so below the
+threshold one lost wait costs more than the second thread can save, and above it
+at most about the work itself.  A search's draws stay far below it.
+``bench/bench_threads.py`` measures both twins idle and next to a competing busy
+process; the figures are on ``docs/results/speed.md``.
 
 The threading layer itself is left to numba (``NUMBA_THREADING_LAYER``): the
 library does not change process-wide settings on import.

@@ -4,18 +4,25 @@ training part (``C`` by cross-validation there), tested on held-out data
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from ..core.exceptions import ValidationError
 from ..learn.classifier import FeatureClassifier
 from ..loop.result import SearchResult
 
-__all__ = ["test_error", "FeatureClassifier"]
+__all__ = ["holdout_error", "FeatureClassifier"]
 
 
-def test_error(result: SearchResult, X_train: np.ndarray, y_train: np.ndarray, X_test: np.ndarray,
+def holdout_error(result: SearchResult, X_train: np.ndarray, y_train: np.ndarray, X_test: np.ndarray,
                y_test: np.ndarray, C: float | str = "cv", random_state: int = 0) -> tuple[float, float]:
-    """Test error of a linear SVM on ``result``'s features; returns ``(error, C used)``."""
+    """Held-out error of a linear SVM on ``result``'s features: fitted on ``(X_train, y_train)`` (``C`` by
+    3-fold CV there, or the number given), the share of ``X_test`` it misclassifies; returns ``(error, C used)``.
+
+    This is the number ``metafx search`` records as :attr:`SearchResult.holdout_error`; to keep the fitted
+    model, use :meth:`SearchResult.fit_classifier` (or :class:`metafx.FeatureClassifier`).
+    """
     if result.n_features == 0:
         raise ValidationError("the result has no features to train a classifier on")
     if isinstance(C, str) and C != "cv":
@@ -27,6 +34,14 @@ def test_error(result: SearchResult, X_train: np.ndarray, y_train: np.ndarray, X
     return err, clf.C_
 
 
-# keep pytest from collecting the function as a test when imported into test modules
+
+def test_error(*args, **kwargs) -> tuple[float, float]:
+    """Renamed :func:`holdout_error` (the old name works for one release, with a FutureWarning)."""
+    warnings.warn("metafx.analysis.evaluation.test_error is renamed holdout_error; the old name goes in the next "
+                  "release", FutureWarning, stacklevel=2)
+    return holdout_error(*args, **kwargs)
+
+
+# keep pytest from collecting the old name as a test when imported into test modules
 test_error.__test__ = False  # type: ignore[attr-defined]
 

@@ -83,13 +83,13 @@ def meta_feature_matrix(family: Any, features: Any = None, meta_features: MetaSp
         Which meta-features, in order.  Each item is a column of
         ``family.describe(batch)`` (e.g. ``"x"``, ``"numInputs"``), the name of a
         registered describer (``"location"`` gives ``x, y``; ``"r"``), or a
-        :class:`metafx.MetaFeatureDescriber` instance.  ``None``: every column
+        :class:`metafx.plugin.MetaFeatureDescriber` instance.  ``None``: every column
         of ``family.describe``.
 
     Examples
     --------
     >>> import metafx
-    >>> fam = metafx.get_registry().get("family", "pixels")(image_shape=(8, 8))
+    >>> fam = metafx.plugin.get_registry().get("family", "pixels")(image_shape=(8, 8))
     >>> M, cols = meta_feature_matrix(fam, meta_features=["r"])
     >>> M.shape, cols
     ((64, 1), ['r'])
@@ -170,7 +170,7 @@ def measure_qualities(family: Any, X: Any, y: Any, features: Any = None, scorer:
     """``Y_MF``: the quality of each feature measured on labelled data (step 1 of Algorithm 5).
 
     ``scorer`` is a registered per-feature scorer (``"infogain"``, ``"corrcoef"``,
-    ...), a :class:`metafx.FeatureScorer`, or a callable ``(X_dense, y) -> scores``.
+    ...), a :class:`metafx.plugin.FeatureScorer`, or a callable ``(X_dense, y) -> scores``.
     The family is fitted on ``X`` when it has not been yet.
 
     Examples
@@ -270,7 +270,7 @@ class QualityMap(Params):
 
     >>> import numpy as np, metafx
     >>> X, y = metafx.load_dataset("digits")
-    >>> fam = metafx.get_registry().get("family", "pixels")().fit(X)
+    >>> fam = metafx.plugin.get_registry().get("family", "pixels")().fit(X)
     >>> pixels = fam.all_features()
     >>> train = pixels.take(np.arange(0, 64, 4))
     >>> qm = metafx.QualityMap().fit(fam, X[:1000], y[:1000], features=train)

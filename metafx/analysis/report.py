@@ -56,7 +56,7 @@ def result_report(result: SearchResult, n_features: int = 10) -> dict[str, Any]:
         "budget": result.budget, "seed": result.seed, "n_samples": result.n_samples,
         "best_point": dict(result.best_point), "best_step": result.best_step,
         "best_quality": _num(result.best_quality),
-        "test_error": _num(result.test_error),
+        "holdout_error": _num(result.holdout_error),
         "test_score": meta.get("test_score"),
         "n_features": result.n_features, "total_cost": result.total_cost,
         "features": features, "feature_names_error": why,
@@ -128,8 +128,8 @@ def format_report(r: dict[str, Any]) -> str:
         "quality: " + ("none (no step drew features)" if r["best_quality"] is None else f"{r['best_quality']:.4f}")
         + f" = the search's score of the chosen set on the training data{what}",
     ]
-    if r["test_error"] is not None:
-        lines.append(f"test error: {100 * r['test_error']:.2f} % (linear SVM on the chosen features, held-out data)")
+    if r["holdout_error"] is not None:
+        lines.append(f"held-out error: {100 * r['holdout_error']:.2f} % (linear SVM on the chosen features, held-out data)")
     ts = r.get("test_score")
     if isinstance(ts, dict) and ts.get("score") is not None:
         lines.append(f"held-out score: {ts['score']:.4f} ({ts.get('what', 'the evaluator on held-out rows')})")

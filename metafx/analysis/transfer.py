@@ -19,7 +19,7 @@ Example
 -------
 >>> import numpy as np, metafx
 >>> X, y = metafx.load_dataset("digits")
->>> fam = metafx.get_registry().get("family", "pixels")().fit(X)
+>>> fam = metafx.plugin.get_registry().get("family", "pixels")().fit(X)
 >>> tasks = [(X[(y == a) | (y == b)], y[(y == a) | (y == b)]) for a, b in [(0, 1), (2, 3), (0, 3)]]
 >>> Q = source_qualities(fam, tasks)
 >>> Q.shape

@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Generic, Mapping, Protocol, Sequence, TypeVar,
 import numpy as np
 
 from .exceptions import ValidationError
+from .params import validate_params
 from .values import FeatureValues, MetaFeatureSpace, StepRecord
 
 __all__ = [
@@ -71,17 +72,26 @@ class Params:
 class Component(Params):
     """Common behaviour of every pluggable component: a ``name`` and parameters.
 
-    Parameters follow :class:`Params` (scikit-learn's convention).  Validation
-    lives in :meth:`check_params` (using :mod:`metafx.core.validation`), which
-    :func:`metafx.make_component` and the search call before any work.
+    Parameters follow :class:`Params` (scikit-learn's convention).  Each
+    parameter's constraints are declared in ``_parameter_constraints`` (see
+    :mod:`metafx.core.params`); :meth:`check_params`, which
+    :func:`metafx.plugin.make_component` and the search call before any work, checks
+    them.
     """
 
     name: ClassVar[str] = ""
     #: one line shown by ``metafx plugins``
     summary: ClassVar[str] = ""
+    #: parameter name -> list of constraints (any one satisfied is enough); see :mod:`metafx.core.params`
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {}
 
     def check_params(self) -> None:
-        """Raise :class:`~metafx.ValidationError` when a parameter is not allowed (default: all are)."""
+        """Raise :class:`~metafx.ValidationError` when a parameter is not allowed.
+
+        Checks the declared ``_parameter_constraints``; a component overrides this only to add checks that tie
+        parameters together, calling ``super().check_params()`` first.
+        """
+        validate_params(self)
 
     @classmethod
     def create(cls: type[ComponentT], params: Mapping[str, Any] | None = None) -> ComponentT:
@@ -356,7 +366,7 @@ class SearchEngine(Component, ABC):
     The loop (:func:`metafx.plugin.run_search`) calls :meth:`setup` once, then
     for each step ``j = 1, 2, ...`` asks for candidates (:meth:`ask`), draws,
     computes and scores them (in parallel with ``n_jobs``), records the best
-    as the step's :class:`~metafx.StepRecord` (``accepted`` when it is at
+    as the step's :class:`~metafx.plugin.StepRecord` (``accepted`` when it is at
     least as good as the best so far, or strictly better when
     ``accept_ties = False``) and passes it to :meth:`tell`.  On resume the
     recorded steps are replayed through the same ``ask``/``tell`` calls without
@@ -386,6 +396,24 @@ class SearchEngine(Component, ABC):
     #: parameters added after journals were written, with the value that means "as before": a search's
     #: signature leaves such a parameter out while it has that value, so the older journals still resume
     signature_omits: ClassVar[dict[str, Any]] = {}
+
+    @classmethod
+    def bound_obstacle(cls, metadata: Mapping[str, Any]) -> str:
+        """Why thesis Theorem 5.1 does not cover a search by this engine ('' when it does).
+
+        The theorem counts the feature sets a search can return through the data's only influence on it:
+        accepting or rejecting the point of each step.  An engine whose proposals use the data otherwise
+        (a model of quality, a ranked pool) keeps this default; one that only moves by accepted steps
+        returns ``''`` (``metadata``: the result's, with the engine's own :meth:`metadata`).  Read by
+        :meth:`metafx.SearchResult.bound`.
+        """
+        return (f"engine {cls.name!r} chooses its points from the data (a model of quality, or a ranked pool), "
+                "not only by accepting or rejecting one point per step")
+
+    @classmethod
+    def bound_candidates(cls, metadata: Mapping[str, Any]) -> int:
+        """Points scored per step, the best one kept (``c`` of Theorem 5.1's ``(c + 1)^J`` outcomes)."""
+        return 1
 
     def setup(self, problem: Any, seed: int) -> None:
         """Prepare a new search of ``problem`` (a :class:`metafx.plugin.SearchProblem`) with ``seed``."""

@@ -3,7 +3,7 @@
 Every checker raises :class:`~metafx.ValidationError` with a message that names
 the parameter, the value received and what is allowed, and returns the value
 in the form the caller needs.  Components validate in ``check_params`` (called
-by :func:`metafx.make_component` and before a search), never in ``__init__``.
+by :func:`metafx.plugin.make_component` and before a search), never in ``__init__``.
 """
 
 from __future__ import annotations

@@ -6,14 +6,14 @@ Both return the same :class:`~metafx.SearchResult` as ``mufasa``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 
 from ..analysis.scoring import score_features, scorer_names
 from ..core.base import Candidate, SearchEngine
 from ..core.exceptions import ValidationError
-from ..core.validation import check_choice, check_number
+from ..core.params import Interval, Options
 from ..hooks.spec import hookimpl
 from ..loop.problem import SearchProblem, draw_or_empty, draw_random_fixed, step_rng
 
@@ -60,8 +60,14 @@ class RandomSearch(SearchEngine):
     def __init__(self, mode: str = "point") -> None:
         self.mode = mode
 
-    def check_params(self) -> None:
-        check_choice("mode", self.mode, _MODES)
+    _parameter_constraints = {"mode": [Options(_MODES)]}
+
+    @classmethod
+    def bound_obstacle(cls, metadata: Mapping[str, Any]) -> str:
+        """Theorem 5.1 covers one uniform point per step (``mode="point"``), not per-feature draws."""
+        if metadata.get("mode") == "feature":
+            return "engine 'random' in mode 'feature' has no meta-feature point per step"
+        return ""
 
     def ask(self, step: int) -> Candidate:
         if step <= len(self.warm_start_):  # points good on related tasks first
@@ -146,9 +152,16 @@ class RankedBaseline(SearchEngine):
         self.max_memory_mb = max_memory_mb
         self.unique = unique
 
+    _parameter_constraints = {
+        "pool_factor": [Interval("real", 1, None)],
+        "scorer": [str],
+        "normalize": ["boolean"],
+        "max_memory_mb": [Interval("real", 0, None, closed="neither")],
+        "unique": ["boolean"],
+    }
+
     def check_params(self) -> None:
-        check_number("pool_factor", self.pool_factor, low=1)
-        check_number("max_memory_mb", self.max_memory_mb, low=0, strict=True)
+        super().check_params()
         if self.scorer not in scorer_names():
             raise ValidationError(f"scorer={self.scorer!r} is not a registered per-feature scorer; "
                                   f"registered: {', '.join(scorer_names())}")

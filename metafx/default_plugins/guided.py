@@ -158,10 +158,8 @@ class GuidedSearch(SearchEngine):
     portfolio_every : int, default 5
         Every this many steps after ``n_init``, a portfolio step (0: never).
     portfolio_sizes : sequence of int, default (2, 3, 4, 6, 8)
-        Numbers of best sets combined by successive portfolio steps (cycled).  The default was
-        ``(2, 3, 4)`` until 2026-11-23; on the MNIST protocol the wider portfolios gave lower test
-        errors at 3000 and 6000, the same at 12000 and a little higher at 1000 and 2000, in the same
-        time (a rule written before the run, bench/guided_engine_results.md).
+        Numbers of best sets combined by successive portfolio steps (cycled); how the default was
+        chosen: bench/guided_engine_results.md.
     n_pool : int, default 2000
         Uniform points among which the model chooses (plus 100 neighbours of each of the 5 best points).
     xi : float, default 0.01
@@ -185,9 +183,8 @@ class GuidedSearch(SearchEngine):
         the data are discounted by how much wider they are (a linear model gains little from the
         extra columns, and scoring them costs in proportion).  The sizes, not the seconds, keep the
         search reproducible.  Sets of at most ``m`` features are not affected, so neither are
-        searches whose budget buys at most ``m`` features.  0: expected improvement alone (the
-        default before; on the MNIST protocol, 1 gave the same or lower mean test error at budgets
-        3000 and 12000 and 0.7 times the search time at 12000, docs/engines.md).
+        searches whose budget buys at most ``m`` features.  0: expected improvement alone (results
+        of both: bench/guided_engine_results.md).
     feature_map : int or None, default None
         ``R``: bias half of a point's pool by thesis Algorithm 5 (the quality map at feature level).
         The first half of the pool is drawn as usual, computed and scored (infogain per cost); a ridge
@@ -196,8 +193,7 @@ class GuidedSearch(SearchEngine):
         ``1/R`` of ``R`` times as many drawn features, chosen before their values are computed.  The map
         is fitted inside the step, so a step's set stays a function of its point and its generator.
         Needs ``pool_factor`` and a family with ``centres(batch)`` (``pixel-and``, ``pixels``).
-        ``None``: off.  On the MNIST dev partitions neither R = 2 nor R = 4 lowered the test error at
-        budgets 3000 and 12000 (docs/engines.md).
+        ``None``: off (results: bench/guided_engine_results.md).
 
     Examples
     --------
@@ -211,8 +207,8 @@ class GuidedSearch(SearchEngine):
 
     name = "guided"
     summary = "Gaussian-process expected improvement over points, redundancy-filtered draws, portfolio steps"
-    #: the 3 best steps' sets are scored again on a fresh split at the end (search's ``reselect``; a rule
-    #: written before the full MNIST protocol adopted it, see bench/guided_engine_results.md)
+    #: the 3 best steps' sets are scored again on a fresh split at the end (search's ``reselect``; how it was
+    #: chosen: bench/guided_engine_results.md)
     reselect = 3
     #: ``feature_map`` came later than the other parameters: while off it is left out of a search's signature,
     #: so journals written before it was added still resume

@@ -34,7 +34,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..core.base import SearchEngine
-from ..core.validation import check_int
+from ..core.params import Interval
 from ..core.values import StepRecord
 from ..hooks.spec import hookimpl
 from ..loop.problem import step_rng
@@ -73,8 +73,19 @@ class Mufasa(SearchEngine):
         self.start = start
         self.n_candidates = n_candidates
 
-    def check_params(self) -> None:
-        check_int("n_candidates", self.n_candidates, 1)
+    _parameter_constraints = {
+        "start": ["dict", None],
+        "n_candidates": [Interval("int", 1, None)],
+    }
+
+    @classmethod
+    def bound_obstacle(cls, metadata: Mapping[str, Any]) -> str:
+        """Theorem 5.1 covers mufasa: the data only accept or reject each step's best candidate."""
+        return ""
+
+    @classmethod
+    def bound_candidates(cls, metadata: Mapping[str, Any]) -> int:
+        return int(metadata.get("n_candidates", 1))
 
     def setup(self, problem, seed: int) -> None:
         super().setup(problem, seed)

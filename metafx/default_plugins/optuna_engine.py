@@ -41,6 +41,7 @@ from ..core.exceptions import ValidationError
 from ..core.validation import check_choice, check_number
 from ..core.values import StepRecord
 from ..hooks.spec import hookimpl
+from ..loop.checks import check_call_types
 from ..loop.study_store import SURPLUS_KEY, distributions, params_of, point_of, quiet_optuna
 
 __all__ = ["OptunaEngine", "SAMPLERS", "trial_seed", "SURPLUS_KEY"]
@@ -211,7 +212,8 @@ class OptunaEngine(SearchEngine):
             raise ValidationError(f"heartbeat={self.heartbeat!r} must be below stale_after={self.stale_after!r}: "
                                   "a live worker's trials would be taken over between two heartbeats")
         try:
-            _sampler_factory(self.sampler, 0, self._sampler_params())(0)
+            made = _sampler_factory(self.sampler, 0, self._sampler_params())(0)
+            check_call_types(type(made).__init__, self._sampler_params(), "sampler_params")  # stored, used later
         except (TypeError, ValueError) as e:
             raise ValidationError(f"sampler_params={self.sampler_params!r} are not valid for sampler "
                                   f"{self.sampler!r}: {e}") from None

@@ -14,6 +14,12 @@
 ``rgs``
     RGS (thesis Alg 4): gradient ascent on the leave-one-out soft k-NN
     regression fit, with the corrected gradient of ALGORITHMS.md section 5.2.
+``sks``
+    SKS (thesis section 4.3): each feature scored alone by the soft k-NN fit of eq. 4.2.
+``r2w2``
+    R2W2 (Weston et al. 2000; thesis section 3.5.4): gradient descent on the
+    radius-margin bound ``R^2 W^2`` of an RBF SVM over per-feature scaling
+    factors, with the "ridge" added to the kernel diagonal.
 """
 
 from __future__ import annotations
@@ -27,12 +33,15 @@ from .._kernels.relieff_k import relieff_k_weights
 from .._kernels.scoring import class_masks, dense_binary_class_counts, mutual_info_from_counts, packed_class_counts
 from ..core.base import FeatureScorer
 from ..core.exceptions import ValidationError
-from ..core.validation import check_choice, check_costs, check_int, check_number, check_xy
+from ..core.params import Interval, Options
+from ..core.validation import check_costs, check_xy
 from ..core.values import FeatureValues
 from ..learn.arrays import binary_rows, dense_float, encode_labels, utility_code
+from ..learn.radius_margin import r2w2_value_and_grad
+from ..learn.soft_knn import column_sqdiff, soft_knn_criterion
 
-__all__ = ["Infogain", "Relief", "ReliefF", "Simba", "Corrcoef", "RGS", "infogain_table", "median_binarize",
-           "instance_order"]
+__all__ = ["Infogain", "Relief", "ReliefF", "Simba", "Corrcoef", "RGS", "SKS", "R2W2", "infogain_table",
+           "median_binarize", "instance_order"]
 
 
 def raw_matrix(values: FeatureValues) -> np.ndarray:
@@ -120,10 +129,12 @@ class Infogain(FeatureScorer):
         self.binarize_target = binarize_target
         self.costs = costs
 
-    def check_params(self) -> None:
-        check_number('pseudo_count', self.pseudo_count, low=0.0)
-        check_choice('binarize', self.binarize, ('auto', 'median', 'none'))
-        check_choice('binarize_target', self.binarize_target, ('auto', 'median', 'none'))
+    _parameter_constraints = {
+        "pseudo_count": [Interval("real", 0, None)],
+        "binarize": [Options("auto", "median", "none")],
+        "binarize_target": [Options("auto", "median", "none")],
+        "costs": ["array-like", None],
+    }
 
     def _target(self, y: np.ndarray) -> np.ndarray:
         mode = self.binarize_target
@@ -226,9 +237,10 @@ class Relief(FeatureScorer):
         self.n_iter = n_iter
         self.random_state = random_state
 
-    def check_params(self) -> None:
-        check_int('n_iter', self.n_iter, 1, allow_none=True)
-        check_int('random_state', self.random_state, 0)
+    _parameter_constraints = {
+        "n_iter": [Interval("int", 1, None), None],
+        "random_state": [Interval("int", 0, None)],
+    }
 
     def _queries(self, m: int) -> np.ndarray:
         if self.n_iter is None:
@@ -300,9 +312,7 @@ class ReliefF(Relief):
         super().__init__(n_iter=n_iter, random_state=random_state)
         self.n_neighbors = n_neighbors
 
-    def check_params(self) -> None:
-        super().check_params()
-        check_int("n_neighbors", self.n_neighbors, 1)
+    _parameter_constraints = {"n_neighbors": [Interval("int", 1, None)]}
 
     def score(self, X, y) -> np.ndarray:
         self.check_params()
@@ -376,12 +386,13 @@ class Simba(FeatureScorer):
         self.n_restarts = n_restarts
         self.random_state = random_state
 
-    def check_params(self) -> None:
-        check_int('n_iter', self.n_iter, 1, allow_none=True)
-        check_choice('utility', self.utility, ('linear', 'sigmoid'))
-        check_number('beta', self.beta, low=0.0, strict=True)
-        check_int('n_restarts', self.n_restarts, 1)
-        check_int('random_state', self.random_state, 0)
+    _parameter_constraints = {
+        "n_iter": [Interval("int", 1, None), None],
+        "utility": [Options("linear", "sigmoid")],
+        "beta": [Interval("real", 0, None, closed="neither")],
+        "n_restarts": [Interval("int", 1, None)],
+        "random_state": [Interval("int", 0, None)],
+    }
 
     def score(self, X, y) -> np.ndarray:
         self.check_params()
@@ -494,13 +505,14 @@ class RGS(FeatureScorer):
         self.decay = decay
         self.random_state = random_state
 
-    def check_params(self) -> None:
-        check_int('k', self.k, 1)
-        check_number('beta', self.beta, low=0.0, strict=True, allow_none=True)
-        check_int('n_iter', self.n_iter, 1, allow_none=True)
-        check_number('eta', self.eta, low=0.0, strict=True)
-        check_number('decay', self.decay, low=0.0)
-        check_int('random_state', self.random_state, 0)
+    _parameter_constraints = {
+        "k": [Interval("int", 1, None)],
+        "beta": [Interval("real", 0, None, closed="neither"), None],
+        "n_iter": [Interval("int", 1, None), None],
+        "eta": [Interval("real", 0, None, closed="neither")],
+        "decay": [Interval("real", 0, None)],
+        "random_state": [Interval("int", 0, None)],
+    }
 
     def resolved_beta(self, X: np.ndarray, k: int) -> float:
         if self.beta is not None:
@@ -541,3 +553,153 @@ def _zero_constant(w2: np.ndarray, Xd: np.ndarray) -> np.ndarray:
     out = np.where(const, 0.0, w2)
     top = out.max() if out.size else 0.0
     return out / top if top > 0 else out
+
+
+# ------------------------------------------------------------------ SKS
+class SKS(FeatureScorer):
+    """SKS (thesis section 4.3): every feature scored **alone** by the soft k-NN criterion (eq. 4.2).
+
+    ``score_f = -1/2 sum_x (g(x) - ĝ_{f}(x))^2`` with ``ĝ_{f}`` the leave-one-out
+    soft k-NN estimate (eq. 4.1) on column ``f`` only (``w`` the indicator of ``f``).
+    Higher is better; the ranking is the SKS selection.
+
+    Parameters
+    ----------
+    k : int, default 5
+        Neighbours (capped at ``m - 1``).
+    beta : float, default 0.05
+        Decay of the soft k-NN weights (thesis Fig 4.1 uses k = 5, beta = 0.05 on [-1, 1]).
+
+    Examples
+    --------
+    >>> import numpy as np, metafx
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, (80, 4))
+    >>> int(np.argmax(metafx.score_features(X, X[:, 3] ** 2, "sks")))
+    3
+    """
+
+    name = "sks"
+    task = "regression"
+    summary = "SKS: each feature alone scored by the LOO soft-kNN regression fit (thesis 4.3)"
+
+    def __init__(self, k: int = 5, beta: float = 0.05) -> None:
+        self.k = k
+        self.beta = beta
+
+    _parameter_constraints = {
+        "k": [Interval("int", 1, None)],
+        "beta": [Interval("real", 0, None, closed="neither")],
+    }
+
+    def score(self, X, y) -> np.ndarray:
+        self.check_params()
+        values, g = check_xy(X, y, task="regression")
+        Xd = dense_float(values)
+        m, n = Xd.shape
+        if m < 2:
+            raise ValidationError(f"sks needs at least 2 samples, got {m}")
+        return np.array([soft_knn_criterion(column_sqdiff(Xd[:, f]), g, self.k, float(self.beta))
+                         for f in range(n)])
+
+
+# ------------------------------------------------------------------ R2W2
+class R2W2(FeatureScorer):
+    """R2W2 (Weston et al. 2000; thesis section 3.5.4): radius-margin feature scaling for an RBF SVM.
+
+    Minimizes ``R^2 W^2`` over scaling factors ``s`` (x -> s * x, elementwise):
+    ``W^2 = sum_ij a_i a_j y_i y_j K_ij`` from the hard-margin SVM dual ``a`` and
+    ``R^2 = max_b sum_i b_i K_ii - sum_ij b_i b_j K_ij`` over the simplex (radius of
+    the smallest ball holding the data in feature space), with the RBF kernel
+    ``K_ij = exp(-gamma ||s * (x_i - x_j)||^2) + ridge [i = j]`` ("ridge" trick for
+    the non-separable case; the thesis' ``exp(-||x1 - x2|| / (2 sigma^2))`` with the
+    square restored, ALGORITHMS.md A5; gamma = 1 / (2 sigma^2)).  After every step
+    both quadratic programs are solved again and the gradient follows from the
+    envelope theorem, ``dR^2W^2/ds_k = R^2 dW^2/ds_k + W^2 dR^2/ds_k``.
+
+    Steps: from ``s = 1``, ``s <- max(s - eta * grad / max|grad|, 0)``; a step
+    that does not lower ``R^2 W^2`` is undone and ``eta`` halved; stop after
+    ``n_iter`` accepted steps or when ``eta < 1e-4``.  Returns ``s^2 / max(s^2)``.
+    Binary classification only (as in the thesis).
+
+    Parameters
+    ----------
+    gamma : float or "scale", default "scale"
+        ``"scale"``: ``1 / (n_features * X.var())`` (scikit-learn's rule).
+    ridge : float, default 0.1
+        Added to the kernel diagonal (equivalent to a 2-norm soft margin with C = 1 / ridge).
+    n_iter : int, default 20
+    eta : float, default 0.2
+        Initial step (in max-norm of the scaling factors).
+
+    Attributes
+    ----------
+    objective_ : list of float
+        ``R^2 W^2`` at the start and after every accepted step.
+    scaling_ : ndarray
+        The final ``s``.
+
+    Examples
+    --------
+    >>> import numpy as np, metafx
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(60, 5)); y = (X[:, 1] > 0).astype(int)
+    >>> int(np.argmax(metafx.score_features(X, y, "r2w2", n_iter=5)))
+    1
+    """
+
+    name = "r2w2"
+    summary = "R2W2: radius-margin (R^2 W^2) gradient descent on RBF-SVM feature scalings (thesis 3.5.4)"
+
+    def __init__(self, gamma: Any = "scale", ridge: float = 0.1, n_iter: int = 20, eta: float = 0.2) -> None:
+        self.gamma = gamma
+        self.ridge = ridge
+        self.n_iter = n_iter
+        self.eta = eta
+
+    _parameter_constraints = {
+        "gamma": [Interval("real", 0, None, closed="neither"), Options("scale")],
+        "ridge": [Interval("real", 0, None, closed="neither")],
+        "n_iter": [Interval("int", 0, None)],
+        "eta": [Interval("real", 0, None, closed="neither")],
+    }
+
+    def score(self, X, y) -> np.ndarray:
+        self.check_params()
+        values, y = check_xy(X, y)
+        codes, n_classes = encode_labels(y)
+        if n_classes != 2:
+            raise ValidationError(f"r2w2 is defined for two classes only (thesis 3.5.4); y has {n_classes}")
+        Xd = dense_float(values)
+        m, n = Xd.shape
+        if n == 0:
+            self.objective_, self.scaling_ = [], np.zeros(0)
+            return np.zeros(0)
+        if self.gamma == "scale":
+            var = float(Xd.var())
+            gamma = 1.0 / (n * var) if var > 0 else 1.0
+        else:
+            gamma = float(self.gamma)
+        self.gamma_ = gamma
+        ysign = np.where(codes == 1, 1.0, -1.0)
+        s = np.ones(n)
+        val, grad, _, _ = r2w2_value_and_grad(Xd, ysign, s, gamma, float(self.ridge))
+        self.objective_ = [val]
+        eta = float(self.eta)
+        steps = 0
+        while steps < self.n_iter and eta >= 1e-4:
+            top = float(np.abs(grad).max())
+            if top == 0:
+                break
+            s_new = np.maximum(s - eta * grad / top, 0.0)
+            v_new, g_new, _, _ = r2w2_value_and_grad(Xd, ysign, s_new, gamma, float(self.ridge))
+            if v_new < val:
+                s, val, grad = s_new, v_new, g_new
+                self.objective_.append(val)
+                steps += 1
+            else:
+                eta *= 0.5
+        self.scaling_ = s
+        s2 = s * s
+        top = s2.max()
+        return s2 / top if top > 0 else s2

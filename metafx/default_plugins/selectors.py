@@ -5,6 +5,8 @@
 ``gflip``
     G-flip (thesis Algorithm 1): greedy feature flips maximizing the
     leave-one-out margin evaluation function e(F).
+``gflip-stable``
+    G-flip on random subsamples, keeping the features most runs choose (a metafx variant).
 """
 
 from __future__ import annotations
@@ -17,11 +19,12 @@ from .._kernels import margin as K
 from ..analysis.scoring import _lookup, scorer_names
 from ..core.base import FeatureScorer, FeatureSelector
 from ..core.exceptions import ValidationError
-from ..core.validation import check_int, check_number, check_xy
-from ..learn.arrays import dense_float, encode_labels, utility_code
+from ..core.params import InstanceOf, Interval, Options
+from ..core.validation import check_xy
+from ..learn.arrays import UTILITIES, dense_float, encode_labels, utility_code
 from ..loop.components import make_component
 
-__all__ = ["TopN", "GFlip", "rank_scores"]
+__all__ = ["TopN", "GFlip", "GFlipStable", "rank_scores"]
 
 
 def rank_scores(scores: np.ndarray) -> np.ndarray:
@@ -59,11 +62,15 @@ class TopN(FeatureSelector):
         self.n = n
         self.scorer_params = scorer_params
 
+    _parameter_constraints = {
+        "scorer": [InstanceOf(str, "a scorer name"), InstanceOf(FeatureScorer, "a FeatureScorer")],
+        "n": [Interval("int", 0, None), None],
+        "scorer_params": [InstanceOf(Mapping, "a dict of scorer parameters"), None],
+    }
+
     def check_params(self) -> None:
-        check_int('n', self.n, 0, allow_none=True)
-        if self.scorer_params is not None and (not isinstance(self.scorer_params, Mapping)):
-            raise ValidationError(f'scorer_params={self.scorer_params!r} must be a dict of scorer parameters or None')
-        self._scorer = self._make_scorer()
+        super().check_params()
+        self._scorer = self._make_scorer()  # a registered scorer, with its own parameters checked
 
     def _make_scorer(self) -> FeatureScorer:
         if isinstance(self.scorer, FeatureScorer):
@@ -141,11 +148,12 @@ class GFlip(FeatureSelector):
         self.max_passes = max_passes
         self.random_state = random_state
 
-    def check_params(self) -> None:
-        utility_code(self.utility)
-        check_number('beta', self.beta, low=0.0, strict=True)
-        check_int('max_passes', self.max_passes, 1)
-        check_int('random_state', self.random_state, 0)
+    _parameter_constraints = {
+        "utility": [Options(UTILITIES)],
+        "beta": [Interval("real", 0, None, closed="neither")],
+        "max_passes": [Interval("int", 1, None)],
+        "random_state": [Interval("int", 0, None)],
+    }
 
     def select(self, X, y) -> np.ndarray:
         self.check_params()
@@ -192,3 +200,81 @@ class GFlip(FeatureSelector):
                 break
         self.history_ = history
         return np.flatnonzero(F).astype(np.intp)
+
+
+# ------------------------------------------------------------------ G-flip on subsamples
+class GFlipStable(FeatureSelector):
+    """G-flip run on random subsamples, keeping the features chosen in most runs (a metafx variant).
+
+    Not the thesis' plain G-flip (that is ``gflip``).  ``n_subsamples`` times:
+    draw ``subsample * m`` instances without replacement (stratified by
+    nothing, a plain random subset), run ``gflip`` on them with its own
+    permutation seed; return the features chosen in at least ``threshold`` of
+    the runs, most frequent first (ties: lower index).  A noise feature that
+    raises the margin sum ``e(F)`` of one sample by chance is rarely raised on
+    most of the others, while a relevant one is -- the stability-selection
+    idea applied to G-flip's local maxima.  Cost: ``n_subsamples`` G-flip runs
+    on ``subsample * m`` instances (about ``n_subsamples * subsample^2`` times
+    one run on all of them).
+
+    Parameters
+    ----------
+    utility, beta, max_passes
+        As for ``gflip``.
+    n_subsamples : int, default 10
+    subsample : float in (0, 1], default 0.5
+    threshold : float in (0, 1], default 0.75
+    random_state : int, default 0
+
+    Attributes
+    ----------
+    frequencies_ : ndarray
+        Share of the runs that chose each feature.
+
+    Examples
+    --------
+    >>> import numpy as np, metafx
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(120, 8)); y = (X[:, 5] > 0).astype(int)
+    >>> int(metafx.select_features(X, y, "gflip-stable", n_subsamples=4)[0])
+    5
+    """
+
+    name = "gflip-stable"
+    summary = "G-flip on random subsamples; keeps features chosen in >= threshold of the runs (metafx variant)"
+
+    def __init__(self, utility: str = "linear", beta: float = 1.0, max_passes: int = 100, n_subsamples: int = 10,
+                 subsample: float = 0.5, threshold: float = 0.75, random_state: int = 0) -> None:
+        self.utility = utility
+        self.beta = beta
+        self.max_passes = max_passes
+        self.n_subsamples = n_subsamples
+        self.subsample = subsample
+        self.threshold = threshold
+        self.random_state = random_state
+
+    _parameter_constraints = {
+        **{k: GFlip._parameter_constraints[k] for k in ("utility", "beta", "max_passes", "random_state")},
+        "n_subsamples": [Interval("int", 1, None)],
+        "subsample": [Interval("real", 0, 1, closed="right")],
+        "threshold": [Interval("real", 0, 1, closed="right")],
+    }
+
+    def select(self, X, y) -> np.ndarray:
+        self.check_params()
+        values, y = check_xy(X, y)
+        Xd = dense_float(values)
+        m, n = Xd.shape
+        size = max(2, int(round(self.subsample * m))) if m >= 2 else m
+        rng = np.random.default_rng(self.random_state)
+        counts = np.zeros(n)
+        for r in range(self.n_subsamples):
+            idx = np.sort(rng.permutation(m)[:size])
+            seed = int(rng.integers(0, 2**31 - 1))
+            g = GFlip(utility=self.utility, beta=self.beta, max_passes=self.max_passes, random_state=seed)
+            counts[g.select(Xd[idx], y[idx])] += 1
+        freq = counts / self.n_subsamples
+        self.frequencies_ = freq
+        order = np.argsort(-freq, kind="stable")
+        keep = freq[order] >= self.threshold - 1e-12
+        return order[keep].astype(np.intp)

@@ -23,9 +23,10 @@ from .._kernels import margin as K
 from .._kernels.neighbors import loo_potential_scores
 from ..core.base import SetEvaluator
 from ..core.exceptions import ValidationError
-from ..core.validation import check_int, check_number, check_xy
-from ..learn.arrays import binary_rows, dense_float, encode_labels, utility_code
-from ..learn.neighbors import make_classifier, resolve_sigma
+from ..core.params import Interval, Options
+from ..core.validation import check_xy
+from ..learn.arrays import UTILITIES, binary_rows, dense_float, encode_labels, utility_code
+from ..learn.neighbors import CLASSIFIERS, make_classifier, resolve_sigma
 from ..learn.svm import majority_accuracy, stratified_folds
 
 __all__ = ["CVNearestNeighbor", "CVCondensed1NN", "CVAdaptiveNN", "CVPotential", "LOO1NN", "MarginEvaluator",
@@ -57,7 +58,7 @@ class CVNearestNeighbor(SetEvaluator):
     >>> import numpy as np, metafx
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(60, 3)); y = (X[:, 0] > 0).astype(int)
-    >>> ev = metafx.make_component("evaluator", "cv-1nn", {"n_splits": 3})
+    >>> ev = metafx.plugin.make_component("evaluator", "cv-1nn", {"n_splits": 3})
     >>> ev.evaluate(X[:, :1], y, random_state=0) > ev.evaluate(X[:, 1:], y, random_state=0)
     True
     """
@@ -76,11 +77,15 @@ class CVNearestNeighbor(SetEvaluator):
         rule = {"1nn": "1-NN"}.get(self.classifier, self.classifier)
         return f"CV accuracy, {self.n_splits}-fold {rule}"
 
+    _parameter_constraints = {
+        "n_splits": [Interval("int", 2, None)],
+        "classifier": [Options(tuple(CLASSIFIERS))],
+        "classifier_params": ["dict", None],
+    }
+
     def check_params(self) -> None:
-        check_int("n_splits", self.n_splits, 2)
-        if self.classifier_params is not None and not isinstance(self.classifier_params, Mapping):
-            raise ValidationError(f"classifier_params={self.classifier_params!r} must be a dict or None")
-        make_classifier(self.classifier, dict(self.classifier_params or {}))
+        super().check_params()
+        make_classifier(self.classifier, dict(self.classifier_params or {}))  # the classifier's own parameters
 
     def evaluate(self, X, y, *, random_state=None) -> float:
         self.check_params()
@@ -162,7 +167,7 @@ class LOO1NN(SetEvaluator):
     Examples
     --------
     >>> import numpy as np, metafx
-    >>> ev = metafx.make_component("evaluator", "loo-1nn")
+    >>> ev = metafx.plugin.make_component("evaluator", "loo-1nn")
     >>> ev.evaluate(np.array([[0.], [0.1], [1.], [1.2]]), [0, 0, 1, 1])
     1.0
     """
@@ -203,7 +208,7 @@ class MarginEvaluator(SetEvaluator):
     Examples
     --------
     >>> import numpy as np, metafx
-    >>> ev = metafx.make_component("evaluator", "margin", {"utility": "zero-one"})
+    >>> ev = metafx.plugin.make_component("evaluator", "margin", {"utility": "zero-one"})
     >>> ev.evaluate(np.array([[0.], [0.1], [1.], [1.2]]), [0, 0, 1, 1])
     4.0
     """
@@ -220,11 +225,11 @@ class MarginEvaluator(SetEvaluator):
         self.beta = beta
         self.average = average
 
-    def check_params(self) -> None:
-        utility_code(self.utility)
-        check_number('beta', self.beta, low=0.0, strict=True)
-        if not isinstance(self.average, (bool, np.bool_)):
-            raise ValidationError(f'average={self.average!r} must be True or False')
+    _parameter_constraints = {
+        "utility": [Options(UTILITIES)],
+        "beta": [Interval("real", 0, None, closed="neither")],
+        "average": ["boolean"],
+    }
 
     def margins(self, X, y) -> tuple[np.ndarray, np.ndarray]:
         """Leave-one-out margins and the mask of instances that have both a hit and a miss."""
@@ -283,7 +288,7 @@ class PotentialMargin(SetEvaluator):
     Examples
     --------
     >>> import numpy as np, metafx
-    >>> ev = metafx.make_component("evaluator", "potential-margin", {"sigma": 0.5})
+    >>> ev = metafx.plugin.make_component("evaluator", "potential-margin", {"sigma": 0.5})
     >>> X = np.array([[0.], [0.1], [1.], [1.2]])
     >>> ev.evaluate(X, [0, 0, 1, 1]) > ev.evaluate(X, [0, 1, 0, 1])
     True
@@ -295,8 +300,7 @@ class PotentialMargin(SetEvaluator):
     def __init__(self, sigma: float | None = None) -> None:
         self.sigma = sigma
 
-    def check_params(self) -> None:
-        check_number('sigma', self.sigma, low=0.0, strict=True, allow_none=True)
+    _parameter_constraints = {"sigma": [Interval("real", 0, None, closed="neither"), None]}
 
     def evaluate(self, X, y, *, random_state=None) -> float:
         self.check_params()

@@ -10,7 +10,8 @@ from sklearn.exceptions import ConvergenceWarning
 
 from .._kernels.design import rows_scores, transpose_bits
 from ..core.base import SetEvaluator
-from ..core.validation import check_choice, check_int, check_labels, check_number
+from ..core.params import Interval, Options
+from ..core.validation import check_labels
 from ..hooks.spec import hookimpl
 from ..learn.svm import (
     LiblinearOvR,
@@ -48,12 +49,10 @@ class CVLinearSVM(SetEvaluator):
     ``"packed"`` fold is fitted by :class:`~metafx.learn.svm.LiblinearOvR`: liblinear's
     training routine called as ``LinearSVC.fit`` calls it, with the labels encoded once per
     fold instead of checked and encoded at every fit (the same coefficients bit for bit).
-    ``tol`` is liblinear's stopping tolerance: the
-    default ``0.1`` stops earlier than scikit-learn's ``1e-3`` and ranks candidate
-    sets as before (``bench/bench_evaluator.py``, 60 sets drawn at uniform random points
-    on 2000 MNIST images: Spearman 0.9992, the same best set in 6 of 6 groups of 10,
-    1.54 times faster; see docs/design.md).  ``design="merge", tol=1e-3, max_train=None,
-    complement=False`` is the evaluator of metafx 0.x up to this change, value for value.
+    ``tol`` is liblinear's stopping tolerance: the default ``0.1`` stops earlier than
+    scikit-learn's ``1e-3`` and ranks candidate sets as ``1e-3`` does (measurements:
+    ``docs/results/speed.md``).  ``design="merge", tol=1e-3, max_train=None,
+    complement=False`` is the evaluator of metafx 0.x, value for value.
 
     ``max_train`` (default 2000) caps the samples each fold's SVM is fitted on: a longer
     training part is replaced by a stratified random subset of that size, the same at every
@@ -67,16 +66,10 @@ class CVLinearSVM(SetEvaluator):
     enters as its complement ``1 - x`` (:func:`~metafx.learn.svm.complement_dense`); ``True``
     is the share 0.5, ``False`` none.  With an intercept the model can express the same
     functions; only liblinear's penalty on its bias (regularized like a weight) tells them
-    apart.  liblinear's dual crawls on columns that are on for nearly every sample (a set of
-    negated features OR-ed over large shifts took it 300-450 passes and 1.8 s where other sets
-    take 20-70) and converges at once on their sparse complements.  On 60 candidate sets drawn
-    at uniform random points (``bench/bench_evaluator.py --sets 60``) the default 0.9 is 2.05
-    times faster than the 0.x evaluator (``False``: 1.30), Spearman 0.9993 against it, the
-    same best set in 6 of 6 groups; the README protocol (``mufasa+o4``, budget 3000, 10
-    partitions) gives the same points and test errors as ``False``.  The share 0.5 is faster
-    still (3.21 times, Spearman 0.9954, 5 of 6) but moved that protocol's test error by 0.19
-    points against the 0.x evaluator (searches took other paths), over the 0.1 the speed
-    work allows (docs/design.md).
+    apart.  liblinear's dual converges slowly on columns that are on for nearly every sample
+    (negated features OR-ed over large shifts) and at once on their sparse complements; the
+    default 0.9 changes the ranking of candidate sets little and ``True`` more
+    (measurements: ``docs/results/speed.md``).
 
     An empty feature set scores the accuracy of predicting the training majority class.
     """
@@ -96,14 +89,16 @@ class CVLinearSVM(SetEvaluator):
         self.max_iter = max_iter
         self.tol = tol
 
-    def check_params(self) -> None:
-        check_int("n_splits", self.n_splits, 2)
-        check_number("C", self.C, low=0, strict=True)
-        check_int("max_iter", self.max_iter, 1)
-        check_number("tol", self.tol, low=0, strict=True)
-        check_choice("design", self.design, DESIGNS)
-        check_int("max_train", self.max_train, 2, allow_none=True)
-        complement_share(self.complement)  # raises on anything but True, False or a share in [0.5, 1)
+    _parameter_constraints = {
+        "n_splits": [Interval("int", 2, None)],
+        "C": [Interval("real", 0, None, closed="neither")],
+        "max_iter": [Interval("int", 1, None)],
+        "tol": [Interval("real", 0, None, closed="neither")],
+        "merge_duplicates": ["boolean"],
+        "design": [Options(DESIGNS)],
+        "max_train": [Interval("int", 2, None), None],
+        "complement": ["boolean", Interval("real", 0.5, 1, closed="left")],
+    }
 
     @property
     def quality_label(self) -> str:

@@ -89,7 +89,7 @@ def get_registry() -> Registry:
 
 
 def register_plugin(plugin: object, name: str | None = None) -> str:
-    """Register ``plugin`` (a module or object with ``@metafx.hookimpl`` functions).
+    """Register ``plugin`` (a module or object with ``@metafx.plugin.hookimpl`` functions).
 
     The registry is rebuilt on next use, so the plugin's components become
     available to :func:`metafx.search` and every lookup.  Returns the name under

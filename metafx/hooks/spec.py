@@ -7,7 +7,7 @@ that kind, and checks that it is a subclass of the kind's base class::
 
     import metafx
 
-    @metafx.hookimpl
+    @metafx.plugin.hookimpl
     def metafx_register_families(register):
         register(MyFamily)
 
@@ -34,32 +34,32 @@ hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
 
 @hookspec
 def metafx_register_families(register: "Register") -> None:
-    """Register :class:`metafx.FeatureFamily` subclasses."""
+    """Register :class:`metafx.plugin.FeatureFamily` subclasses."""
 
 
 @hookspec
 def metafx_register_describers(register: "Register") -> None:
-    """Register :class:`metafx.MetaFeatureDescriber` subclasses."""
+    """Register :class:`metafx.plugin.MetaFeatureDescriber` subclasses."""
 
 
 @hookspec
 def metafx_register_evaluators(register: "Register") -> None:
     """Register quality evaluators.
 
-    Accepted bases: :class:`metafx.FeatureScorer` (one score per feature),
-    :class:`metafx.SetEvaluator` (one number per feature set) and
-    :class:`metafx.FeatureSelector` (returns a subset of columns).
+    Accepted bases: :class:`metafx.plugin.FeatureScorer` (one score per feature),
+    :class:`metafx.plugin.SetEvaluator` (one number per feature set) and
+    :class:`metafx.plugin.FeatureSelector` (returns a subset of columns).
     """
 
 
 @hookspec
 def metafx_register_search_engines(register: "Register") -> None:
-    """Register :class:`metafx.SearchEngine` subclasses."""
+    """Register :class:`metafx.plugin.SearchEngine` subclasses."""
 
 
 @hookspec
 def metafx_register_datasets(register: "Register") -> None:
-    """Register :class:`metafx.Dataset` subclasses (named loaders)."""
+    """Register :class:`metafx.plugin.Dataset` subclasses (named loaders)."""
 
 
 HOOK_KINDS = {

@@ -44,12 +44,14 @@ True
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from ..core.exceptions import ValidationError
+from ..core.params import Interval, Satisfies, check_value
 
 __all__ = [
     "Bound",
@@ -57,6 +59,7 @@ __all__ = [
     "margin_bound",
     "g_mufasa",
     "mufasa_bound",
+    "search_bound_obstacle",
     "direct_selection_term",
     "nn_selection_bound",
     "log2_selection_class_size",
@@ -123,27 +126,24 @@ class Bound:
 
 
 # --------------------------------------------------------------------------- checks
+#: any real number, infinities included (a count of values may be ``inf``)
+_NUMBER = Satisfies(lambda v: isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)), "a number")
+
+
 def _pos_int(name: str, v: Any, low: int = 1) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < low:
-        raise ValidationError(f"{name}={v!r} must be an integer >= {low}")
+    check_value(name, v, [Interval("int", low, None)])
     return int(v)
 
 
 def _num(name: str, v: Any) -> float:
-    if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
-        raise ValidationError(f"{name}={v!r} must be a number")
+    check_value(name, v, [_NUMBER])
     return float(v)
 
 
 def _prob(name: str, v: Any, *, zero: bool = False, one: bool = False) -> float:
-    x = _num(name, v)
-    lo_ok = x >= 0 if zero else x > 0
-    hi_ok = x <= 1 if one else x < 1
-    if not (lo_ok and hi_ok):
-        lo = "[0" if zero else "(0"
-        hi = "1]" if one else "1)"
-        raise ValidationError(f"{name}={v!r} must be in {lo}, {hi}")
-    return x
+    closed = {(True, True): "both", (True, False): "left", (False, True): "right", (False, False): "neither"}
+    check_value(name, v, [Interval("real", 0, 1, closed=closed[zero, one])])
+    return float(v)
 
 
 def _train_error(v: Any) -> float | None:
@@ -252,6 +252,34 @@ def direct_selection_term(n_selected: int, n_candidates: float) -> float:
     if not N >= 1:
         raise ValidationError(f"n_candidates={n_candidates!r} must be >= 1")
     return (n + 1) * math.log(N)
+
+
+def search_bound_obstacle(metadata: Mapping[str, Any], family_params: Mapping[str, Any], engine_obstacle: str) -> str:
+    """Why Theorem 5.1's count of hypotheses does not cover a search ('' when it does).
+
+    ``metadata`` and ``family_params`` are the search result's; ``engine_obstacle`` is what the engine
+    says about itself (:meth:`metafx.plugin.SearchEngine.bound_obstacle`).
+    """
+    oversample = float(metadata.get("oversample", 1.0) or 1.0)
+    if oversample > 1:
+        return (f"oversample={oversample:g} prunes each step's draw by a score measured on the training data, "
+                "so the data steer the search inside a step, beyond accepting or rejecting its point")
+    if engine_obstacle:
+        return engine_obstacle
+    if metadata.get("reselect"):
+        r = metadata["reselect"].get("r")
+        return (f"reselect chose among the {r} best steps by a second score on the training data, "
+                "beyond accepting or rejecting one point per step")
+    if family_params.get("location_prior") == "ink":
+        return ("family_params location_prior='ink' draws the features from a distribution fitted to the "
+                "training images, so the class of feature sets the search can return depends on the sample")
+    k = metadata.get("n_classes")
+    if k is None:
+        return ("the result does not record how many classes its labels have (written by an older metafx); "
+                "the theorem is for two classes")
+    if k != 2:
+        return f"the labels have {k} classes; the theorem is for two classes (labels +1 and -1)"
+    return ""
 
 
 def mufasa_bound(m: int, gamma: float, delta: float, fat_d: float, steps: int, mf_size: float = math.inf,
@@ -436,11 +464,11 @@ def compression_bound(n: int, compressed_size: int, delta: float, eps: float = 0
     classifier agrees with the 1-NN classifier of the whole sample on all but
     a fraction ``eps`` of the training points.  With probability ``1 - delta``:
 
-    (i) consistent (``eps = 0``)::
+    If consistent (``eps = 0``)::
 
         err <= (|S~| ln n + ln n + ln(1/delta)) / (n - |S~|)
 
-    (ii) ``eps``-consistent::
+    If ``eps``-consistent::
 
         err <= eps n / (n - |S~|) + sqrt( (|S~| ln n + 2 ln n + ln(1/delta)) / (2 (n - |S~|)) )
 

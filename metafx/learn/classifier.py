@@ -2,7 +2,7 @@
 
 :class:`FeatureClassifier` computes a :class:`~metafx.SearchResult`'s features
 on raw data and classifies them with a linear SVM.  It is fitted as
-:func:`metafx.test_error` fits its model (``LinearSVC`` on the features with
+:func:`metafx.holdout_error` fits its model (``LinearSVC`` on the features with
 duplicate features merged, ``C`` by 3-fold CV), and keeps the weights per
 chosen feature: the merge of duplicates is folded into them, so prediction
 computes the features once and applies one weight matrix.
@@ -37,7 +37,7 @@ class FeatureClassifier(ClassifierMixin, BaseEstimator):
     C : float or None, default None
         The SVM's ``C``.  ``None`` chooses it among ``Cs`` by stratified ``n_splits``-fold
         cross-validation on the training data (``random_state`` shuffles the folds): the
-        model of :func:`metafx.test_error`.
+        model of :func:`metafx.holdout_error`.
     Cs : sequence of float or None, default None
         The grid for ``C=None`` (``None``: ``(0.01, 0.03, 0.1, 0.3, 1.0)``).
     n_splits : int, default 3
@@ -62,6 +62,8 @@ class FeatureClassifier(ClassifierMixin, BaseEstimator):
     n_features_in_ : int
         The number of input columns, when ``X`` was 2-D at fit.
 
+    Notes
+    -----
     The decision of two classes is one column, positive for ``classes_[1]``; of more, one
     column per class (one-vs-rest), the largest wins.  An empty feature set (a result with
     no features) predicts the most frequent training class (``coef_`` has no columns).

@@ -1,7 +1,7 @@
 """Sample compression for nearest neighbours (Gottlieb, Kontorovich & Nisnevitch 2014, "[C]").
 
 :func:`gamma_net`
-    A ``gamma``-net of a point set: Algorithm 1 (``method="brute"``, O(n |net|)
+    A ``gamma``-net of a point set: Algorithm 1 (``method="brute"``, ``O(n |net|)``
     distance evaluations) or the net hierarchy of [C] section 2
     (``method="hierarchy"``, ``2^O(ddim) n log(1/gamma)``).
 :func:`is_gamma_net`

@@ -158,8 +158,8 @@ def linear_svc(C: float, M=None, max_iter: int = 2000, tol: float = 1e-3, dual: 
     Both of liblinear's solvers minimize the same objective; which is faster
     depends on the data.  Dense binary features (many of them nearly always on:
     negated pixels OR-ed over shifts) leave the dual coordinate descent crawling
-    (measured on 2000 MNIST images: 17 s vs 5.5 s for 2400 such features, 9 s vs
-    0.8 s for 400), while on sparse sets the dual is the faster one.  So: primal
+    (several times slower than the primal; ``docs/results/speed.md``), while on
+    sparse sets the dual is the faster one.  So: primal
     (``dual=False``) for a dense ``M``, dual for a sparse one, unless ``dual``
     says which.
     """
@@ -310,7 +310,7 @@ class DuplicateMerger(TransformerMixin, BaseEstimator):
     their mean): an exact, faster stand-in for the original columns under an
     L2-regularized linear model (see :func:`merge_matrix`).
 
-    Accepts :class:`~metafx.FeatureValues` or a 2-D array; ``transform`` returns the
+    Accepts :class:`~metafx.plugin.FeatureValues` or a 2-D array; ``transform`` returns the
     design matrix (CSR when sparse and binary, dense otherwise).
     """
 

@@ -21,7 +21,7 @@ __all__ = ["check_fixed", "check_spec_fields", "data_record", "check_call_types"
 
 #: most features per training sample a budget may allow (``budget / min_cost / n_samples``): beyond it the
 #: final linear fit on a dense ``n_samples x n_features`` design runs for many minutes to hours
-MAX_FEATURES_PER_SAMPLE = 100
+MAX_FEATURES_PER_SAMPLE = 20
 
 
 def _is_int(v: Any) -> bool:
@@ -156,7 +156,7 @@ def storage_damage(e: BaseException) -> str | None:
     seen, cur = 0, e
     found = None
     while cur is not None and seen < 8:
-        if isinstance(cur, sa_exc.DatabaseError) and not isinstance(cur, sa_exc.IntegrityError):
+        if type(cur) is sa_exc.DatabaseError:  # the driver's DatabaseError itself, not a subclass (IntegrityError ...)
             found = cur
         cur, seen = cur.__cause__ or cur.__context__, seen + 1
     if found is None:

@@ -20,7 +20,7 @@ def make_component(kind: str, spec: Any, params: Mapping[str, Any] | None = None
     Examples
     --------
     >>> import metafx
-    >>> metafx.make_component("engine", "mufasa", {"n_candidates": 2})
+    >>> metafx.plugin.make_component("engine", "mufasa", {"n_candidates": 2})
     Mufasa(start=None, n_candidates=2)
     """
     if isinstance(spec, Component):

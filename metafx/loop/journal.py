@@ -1,7 +1,7 @@
 """A durable, append-only journal of finished search steps (JSON lines).
 
 The first line is a header naming everything that determines the search (the
-*signature*); each further line is one :class:`~metafx.StepRecord`, flushed and
+*signature*); each further line is one :class:`~metafx.plugin.StepRecord`, flushed and
 fsync-ed before the search goes on, so a search killed at any moment loses at
 most the step it was computing.
 

@@ -2,7 +2,7 @@
 
 :func:`run_search` asks the engine for the candidates of each step, draws,
 computes and scores them (in ``n_jobs`` worker processes when asked), records
-the best candidate as the step's :class:`~metafx.StepRecord`, writes it to the
+the best candidate as the step's :class:`~metafx.plugin.StepRecord`, writes it to the
 journal, tells the engine, calls the callbacks, shows progress and logs; on
 resume it replays the journal through the engine's ``ask``/``tell``; at the
 end it re-draws the best set when it was found before a restart and builds the

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import json
 import math
 import os
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -18,10 +18,10 @@ from ..core.values import StepRecord
 from ..hooks.manager import get_registry
 from ..learn import bounds
 from .files import atomic_write_text, read_regular_file
+from .result_json import FORMAT_VERSION, checksum, result_from_dict, strict
 
 __all__ = ["SearchResult", "FORMAT_VERSION"]
 
-FORMAT_VERSION = 1
 #: the largest result file read (bytes); a result of a million features takes about 100 MB
 MAX_RESULT_BYTES = 1 << 28
 
@@ -59,7 +59,7 @@ class SearchResult:
     engine_params: dict[str, Any] = field(default_factory=dict)
     evaluator_params: dict[str, Any] = field(default_factory=dict)
     n_samples: int = 0
-    test_error: float | None = None
+    holdout_error: float | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
     classifier: dict[str, Any] | None = None
 
@@ -69,9 +69,22 @@ class SearchResult:
         return len(self.features)
 
     @property
+    def test_error(self) -> float | None:
+        """Renamed :attr:`holdout_error` (the old name works for one release, with a FutureWarning)."""
+        warnings.warn("SearchResult.test_error is renamed holdout_error; the old name goes in the next release",
+                      FutureWarning, stacklevel=2)
+        return self.holdout_error
+
+    @test_error.setter
+    def test_error(self, value: float | None) -> None:
+        warnings.warn("SearchResult.test_error is renamed holdout_error; the old name goes in the next release",
+                      FutureWarning, stacklevel=2)
+        self.holdout_error = value
+
+    @property
     def quality_label(self) -> str:
         """What ``best_quality`` and the trajectory's qualities are, in words (e.g. ``"CV accuracy, 2-fold
-        linear SVM"``): the evaluator's :attr:`~metafx.SetEvaluator.quality_label`, recorded by the search."""
+        linear SVM"``): the evaluator's :attr:`~metafx.plugin.SetEvaluator.quality_label`, recorded by the search."""
         label = self.metadata.get("quality_label") if isinstance(self.metadata, dict) else None
         return label if isinstance(label, str) and label else f"quality ({self.evaluator})"
 
@@ -149,7 +162,7 @@ class SearchResult:
         coerced (``"false"`` is no boolean, ``1.7`` no coordinate).  A
         ``checksum`` (written by :meth:`to_json`) must match the content.
         """
-        return _result_from_dict(cls, d)
+        return result_from_dict(cls, d)
 
     def to_json(self, path: str | os.PathLike[str] | None = None, indent: int | None = 1) -> str:
         """The result as strict JSON (returned; also written to ``path`` when given).
@@ -162,8 +175,8 @@ class SearchResult:
         or the new one, never a torn one, and concurrent writers never share a
         temporary file.
         """
-        d = _strict(self.to_dict())
-        d["checksum"] = _checksum(d)
+        d = strict(self.to_dict())
+        d["checksum"] = checksum(d)
         text = json.dumps(d, indent=indent, allow_nan=False)
         if path is not None:
             atomic_write_text(path, text)
@@ -222,7 +235,7 @@ class SearchResult:
 
     def __repr__(self) -> str:
         """One line: what was searched and what was found (``summary()`` has more)."""
-        test = "" if self.test_error is None else f", test_error={100 * self.test_error:.2f}%"
+        test = "" if self.holdout_error is None else f", holdout_error={100 * self.holdout_error:.2f}%"
         return (f"SearchResult(engine={self.engine!r}, family={self.family!r}, evaluator={self.evaluator!r}, "
                 f"budget={self.budget:g}, steps={len(self.trajectory)}, best_quality={self.best_quality:.4g} "
                 f"at step {self.best_step}, n_features={self.n_features}, total_cost={self.total_cost:g}{test})")
@@ -309,35 +322,16 @@ class SearchResult:
             f"best {self.quality_label}: {self.best_quality:.4f}",
             f"features: {self.n_features}, total cost {self.total_cost:g}",
         ]
-        if self.test_error is not None:
-            lines.append(f"test error: {100 * self.test_error:.2f} %")
+        if self.holdout_error is not None:
+            lines.append(f"held-out error: {100 * self.holdout_error:.2f} % (linear SVM on the chosen features)")
         return "\n".join(lines)
 
-    def _bound_does_not_apply(self) -> str:
-        """Why Theorem 5.1's count of hypotheses does not cover this search ('' when it does)."""
-        oversample = float(self.metadata.get("oversample", 1.0) or 1.0)
-        if oversample > 1:
-            return (f"oversample={oversample:g} prunes each step's draw by a score measured on the training data, "
-                    "so the data steer the search inside a step, beyond accepting or rejecting its point")
-        if self.engine not in ("mufasa", "random"):
-            return (f"engine {self.engine!r} chooses its points from the data (a model of quality, or a ranked pool), "
-                    "not only by accepting or rejecting one point per step")
-        if self.engine == "random" and self.metadata.get("mode") == "feature":
-            return "engine 'random' in mode 'feature' has no meta-feature point per step"
-        if self.metadata.get("reselect"):
-            r = self.metadata["reselect"].get("r")
-            return (f"reselect chose among the {r} best steps by a second score on the training data, "
-                    "beyond accepting or rejecting one point per step")
-        if self.family_params.get("location_prior") == "ink":
-            return ("family_params location_prior='ink' draws the features from a distribution fitted to the "
-                    "training images, so the class of feature sets the search can return depends on the sample")
-        k = self.metadata.get("n_classes")
-        if k is None:
-            return ("the result does not record how many classes its labels have (written by an older metafx); "
-                    "the theorem is for two classes")
-        if k != 2:
-            return f"the labels have {k} classes; the theorem is for two classes (labels +1 and -1)"
-        return ""
+    def _engine_class(self) -> Any:
+        """The registered class of this result's engine, or None when it is not installed here."""
+        try:
+            return get_registry().get("engine", self.engine)
+        except UnknownComponentError:
+            return None
 
     def bound(self, delta: float = 0.05, gamma: float = 1.0, *, train_error: float | None = None,
               fat_d: float | None = None, steps: int | None = None, space_size: float | None = None):
@@ -375,15 +369,22 @@ class SearchResult:
         --------
         >>> import metafx
         >>> X, y = metafx.load_dataset("digits")
-        >>> res = metafx.search(X[:300], y[:300] % 2, budget=20, steps=3, seed=0, progress=False)  # two classes
+        >>> res = metafx.search(X[:300], y[:300] % 2, budget=20, steps=3, engine="mufasa", seed=0,
+        ...                     progress=False)  # two classes
         >>> b = res.bound(delta=0.05, gamma=1.0)
         >>> b.terms["g(J)"] == 3 * math.log(2)
         True
         """
-        why = self._bound_does_not_apply()
+        engine = self._engine_class()
+        if engine is None:
+            engine_why = (f"engine {self.engine!r} is not installed here, so whether its search is covered is "
+                          f"unknown{missing_plugin_hint(self.metadata, 'engine', self.engine)}")
+        else:
+            engine_why = engine.bound_obstacle(self.metadata)
+        why = bounds.search_bound_obstacle(self.metadata, self.family_params, engine_why)
         if why:
             raise MetafxError(f"Theorem 5.1 does not apply to this search: {why}")
-        c = int(self.metadata.get("n_candidates", 1)) if self.engine == "mufasa" else 1
+        c = engine.bound_candidates(self.metadata)
         J = self.metadata.get("planned_steps") if steps is None else steps
         if J is None:
             raise MetafxError("the result does not record the steps its search was run with (written by an older "
@@ -395,157 +396,6 @@ class SearchResult:
         n = max(self.n_features, 1)
         b.terms["direct n ln(n 2^J)"] = n * (math.log(n) + J * math.log(2.0))
         return b
-
-
-# ------------------------------------------------------------------ JSON checks
-_REQUIRED = ("family", "family_params", "engine", "evaluator", "budget", "seed", "best_point", "best_quality",
-             "best_step", "features", "total_cost", "trajectory")
-
-
-def _strict(v: Any) -> Any:
-    """``v`` with every non-finite float replaced by ``None`` (strict JSON has no Infinity/NaN)."""
-    if isinstance(v, float) and not math.isfinite(v):
-        return None
-    if isinstance(v, dict):
-        return {k: _strict(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return [_strict(x) for x in v]
-    return v
-
-
-def _checksum(d: Mapping[str, Any]) -> str:
-    body = {k: v for k, v in d.items() if k != "checksum"}
-    canon = json.dumps(_strict(body), sort_keys=True, separators=(",", ":"), allow_nan=False, ensure_ascii=True)
-    return "sha256:" + hashlib.sha256(canon.encode("utf-8")).hexdigest()
-
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _is_num(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-def _finite(v: Any) -> bool:
-    return _is_num(v) and math.isfinite(v)
-
-
-def _result_from_dict(cls: type[SearchResult], d: Any) -> SearchResult:
-    if not isinstance(d, Mapping):
-        raise ValidationError(f"a result must be a JSON object, got {type(d).__name__}")
-    d = dict(d)
-    version = d.pop("format_version", FORMAT_VERSION)
-    if not _is_int(version) or version != FORMAT_VERSION:
-        raise ValidationError(f"result format_version={version!r}; this metafx reads {FORMAT_VERSION}")
-    if "checksum" in d:
-        given = d.pop("checksum")
-        body = dict(d, format_version=version)
-        if not isinstance(given, str) or given != _checksum(body):
-            raise ValidationError(f"checksum={given!r} does not match the content (the file was changed or damaged)")
-    extra = sorted(set(d) - set(cls.__dataclass_fields__))
-    if extra:
-        raise ValidationError(f"unknown fields in result JSON: {extra}")
-    missing = [k for k in _REQUIRED if k not in d]
-    if missing:
-        raise ValidationError(f"fields missing from result JSON: {missing}")
-
-    def need(ok: bool, name: str, what: str) -> None:
-        if not ok:
-            raise ValidationError(f"{name}={d[name]!r} must be {what}")
-
-    for name in ("family", "engine", "evaluator"):
-        need(isinstance(d[name], str) and d[name] != "", name, "a non-empty string")
-    for name in ("family_params", "best_point", "space", "engine_params", "evaluator_params", "metadata"):
-        if name in d:
-            need(isinstance(d[name], dict), name, "a JSON object")
-    need(_finite(d["budget"]) and d["budget"] > 0, "budget", "a finite number > 0")
-    need(d["seed"] is None or _is_int(d["seed"]) and 0 <= d["seed"] < 2**63, "seed", "null or an integer in [0, 2**63)")
-    if d["best_quality"] is None:  # strict JSON's -inf: no step found anything
-        d["best_quality"] = -math.inf
-    need(_is_num(d["best_quality"]) and not math.isnan(d["best_quality"]) and d["best_quality"] != math.inf,
-         "best_quality", "a number or null")
-    need(_is_int(d["best_step"]) and d["best_step"] >= 0, "best_step", "an integer >= 0")
-    need(_finite(d["total_cost"]) and d["total_cost"] >= 0, "total_cost", "a finite number >= 0")
-    need(isinstance(d["features"], list) and all(isinstance(f, dict) for f in d["features"]),
-         "features", "a list of JSON objects")
-    need(all(isinstance(k, str) and (_finite(v) or isinstance(v, str)) for k, v in d["best_point"].items()),
-         "best_point", "an object of meta-feature names and finite numbers or choices")
-    if "n_samples" in d:
-        need(_is_int(d["n_samples"]) and d["n_samples"] >= 0, "n_samples", "an integer >= 0")
-    if d.get("test_error") is not None:
-        need(_finite(d["test_error"]) and 0 <= d["test_error"] <= 1, "test_error", "null or a number in [0, 1]")
-    if d.get("classifier") is not None:
-        _check_classifier(d["classifier"], len(d["features"]))
-    meta = d.get("metadata")
-    if isinstance(meta, dict) and "space_size" in meta and meta["space_size"] is None:
-        meta["space_size"] = math.inf  # strict JSON's inf: a continuous space
-    need(isinstance(d["trajectory"], list), "trajectory", "a list of step records")
-    records = []
-    for i, r in enumerate(d["trajectory"]):
-        try:
-            records.append(StepRecord.from_dict(r))
-        except (ValidationError, TypeError) as e:
-            raise ValidationError(f"trajectory[{i}]: {e}") from None
-    for i in range(1, len(records)):
-        if records[i].step <= records[i - 1].step:
-            raise ValidationError(f"trajectory[{i}]: step {records[i].step} does not follow step {records[i - 1].step}")
-    if records:
-        best = max(r.quality for r in records)
-        by_step = {r.step: r for r in records}
-        rec = by_step.get(d["best_step"])
-        chosen = (d["metadata"] or {}).get("reselect") if isinstance(d["metadata"], dict) else None
-        if isinstance(chosen, dict):  # reselect: one of the best steps, chosen on a second split
-            if rec is None or rec.quality != d["best_quality"] or chosen.get("chosen_step") != d["best_step"] \
-                    or d["best_step"] not in (chosen.get("steps") or []):
-                raise ValidationError(f"best_step={d['best_step']!r} and best_quality={d['best_quality']!r} disagree "
-                                      f"with the trajectory and metadata['reselect']")
-        elif rec is None or rec.quality != d["best_quality"] or d["best_quality"] != best:
-            raise ValidationError(f"best_step={d['best_step']!r} and best_quality={d['best_quality']!r} disagree "
-                                  f"with the trajectory (its best quality is {best!r})")
-    elif d["features"] or d["best_step"] != 0:
-        raise ValidationError("a result without steps can have no features and best_step 0")
-    d["trajectory"] = records
-    res = cls(**d)
-    if res.features:
-        try:
-            res.feature_batch()
-        except UnknownComponentError:
-            pass  # a plugin family that is not installed here: checked when the features are used
-        except MetafxError as e:
-            raise ValidationError(f"features: {e}") from None
-        except Exception as e:  # a family's own constructor on damaged family_params
-            raise ValidationError(f"features of family {res.family!r} (family_params={res.family_params!r}) "
-                                  f"cannot be read: {type(e).__name__}: {e}") from None
-    return res
-
-
-def _check_classifier(c: Any, n_features: int) -> None:
-    """Raise ``ValidationError`` unless ``c`` is a classifier field for ``n_features`` features."""
-    def bad(what: str) -> ValidationError:
-        shown = repr(c)
-        return ValidationError(f"classifier={shown if len(shown) <= 200 else shown[:200] + '...'} must be {what}")
-
-    keys = {"classes", "coef", "intercept", "C"}
-    if not isinstance(c, dict) or set(c) != keys:
-        raise bad(f"null or a JSON object with the keys {sorted(keys)}")
-    classes = c["classes"]
-    if not (isinstance(classes, list) and len(classes) >= 2 and (all(isinstance(v, str) for v in classes)
-                                                              or all(_finite(v) for v in classes)
-                                                              or all(isinstance(v, bool) for v in classes))):
-        raise bad("an object whose 'classes' is a list of at least 2 labels, all strings, all booleans or all "
-                  "finite numbers")
-    if len(set(classes)) != len(classes) or sorted(classes) != classes:
-        raise bad("an object whose 'classes' are distinct and sorted")
-    rows = 1 if len(classes) == 2 else len(classes)
-    coef = c["coef"]
-    if not (isinstance(coef, list) and len(coef) == rows and all(
-            isinstance(r, list) and len(r) == n_features and all(_finite(v) for v in r) for r in coef)):
-        raise bad(f"an object whose 'coef' is {rows} list(s) of {n_features} finite numbers (one per feature)")
-    if not (isinstance(c["intercept"], list) and len(c["intercept"]) == rows and all(_finite(v) for v in c["intercept"])):
-        raise bad(f"an object whose 'intercept' is a list of {rows} finite number(s)")
-    if c["C"] is not None and not (_finite(c["C"]) and c["C"] > 0):
-        raise bad("an object whose 'C' is null or a finite number > 0")
 
 
 def _pandas(what: str):

@@ -46,6 +46,7 @@ from typing import Any, Callable
 from urllib.parse import parse_qsl, quote, unquote, urlencode
 
 from ..core.exceptions import StorageError, ValidationError
+from .checks import storage_damage
 
 __all__ = ["mask_url", "scrub", "split_password", "journal_path", "open_storage", "describe_storage_forms",
            "Retry", "retry_seconds_default", "PASSWORD_ENV", "DEFAULT_RETRY_SECONDS"]
@@ -279,6 +280,11 @@ class Retry:
                 raise StorageError(f"storage {self.where!r}: {e.strerror or e}") from None
             except Exception as e:
                 if not _transient(e):
+                    damage = storage_damage(e)  # a damaged database file: one line, not optuna's traceback
+                    if damage is not None:
+                        raise StorageError(f"storage {self.where!r} is damaged or not a database: "
+                                           f"{scrub(damage, self.where)}; restore it from a copy or use another "
+                                           "storage") from None
                     raise
                 now = time.monotonic()
                 start = self._outage(e, start, now)

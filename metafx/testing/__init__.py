@@ -17,6 +17,7 @@ from .conformance import (  # noqa: E402
     EngineConformance,
     EvaluatorConformance,
     FamilyConformance,
+    check_declared_params,
     synthetic_data,
 )
 
@@ -27,4 +28,5 @@ __all__ = [
     "EngineConformance",
     "DatasetConformance",
     "synthetic_data",
+    "check_declared_params",
 ]

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import math
 import pickle
+import re
 from typing import Any, ClassVar, Literal, Mapping, overload
 
 import numpy as np
@@ -42,6 +43,7 @@ from ..core.base import (
 )
 from ..core.datafiles import load_digits_binary
 from ..core.exceptions import ValidationError
+from ..core.params import declared_constraints, invalid_values
 from ..core.validation import check_binary_images, check_labels, check_table
 from ..core.values import FeatureValues, MetaFeatureSpace
 from ..hooks.manager import get_registry
@@ -57,6 +59,7 @@ __all__ = [
     "EngineConformance",
     "DatasetConformance",
     "synthetic_data",
+    "check_declared_params",
 ]
 
 
@@ -102,6 +105,25 @@ def _resolve(kind: str, spec: Any, params: Mapping[str, Any] | None) -> Componen
     else:
         raise TypeError(f"set the class attribute to a registered {kind} name or a component class, not {spec!r}")
     return cls.create(dict(params or {}))
+
+
+def check_declared_params(cls: type[Component], params: Mapping[str, Any] | None = None) -> int:
+    """Every value a declared parameter constraint refuses makes ``cls.create`` raise, naming the parameter.
+
+    For each constructor parameter of ``cls`` declared in ``_parameter_constraints``, the values that no
+    constraint accepts (:func:`metafx.core.params.invalid_values`: just outside each interval, an unknown
+    option, a wrong type) are given one at a time with the other parameters of ``params``; each must raise
+    :class:`~metafx.ValidationError` whose message starts with ``name=``.  Returns the number of values
+    tried (0 for a component that declares nothing).
+    """
+    declared = declared_constraints(cls)
+    tried = 0
+    for name in cls._get_param_names():
+        for bad in invalid_values(declared.get(name, [])):
+            tried += 1
+            with pytest.raises(ValidationError, match=re.escape(f"{name}=")):
+                cls.create({**dict(params or {}), name: bad})
+    return tried
 
 
 def _values_equal(a: FeatureValues, b: FeatureValues) -> None:
@@ -174,6 +196,10 @@ class FamilyConformance:
             "arguments unchanged"
         with pytest.raises(ValidationError):
             type(f).create({**params, "no_such_parameter_xyz": 1})
+
+    def test_declared_params_refuse_invalid_values(self):
+        """Generated from ``_parameter_constraints``: each refused value raises, naming the parameter."""
+        check_declared_params(type(_resolve("family", self.family, self.family_params)), self.family_params)
 
     def test_fitted_params_rebuild_an_equivalent_family(self, fam, batch, data):
         """``SearchResult`` rebuilds the family from JSON parameters, without data."""
@@ -362,6 +388,10 @@ class DescriberConformance:
         if isinstance(self.describer, str):
             assert get_registry().get("describer", self.describer) is type(desc)
 
+    def test_declared_params_refuse_invalid_values(self, desc):
+        """Generated from ``_parameter_constraints``: each refused value raises, naming the parameter."""
+        check_declared_params(type(desc), self.describer_params)
+
     def test_columns(self, desc):
         cols = type(desc).columns
         assert isinstance(cols, tuple) and len(cols) >= 1
@@ -457,6 +487,10 @@ class EvaluatorConformance:
         with pytest.raises(ValidationError):
             type(ev).create({**params, "no_such_parameter_xyz": 1})
 
+    def test_declared_params_refuse_invalid_values(self, ev):
+        """Generated from ``_parameter_constraints``: each refused value raises, naming the parameter."""
+        check_declared_params(type(ev), self.evaluator_params)
+
     def test_output(self, ev, data):
         X, y, _ = data
         out = self._run(ev, X, y)
@@ -545,6 +579,10 @@ class EngineConformance:
             assert get_registry().get("engine", self.engine) is type(eng)
         with pytest.raises(ValidationError):
             type(eng).create({**eng.get_params(), "no_such_parameter_xyz": 1})
+
+    def test_declared_params_refuse_invalid_values(self, eng):
+        """Generated from ``_parameter_constraints``: each refused value raises, naming the parameter."""
+        check_declared_params(type(eng), self.engine_params)
 
     def test_result(self, result, problem, eng):
         assert isinstance(result, SearchResult)
@@ -647,6 +685,10 @@ class DatasetConformance:
         assert type(ds).data_kind in ("binary-image", "table")
         with pytest.raises(ValidationError):
             type(ds).create({**ds.get_params(), "no_such_parameter_xyz": 1})
+
+    def test_declared_params_refuse_invalid_values(self, ds):
+        """Generated from ``_parameter_constraints``: each refused value raises, naming the parameter."""
+        check_declared_params(type(ds), self.dataset_params)
 
     def test_load(self, ds, loaded):
         X, y = loaded

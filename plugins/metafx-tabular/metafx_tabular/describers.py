@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from metafx import MetaFeatureDescriber
+from metafx.plugin import MetaFeatureDescriber
 
 from .family import TabularFamily, expr_columns, expr_ops
 from .operators import OPERATORS

@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from metafx import FeatureValues, SetEvaluator, ValidationError
+from metafx.plugin import FeatureValues, SetEvaluator, ValidationError
 
 from .tasks import infer_task
 

@@ -39,7 +39,10 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from metafx import FeatureFamily, MetaFeatureExtractor, SearchResult, ValidationError, make_component
+from metafx import MetaFeatureExtractor, SearchResult, ValidationError
+from metafx.plugin import FeatureFamily, make_component
+
+from .frame import check_frame_names
 
 __all__ = ["TableExtractor", "corrected_t_test"]
 
@@ -196,6 +199,12 @@ class TableExtractor(MetaFeatureExtractor):
             self.features_ = []
             self.n_features_out_ = 0
         return self
+
+    def _validate(self, X: Any, y: Any = None, *, reset: bool) -> tuple[Any, Any]:
+        """As :class:`metafx.MetaFeatureExtractor`, after refusing repeated column names (one clear line, not
+        the dataframe library's error)."""
+        check_frame_names(X)
+        return super()._validate(X, y, reset=reset)
 
     def _starts_of(self, X: Any, y: np.ndarray) -> list[dict[str, Any]]:
         """The family's ``group_starts`` on ``X`` (none when it has one group or is not a table family)."""

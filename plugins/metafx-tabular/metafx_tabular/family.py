@@ -70,9 +70,18 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from metafx import Dimension, FeatureFamily, FeatureValues, MetaFeatureSpace, ValidationError
+from metafx.plugin import Dimension, FeatureFamily, FeatureValues, MetaFeatureSpace, ValidationError
 
-from .frame import KINDS, EncodedTable, encode, frame_names, infer_kinds, learn_categories, needs_encoding
+from .frame import (
+    KINDS,
+    EncodedTable,
+    check_frame_names,
+    encode,
+    frame_names,
+    infer_kinds,
+    learn_categories,
+    needs_encoding,
+)
 from .operators import ARITH, OPERATORS, operator
 from .tasks import column_scores, infer_task
 
@@ -231,7 +240,7 @@ class TableValues(FeatureValues):
     ``columns`` lets an evaluator score a feature set *added to* the table's
     own columns, which is how constructed features are used on tables (see
     :class:`metafx_tabular.CVLinear`, ``with_columns``).  Everything else
-    behaves as :class:`metafx.FeatureValues`.
+    behaves as :class:`metafx.plugin.FeatureValues`.
     """
 
     def __init__(self, *, dense: np.ndarray, columns: np.ndarray) -> None:
@@ -542,6 +551,8 @@ class TabularFamily(FeatureFamily):
         it, ``X`` must have the fitted table's columns and is encoded the same way.
         Infinite values raise :class:`metafx.ValidationError`; missing values are allowed.
         """
+        if not isinstance(X, EncodedTable):  # columns are matched by name: a frame must have the fitted names
+            check_frame_names(X, self.column_names, "seen in fit" if self.n_columns is not None else "column_names")
         if isinstance(X, EncodedTable) and X.kinds is not None:
             arr = X
         elif self.n_columns is None:

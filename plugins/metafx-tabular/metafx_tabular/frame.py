@@ -31,7 +31,7 @@ import numpy as np
 from metafx import ValidationError
 
 __all__ = ["KINDS", "OTHER", "EncodedTable", "is_frame", "infer_kinds", "learn_categories", "encode",
-           "needs_encoding", "frame_names"]
+           "needs_encoding", "frame_names", "check_frame_names"]
 
 #: the kinds of columns
 KINDS = ("numeric", "categorical", "datetime")
@@ -70,6 +70,30 @@ def is_frame(X: Any) -> bool:
 def frame_names(X: Any) -> list[str] | None:
     """Column names of a DataFrame as strings, else None."""
     return [str(c) for c in X.columns] if is_frame(X) else None
+
+
+def check_frame_names(X: Any, fitted: Sequence[str] | None = None, what: str = "seen in fit") -> None:
+    """Refuse a DataFrame with repeated column names, or (``fitted`` given) whose column names differ from those
+    seen in fit, as scikit-learn's ``feature_names_in_`` does: columns are matched by name, never silently by
+    position.  Arrays (no names) pass."""
+    names = frame_names(X)
+    if names is None:
+        return
+    seen: set[str] = set()
+    repeated = sorted({n for n in names if n in seen or seen.add(n)})
+    if repeated:
+        raise ValidationError(f"X has repeated column names {repeated}; give every column its own name")
+    if fitted is None or list(names) == [str(n) for n in fitted]:
+        return
+    fitted = [str(n) for n in fitted]
+    missing = [n for n in fitted if n not in names]
+    extra = [n for n in names if n not in fitted]
+    if missing or extra:
+        why = (f"missing {missing}" if missing else "") + ("; " if missing and extra else "") + \
+            (f"not among them {extra}" if extra else "")
+    else:
+        why = f"in another order {names} (fit: {fitted}); reorder them, e.g. X[{fitted}]"
+    raise ValidationError(f"X's columns differ from those {what} (columns are matched by name): {why}")
 
 
 def needs_encoding(X: Any) -> bool:

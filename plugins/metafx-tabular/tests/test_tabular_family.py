@@ -9,6 +9,7 @@ import pytest
 from sklearn.datasets import load_diabetes
 
 import metafx
+import metafx.plugin
 from metafx_tabular import CVLinear, TabularFamily
 from metafx_tabular.family import TableValues, tree_shapes
 from metafx_tabular.operators import ARITH, OPERATORS
@@ -38,7 +39,7 @@ def point(fam, **kw):
 
 # ------------------------------------------------------------------ registration
 def test_registered_from_the_distribution():
-    reg = metafx.get_registry()
+    reg = metafx.plugin.get_registry()
     for kind, name in [("family", "tabular"), ("describer", "tabular-ops"), ("describer", "tabular-inputs"),
                        ("evaluator", "cv-linear")]:
         r = reg.registration(kind, name)
@@ -226,7 +227,7 @@ def test_bad_parameters_and_specs(table):
     X, y = table
     # __init__ only stores: make_component, create and fit check the parameters
     with pytest.raises(metafx.ValidationError, match="operators"):
-        metafx.make_component("family", "tabular", {"operators": ["mul", "sine"]})
+        metafx.plugin.make_component("family", "tabular", {"operators": ["mul", "sine"]})
     with pytest.raises(metafx.ValidationError, match="max_arity"):
         TabularFamily(max_arity=4).fit(X, y)
     with pytest.raises(metafx.ValidationError, match="fit"):
@@ -244,7 +245,7 @@ def test_bad_parameters_and_specs(table):
 
 # ------------------------------------------------------------------ describers
 def test_describers(fam):
-    reg = metafx.get_registry()
+    reg = metafx.plugin.get_registry()
     ops_desc = reg.get("describer", "tabular-ops")()
     inp_desc = reg.get("describer", "tabular-inputs")()
     b = fam.draw(point(fam, op=fam.enabled_operators.index("ratio"), arity=3, depth=2), 8, np.random.default_rng(0))

@@ -1,0 +1,7 @@
+"""``python -m metafx_cli ...`` runs the ``metafx`` command."""
+
+import sys
+
+from metafx_cli import main
+
+sys.exit(main())

@@ -1,0 +1,70 @@
+"""The README's headline numbers and the results pages' tables are the ones their stored records give."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+
+from conftest import REPO
+
+_spec = importlib.util.spec_from_file_location("tables", REPO / "docs" / "results" / "scripts" / "tables.py")
+tables = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(tables)
+
+
+def _row(text: str, label: str) -> str:
+    m = re.search(rf"^\| {re.escape(label)} \| (.*?) \|$", text, flags=re.M)
+    assert m, f"no table row {label!r}"
+    return m.group(1)
+
+
+def test_readme_headline_table_is_its_records():
+    readme = (REPO / "README.md").read_text()
+    page = (REPO / "docs" / "results" / "headline.md").read_text()
+    rows = tables.headline()
+    for label, method in tables.HEADLINE_ROWS:
+        mean, std, n = rows[method]
+        assert n == 20, f"{method}: {n} partitions in the records, the table says 20"
+        shown = f"{mean:.2f} ± {std:.2f}"
+        assert _row(readme, label).strip("*") == shown, f"README.md, {label}: the records give {shown}"
+        assert shown in _row(page, label), f"docs/results/headline.md, {label}: the records give {shown}"
+
+
+def test_transfer_table_is_its_records():
+    page = (REPO / "docs" / "results" / "transfer.md").read_text()
+    t = tables.transfer()
+    for J in (5, 10, 20, 50):
+        cold, warm = t[("cold", J)], t[("warm", J)]
+        assert cold["n"] == warm["n"] == 4
+        row = _row(page, str(J)).split(" | ")
+        assert row[0] == f"{cold['mean']:.2f} ± {cold['std']:.2f}"
+        assert row[1] == f"{warm['mean']:.2f} ± {warm['std']:.2f}"
+        assert row[2] == ", ".join(f"{x:.2f}" for x in cold["per_seed"])
+        assert row[3] == ", ".join(f"{x:.2f}" for x in warm["per_seed"])
+    # the sentences about seeds count what the records say
+    per = {J: [w < c for w, c in zip(t[("warm", J)]["per_seed"], t[("cold", J)]["per_seed"])] for J in (5, 10, 20, 50)}
+    assert [sum(per[J]) for J in (5, 10, 20, 50)] == [4, 4, 3, 2]
+    beats = sum(w <= c for w, c in zip(t[("warm", 10)]["per_seed"], t[("cold", 50)]["per_seed"]))
+    assert beats == 2 and "lower on 2 of 4 seeds" in page
+
+
+def test_guided_protocol_rows_are_their_records():
+    """The MNIST page's `guided` row (partitions 0-9, 7 budgets) is the stored protocol records' mean ± std."""
+    recs = [r for r in tables._jsonl(tables.PROTOCOL) if r["method"] == "guided"]
+    page = (REPO / "docs" / "results" / "mnist.md").read_text()
+    cells = _row(page, "guided").split(" | ")
+    for cell, budget in zip(cells, (250, 500, 1000, 2000, 3000, 6000, 12000)):
+        mean, std, n = tables._stats([r["test_error"] for r in recs if r["budget"] == budget], ddof=0)
+        assert cell == f"{mean:.2f} ± {std:.2f} ({n})", f"budget {budget}"
+
+
+def test_the_stated_partition_overlap():
+    """"about 89 % of the protocol's test images are test images of some development partition" (docs/results)."""
+    import numpy as np
+
+    from metafx.core.validation import split_indices
+
+    dev = np.unique(np.concatenate([split_indices(10000, 2000, 2000, seed=p)[1] for p in range(100, 110)]))
+    share = np.mean([np.isin(split_indices(10000, 2000, 2000, seed=p)[1], dev).mean() for p in range(10)])
+    assert round(100 * share) == 89
+    assert "about 89 % of the protocol's test images" in (REPO / "docs" / "results" / "mnist.md").read_text()
