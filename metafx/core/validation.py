@@ -169,7 +169,7 @@ def _check_one_label_type(y: Any, name: str) -> None:
 
 
 def check_binary_images(
-    X: Any, image_shape: tuple[int, int] | None = None, *, name: str = "X"
+    X: Any, image_shape: Sequence[int] | None = None, *, name: str = "X"
 ) -> np.ndarray:
     """Validate binary images: ``(n, H, W)``, or ``(n, H*W)`` with ``image_shape``.
 
