@@ -242,9 +242,13 @@ class StudyStore(StepStore):
         if not isinstance(self.storage, optuna.storages.InMemoryStorage):
             self.beat = _Heartbeat(self.storage, self.heartbeat)
         self.me = me()
-        done = self._complete(self._trials())
+        done = self._complete(self._refresh())
         self.known = {t.number for t in done}
-        return [self._record(t) for t in done]
+        out, best = [], -math.inf
+        for t in done:  # each with the running best, as the first run recorded it
+            out.append(self._record(t, best=best))
+            best = max(best, out[-1].quality)
+        return out
 
     def _study_id(self) -> int:
         import optuna
@@ -284,15 +288,20 @@ class StudyStore(StepStore):
         neither running nor known (finished by another process meanwhile)."""
         import optuna
 
-        TS = optuna.trial.TrialState
-        running = self.retry(self.storage.get_all_trials, self.study_id, deepcopy=False, states=(TS.RUNNING,))
+        running = self.retry(self.storage.get_all_trials, self.study_id, deepcopy=False,
+                             states=(optuna.trial.TrialState.RUNNING,))
         numbers = {t.number for t in running} | set(self._done) | self._failed
         if len(numbers) != max(numbers, default=-1) + 1 or max(numbers, default=-1) < self._top:
-            every = self.retry(self.storage.get_all_trials, self.study_id, deepcopy=False)
-            self._done = {t.number: t for t in every if t.state == TS.COMPLETE}
-            self._failed = {t.number for t in every if t.state == TS.FAIL}
-            running = [t for t in every if t.state == TS.RUNNING]
+            return self._refresh()
         return sorted([*self._done.values(), *running], key=lambda t: t.number)
+
+    def _refresh(self) -> list[Any]:
+        """Every trial read again: the complete and running ones, by number."""
+        every = self.retry(self.storage.get_all_trials, self.study_id, deepcopy=False)
+        self._done = {t.number: t for t in every if t.state.name == "COMPLETE"}
+        self._failed = {t.number for t in every if t.state.name == "FAIL"}
+        self._top = max([self._top, *(t.number for t in every)])
+        return sorted((t for t in every if t.state.name in ("COMPLETE", "RUNNING")), key=lambda t: t.number)
 
     def _complete(self, trials: Iterable[Any]) -> list[Any]:
         """The first ``steps`` complete trials, by number."""
@@ -437,7 +446,7 @@ class StudyStore(StepStore):
             self.retry(self.storage.set_trial_state_values, tid, optuna.trial.TrialState.FAIL)
 
     def done(self) -> bool:
-        return len(self._complete(self._trials())) >= self.steps
+        return len(self._complete(self._refresh())) >= self.steps
 
     def replayed(self, records: list[StepRecord]) -> None:
         pass
@@ -462,7 +471,7 @@ class StudyStore(StepStore):
         out: list[tuple[StepRecord, int]] = []
         best = -math.inf
         self.best_trial = None
-        for pos, t in enumerate(self._complete(self._trials()), start=1):
+        for pos, t in enumerate(self._complete(self._refresh()), start=1):
             rec = self._record(t, pos, best)
             if rec.accepted:
                 best, self.best_trial = rec.quality, t.number
