@@ -65,6 +65,14 @@ def quiet_optuna():
         optuna.logging.set_verbosity(old)
 
 
+def _update_finished() -> type[Exception]:
+    """What optuna raises when a finished trial is written: its own exception since optuna 4.x, a
+    RuntimeError before (both public)."""
+    import optuna
+
+    return getattr(optuna.exceptions, "UpdateFinishedTrialError", RuntimeError)
+
+
 # ------------------------------------------------------------------ points and parameters
 def distributions(space: Any) -> dict[str, Any]:
     """optuna distributions of the free meta-features of ``space``."""
@@ -427,7 +435,7 @@ class StudyStore(StepStore):
                 self.retry(self.storage.set_trial_user_attr, tid, k, v)
             self.retry(self.storage.set_trial_state_values, tid, optuna.trial.TrialState.COMPLETE,
                        [float(record.quality)])
-        except optuna.exceptions.UpdateFinishedTrialError:  # another process finished it
+        except _update_finished():  # another process finished it
             return
         # the trial as the study now holds it (what matters here: number, state, point, value, record)
         self._done[record.step - 1] = optuna.trial.FrozenTrial(
@@ -440,7 +448,7 @@ class StudyStore(StepStore):
         import optuna
 
         self._failed.add(number)
-        with contextlib.suppress(optuna.exceptions.UpdateFinishedTrialError):
+        with contextlib.suppress(_update_finished()):
             if surplus:
                 self.retry(self.storage.set_trial_system_attr, tid, SURPLUS_KEY, True)
             self.retry(self.storage.set_trial_state_values, tid, optuna.trial.TrialState.FAIL)
