@@ -394,9 +394,9 @@ def _outcome(run: _Run, reselect: int, error: BaseException | None) -> SearchRes
     best: _Best | None = None
     for rec, key in pairs:
         if rec.accepted:
-            mine = run.best is not None and run.best.step == key and run.best.candidate.keys is not None
+            ev = run.best.evaluation if run.best is not None and run.best.step == key else None
             cand = run.candidates.get(key) or Candidate(dict(rec.point), keys=(run.seed, key, DRAW_KEY))
-            best = _Best(rec.step, cand, run.best.evaluation if mine and run.best is not None else None)
+            best = _Best(rec.step, cand, ev)
     choice = None
     if reselect > 1 and not isinstance(error, KeyboardInterrupt) and len(run.top.entries) > 1:
         best, choice = _reselect(run.problem, run.engine, trajectory, run.top.entries)
