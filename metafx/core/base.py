@@ -344,6 +344,8 @@ class Candidate:
     how: str = "point"
     keys: tuple[int, ...] | None = None
     tag: Any = field(default=None, compare=False, repr=False)
+    #: ``"portfolio"`` for an engine's step that combines earlier sets (recorded with no point of its own)
+    kind: str = "point"
 
 
 class SearchEngine(Component, ABC):
