@@ -87,6 +87,13 @@ SYMMETRIC = frozenset({"mul", "diff", "pair_count", "date_diff"})
 COMMUTATIVE = frozenset({"mul", "pair_count"})
 #: categories of a column one-hot encoded in the design matrix (the most frequent ones)
 MAX_ONEHOT = 20
+#: a numeric column with 2..LEVEL_COLUMN distinct training values can also be read as a category
+LEVEL_COLUMN = 20
+#: candidates of the screen (and a point's draws) more correlated than this with a kept one are dropped
+SCREEN_REDUNDANT = 0.95
+#: family-wise level of the screen's floor: a candidate is kept only if its relevance is above what
+#: noise reaches with this probability among all the candidates scored (Bonferroni)
+SCREEN_ALPHA = 0.05
 
 
 def _residual_target(D: np.ndarray, y: np.ndarray, task: str) -> np.ndarray:
@@ -322,10 +329,10 @@ class TabularFamily(FeatureFamily):
     >>> X = rng.normal(size=(100, 4)); y = (X[:, 0] * X[:, 1] > 0).astype(int)
     >>> fam = TabularFamily(column_names=["a", "b", "c", "d"]).fit(X, y)
     >>> batch = fam.draw({"arity": 2, "depth": 1, "op": 3, "rank": 0.0}, 3, rng)
-    >>> fam.feature_names(batch)[0].count("*")
-    1
+    >>> fam.feature_names(batch)     # the candidates screened at fit: one stands out
+    ['a * b']
     >>> fam.transform(X, batch).shape
-    (100, 3)
+    (100, 1)
     """
 
     name = "tabular"
@@ -347,17 +354,19 @@ class TabularFamily(FeatureFamily):
         sample_size: int = 2000,
         clip_quantile: float = 0.0,
         column_kinds: Sequence[str] | Mapping[Any, str] | None = None,
-        max_levels: int = 50,
+        max_levels: int = 1000,
         missing: str = "propagate",
         mix: bool = False,
         oversample: float = 1.0,
-        nominal_op: bool = False,
+        nominal_op: bool = True,
+        screen: int = 2000,
         n_columns: int | None = None,
         column_center: Sequence[float] | None = None,
         column_scale: Sequence[float] | None = None,
         column_rank: Sequence[float] | None = None,
         categories: Sequence[Sequence[str] | None] | None = None,
         column_missing: Sequence[bool] | None = None,
+        column_levels: Sequence[Sequence[float] | None] | None = None,
     ) -> None:
         self.operators = operators
         self.max_arity = max_arity
@@ -375,6 +384,8 @@ class TabularFamily(FeatureFamily):
         self.mix = mix
         self.oversample = oversample
         self.nominal_op = nominal_op
+        self.screen = screen
+        self.column_levels = column_levels
         self.n_columns = n_columns
         self.column_center = column_center
         self.column_scale = column_scale
@@ -383,6 +394,9 @@ class TabularFamily(FeatureFamily):
         self.column_missing = column_missing
         self._sample: np.ndarray | None = None
         self._target: np.ndarray | None = None
+        self._screened: list[tuple[dict, np.ndarray]] = []
+        self._screen_rel: np.ndarray = np.zeros(0)
+        self._floor = 0.0
 
     # ------------------------------------------------------------------ parameters
     def check_params(self) -> None:
@@ -419,6 +433,8 @@ class TabularFamily(FeatureFamily):
             raise ValidationError(f"mix={self.mix!r} must be True or False")
         if not isinstance(self.nominal_op, (bool, np.bool_)):
             raise ValidationError(f"nominal_op={self.nominal_op!r} must be True or False")
+        if isinstance(self.screen, bool) or not isinstance(self.screen, (int, np.integer)) or self.screen < 0:
+            raise ValidationError(f"screen={self.screen!r} must be an integer >= 0 (0: no candidate screen)")
         if self.column_kinds is not None and self.n_columns is None:
             kinds = list(self.column_kinds.values()) if isinstance(self.column_kinds, Mapping) else list(self.column_kinds)
             bad = [k for k in kinds if k not in KINDS]
@@ -447,6 +463,12 @@ class TabularFamily(FeatureFamily):
             if len(miss) != d:
                 raise ValidationError(f"column_missing must list {d} booleans when n_columns={d} is given")
             self.column_missing = [bool(v) for v in miss]
+            levels = self.column_levels if self.column_levels is not None else [None] * d
+            if len(levels) != d or any(lv is not None and (k != "numeric" or len(lv) < 2)
+                                       for lv, k in zip(levels, self.column_kinds)):
+                raise ValidationError(f"column_levels must list {d} entries: None, or the >= 2 sorted levels of a "
+                                      "numeric column read as a category")
+            self.column_levels = [None if lv is None else [float(v) for v in lv] for lv in levels]
 
     @property
     def enabled_operators(self) -> list[str]:
@@ -468,6 +490,7 @@ class TabularFamily(FeatureFamily):
             return ops
         kinds = self._kinds()
         n = {k: kinds.count(k) for k in KINDS}
+        n["categorical"] = int(self._eligible("categorical").sum())
         n["missing"] = int(sum(self.column_missing or []))
         out = []
         for o in ops:
@@ -477,6 +500,9 @@ class TabularFamily(FeatureFamily):
             else:
                 need = {k: op.kinds.count(k) for k in set(op.kinds)}
                 ok = all(n[k] >= c for k, c in need.items())
+                if ok and op.arity == 2:  # two distinct columns (a numeric column may also be read as a category)
+                    p0, p1 = (np.flatnonzero(self._eligible(k)) for k in op.kinds)
+                    ok = bool(np.union1d(p0, p1).size >= 2 and p0.size and p1.size)
             if ok:
                 out.append(o)
         if not out:
@@ -492,7 +518,16 @@ class TabularFamily(FeatureFamily):
         """Columns an argument of ``kind`` can read ("missing": columns with missing values)."""
         if kind == "missing":
             return np.asarray(self.column_missing, dtype=bool)
-        return np.array([k == kind for k in self._kinds()], dtype=bool)
+        out = np.array([k == kind for k in self._kinds()], dtype=bool)
+        if kind == "categorical" and self.column_levels is not None:
+            out |= np.array([lv is not None for lv in self.column_levels], dtype=bool)
+        return out
+
+    def _levels(self, j: int) -> list[float] | None:
+        """The levels of numeric column ``j`` when it can be read as a category (else None)."""
+        if self._kinds()[j] != "numeric" or self.column_levels is None:
+            return None
+        return self.column_levels[j]
 
     def _need_fit(self) -> int:
         if self.n_columns is None:
@@ -599,6 +634,11 @@ class TabularFamily(FeatureFamily):
         self.column_kinds = list(kinds)
         self.categories = [None if c is None else list(c) for c in cats]
         self.column_missing = miss.any(axis=0).tolist()
+        levels: list[list[float] | None] = []
+        for j in range(d):
+            u = np.unique(X[~miss[:, j], j]) if num[j] else np.zeros(0)
+            levels.append(((u - center[j]) / scale[j]).tolist() if 2 <= u.size <= LEVEL_COLUMN else None)
+        self.column_levels = levels
         self.column_center = center.tolist()
         self.column_scale = scale.tolist()
         self.column_rank = rank.tolist()
@@ -610,7 +650,76 @@ class TabularFamily(FeatureFamily):
         self._sample = (X[np.sort(rows)] - center) / scale
         self._target = None if y is None else _residual_target(self.design(self._sample), np.asarray(y)[np.sort(rows)],
                                                                  infer_task(y) if self.task == "auto" else self.task)
+        self._screen_candidates()
         return self
+
+    # ------------------------------------------------------------------ candidate screen
+    def first_order(self) -> list[tuple[str, list[int], dict | None]]:
+        """Every depth-1 candidate the table allows: ``(operator, columns, root constants)`` for each
+        enabled operator over each (pair of) column(s) of the kinds it reads; a threshold at
+        three quantiles, a date part for every part that varies (``root constants`` None: learned
+        as in a draw)."""
+        self._need_fit()
+        ops = self.enabled_operators
+        num = [int(j) for j in np.flatnonzero(self._eligible("numeric"))]
+        out: list[tuple[str, list[int], dict | None]] = []
+        S = self._sample
+        for o in ops:
+            op = OPERATORS[o]
+            if o in ARITH:
+                if op.arity == 1:
+                    tuples = [[j] for j in num]
+                elif o in SYMMETRIC:
+                    tuples = [[a, b] for i, a in enumerate(num) for b in num[i + 1:]]
+                else:
+                    tuples = [[a, b] for a in num for b in num if a != b]
+            else:
+                pools = [[int(j) for j in np.flatnonzero(self._eligible(k))] for k in op.kinds]
+                if len(pools) == 1:
+                    tuples = [[j] for j in pools[0]]
+                elif o in SYMMETRIC:
+                    tuples = [[a, b] for a in pools[0] for b in pools[1] if a < b or (b not in pools[0] and a != b)]
+                else:
+                    tuples = [[a, b] for a in pools[0] for b in pools[1] if a != b]
+            for cols in tuples:
+                variants = op.variants([S[:, j] for j in cols]) if o in ("threshold", "date_part") else None
+                for v in variants or [None]:
+                    out.append((o, cols, v))
+        return out
+
+    def _screen_candidates(self) -> None:
+        """Enumerate the first-order candidates (at most ``screen`` of them, drawn at random beyond),
+        build each on the row sample and score it alone (:meth:`relevance`)."""
+        self._screened, self._screen_rel, self._floor = [], np.zeros(0), 0.0
+        if not int(self.screen) or self._target is None:
+            return
+        cands = self.first_order()
+        rng = np.random.default_rng(0)
+        if len(cands) > int(self.screen):
+            keep = np.sort(rng.choice(len(cands), size=int(self.screen), replace=False))
+            cands = [cands[i] for i in keep]
+        seen: set[str] = set()
+        for o, cols, consts in cands:
+            shape = ("U", "L") if len(cols) == 1 else ("B", "L", "L")
+            expr, values = self._build(shape, o, cols, rng, root_consts=consts)
+            key = _structure(expr)
+            if key in seen or self._redundant(values, cols):
+                continue
+            seen.add(key)
+            self._screened.append((expr, values))
+        if self._screened:
+            self._screen_rel = self.relevance(np.column_stack([v for _, v in self._screened]))
+        self._floor = self._relevance_floor(max(len(self._screened), 1))
+
+    def _relevance_floor(self, n_tests: int) -> float:
+        """The relevance noise exceeds with probability ``SCREEN_ALPHA / n_tests``: the squared
+        correlation with the residual target is about chi-square (one degree of freedom per class
+        but one, one for a real target) over the number of sampled rows."""
+        from scipy.stats import chi2
+
+        R = self._target
+        df = max(R.shape[1] - 1, 1) if R.shape[1] > 1 else 1
+        return float(chi2.isf(SCREEN_ALPHA / n_tests, df)) / R.shape[0]
 
     def relevance(self, values: np.ndarray) -> np.ndarray:
         """A cheap score of features computed on the row sample (``(n_sample, n_features)``, NaN allowed):
@@ -774,19 +883,26 @@ class TabularFamily(FeatureFamily):
             cols.append(int(rng.choice(cand)))
         return cols
 
-    def _build(self, shape, root: str, cols: list[int], rng: np.random.Generator) -> tuple[dict, np.ndarray]:
+    def _build(self, shape, root: str, cols: list[int], rng: np.random.Generator,
+               root_consts: dict | None = None) -> tuple[dict, np.ndarray]:
         """Fill ``shape`` with operators and ``cols``; learn every node's constants on the row sample
-        (missing values are left out of every constant)."""
+        (missing values are left out of every constant; ``root_consts``: the root's, given).  A numeric
+        column in a categorical argument is a leaf with its ``levels``, read as their codes."""
         ar = [o for o in self.enabled_operators if o in ARITH]
         unary = [o for o in ar if OPERATORS[o].arity == 1]
         binary = [o for o in ar if OPERATORS[o].arity == 2]
         leaves = iter(cols)
+        slots = iter(OPERATORS[root].kinds if root not in ARITH else ())
         S = self._sample
 
         def rec(s, op_name: str | None) -> tuple[dict, np.ndarray]:
             if s == "L":
                 j = next(leaves)
+                levels = self._levels(j) if next(slots, "numeric") == "categorical" else None
+                if levels is not None:
+                    return {"col": j, "levels": list(levels)}, _level_codes(S[:, j], levels)
                 return {"col": j}, S[:, j]
+            is_root = op_name is not None
             if op_name is None:
                 op_name = str(rng.choice(unary if s[0] == "U" else binary))
             op = operator(op_name)
@@ -794,7 +910,7 @@ class TabularFamily(FeatureFamily):
             if op_name in COMMUTATIVE:  # the same values either way: one canonical order
                 kids.sort(key=lambda kid: _structure(kid[0]))
             args = [v for _, v in kids]
-            consts = op.fit(args, rng)
+            consts = dict(root_consts) if is_root and root_consts is not None else op.fit(args, rng)
             with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
                 v = op.apply(args, consts)
             node = {"op": op_name, "args": [e for e, _ in kids], **consts}
@@ -871,6 +987,8 @@ class TabularFamily(FeatureFamily):
             vals.append(values)
             spent += _shape_ops(shape)
             misses = 0
+        if self._screened:
+            return self._screened_set(exprs, vals, seen, float(budget), limit)
         if f == 1.0 or not exprs:
             return TabularBatch(exprs)
         # oversampled: keep the most relevant draws (per cost) that fit the budget
@@ -883,6 +1001,40 @@ class TabularFamily(FeatureFamily):
                 total += costs[i]
         return TabularBatch([exprs[i] for i in keep])
 
+    def _screened_set(self, exprs: list[dict], vals: list[np.ndarray], seen: set[str], budget: float,
+                      limit: float) -> TabularBatch:
+        """The point's draws merged with the screened first-order candidates: best relevance per cost
+        first, above the floor, none more correlated than ``SCREEN_REDUNDANT`` with one kept before,
+        while the budget lasts.  When none is above the floor, the single most relevant."""
+        pool_e = list(exprs) + [e for e, _ in self._screened if _structure(e) not in seen]
+        own = self.relevance(np.column_stack(vals)) if vals else np.zeros(0)
+        extra = [i for i, (e, _) in enumerate(self._screened) if _structure(e) not in seen]
+        rel = np.concatenate([own, self._screen_rel[extra]])
+        V = vals + [self._screened[i][1] for i in extra]
+        costs = np.array([len(expr_ops(e)) for e in pool_e], dtype=np.float64)
+        order = np.argsort(-rel / costs, kind="stable")
+        keep: list[int] = []
+        kept_z: list[np.ndarray] = []
+        total = 0.0
+        for i in order:
+            if len(keep) >= limit or rel[i] <= self._floor and keep:
+                break
+            if total + costs[i] > budget + 1e-9:
+                continue
+            v = np.nan_to_num(V[i], nan=0.0)
+            sd = v.std()
+            if sd <= 1e-12:
+                continue
+            z = (v - v.mean()) / sd
+            if any(abs(float(z @ w)) / z.size > SCREEN_REDUNDANT for w in kept_z):
+                continue
+            keep.append(int(i))
+            kept_z.append(z)
+            total += costs[i]
+            if rel[i] <= self._floor:  # none above the floor: the most relevant alone
+                break
+        return TabularBatch([pool_e[i] for i in keep])
+
     def concat(self, batches: Sequence[TabularBatch]) -> TabularBatch:
         return TabularBatch([e for b in batches for e in b.exprs])
 
@@ -890,6 +1042,8 @@ class TabularFamily(FeatureFamily):
     @staticmethod
     def _eval(e: Mapping[str, Any], Z: np.ndarray) -> np.ndarray:
         if "col" in e:
+            if "levels" in e:
+                return _level_codes(Z[:, int(e["col"])], e["levels"])
             return Z[:, int(e["col"])]
         op = operator(e["op"])
         v = op.apply([TabularFamily._eval(a, Z) for a in e["args"]], e)
@@ -968,6 +1122,19 @@ class TabularFamily(FeatureFamily):
         return TabularBatch(exprs)
 
 
+def _level_codes(z: np.ndarray, levels: Sequence[float]) -> np.ndarray:
+    """Codes ``0..len(levels)-1`` of the values of ``z`` equal to one of the sorted ``levels``; NaN stays NaN,
+    and a value matching no level gets the code ``len(levels)`` (read as the category table's last entry)."""
+    lv = np.asarray(levels, dtype=np.float64)
+    i = np.clip(np.searchsorted(lv, z), 0, lv.size - 1)
+    lo = np.clip(i - 1, 0, lv.size - 1)
+    i = np.where(np.abs(lv[lo] - z) < np.abs(lv[i] - z), lo, i)
+    hit = np.abs(lv[i] - z) <= 1e-9 * (1.0 + np.abs(z))
+    out = np.where(hit, i, lv.size).astype(np.float64)
+    out[np.isnan(z)] = np.nan
+    return out
+
+
 def _main_tag(tags: list[str], names: list[str]) -> int:
     """Index (in ``names``) of the most frequent tag among the inputs; -1 if none is tagged."""
     counts = {t: tags.count(t) for t in tags if t}
@@ -984,6 +1151,11 @@ def _check_expr(e: Any, d: int, ops: list[str], kinds: list[str]) -> None:
         j = e["col"]
         if isinstance(j, bool) or not isinstance(j, int) or not 0 <= j < d:
             raise ValueError(f"column {j!r} is not an integer in 0..{d - 1}")
+        if "levels" in e:
+            lv = [float(v) for v in e["levels"]]
+            if kinds[j] != "numeric" or len(lv) < 2 or any(not math.isfinite(v) for v in lv) \
+                    or any(b <= a for a, b in zip(lv, lv[1:])):
+                raise ValueError(f"levels of column {j} must be >= 2 increasing finite numbers of a numeric column")
         return
     name = e["op"]
     if name not in ops:
@@ -1003,12 +1175,14 @@ def _check_expr(e: Any, d: int, ops: list[str], kinds: list[str]) -> None:
     for a, kind in zip(args, op.kinds):
         _check_expr(a, d, ops, kinds)
         if kind == "numeric":
-            if "col" in a and kinds[a["col"]] != "numeric":
+            if "col" in a and (kinds[a["col"]] != "numeric" or "levels" in a):
                 raise ValueError(f"operator {name!r} needs a numeric argument, column {a['col']} is {kinds[a['col']]}")
             if "op" in a and operator(str(a["op"])).leaf_only():
                 raise ValueError(f"operator {a['op']!r} cannot sit under another operator")
         else:
             if "col" not in a:
                 raise ValueError(f"operator {name!r} takes table columns as arguments")
+            if kind == "categorical" and kinds[a["col"]] == "numeric" and "levels" in a:
+                continue  # a numeric column read as a category
             if kind != "missing" and kinds[a["col"]] != kind:
                 raise ValueError(f"operator {name!r} needs a {kind} column, column {a['col']} is {kinds[a['col']]}")
