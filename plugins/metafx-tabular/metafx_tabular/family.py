@@ -28,8 +28,8 @@ Meta-features (the search space) -- none needs the feature's values:
 
 * ``arity``: number of input columns, 1..``max_arity`` (at most 2 at depth 1);
 * ``depth``: operator nesting depth, 1..``max_depth``;
-* ``op``: the root operator, an index into the enabled operators (unary
-  first, so neighbouring indices are similar operators);
+* ``op``: the root operator, an index into the enabled operators, a
+  categorical dimension (``nominal_op``);
 * ``rank``: quality rank of the best input column, 0 (the best column) to 1
   (the worst).  Each column's own rank is computed once in
   :meth:`TabularFamily.fit` from a cheap score of the column alone (ANOVA F
@@ -50,6 +50,13 @@ the drawn features' actual meta-features.  Repeats, features constant on the
 training rows and affine copies of an input column (a threshold or square of
 a 0/1 column) are skipped; drawing stops when the budget is used or no new
 feature turns up.
+
+Candidate screen (``screen``, on by default): every depth-1 feature the table
+allows is built once at :meth:`TabularFamily.fit` and scored alone; a point's
+set is chosen from its own draws and these candidates together, by relevance,
+above a noise floor, without near-copies, within the budget (see ``screen``).
+The meta-features then matter beyond the first order (``max_depth`` > 1,
+three columns) and in what a point's own draws add.
 
 Cost model: a feature costs its number of operators (one pass over the data
 each), so a budget of ``B`` buys ``B`` depth-1 features and fewer deeper ones.
@@ -290,9 +297,11 @@ class TabularFamily(FeatureFamily):
         read from the dtypes when omitted (strings and pandas ``category``
         columns are categorical; see :mod:`metafx_tabular.frame`).  Learned
         (the full list) by :meth:`fit`.
-    max_levels : int, default 50
+    max_levels : int, default 1000
         Most codes of a categorical column; the rarest categories beyond share
-        the code ``"(other)"``.
+        the code ``"(other)"``.  Frequency encodings (``count``) keep the
+        counts of every coded level; ``pair_count`` keeps the 50 most frequent
+        of each column (the others share a row of its table).
     missing : {"propagate", "zero"}, default "propagate"
         What :meth:`transform` gives where a feature's input is missing: NaN
         (as scikit-learn's scalers do; boosted trees read it), or 0 (the
@@ -303,23 +312,34 @@ class TabularFamily(FeatureFamily):
         gives each feature its own root operator (uniform among the enabled
         ones), so the search can prefer a mixed set to a single-operator one.  On a
         table with several operator groups, :meth:`group_starts` starts there too.
-        Off by default: on the benchmark's dev tables it was not better (plugin
-        README, "Mixed sets").
-    nominal_op : bool, default False
+        Off by default: the candidate screen (``screen``) mixes operators already.
+    nominal_op : bool, default True
         The ``op`` meta-feature as a categorical dimension (its values stay the
         operators' indices): a search's move goes to any other operator, not
-        to the next index.  Measured on the benchmark tables (plugin README,
-        "Operators as a nominal meta-feature"): it reaches the operators on
-        categorical columns (titanic) but loses elsewhere (star98,
-        airquality with the linear model), so it is off by default.
+        to the next index, so no operator is out of reach.  False: an integer
+        index moved to its neighbours.  Results: ``docs/results/tabular.md``.
+    screen : int, default 2000
+        Most first-order candidates enumerated at :meth:`fit` (every operator
+        over every column or pair of columns of the kinds it reads, a
+        threshold at three quantiles, every varying date part; drawn at random
+        beyond).  Each is scored alone (:meth:`relevance`); a point's set is
+        then chosen from the point's own draws and these candidates together:
+        best relevance per cost first, above a floor noise reaches with
+        probability 5 % over all the candidates (Bonferroni), none more than
+        0.95-correlated with one kept before, within the budget (the single
+        most relevant when none is above the floor).  0: a point's own draws
+        only (as ``oversample`` says).  Needs ``y`` at :meth:`fit`.
     oversample : float, default 1
         ``f > 1`` draws ``f`` times the budget at a point and keeps the draws
         of highest :meth:`relevance` per cost that fit the budget: a
         deterministic pick among the point's features, so the picks recur
         across folds of the same data more often.
-    n_columns, column_center, column_scale, column_rank, categories, column_missing :
+    n_columns, column_center, column_scale, column_rank, categories, column_missing, column_levels :
         Learned by :meth:`fit` (kept as parameters so a result file rebuilds
-        the family without data).
+        the family without data).  ``column_levels``: the distinct (scaled)
+        values of every numeric column with 2..20 of them, which the operators
+        on categories can then read as categories (a leaf
+        ``{"col": j, "levels": [...]}``); None for the other columns.
 
     Examples
     --------
@@ -803,7 +823,7 @@ class TabularFamily(FeatureFamily):
         "date", in :data:`OPERATORS` order): the space's default point, then the same point with ``op``
         at the first enabled operator of each other group.  ``op`` is an index that a local search moves
         a step at a time, so from the default alone the operators of other groups can lie out of reach
-        (see the plugin README, "Titanic"); ``TableExtractor(starts="groups")`` evaluates these first.
+        (docs/results/tabular.md, "Titanic"); ``TableExtractor(starts="groups")`` evaluates these first.
         A numeric table without missing values has one group: just the default point.  With
         ``mix``, on a table of several groups, the last point has ``op`` at "any" (a mixed set)."""
         base = self.space().start(None)
