@@ -94,8 +94,6 @@ SYMMETRIC = frozenset({"mul", "diff", "pair_count", "date_diff"})
 COMMUTATIVE = frozenset({"mul", "pair_count"})
 #: categories of a column one-hot encoded in the design matrix (the most frequent ones)
 MAX_ONEHOT = 20
-#: a numeric column with 2..LEVEL_COLUMN distinct training values can also be read as a category
-LEVEL_COLUMN = 20
 #: candidates of the screen (and a point's draws) more correlated than this with a kept one are dropped
 SCREEN_REDUNDANT = 0.95
 #: family-wise level of the screen's floor: a candidate is kept only if its relevance is above what
@@ -318,6 +316,10 @@ class TabularFamily(FeatureFamily):
         operators' indices): a search's move goes to any other operator, not
         to the next index, so no operator is out of reach.  False: an integer
         index moved to its neighbours.  Results: ``docs/results/tabular.md``.
+    level_columns : int, default 20
+        A numeric column with 2 to ``level_columns`` distinct training values
+        can also be read as a category by ``count``, ``pair_count`` and the
+        group-by operators (``count(rooms)``, ``mean(price by rooms)``); 0: never.
     screen : int, default 2000
         Most first-order candidates enumerated at :meth:`fit` (every operator
         over every column or pair of columns of the kinds it reads, a
@@ -380,6 +382,7 @@ class TabularFamily(FeatureFamily):
         oversample: float = 1.0,
         nominal_op: bool = True,
         screen: int = 2000,
+        level_columns: int = 20,
         n_columns: int | None = None,
         column_center: Sequence[float] | None = None,
         column_scale: Sequence[float] | None = None,
@@ -405,6 +408,7 @@ class TabularFamily(FeatureFamily):
         self.oversample = oversample
         self.nominal_op = nominal_op
         self.screen = screen
+        self.level_columns = level_columns
         self.column_levels = column_levels
         self.n_columns = n_columns
         self.column_center = column_center
@@ -455,6 +459,10 @@ class TabularFamily(FeatureFamily):
             raise ValidationError(f"nominal_op={self.nominal_op!r} must be True or False")
         if isinstance(self.screen, bool) or not isinstance(self.screen, (int, np.integer)) or self.screen < 0:
             raise ValidationError(f"screen={self.screen!r} must be an integer >= 0 (0: no candidate screen)")
+        if isinstance(self.level_columns, bool) or not isinstance(self.level_columns, (int, np.integer)) \
+                or self.level_columns < 0:
+            raise ValidationError(f"level_columns={self.level_columns!r} must be an integer >= 0 (0: numeric columns "
+                                  "are never read as categories)")
         if self.column_kinds is not None and self.n_columns is None:
             kinds = list(self.column_kinds.values()) if isinstance(self.column_kinds, Mapping) else list(self.column_kinds)
             bad = [k for k in kinds if k not in KINDS]
@@ -657,7 +665,7 @@ class TabularFamily(FeatureFamily):
         levels: list[list[float] | None] = []
         for j in range(d):
             u = np.unique(X[~miss[:, j], j]) if num[j] else np.zeros(0)
-            levels.append(((u - center[j]) / scale[j]).tolist() if 2 <= u.size <= LEVEL_COLUMN else None)
+            levels.append(((u - center[j]) / scale[j]).tolist() if 2 <= u.size <= int(self.level_columns) else None)
         self.column_levels = levels
         self.column_center = center.tolist()
         self.column_scale = scale.tolist()
@@ -877,6 +885,10 @@ class TabularFamily(FeatureFamily):
         typed = slots is not None
         slots = list(slots) if typed else ["numeric"] * k
         first = self._eligible(slots[0])
+        if typed and len(slots) == 2:  # the anchor must leave a partner (a column can be numeric and a category)
+            second = self._eligible(slots[1])
+            if second.sum() == 1:
+                first = first & ~second
         allowed = first
         if tag is not None:
             names = self.tag_names()

@@ -168,3 +168,19 @@ def test_missing_option_values_an_indicator_the_model_lacks():
         empty, y, random_state=0)
     with pytest.raises(metafx.ValidationError, match="missing='native'"):
         CVLinear(missing="native").evaluate(flag, y, random_state=0)
+
+
+def test_a_column_both_numeric_and_category_leaves_a_partner():
+    """diabetes' ``sex`` (2 values) is the only category: it is never the numeric anchor of a group-by."""
+    rng = np.random.default_rng(0)
+    X = np.column_stack([rng.normal(size=200), rng.integers(0, 2, 200).astype(float), rng.normal(size=200)])
+    fam = TabularFamily(screen=0).fit(X, rng.integers(0, 2, 200))
+    ops = fam.enabled_operators
+    for op in ("group_mean", "group_dev", "group_rank"):
+        for rank in (0.0, 0.5, 1.0):
+            b = fam.draw({"arity": 2, "depth": 1, "op": ops.index(op), "rank": rank}, 3, rng)
+            assert all(e["args"][1]["col"] == 1 and e["args"][0]["col"] != 1 for e in b.exprs)
+    off = TabularFamily(screen=0, level_columns=0).fit(X, rng.integers(0, 2, 200))
+    assert off.column_levels == [None, None, None] and "count" not in off.enabled_operators
+    with pytest.raises(metafx.ValidationError, match="level_columns"):
+        TabularFamily(level_columns=-1).fit(X, rng.integers(0, 2, 200))
