@@ -119,6 +119,20 @@ def _residual_target(D: np.ndarray, y: np.ndarray, task: str) -> np.ndarray:
     return Y - D @ np.linalg.solve(A, D.T @ Y)
 
 
+def _basis(D: np.ndarray) -> np.ndarray:
+    """An orthonormal basis of the span of the centred columns of ``D`` (missing values at the column mean)."""
+    D = np.array(D, dtype=np.float64)
+    if D.size == 0:
+        return np.zeros((D.shape[0], 0))
+    with np.errstate(invalid="ignore"), __import__("warnings").catch_warnings():
+        __import__("warnings").simplefilter("ignore", RuntimeWarning)
+        mu = np.nan_to_num(np.nanmean(D, axis=0))
+    D = np.where(np.isnan(D), mu[None, :], D)
+    D = D - D.mean(axis=0)
+    U, sv, _ = np.linalg.svd(D, full_matrices=False)
+    return U[:, sv > 1e-8 * max(float(sv.max()) if sv.size else 0.0, 1e-300)]
+
+
 def _score_matrix(X: np.ndarray, kinds: Sequence[str]) -> np.ndarray:
     """A numeric stand-in of every column for the cheap per-column score: numbers and days with
     missing values at the column mean; categories by their frequency (frequency encoding)."""
@@ -420,6 +434,8 @@ class TabularFamily(FeatureFamily):
         self._target: np.ndarray | None = None
         self._screened: list[tuple[dict, np.ndarray]] = []
         self._screen_rel: np.ndarray = np.zeros(0)
+        self._screen_Z: np.ndarray = np.zeros((0, 0))
+        self._design_basis: np.ndarray | None = None
         self._floor = 0.0
 
     # ------------------------------------------------------------------ parameters
@@ -676,6 +692,7 @@ class TabularFamily(FeatureFamily):
         self.enabled_operators  # noqa: B018 - raises when no operator applies
         rows = np.random.default_rng(0).permutation(X.shape[0])[: int(self.sample_size)]
         self._sample = (X[np.sort(rows)] - center) / scale
+        self._design_basis = _basis(self.design(self._sample))
         self._target = None if y is None else _residual_target(self.design(self._sample), np.asarray(y)[np.sort(rows)],
                                                                  infer_task(y) if self.task == "auto" else self.task)
         self._screen_candidates()
@@ -736,7 +753,9 @@ class TabularFamily(FeatureFamily):
             seen.add(key)
             self._screened.append((expr, values))
         if self._screened:
-            self._screen_rel = self.relevance(np.column_stack([v for _, v in self._screened]))
+            V = np.column_stack([v for _, v in self._screened])
+            self._screen_rel = self.relevance(V)
+            self._screen_Z = self._unit_columns(V)
         self._floor = self._relevance_floor(max(len(self._screened), 1))
 
     def _relevance_floor(self, n_tests: int) -> float:
@@ -751,17 +770,38 @@ class TabularFamily(FeatureFamily):
 
     def relevance(self, values: np.ndarray) -> np.ndarray:
         """A cheap score of features computed on the row sample (``(n_sample, n_features)``, NaN allowed):
-        the squared correlation with what a linear model of the table's columns leaves unexplained
-        of the target (summed over the one-hot classes).  0 without a target."""
+        the squared partial correlation, given the table's columns, with what a linear model of them
+        leaves unexplained of the target (summed over the one-hot classes), of the values or of their
+        ranks, whichever is larger (a heavy-tailed ratio correlates by its ranks).  0 without a
+        target, and for a feature whose multiple correlation with the columns exceeds 0.95."""
         V = np.nan_to_num(np.asarray(values, dtype=np.float64).reshape(values.shape[0], -1), nan=0.0)
         if getattr(self, "_target", None) is None:
             return np.zeros(V.shape[1])
-        R = self._target
+        from scipy.stats import rankdata
+
+        return np.maximum(self._relevance(V), self._relevance(rankdata(V, axis=0)))
+
+    def _orthogonal(self, V: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``V`` centred, as unit columns, minus their part in the span of the table's columns (the
+        design on the row sample), and what is left of each unit column's squared norm."""
         Vc = V - V.mean(axis=0)
-        num = (Vc.T @ R) ** 2
-        den = (Vc**2).sum(axis=0)[:, None] * (R**2).sum(axis=0)[None, :]
+        norm = np.sqrt((Vc**2).sum(axis=0))
+        U = Vc / np.where(norm > 1e-12, norm, np.inf)[None, :]
+        Q = getattr(self, "_design_basis", None)
+        if Q is not None and Q.size:
+            U = U - Q @ (Q.T @ U)
+        return U, (U**2).sum(axis=0)
+
+    def _relevance(self, V: np.ndarray) -> np.ndarray:
+        """Squared partial correlation of every column of ``V`` with the residual target, given the
+        table's columns; 0 for a column (nearly) in their span (multiple correlation > ``SCREEN_REDUNDANT``)."""
+        R = self._target
+        U, n2 = self._orthogonal(V)
+        num = (U.T @ R) ** 2
+        den = n2[:, None] * (R**2).sum(axis=0)[None, :]
         with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where(den > 0, num / den, 0.0).sum(axis=1)
+            out = np.where(den > 0, num / den, 0.0).sum(axis=1)
+        return np.where(n2 > 1.0 - SCREEN_REDUNDANT**2, out, 0.0)
 
     def prepare(self, X: Any) -> dict[str, Any]:
         """The scaled table (what leaves read) and its design matrix (``TableValues.columns``)."""
@@ -1033,36 +1073,56 @@ class TabularFamily(FeatureFamily):
                 total += costs[i]
         return TabularBatch([exprs[i] for i in keep])
 
+    def _unit_columns(self, V: np.ndarray) -> np.ndarray:
+        """Every feature of ``V`` (NaN at 0) as a centred unit vector, of its values or of its ranks,
+        whichever correlates more with the residual target (:meth:`relevance`), minus its part in the
+        span of the table's columns; zero when constant."""
+        from scipy.stats import rankdata
+
+        V = np.nan_to_num(np.asarray(V, dtype=np.float64), nan=0.0)
+        ranks = rankdata(V, axis=0)
+        V = np.where((self._relevance(ranks) > self._relevance(V))[None, :], ranks, V)
+        return self._orthogonal(V)[0]
+
     def _screened_set(self, exprs: list[dict], vals: list[np.ndarray], seen: set[str], budget: float,
                       limit: float) -> TabularBatch:
-        """The point's draws merged with the screened first-order candidates: best relevance per cost
-        first, above the floor, none more correlated than ``SCREEN_REDUNDANT`` with one kept before,
-        while the budget lasts.  When none is above the floor, the single most relevant."""
-        pool_e = list(exprs) + [e for e, _ in self._screened if _structure(e) not in seen]
-        own = self.relevance(np.column_stack(vals)) if vals else np.zeros(0)
+        """The point's draws merged with the screened first-order candidates, chosen by forward selection:
+        at each step the candidate of highest relevance per cost *given those kept* (its part
+        orthogonal to them, against the residual target with their part removed) joins, while it is
+        above the floor and the budget lasts; a candidate whose multiple correlation with those kept
+        exceeds ``SCREEN_REDUNDANT`` is never taken.  When none is above the floor, the single most
+        relevant."""
         extra = [i for i, (e, _) in enumerate(self._screened) if _structure(e) not in seen]
-        rel = np.concatenate([own, self._screen_rel[extra]])
-        V = vals + [self._screened[i][1] for i in extra]
+        pool_e = list(exprs) + [self._screened[i][0] for i in extra]
+        if not pool_e:
+            return TabularBatch([])
+        Z = self._screen_Z[:, extra]
+        if vals:
+            Z = np.hstack([self._unit_columns(np.column_stack(vals)), Z])
+        R = self._target - self._target.mean(axis=0)
         costs = np.array([len(expr_ops(e)) for e in pool_e], dtype=np.float64)
-        order = np.argsort(-rel / costs, kind="stable")
+        alive = (Z**2).sum(axis=0) > 0.0  # not constant
         keep: list[int] = []
-        kept_z: list[np.ndarray] = []
         total = 0.0
-        for i in order:
-            if len(keep) >= limit or rel[i] <= self._floor and keep:
+        min_norm = 1.0 - SCREEN_REDUNDANT**2  # what is left of a unit vector this correlated with those kept
+        while len(keep) < limit:
+            n2 = (Z**2).sum(axis=0)
+            ok = alive & (n2 > min_norm) & (total + costs <= budget + 1e-9)
+            if not ok.any():
                 break
-            if total + costs[i] > budget + 1e-9:
-                continue
-            v = np.nan_to_num(V[i], nan=0.0)
-            sd = v.std()
-            if sd <= 1e-12:
-                continue
-            z = (v - v.mean()) / sd
-            if any(abs(float(z @ w)) / z.size > SCREEN_REDUNDANT for w in kept_z):
-                continue
-            keep.append(int(i))
-            kept_z.append(z)
+            r2 = (R**2).sum(axis=0)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                rel = np.where(ok, ((Z.T @ R) ** 2 / (n2[:, None] * np.where(r2 > 0, r2, np.inf)[None, :])).sum(axis=1),
+                               -np.inf)
+            i = int(np.argmax(rel / costs))
+            if rel[i] <= self._floor and keep:
+                break
+            keep.append(i)
             total += costs[i]
+            q = Z[:, i] / np.sqrt(n2[i])
+            Z = Z - np.outer(q, q @ Z)
+            R = R - np.outer(q, q @ R)
+            alive[i] = False
             if rel[i] <= self._floor:  # none above the floor: the most relevant alone
                 break
         return TabularBatch([pool_e[i] for i in keep])

@@ -37,7 +37,9 @@ __all__ = ["Operator", "OPERATORS", "ARITH", "operator", "positive_shift", "date
 QUANTILES = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 #: the quantiles of the thresholds the family's candidate screen enumerates
 SCREEN_QUANTILES = (0.2, 0.5, 0.8)
-#: most codes of each argument kept in a ``pair_count`` table (the rarer share the last row/column)
+#: most cells of a ``pair_count`` table before its arguments' codes are capped at ``PAIR_LEVELS``
+PAIR_CELLS = 10000
+#: most codes of each argument kept in a large ``pair_count`` table (the rarer share the last row/column)
 PAIR_LEVELS = 50
 
 
@@ -322,9 +324,11 @@ class PairCount(Operator):
     summary = "frequency of the row's pair of categories of two categorical columns"
 
     def fit(self, args, rng):
-        # at most PAIR_LEVELS codes per argument: the table stays small with high-cardinality columns
-        # (a code beyond reads the last entry, with the missing values)
-        na, nb = min(_n_codes(args[0]), PAIR_LEVELS), min(_n_codes(args[1]), PAIR_LEVELS)
+        # a table of more than PAIR_CELLS cells keeps PAIR_LEVELS codes per argument (a code beyond
+        # reads the last entry, with the missing values): small with two high-cardinality columns
+        na, nb = _n_codes(args[0]), _n_codes(args[1])
+        if (na + 1) * (nb + 1) > PAIR_CELLS:
+            na, nb = min(na, PAIR_LEVELS), min(nb, PAIR_LEVELS)
         a, b = _codes(args[0], na), _codes(args[1], nb)
         t = np.zeros((na + 1, nb + 1))
         np.add.at(t, (a, b), 1.0)
