@@ -365,10 +365,10 @@ class TabularFamily(FeatureFamily):
     >>> X = rng.normal(size=(100, 4)); y = (X[:, 0] * X[:, 1] > 0).astype(int)
     >>> fam = TabularFamily(column_names=["a", "b", "c", "d"]).fit(X, y)
     >>> batch = fam.draw({"arity": 2, "depth": 1, "op": 3, "rank": 0.0}, 3, rng)
-    >>> fam.feature_names(batch)     # the candidates screened at fit: one stands out
-    ['a * b']
-    >>> fam.transform(X, batch).shape
-    (100, 1)
+    >>> fam.feature_names(batch)[0]  # the candidates screened at fit, best first
+    'a * b'
+    >>> fam.transform(X, batch).shape[0]
+    100
     """
 
     name = "tabular"
@@ -1091,7 +1091,7 @@ class TabularFamily(FeatureFamily):
         orthogonal to them, against the residual target with their part removed) joins, while it is
         above the floor and the budget lasts; a candidate whose multiple correlation with those kept
         exceeds ``SCREEN_REDUNDANT`` is never taken.  When none is above the floor, the single most
-        relevant."""
+        relevant; when none can be taken at all, the point's own draws."""
         extra = [i for i, (e, _) in enumerate(self._screened) if _structure(e) not in seen]
         pool_e = list(exprs) + [self._screened[i][0] for i in extra]
         if not pool_e:
@@ -1125,6 +1125,8 @@ class TabularFamily(FeatureFamily):
             alive[i] = False
             if rel[i] <= self._floor:  # none above the floor: the most relevant alone
                 break
+        if not keep:  # every candidate (nearly) a copy of the columns: the point's own draws
+            return TabularBatch(list(exprs))
         return TabularBatch([pool_e[i] for i in keep])
 
     def concat(self, batches: Sequence[TabularBatch]) -> TabularBatch:
