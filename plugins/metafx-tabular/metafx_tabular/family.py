@@ -99,6 +99,8 @@ SCREEN_REDUNDANT = 0.95
 #: family-wise level of the screen's floor: a candidate is kept only if its relevance is above what
 #: noise reaches with this probability among all the candidates scored (Bonferroni)
 SCREEN_ALPHA = 0.05
+#: the relevance of a feature's ranks counts this much of that of its values: a model is given the values
+RANK_WEIGHT = 0.9
 
 
 def _residual_target(D: np.ndarray, y: np.ndarray, task: str) -> np.ndarray:
@@ -435,6 +437,7 @@ class TabularFamily(FeatureFamily):
         self._screened: list[tuple[dict, np.ndarray]] = []
         self._screen_rel: np.ndarray = np.zeros(0)
         self._screen_Z: np.ndarray = np.zeros((0, 0))
+        self._screen_w: np.ndarray = np.zeros(0)
         self._design_basis: np.ndarray | None = None
         self._floor = 0.0
 
@@ -755,7 +758,7 @@ class TabularFamily(FeatureFamily):
         if self._screened:
             V = np.column_stack([v for _, v in self._screened])
             self._screen_rel = self.relevance(V)
-            self._screen_Z = self._unit_columns(V)
+            self._screen_Z, self._screen_w = self._unit_columns(V)
         self._floor = self._relevance_floor(max(len(self._screened), 1))
 
     def _relevance_floor(self, n_tests: int) -> float:
@@ -772,14 +775,15 @@ class TabularFamily(FeatureFamily):
         """A cheap score of features computed on the row sample (``(n_sample, n_features)``, NaN allowed):
         the squared partial correlation, given the table's columns, with what a linear model of them
         leaves unexplained of the target (summed over the one-hot classes), of the values or of their
-        ranks, whichever is larger (a heavy-tailed ratio correlates by its ranks).  0 without a
+        ranks (times ``RANK_WEIGHT``, 0.9: a model is given the values), whichever is larger (a
+        heavy-tailed ratio correlates by its ranks).  0 without a
         target, and for a feature whose multiple correlation with the columns exceeds 0.95."""
         V = np.nan_to_num(np.asarray(values, dtype=np.float64).reshape(values.shape[0], -1), nan=0.0)
         if getattr(self, "_target", None) is None:
             return np.zeros(V.shape[1])
         from scipy.stats import rankdata
 
-        return np.maximum(self._relevance(V), self._relevance(rankdata(V, axis=0)))
+        return np.maximum(self._relevance(V), RANK_WEIGHT * self._relevance(rankdata(V, axis=0)))
 
     def _orthogonal(self, V: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``V`` centred, as unit columns, minus their part in the span of the table's columns (the
@@ -1073,16 +1077,17 @@ class TabularFamily(FeatureFamily):
                 total += costs[i]
         return TabularBatch([exprs[i] for i in keep])
 
-    def _unit_columns(self, V: np.ndarray) -> np.ndarray:
+    def _unit_columns(self, V: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Every feature of ``V`` (NaN at 0) as a centred unit vector, of its values or of its ranks,
         whichever correlates more with the residual target (:meth:`relevance`), minus its part in the
-        span of the table's columns; zero when constant."""
+        span of the table's columns; zero when constant.  Also the weight of each (``RANK_WEIGHT`` for ranks)."""
         from scipy.stats import rankdata
 
         V = np.nan_to_num(np.asarray(V, dtype=np.float64), nan=0.0)
         ranks = rankdata(V, axis=0)
-        V = np.where((self._relevance(ranks) > self._relevance(V))[None, :], ranks, V)
-        return self._orthogonal(V)[0]
+        by_rank = RANK_WEIGHT * self._relevance(ranks) > self._relevance(V)
+        V = np.where(by_rank[None, :], ranks, V)
+        return self._orthogonal(V)[0], np.where(by_rank, RANK_WEIGHT, 1.0)
 
     def _screened_set(self, exprs: list[dict], vals: list[np.ndarray], seen: set[str], budget: float,
                       limit: float) -> TabularBatch:
@@ -1096,9 +1101,10 @@ class TabularFamily(FeatureFamily):
         pool_e = list(exprs) + [self._screened[i][0] for i in extra]
         if not pool_e:
             return TabularBatch([])
-        Z = self._screen_Z[:, extra]
+        Z, w = self._screen_Z[:, extra], self._screen_w[extra]
         if vals:
-            Z = np.hstack([self._unit_columns(np.column_stack(vals)), Z])
+            Zo, wo = self._unit_columns(np.column_stack(vals))
+            Z, w = np.hstack([Zo, Z]), np.concatenate([wo, w])
         R = self._target - self._target.mean(axis=0)
         costs = np.array([len(expr_ops(e)) for e in pool_e], dtype=np.float64)
         alive = (Z**2).sum(axis=0) > 0.0  # not constant
@@ -1112,7 +1118,7 @@ class TabularFamily(FeatureFamily):
                 break
             r2 = (R**2).sum(axis=0)
             with np.errstate(divide="ignore", invalid="ignore"):
-                rel = np.where(ok, ((Z.T @ R) ** 2 / (n2[:, None] * np.where(r2 > 0, r2, np.inf)[None, :])).sum(axis=1),
+                rel = np.where(ok, w * ((Z.T @ R) ** 2 / (n2[:, None] * np.where(r2 > 0, r2, np.inf)[None, :])).sum(axis=1),
                                -np.inf)
             i = int(np.argmax(rel / costs))
             if rel[i] <= self._floor and keep:
