@@ -184,3 +184,25 @@ def test_a_column_both_numeric_and_category_leaves_a_partner():
     assert off.column_levels == [None, None, None] and "count" not in off.enabled_operators
     with pytest.raises(metafx.ValidationError, match="level_columns"):
         TabularFamily(level_columns=-1).fit(X, rng.integers(0, 2, 200))
+
+
+def test_relevance_is_given_the_columns_and_reads_ranks():
+    rng = np.random.default_rng(0)
+    n = 800
+    debt, income, other = rng.lognormal(8, 0.6, n), rng.lognormal(10, 0.6, n), rng.normal(size=n)
+    X = np.column_stack([debt, income, other])
+    y = (np.log(debt / income) + 0.3 * rng.normal(size=n) > np.log(np.median(debt / income))).astype(int)
+    fam = TabularFamily(column_names=["debt", "income", "other"]).fit(X, y)
+    S = fam._sample
+    # the values of a copy of a column (or an affine one) add nothing given the columns (their ranks may)
+    assert fam._relevance(np.column_stack([S[:, 0], 3 * S[:, 1] + 1])).max() == 0.0
+    # the ratio is heavy-tailed: its ranks carry the signal, counted at RANK_WEIGHT
+    from scipy.stats import rankdata
+
+    from metafx_tabular.family import RANK_WEIGHT
+
+    ratio = S[:, 0] / S[:, 1]
+    assert fam.relevance(ratio[:, None])[0] == pytest.approx(
+        max(fam._relevance(ratio[:, None])[0], RANK_WEIGHT * fam._relevance(rankdata(ratio)[:, None])[0]))
+    names = fam.feature_names(fam.draw(fam.space().start(None), 8, rng))
+    assert names[0] in ("debt / income", "income / debt")
