@@ -438,6 +438,7 @@ class TabularFamily(FeatureFamily):
         self._screen_rel: np.ndarray = np.zeros(0)
         self._screen_Z: np.ndarray = np.zeros((0, 0))
         self._screen_w: np.ndarray = np.zeros(0)
+        self._screen_keys: list[str] = []
         self._design_basis: np.ndarray | None = None
         self._floor = 0.0
 
@@ -738,7 +739,7 @@ class TabularFamily(FeatureFamily):
     def _screen_candidates(self) -> None:
         """Enumerate the first-order candidates (at most ``screen`` of them, drawn at random beyond),
         build each on the row sample and score it alone (:meth:`relevance`)."""
-        self._screened, self._screen_rel, self._floor = [], np.zeros(0), 0.0
+        self._screened, self._screen_rel, self._floor, self._screen_keys = [], np.zeros(0), 0.0, []
         if not int(self.screen) or self._target is None:
             return
         cands = self.first_order()
@@ -747,16 +748,29 @@ class TabularFamily(FeatureFamily):
             keep = np.sort(rng.choice(len(cands), size=int(self.screen), replace=False))
             cands = [cands[i] for i in keep]
         seen: set[str] = set()
+        ops = self.enabled_operators
+        built, keys = [], []
         for o, cols, consts in cands:
             shape = ("U", "L") if len(cols) == 1 else ("B", "L", "L")
-            expr, values = self._build(shape, o, cols, rng, root_consts=consts)
+            expr, values = self._build(shape, o, cols, rng, root_consts=consts, ops=ops)
             key = _structure(expr)
-            if key in seen or self._redundant(values, cols):
+            if key in seen:
                 continue
             seen.add(key)
-            self._screened.append((expr, values))
-        if self._screened:
-            V = np.column_stack([v for _, v in self._screened])
+            built.append((expr, values))
+            keys.append(key)
+        if built:
+            # constant on the training rows (where present, with no missing value): nothing to learn.  Copies of a
+            # column need no check of their own: their relevance is 0 and the forward selection never takes them
+            V = np.column_stack([v for _, v in built])
+            miss = np.isnan(V)
+            with np.errstate(invalid="ignore"), __import__("warnings").catch_warnings():
+                __import__("warnings").simplefilter("ignore", RuntimeWarning)
+                spread = np.nanmax(V, axis=0) - np.nanmin(V, axis=0)
+            ok = (spread > 1e-9) | (miss.any(axis=0) & ~miss.all(axis=0))
+            self._screened = [b for b, k in zip(built, ok) if k]
+            self._screen_keys = [key for key, k in zip(keys, ok) if k]
+            V = V[:, ok]
             self._screen_rel = self.relevance(V)
             self._screen_Z, self._screen_w = self._unit_columns(V)
         self._floor = self._relevance_floor(max(len(self._screened), 1))
@@ -960,11 +974,11 @@ class TabularFamily(FeatureFamily):
         return cols
 
     def _build(self, shape, root: str, cols: list[int], rng: np.random.Generator,
-               root_consts: dict | None = None) -> tuple[dict, np.ndarray]:
+               root_consts: dict | None = None, ops: list[str] | None = None) -> tuple[dict, np.ndarray]:
         """Fill ``shape`` with operators and ``cols``; learn every node's constants on the row sample
         (missing values are left out of every constant; ``root_consts``: the root's, given).  A numeric
         column in a categorical argument is a leaf with its ``levels``, read as their codes."""
-        ar = [o for o in self.enabled_operators if o in ARITH]
+        ar = [o for o in (self.enabled_operators if ops is None else ops) if o in ARITH]
         unary = [o for o in ar if OPERATORS[o].arity == 1]
         binary = [o for o in ar if OPERATORS[o].arity == 2]
         leaves = iter(cols)
@@ -994,7 +1008,12 @@ class TabularFamily(FeatureFamily):
                 # clip to the training rows' range (or winsorize at `clip_quantile`), then standardize
                 q = float(self.clip_quantile)
                 fin = v[~np.isnan(v)]
-                lo, hi = (float(t) for t in np.quantile(fin, [q, 1.0 - q])) if fin.size else (0.0, 0.0)
+                if not fin.size:
+                    lo, hi = 0.0, 0.0
+                elif q == 0.0:
+                    lo, hi = float(fin.min()), float(fin.max())
+                else:
+                    lo, hi = (float(t) for t in np.quantile(fin, [q, 1.0 - q]))
                 v = np.clip(v, lo, hi)
                 fin = np.clip(fin, lo, hi)
                 c, sc = (float(fin.mean()), float(fin.std())) if fin.size else (0.0, 1.0)
@@ -1097,43 +1116,63 @@ class TabularFamily(FeatureFamily):
         above the floor and the budget lasts; a candidate whose multiple correlation with those kept
         exceeds ``SCREEN_REDUNDANT`` is never taken.  When none is above the floor, the single most
         relevant; when none can be taken at all, the point's own draws."""
-        extra = [i for i, (e, _) in enumerate(self._screened) if _structure(e) not in seen]
-        pool_e = list(exprs) + [self._screened[i][0] for i in extra]
-        if not pool_e:
-            return TabularBatch([])
-        Z, w = self._screen_Z[:, extra], self._screen_w[extra]
+        blocks = []  # (unit columns, weights, usable, expressions): the point's own draws, then the screened
         if vals:
             Zo, wo = self._unit_columns(np.column_stack(vals))
-            Z, w = np.hstack([Zo, Z]), np.concatenate([wo, w])
+            blocks.append((Zo, wo, np.ones(len(exprs), dtype=bool), list(exprs)))
+        blocks.append((self._screen_Z, self._screen_w, np.array([k not in seen for k in self._screen_keys], dtype=bool),
+                       [e for e, _ in self._screened]))
         R = self._target - self._target.mean(axis=0)
-        costs = np.array([len(expr_ops(e)) for e in pool_e], dtype=np.float64)
-        alive = (Z**2).sum(axis=0) > 0.0  # not constant
-        keep: list[int] = []
+        state = []
+        for Z, w, usable, ex in blocks:
+            n2 = (Z**2).sum(axis=0)
+            costs = np.array([len(expr_ops(e)) for e in ex], dtype=np.float64)
+            state.append({"Z": Z, "w": w, "ok": usable & (n2 > 0.0), "ex": ex, "costs": costs,
+                          "ZR": Z.T @ R, "n2": n2.copy()})
+        Q: list[np.ndarray] = []
+        QR = np.zeros((0, R.shape[1]))
+        chosen: list[dict] = []
         total = 0.0
         min_norm = 1.0 - SCREEN_REDUNDANT**2  # what is left of a unit vector this correlated with those kept
-        while len(keep) < limit:
-            n2 = (Z**2).sum(axis=0)
-            ok = alive & (n2 > min_norm) & (total + costs <= budget + 1e-9)
-            if not ok.any():
+        while len(chosen) < limit:
+            # the current residual target is R - Q Q'R; a candidate's part orthogonal to those kept has
+            # squared norm n2 and inner product ZR with it (both updated as candidates are kept)
+            r2 = (R**2).sum(axis=0) - (QR**2).sum(axis=0)
+            best, best_b = (-np.inf, -1, 0.0), -1
+            for b, st in enumerate(state):
+                ok = st["ok"] & (st["n2"] > min_norm) & (total + st["costs"] <= budget + 1e-9)
+                if not ok.any():
+                    continue
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    rel = st["w"] * (st["ZR"] ** 2 / (st["n2"][:, None] * np.where(r2 > 1e-300, r2, np.inf)[None, :])
+                                     ).sum(axis=1)
+                rel = np.where(ok, rel, -np.inf)
+                i = int(np.argmax(rel / st["costs"]))
+                if rel[i] / st["costs"][i] > best[0]:
+                    best, best_b = (rel[i] / st["costs"][i], i, float(rel[i])), b
+            if best_b < 0:
                 break
-            r2 = (R**2).sum(axis=0)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                rel = np.where(ok, w * ((Z.T @ R) ** 2 / (n2[:, None] * np.where(r2 > 0, r2, np.inf)[None, :])).sum(axis=1),
-                               -np.inf)
-            i = int(np.argmax(rel / costs))
-            if rel[i] <= self._floor and keep:
+            _, i, rel_i = best
+            if rel_i <= self._floor and chosen:
                 break
-            keep.append(i)
-            total += costs[i]
-            q = Z[:, i] / np.sqrt(n2[i])
-            Z = Z - np.outer(q, q @ Z)
-            R = R - np.outer(q, q @ R)
-            alive[i] = False
-            if rel[i] <= self._floor:  # none above the floor: the most relevant alone
+            st = state[best_b]
+            z = st["Z"][:, i] - (np.column_stack(Q) @ np.array([q @ st["Z"][:, i] for q in Q]) if Q else 0.0)
+            q = z / np.sqrt(max(float(z @ z), 1e-300))
+            Q.append(q)
+            QR = np.vstack([QR, q @ R])
+            for s2 in state:
+                a = q @ s2["Z"]
+                s2["n2"] -= a**2
+                s2["ZR"] -= np.outer(a, q @ R)
+            st["ok"][i] = False
+            chosen.append(st["ex"][i])
+            total += st["costs"][i]
+            if rel_i <= self._floor:  # none above the floor: the most relevant alone
                 break
+        keep = chosen
         if not keep:  # every candidate (nearly) a copy of the columns: the point's own draws
             return TabularBatch(list(exprs))
-        return TabularBatch([pool_e[i] for i in keep])
+        return TabularBatch(keep)
 
     def concat(self, batches: Sequence[TabularBatch]) -> TabularBatch:
         return TabularBatch([e for b in batches for e in b.exprs])
