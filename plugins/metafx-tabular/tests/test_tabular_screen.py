@@ -206,3 +206,15 @@ def test_relevance_is_given_the_columns_and_reads_ranks():
         max(fam._relevance(ratio[:, None])[0], RANK_WEIGHT * fam._relevance(rankdata(ratio)[:, None])[0]))
     names = fam.feature_names(fam.draw(fam.space().start(None), 8, rng))
     assert names[0] in ("debt / income", "income / debt")
+
+
+def test_a_family_rebuilt_from_its_parameters_reads_level_leaves():
+    df, y = _frame(n=200)
+    fam = TabularFamily(column_names=list(df.columns)).fit(df, y)
+    b = fam.draw(fam.space().start(None), 12, np.random.default_rng(0))
+    ops = fam.enabled_operators
+    b = fam.concat([b, fam.draw({"arity": 1, "depth": 1, "op": ops.index("count"), "rank": 1.0}, 4,
+                                np.random.default_rng(1))])
+    again = TabularFamily(**fam.get_params())
+    assert again.enabled_operators == ops and again.column_levels == fam.column_levels
+    np.testing.assert_array_equal(again.transform(df, again.from_json(fam.to_json(b))), fam.transform(df, b))
