@@ -47,7 +47,10 @@ fold (so every generator adds the same number):
   by ``SelectKBest`` (F test).
 
 Downstream models: ``linear`` = mean imputation with missing indicators,
-standardization and ``LogisticRegression`` (log-loss) or ``Ridge`` (R^2);
+standardization and ``LogisticRegression`` (log-loss) or ``Ridge`` (R^2)
+(it adds indicators, so a search for it matches with ``--evaluator-params
+'{"cv-linear": {"missing": "indicator"}}'``, the ``cv-linear`` behaviour of the
+records made before issue 35; its default now is ``"mean"``, no indicators);
 ``tree`` = LightGBM (``LGBMClassifier`` / ``LGBMRegressor`` with defaults,
 ``verbose=-1``, ``n_jobs=1``) when installed, else scikit-learn's
 ``HistGradientBoosting``.  Scores are on the outer test part; differences are
