@@ -13,7 +13,7 @@ pd = pytest.importorskip("pandas", reason="pandas is a dependency of metafx-tabu
 import naive_tabular as naive  # noqa: E402
 
 import metafx  # noqa: E402
-from metafx import SetEvaluator  # noqa: E402
+from metafx.plugin import SetEvaluator  # noqa: E402
 from metafx.testing import DescriberConformance, EvaluatorConformance, FamilyConformance  # noqa: E402
 from metafx_tabular import CVLinear, CVTree, TableExtractor, TabularFamily, corrected_t_test  # noqa: E402
 from metafx_tabular.frame import OTHER, encode, infer_kinds, learn_categories  # noqa: E402
