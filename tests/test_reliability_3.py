@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import metafx
+import metafx.plugin
 from metafx.cli import main
 from metafx.core.datafiles import read_idx
 from metafx.loop.journal import Journal
@@ -80,7 +81,7 @@ def test_journal_moved_or_removed_during_the_search_stops_it(small, tmp_path, ho
 
 def test_journal_replaced_during_the_search_stops_it(tmp_path):
     path = tmp_path / "j.jsonl"
-    rec = metafx.StepRecord(step=1, point={"a": 1}, quality=0.5, cost=1.0, n_features=1, seconds=0.1,
+    rec = metafx.plugin.StepRecord(step=1, point={"a": 1}, quality=0.5, cost=1.0, n_features=1, seconds=0.1,
                             best_quality=0.5, accepted=True)
     with Journal(path, {"s": 1}) as j:
         os.rename(path, tmp_path / "old.jsonl")
@@ -98,7 +99,7 @@ def test_a_header_torn_while_written_is_an_empty_journal(tmp_path, cut):
     path.write_bytes(head[:cut])  # a kill while the header was written: no newline, no record
     with Journal(path, sig) as j:
         assert j.records == []
-        j.append(metafx.StepRecord(step=1, point={"a": 1}, quality=0.5, cost=1.0, n_features=1, seconds=0.1,
+        j.append(metafx.plugin.StepRecord(step=1, point={"a": 1}, quality=0.5, cost=1.0, n_features=1, seconds=0.1,
                                    best_quality=0.5, accepted=True))
     with Journal(path, sig) as j:
         assert len(j.records) == 1
@@ -396,7 +397,7 @@ def test_sampler_params_are_type_checked_before_the_first_trial(capsys):
                            'sampler_params={"n_startup_trials": "x"}')
     assert "n_startup_trials='x' must be an integer" in one_line_error(code, err)
     assert "step" not in err.replace("n_startup_trials", "")  # refused before any step ran
-    metafx.make_component("engine", "optuna", {"sampler_params": {"n_startup_trials": 5}})
+    metafx.plugin.make_component("engine", "optuna", {"sampler_params": {"n_startup_trials": 5}})
 
 
 # ------------------------------------------------------------------ 17. mixed label types
