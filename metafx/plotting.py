@@ -107,6 +107,9 @@ def plot_trajectory(result: SearchResult | str | os.PathLike[str], ax: Any = Non
         ax.step(steps, best, where="post", color="tab:red", lw=1.8, label="best so far")
         ax.plot(steps[~acc], q[~acc], "o", ms=4, color="tab:blue", alpha=0.6, label="step (not better)")
         ax.plot(steps[acc], q[acc], "o", ms=5, color="tab:red", label="step (new best)")
+        pf = np.array([r.kind == "portfolio" for r in traj], dtype=bool)
+        if pf.any():  # steps that combined earlier sets: ringed, they have no meta-feature point of their own
+            ax.plot(steps[pf], q[pf], "D", ms=8, mfc="none", color="black", label="portfolio step")
     _integer_axis(ax.xaxis)
     ax.grid(alpha=0.3)
     # below the axes: a legend there hides no point
@@ -122,7 +125,9 @@ def plot_path(result: SearchResult | str | os.PathLike[str], dims: Sequence[str]
     allowed.  Fixed meta-features are listed in the title.  Returns the Figure.
     """
     result = _as_result(result)
-    traj = result.trajectory
+    # portfolio steps combine earlier sets and have no meta-feature point: the path shows the point steps
+    traj = [r for r in result.trajectory if r.kind != "portfolio"]
+    left_out = len(result.trajectory) - len(traj)
     space = {d["name"]: d for d in result.space.get("dimensions", [])} if result.space else {}
     fixed = dict(result.space.get("fixed", {})) if result.space else {}
     names = list(dims) if dims is not None else [n for n in (traj[0].point if traj else {}) if n not in fixed]
@@ -166,6 +171,8 @@ def plot_path(result: SearchResult | str | os.PathLike[str], dims: Sequence[str]
     title = "meta-feature point per step"
     if fixed:
         title += " (fixed: " + ", ".join(f"{k}={v}" for k, v in fixed.items()) + ")"
+    if left_out:
+        title += f"; {left_out} portfolio step(s), which have no point, left out"
     axes[0].set_title(title, fontsize=9)
     handles, labels = axes[-1].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize=8, frameon=False)

@@ -24,7 +24,7 @@ def test_search_on_digits_writes_result(tmp_path, capsys):
                "--no-progress", "--out", str(out), "--fix", "shiftInvLen=1", "--final-c", "0.1"])
     assert rc == 0
     text = capsys.readouterr().out
-    assert "best point" in text and "test error" in text
+    assert "best point" in text and "held-out error" in text
     data = json.loads(out.read_text())
     assert 0 <= data["holdout_error"] <= 1 and data["total_cost"] <= 100
     assert all(t["point"]["shiftInvLen"] == 1 for t in data["trajectory"])

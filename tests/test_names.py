@@ -94,3 +94,54 @@ def test_held_out_error_has_one_name(digits):
     d["holdout_error"] = err
     with pytest.raises(metafx.ValidationError, match="both test_error and holdout_error"):
         metafx.SearchResult.from_dict(d)
+
+
+# ------------------------------------------------------------------ portfolio steps say what they are
+def test_portfolio_steps_are_marked_and_have_no_invented_point(digits, tmp_path):
+    pytest.importorskip("pandas")
+    X, y = digits
+    kw = dict(budget=40, steps=6, engine="guided", seed=0, progress=False,
+              engine_params={"n_init": 2, "portfolio_every": 2})
+    res = metafx.search(X[:300], y[:300], **kw)
+    kinds = [r.kind for r in res.trajectory]
+    assert "portfolio" in kinds and "point" in kinds
+    for r in res.trajectory:
+        assert (r.point == {}) == (r.kind == "portfolio")  # no mean meta-features passed off as a point
+    # kept in the result file and in the journal: a resumed search gives the same records
+    again = metafx.SearchResult.from_json_text(res.to_json())
+    assert [r.kind for r in again.trajectory] == kinds
+    j = tmp_path / "g.jsonl"
+    metafx.search(X[:300], y[:300], storage=str(j), callbacks=[lambda s, r: r.step < 4], **kw)
+    resumed = metafx.search(X[:300], y[:300], storage=str(j), **kw)
+    assert [(r.kind, r.point, r.quality) for r in resumed.trajectory] == \
+        [(r.kind, r.point, r.quality) for r in res.trajectory]
+    assert list(res.trajectory_frame()["kind"]) == kinds
+    # a record of a point step is written as before the field existed
+    assert "kind" not in next(r for r in res.trajectory if r.kind == "point").to_dict()
+    with pytest.raises(metafx.ValidationError, match="portfolio step has no meta-feature point"):
+        metafx.plugin.StepRecord.from_dict({**next(r for r in res.trajectory if r.kind == "portfolio").to_dict(),
+                                            "point": {"numInputs": 2}})
+
+
+def test_a_portfolio_best_is_reported_as_such(digits):
+    from metafx.analysis.report import format_report, result_report
+
+    X, y = digits
+    for seed in range(6):
+        res = metafx.search(X[:300], y[:300], budget=40, steps=6, engine="guided", seed=seed, progress=False,
+                            engine_params={"n_init": 2, "portfolio_every": 2}, reselect=1)
+        best = next(r for r in res.trajectory if r.step == res.best_step)
+        if best.kind == "portfolio":
+            break
+    else:
+        pytest.skip("no seed of 0-5 ended on a portfolio step")
+    assert res.best_point == {}
+    assert "best point: none: a portfolio step" in res.summary()
+    assert "was a portfolio step" in format_report(result_report(res))
+    # a warm start from it hands over its best point step instead
+    from metafx.loop.loop import warm_start_points
+
+    space = metafx.plugin.make_component("family", "pixel-and").fit(X[:300]).space()
+    (point,) = warm_start_points(res, space)
+    best_point_step = max((r for r in res.trajectory if r.point), key=lambda r: (r.quality, -r.step))
+    assert point == space.check_point(best_point_step.point)

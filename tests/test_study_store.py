@@ -100,3 +100,17 @@ def test_journal_under_a_file_is_one_storage_error(data, tmp_path):
     with pytest.raises(metafx.StorageError, match=r"cannot (open|read) optuna journal file .*Not a directory") as e:
         metafx.search(X, y, steps=2, storage=str(tmp_path / "plain" / "s.log"), **KW)
     assert "\n" not in str(e.value)
+
+
+def test_tpe_resumed_from_its_study_equals_the_uninterrupted_search(data, tmp_path):
+    """A model-based sampler resumes exactly: the steps in the study are replayed through the engine,
+    so it proposes the later steps from the same history as in one run."""
+    X, y = data
+    kw = dict(budget=40, engine="optuna", seed=4, progress=False, engine_params={"sampler_params": {"n_startup_trials": 3}})
+    full = metafx.search(X, y, steps=8, **kw)
+    url = f"sqlite:///{tmp_path / 's.db'}"
+    metafx.search(X, y, steps=8, storage=url, callbacks=[lambda s, r: r.step < 4], **kw)
+    seen = []
+    res = metafx.search(X, y, steps=8, storage=url, callbacks=[lambda s, r: seen.append(r.step)], **kw)
+    assert seen == [5, 6, 7, 8]
+    assert _strip(res)["trajectory"] == _strip(full)["trajectory"] and res.features == full.features

@@ -55,6 +55,7 @@ def result_report(result: SearchResult, n_features: int = 10) -> dict[str, Any]:
         "evaluator_summary": _summary_of("evaluator", result.evaluator),
         "budget": result.budget, "seed": result.seed, "n_samples": result.n_samples,
         "best_point": dict(result.best_point), "best_step": result.best_step,
+        "best_step_kind": best.kind if best is not None else None,
         "best_quality": _num(result.best_quality),
         "holdout_error": _num(result.holdout_error),
         "test_score": meta.get("test_score"),
@@ -63,6 +64,7 @@ def result_report(result: SearchResult, n_features: int = 10) -> dict[str, Any]:
         "trajectory": {
             "steps": len(traj),
             "accepted": int(sum(bool(r.accepted) for r in traj)),
+            "portfolio_steps": [r.step for r in traj if r.kind == "portfolio"],
             "first_quality": _num(float(q[0])) if len(q) else None,
             "best_quality": _num(float(finite.max())) if len(finite) else None,
             "median_quality": _num(float(np.median(finite))) if len(finite) else None,
@@ -124,7 +126,9 @@ def format_report(r: dict[str, Any]) -> str:
         f"family {r['family']}, engine {r['engine']}, evaluator {r['evaluator']}, budget {r['budget']:g}, "
         f"seed {r['seed']}",
         f"data: {_fmt_data(r['data'])}",
-        f"best point: {_fmt_point(r['best_point'])} (step {r['best_step']} of {t['steps']})",
+        (f"best point: none, step {r['best_step']} of {t['steps']} was a portfolio step (the union of the best sets "
+         "found before it)" if r.get("best_step_kind") == "portfolio" else
+         f"best point: {_fmt_point(r['best_point'])} (step {r['best_step']} of {t['steps']})"),
         "quality: " + ("none (no step drew features)" if r["best_quality"] is None else f"{r['best_quality']:.4f}")
         + f" = the search's score of the chosen set on the training data{what}",
     ]

@@ -354,6 +354,8 @@ class Candidate:
     how: str = "point"
     keys: tuple[int, ...] | None = None
     tag: Any = field(default=None, compare=False, repr=False)
+    #: ``"portfolio"`` for an engine's step that combines earlier sets (recorded with no point of its own)
+    kind: str = "point"
 
 
 #: what :meth:`SearchEngine.ask` returns: one candidate (a point or a :class:`Candidate`) or a sequence of them

@@ -445,6 +445,10 @@ def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 # --------------------------------------------------------------------------- results
+#: what a step did (:attr:`StepRecord.kind`)
+STEP_KINDS = ("point", "portfolio")
+
+
 @dataclass(frozen=True)
 class StepRecord:
     """One finished step of a search."""
@@ -458,9 +462,15 @@ class StepRecord:
     best_quality: float
     accepted: bool
     timings: dict[str, float] = field(default_factory=dict)
+    #: ``"point"``: the features were drawn at ``point``; ``"portfolio"``: the step combined the best sets found
+    #: before it (an engine's portfolio step), so it has no meta-feature point of its own (``point`` is empty)
+    kind: str = "point"
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        d = asdict(self)
+        if d["kind"] == "point":  # records of point steps are written as before the field existed
+            del d["kind"]
+        return d
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> StepRecord:
@@ -507,6 +517,10 @@ class StepRecord:
         if not isinstance(self.timings, dict) or not all(isinstance(k, str) and is_num(v)
                                                          for k, v in self.timings.items()):
             return f"timings={self.timings!r} must map names to finite numbers"
+        if self.kind not in STEP_KINDS:
+            return f"kind={self.kind!r} must be one of {', '.join(repr(k) for k in STEP_KINDS)}"
+        if self.kind == "portfolio" and self.point:
+            return f"a portfolio step has no meta-feature point of its own; point={self.point!r} must be empty"
         return ""
 
 

@@ -358,7 +358,7 @@ class GuidedSearch(SearchEngine):
         self.n_portfolios_ += 1
         order = sorted(self.points_, key=lambda t: (-t[2], t[0]))[:k]
         sources = [{"point": dict(p), "keys": [self.seed_, s, _DRAW]} for s, p, _ in order]
-        return Candidate({PORTFOLIO: sources}, how="engine", keys=(self.seed_, step, _DRAW))
+        return Candidate({PORTFOLIO: sources}, how="engine", keys=(self.seed_, step, _DRAW), kind="portfolio")
 
     def tell(self, record: StepRecord) -> None:
         point = self.proposed_.get(record.step, record.point)

@@ -175,8 +175,8 @@ class LiblinearOvR:
     The labels' encoding, the class weights and the solver's seed are made when the object is
     made; :meth:`fit` then calls liblinear's training routine as ``LinearSVC.fit`` does, without
     scikit-learn's per-fit
-    validation and encoding (about 1.5 ms a fit: 7 % of a default search; the evaluator makes one
-    object per fold of an evaluation, which encodes its fold's labels once).  The coefficients are
+    validation and encoding (the evaluator makes one object per fold of an evaluation, which encodes its
+    fold's labels once; what that saves is measured on the results pages, docs/results/speed.md).  The coefficients are
     those of ``LinearSVC`` bit for bit (``tests/test_svm_fast.py`` compares them); where that
     routine is not there, or its signature has changed, ``fit`` is ``LinearSVC.fit``.
 
@@ -228,8 +228,7 @@ def _liblinear_seed() -> int:
 def stratified_folds(y: np.ndarray, n_splits: int, random_state: int | None, max_train: int | None = None):
     """``[(train, test), ...]``: scikit-learn's shuffled ``StratifiedKFold`` (indices in increasing
     order, read-only).  A search scores every step on the same labels and seed: the folds of the
-    last few ``(y, n_splits, random_state, max_train)`` are kept (scikit-learn takes about 1.3 ms
-    for 2000 labels).
+    last few ``(y, n_splits, random_state, max_train)`` are kept, so the split is made once per search.
 
     ``max_train``: a training part longer than this is replaced by a stratified random subset of
     ``max_train`` of its indices (:func:`stratified_subset`; every class keeps at least one

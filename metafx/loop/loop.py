@@ -137,7 +137,7 @@ def candidates_of(proposal: Sequence[Candidate | Mapping[str, Any]], problem: Se
             c = Candidate(dict(c))
         point = problem.space.check_point(c.point) if c.how == "point" else dict(c.point)
         keys = c.keys if c.keys is not None else ((seed, step, DRAW_KEY) if i == 0 else (seed, step, DRAW_KEY, i))
-        out.append(Candidate(point, c.how, tuple(int(k) for k in keys), c.tag))
+        out.append(Candidate(point, c.how, tuple(int(k) for k in keys), c.tag, c.kind))
     if not out:
         raise ValidationError(f"the engine proposed no candidate for step {step}")
     return out
@@ -159,9 +159,14 @@ def warm_start_points(warm_start: Any, space: Any, limit: int | None = None) -> 
     scored: list[tuple[float, int, dict[str, Any]]] = []
     for i, item in enumerate(items):
         if isinstance(item, SearchResult):
-            if not item.best_point:
+            # a result whose best step was a portfolio (no point) hands over its best point step
+            steps = [(r.quality, -r.step, r.point) for r in item.trajectory if r.point]
+            if item.best_point:
+                point, q = item.best_point, item.best_quality
+            elif steps:
+                q, _, point = max(steps, key=lambda t: t[:2])
+            else:
                 continue
-            point, q = item.best_point, item.best_quality
         elif isinstance(item, Mapping):
             point, q = item, math.inf
         else:
@@ -367,7 +372,7 @@ def _evaluate_round(run: _Run, pool: Evaluator, round_: list[tuple[int, list[Can
         evs = results[pos:pos + len(cands)]
         pos += len(cands)
         i = max(range(len(evs)), key=lambda n: (evs[n][0].quality, -n))
-        rec = _step_record(run, step, evs, i, wall if len(round_) == 1 else evs[i][1])
+        rec = _step_record(run, step, cands, evs, i, wall if len(round_) == 1 else evs[i][1])
         run.store.append(rec)
         run.engine.tell(rec)
         run.record(rec, cands[i], evs[i][0], run.callbacks)
@@ -375,15 +380,19 @@ def _evaluate_round(run: _Run, pool: Evaluator, round_: list[tuple[int, list[Can
             return
 
 
-def _step_record(run: _Run, step: int, evs: list[tuple[Evaluation, float]], i: int, seconds: float) -> StepRecord:
+def _step_record(run: _Run, step: int, cands: list[Candidate], evs: list[tuple[Evaluation, float]], i: int,
+                 seconds: float) -> StepRecord:
     """The record of a step whose best candidate is ``i``: its timings are the sum over the candidates."""
     ev = evs[i][0]
     state = run.state
     timings = dict(ev.timings) if len(evs) == 1 else {
         key: float(sum(e.timings.get(key, 0.0) for e, _ in evs)) for key in ev.timings}
-    return StepRecord(step=step, point=dict(ev.point), quality=ev.quality, cost=ev.cost, n_features=ev.n_features,
-                      seconds=seconds, best_quality=max(ev.quality, state.best_quality),
-                      accepted=_is_better(ev.quality, state.best_quality, run.engine.accept_ties), timings=timings)
+    kind = cands[i].kind  # a portfolio step is recorded with no point: the mean of its sets' points is no point
+    return StepRecord(step=step, point={} if kind == "portfolio" else dict(ev.point), quality=ev.quality,
+                      cost=ev.cost, n_features=ev.n_features, seconds=seconds,
+                      best_quality=max(ev.quality, state.best_quality),
+                      accepted=_is_better(ev.quality, state.best_quality, run.engine.accept_ties), timings=timings,
+                      kind=kind)
 
 
 def _outcome(run: _Run, reselect: int, error: BaseException | None) -> SearchResult:
@@ -394,14 +403,16 @@ def _outcome(run: _Run, reselect: int, error: BaseException | None) -> SearchRes
     best: _Best | None = None
     for rec, key in pairs:
         if rec.accepted:
-            mine = run.best is not None and run.best.step == key and run.best.candidate.keys is not None
+            ev = run.best.evaluation if run.best is not None and run.best.step == key else None
             cand = run.candidates.get(key) or Candidate(dict(rec.point), keys=(run.seed, key, DRAW_KEY))
-            best = _Best(rec.step, cand, run.best.evaluation if mine and run.best is not None else None)
+            best = _Best(rec.step, cand, ev)
     choice = None
     if reselect > 1 and not isinstance(error, KeyboardInterrupt) and len(run.top.entries) > 1:
         best, choice = _reselect(run.problem, run.engine, trajectory, run.top.entries)
     result = _result(run, trajectory, best, error, choice)
     result.metadata["planned_steps"] = run.state.total_steps  # SearchResult.bound counts the steps planned
+    if best is not None and any(r.step == best.step and r.kind == "portfolio" for r in trajectory):
+        result.best_point = {}  # a portfolio's set has no meta-feature point (the mean of its features' is none)
     if isinstance(error, KeyboardInterrupt):
         raise SearchInterrupted(result) from None
     return result

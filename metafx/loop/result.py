@@ -246,7 +246,9 @@ class SearchResult:
 
         Columns: ``step``, ``quality``, ``best_quality`` (best so far),
         ``accepted``, ``n_features``, ``cost`` (of the step's feature set),
-        ``seconds``, one ``point_<name>`` column per meta-feature and
+        ``seconds``, ``kind`` (``"point"``, or ``"portfolio"`` for a step that
+        combined earlier sets: its ``point_`` columns are empty), one
+        ``point_<name>`` column per meta-feature and
         ``seconds_<part>`` per timed part (draw, compute, evaluate).  Needs
         pandas (``pip install pandas``).
 
@@ -264,11 +266,11 @@ class SearchResult:
         for r in self.trajectory:
             row: dict[str, Any] = {"step": r.step, "quality": r.quality, "best_quality": r.best_quality,
                                    "accepted": bool(r.accepted), "n_features": r.n_features, "cost": r.cost,
-                                   "seconds": r.seconds}
-            row.update({f"point_{k}": v for k, v in r.point.items()})
+                                   "seconds": r.seconds, "kind": r.kind}
+            row.update({f"point_{k}": v for k, v in r.point.items()})  # a portfolio step has none
             row.update({f"seconds_{k}": v for k, v in (r.timings or {}).items()})
             rows.append(row)
-        cols = ["step", "quality", "best_quality", "accepted", "n_features", "cost", "seconds"]
+        cols = ["step", "quality", "best_quality", "accepted", "n_features", "cost", "seconds", "kind"]
         return pd.DataFrame(rows, columns=cols + [c for c in (rows[0] if rows else {}) if c not in cols])
 
     def feature_table(self, X: Any = None, y: Any = None, *, scorer: str = "infogain"):
@@ -316,6 +318,8 @@ class SearchResult:
 
     def summary(self) -> str:
         pt = ", ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}" for k, v in self.best_point.items())
+        if not self.best_point and any(r.step == self.best_step and r.kind == "portfolio" for r in self.trajectory):
+            pt = "none: a portfolio step, the union of the best sets found before it"
         lines = [
             f"engine {self.engine}, family {self.family}, evaluator {self.evaluator}, budget {self.budget:g}",
             f"best point: {pt} (step {self.best_step})",

@@ -25,6 +25,7 @@ number, which would change the trial numbers the draws are seeded with.
 from __future__ import annotations
 
 import contextlib
+import json
 import math
 import os
 import socket
@@ -62,6 +63,14 @@ def quiet_optuna():
         yield
     finally:
         optuna.logging.set_verbosity(old)
+
+
+def _update_finished() -> type[Exception]:
+    """What optuna raises when a finished trial is written: its own exception since optuna 4.x, a
+    RuntimeError before (both public)."""
+    import optuna
+
+    return getattr(optuna.exceptions, "UpdateFinishedTrialError", RuntimeError)
 
 
 # ------------------------------------------------------------------ points and parameters
@@ -218,6 +227,9 @@ class StudyStore(StepStore):
         self.mine: dict[int, int] = {}  # step -> trial id of the steps this process claimed and runs
         self.known: set[int] = set()  # numbers of the complete trials the loop has seen
         self._news: list[StepRecord] = []
+        self._done: dict[int, Any] = {}  # number -> complete trial (read once)
+        self._failed: set[int] = set()  # numbers of failed trials
+        self._top = -1  # the highest trial number this process created
         self.beat: _Heartbeat | None = None
         self.storage: Any = None
 
@@ -238,9 +250,13 @@ class StudyStore(StepStore):
         if not isinstance(self.storage, optuna.storages.InMemoryStorage):
             self.beat = _Heartbeat(self.storage, self.heartbeat)
         self.me = me()
-        done = self._complete(self._trials())
+        done = self._complete(self._refresh())
         self.known = {t.number for t in done}
-        return [self._record(t) for t in done]
+        out, best = [], -math.inf
+        for t in done:  # each with the running best, as the first run recorded it
+            out.append(self._record(t, best=best))
+            best = max(best, out[-1].quality)
+        return out
 
     def _study_id(self) -> int:
         import optuna
@@ -275,8 +291,25 @@ class StudyStore(StepStore):
 
     # -------------------------------------------------------------- reading
     def _trials(self) -> list[Any]:
-        trials = self.retry(self.storage.get_all_trials, self.study_id, deepcopy=False)
-        return sorted(trials, key=lambda t: t.number)
+        """The study's complete and running trials, by number.  A finished trial never changes: the
+        running ones are read each time, the others only when a number below the highest seen is
+        neither running nor known (finished by another process meanwhile)."""
+        import optuna
+
+        running = self.retry(self.storage.get_all_trials, self.study_id, deepcopy=False,
+                             states=(optuna.trial.TrialState.RUNNING,))
+        numbers = {t.number for t in running} | set(self._done) | self._failed
+        if len(numbers) != max(numbers, default=-1) + 1 or max(numbers, default=-1) < self._top:
+            return self._refresh()
+        return sorted([*self._done.values(), *running], key=lambda t: t.number)
+
+    def _refresh(self) -> list[Any]:
+        """Every trial read again: the complete and running ones, by number."""
+        every = self.retry(self.storage.get_all_trials, self.study_id, deepcopy=False)
+        self._done = {t.number: t for t in every if t.state.name == "COMPLETE"}
+        self._failed = {t.number for t in every if t.state.name == "FAIL"}
+        self._top = max([self._top, *(t.number for t in every)])
+        return sorted((t for t in every if t.state.name in ("COMPLETE", "RUNNING")), key=lambda t: t.number)
 
     def _complete(self, trials: Iterable[Any]) -> list[Any]:
         """The first ``steps`` complete trials, by number."""
@@ -301,13 +334,13 @@ class StudyStore(StepStore):
         cutoff = _cutoff(trials, self.steps)
         for t in stale:
             if t.number >= cutoff:  # beyond the search's trials: close it
-                self._close_trial(self._tid(t), surplus=True)
+                self._close_trial(self._tid(t), True, t.number)
                 continue
             return Claim(t.number + 1, self._take_over(t))
         complete = sum(t.state.name == "COMPLETE" for t in trials)
         if complete + len(running) - len(stale) >= self.steps:
             return None
-        number = self._new_trial()
+        number = self._new_trial(trials)
         return None if number is None else Claim(number + 1)
 
     def _take_over(self, t: Any) -> dict[str, Any] | None:
@@ -319,22 +352,34 @@ class StudyStore(StepStore):
         params = set(t.params) >= {d.name for d in self.space.free}
         return point_of(self.space, t.params) if params else None
 
-    def _new_trial(self) -> int | None:
+    def _new_trial(self, trials: list[Any]) -> int | None:
         """A new RUNNING trial owned by this process (the owner recorded with it); None when it is surplus:
         another process created one at the same moment and ``steps`` live trials come before it."""
         import optuna
 
         template = optuna.trial.create_trial(state=optuna.trial.TrialState.RUNNING,
                                              system_attrs={OWNER_KEY: self.me})
+        expected = max([-1, *self._failed, *(t.number for t in trials)]) + 1
         tid = self.retry(self.storage.create_new_trial, self.study_id, template)
-        number = self.retry(self.storage.get_trial_number_from_id, tid)
+        # the new trial's number: the one expected (one statement to check), else optuna's (a read of the trial)
+        if self.retry(self._id_of, expected) == tid:
+            number = expected
+        else:
+            number = self.retry(self.storage.get_trial_number_from_id, tid)
+        self._top = max(self._top, number)
         if number >= self.steps:  # another process may have asked at the same moment: keep the first `steps`
             before = sum(t.number < number and t.state.name in ("COMPLETE", "RUNNING") for t in self._trials())
             if before >= self.steps:
-                self._close_trial(tid, surplus=True)
+                self._close_trial(tid, True, number)
                 return None
         self._own(number + 1, tid)
         return number
+
+    def _id_of(self, number: int) -> int | None:
+        try:
+            return self.storage.get_trial_id_from_study_id_trial_number(self.study_id, number)
+        except KeyError:
+            return None
 
     def _own(self, step: int, tid: int) -> None:
         self.mine[step] = tid
@@ -384,24 +429,32 @@ class StudyStore(StepStore):
         if self.beat is not None:
             self.beat.remove(tid)
         self.known.add(record.step - 1)
+        attrs = trial_attrs(record)
         try:
-            for k, v in trial_attrs(record).items():
+            for k, v in attrs.items():
                 self.retry(self.storage.set_trial_user_attr, tid, k, v)
             self.retry(self.storage.set_trial_state_values, tid, optuna.trial.TrialState.COMPLETE,
                        [float(record.quality)])
-        except optuna.exceptions.UpdateFinishedTrialError:  # another process finished it
-            pass
+        except _update_finished():  # another process finished it
+            return
+        # the trial as the study now holds it (what matters here: number, state, point, value, record)
+        self._done[record.step - 1] = optuna.trial.FrozenTrial(
+            number=record.step - 1, state=optuna.trial.TrialState.COMPLETE, value=float(record.quality),
+            datetime_start=None, datetime_complete=None, params=params_of(self.space, record.point),
+            distributions=distributions(self.space), user_attrs=json.loads(json.dumps(attrs)), system_attrs={},
+            intermediate_values={}, trial_id=tid)
 
-    def _close_trial(self, tid: int, surplus: bool) -> None:
+    def _close_trial(self, tid: int, surplus: bool, number: int) -> None:
         import optuna
 
-        with contextlib.suppress(optuna.exceptions.UpdateFinishedTrialError):
+        self._failed.add(number)
+        with contextlib.suppress(_update_finished()):
             if surplus:
                 self.retry(self.storage.set_trial_system_attr, tid, SURPLUS_KEY, True)
             self.retry(self.storage.set_trial_state_values, tid, optuna.trial.TrialState.FAIL)
 
     def done(self) -> bool:
-        return len(self._complete(self._trials())) >= self.steps
+        return len(self._complete(self._refresh())) >= self.steps
 
     def replayed(self, records: list[StepRecord]) -> None:
         pass
@@ -411,8 +464,8 @@ class StudyStore(StepStore):
         interrupted or the database gone: left running, taken over by the next run."""
         try:
             if self.storage is not None and not isinstance(error, (KeyboardInterrupt, StorageError)):
-                for tid in self.mine.values():
-                    self._close_trial(tid, surplus=error is None)
+                for step, tid in self.mine.items():
+                    self._close_trial(tid, error is None, step - 1)
             self.mine.clear()
         finally:
             if self.beat is not None:
@@ -426,7 +479,7 @@ class StudyStore(StepStore):
         out: list[tuple[StepRecord, int]] = []
         best = -math.inf
         self.best_trial = None
-        for pos, t in enumerate(self._complete(self._trials()), start=1):
+        for pos, t in enumerate(self._complete(self._refresh()), start=1):
             rec = self._record(t, pos, best)
             if rec.accepted:
                 best, self.best_trial = rec.quality, t.number
@@ -435,7 +488,8 @@ class StudyStore(StepStore):
         return out
 
     def metadata(self) -> dict[str, Any]:
-        trials = self._trials() if self.storage is not None else []
+        trials = self.retry(self.storage.get_all_trials, self.study_id, deepcopy=False) \
+            if self.storage is not None else []
         n_fail = sum(t.state.name == "FAIL" and not t.system_attrs.get(SURPLUS_KEY) for t in trials)
         meta = {"study_name": getattr(self, "name", self.study_name), "storage": self.where,
                 "best_trial": getattr(self, "best_trial", None), "failed_trials": n_fail}

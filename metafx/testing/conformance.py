@@ -594,7 +594,8 @@ class EngineConformance:
         assert result.best_quality == pytest.approx(best)
         assert result.total_cost <= problem.budget + 1e-9
         assert all(r.cost <= problem.budget + 1e-9 for r in traj)
-        assert all(problem.space.check_point(r.point) == r.point for r in traj)
+        assert all(problem.space.check_point(r.point) == r.point for r in traj if r.kind == "point")
+        assert all(not r.point for r in traj if r.kind == "portfolio")  # a portfolio step has no point
         assert len(result.features) == result.n_features
         best_rec = [r for r in traj if r.step == result.best_step]
         assert best_rec and best_rec[0].quality == pytest.approx(result.best_quality)
@@ -605,7 +606,7 @@ class EngineConformance:
         dim = space.free[0]
         problem.space = space.with_fixed({dim.name: dim.start})
         res = run_search(problem, eng, steps=self.steps, seed=2, progress=False)
-        assert all(r.point[dim.name] == dim.start for r in res.trajectory)
+        assert all(r.point[dim.name] == dim.start for r in res.trajectory if r.kind == "point")
 
     def test_features_recompute_to_the_best_quality(self, result, problem):
         """The returned features are the ones that scored ``best_quality``."""

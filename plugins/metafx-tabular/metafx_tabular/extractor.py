@@ -90,7 +90,7 @@ class TableExtractor(MetaFeatureExtractor):
     confirm : bool, "test" or "auto", default "auto"
         ``"auto"``: the evaluator's ``table_confirm`` (``True`` for ``cv-linear``, ``"test"`` for
         ``cv-tree``; ``True`` when it has none), chosen on the dev tables of the plugin's benchmark
-        (README, "A significance test for the tree search's set").  ``True``: keep the search's
+        (docs/results/tabular.md, "A significance test for the tree search's set").  ``True``: keep the search's
         best set only if, on a fresh split of the training rows (the evaluator's protocol with a
         seed derived from the search's), it scores higher than the table's columns alone;
         otherwise output no features.  Costs two more evaluations.  ``"test"``: both are

@@ -28,8 +28,8 @@ Meta-features (the search space) -- none needs the feature's values:
 
 * ``arity``: number of input columns, 1..``max_arity`` (at most 2 at depth 1);
 * ``depth``: operator nesting depth, 1..``max_depth``;
-* ``op``: the root operator, an index into the enabled operators (unary
-  first, so neighbouring indices are similar operators);
+* ``op``: the root operator, an index into the enabled operators, a
+  categorical dimension (``nominal_op``);
 * ``rank``: quality rank of the best input column, 0 (the best column) to 1
   (the worst).  Each column's own rank is computed once in
   :meth:`TabularFamily.fit` from a cheap score of the column alone (ANOVA F
@@ -50,6 +50,13 @@ the drawn features' actual meta-features.  Repeats, features constant on the
 training rows and affine copies of an input column (a threshold or square of
 a 0/1 column) are skipped; drawing stops when the budget is used or no new
 feature turns up.
+
+Candidate screen (``screen``, on by default): every depth-1 feature the table
+allows is built once at :meth:`TabularFamily.fit` and scored alone; a point's
+set is chosen from its own draws and these candidates together, by relevance,
+above a noise floor, without near-copies, within the budget (see ``screen``).
+The meta-features then matter beyond the first order (``max_depth`` > 1,
+three columns) and in what a point's own draws add.
 
 Cost model: a feature costs its number of operators (one pass over the data
 each), so a budget of ``B`` buys ``B`` depth-1 features and fewer deeper ones.
@@ -96,6 +103,13 @@ SYMMETRIC = frozenset({"mul", "diff", "pair_count", "date_diff"})
 COMMUTATIVE = frozenset({"mul", "pair_count"})
 #: categories of a column one-hot encoded in the design matrix (the most frequent ones)
 MAX_ONEHOT = 20
+#: candidates of the screen (and a point's draws) more correlated than this with a kept one are dropped
+SCREEN_REDUNDANT = 0.95
+#: family-wise level of the screen's floor: a candidate is kept only if its relevance is above what
+#: noise reaches with this probability among all the candidates scored (Bonferroni)
+SCREEN_ALPHA = 0.05
+#: the relevance of a feature's ranks counts this much of that of its values: a model is given the values
+RANK_WEIGHT = 0.9
 
 
 def _residual_target(D: np.ndarray, y: np.ndarray, task: str) -> np.ndarray:
@@ -114,6 +128,20 @@ def _residual_target(D: np.ndarray, y: np.ndarray, task: str) -> np.ndarray:
     Y = Y - Y.mean(axis=0)
     A = D.T @ D + 1e-3 * len(D) * np.eye(D.shape[1])
     return Y - D @ np.linalg.solve(A, D.T @ Y)
+
+
+def _basis(D: np.ndarray) -> np.ndarray:
+    """An orthonormal basis of the span of the centred columns of ``D`` (missing values at the column mean)."""
+    D = np.array(D, dtype=np.float64)
+    if D.size == 0:
+        return np.zeros((D.shape[0], 0))
+    with np.errstate(invalid="ignore"), __import__("warnings").catch_warnings():
+        __import__("warnings").simplefilter("ignore", RuntimeWarning)
+        mu = np.nan_to_num(np.nanmean(D, axis=0))
+    D = np.where(np.isnan(D), mu[None, :], D)
+    D = D - D.mean(axis=0)
+    U, sv, _ = np.linalg.svd(D, full_matrices=False)
+    return U[:, sv > 1e-8 * max(float(sv.max()) if sv.size else 0.0, 1e-300)]
 
 
 def _score_matrix(X: np.ndarray, kinds: Sequence[str]) -> np.ndarray:
@@ -292,9 +320,11 @@ class TabularFamily(FeatureFamily):
         read from the dtypes when omitted (strings and pandas ``category``
         columns are categorical; see :mod:`metafx_tabular.frame`).  Learned
         (the full list) by :meth:`fit`.
-    max_levels : int, default 50
+    max_levels : int, default 1000
         Most codes of a categorical column; the rarest categories beyond share
-        the code ``"(other)"``.
+        the code ``"(other)"``.  Frequency encodings (``count``) keep the
+        counts of every coded level; ``pair_count`` keeps the 50 most frequent
+        of each column (the others share a row of its table).
     missing : {"propagate", "zero"}, default "propagate"
         What :meth:`transform` gives where a feature's input is missing: NaN
         (as scikit-learn's scalers do; boosted trees read it), or 0 (the
@@ -305,23 +335,38 @@ class TabularFamily(FeatureFamily):
         gives each feature its own root operator (uniform among the enabled
         ones), so the search can prefer a mixed set to a single-operator one.  On a
         table with several operator groups, :meth:`group_starts` starts there too.
-        Off by default: on the benchmark's dev tables it was not better (plugin
-        README, "Mixed sets").
-    nominal_op : bool, default False
+        Off by default: the candidate screen (``screen``) mixes operators already.
+    nominal_op : bool, default True
         The ``op`` meta-feature as a categorical dimension (its values stay the
         operators' indices): a search's move goes to any other operator, not
-        to the next index.  Measured on the benchmark tables (plugin README,
-        "Operators as a nominal meta-feature"): it reaches the operators on
-        categorical columns (titanic) but loses elsewhere (star98,
-        airquality with the linear model), so it is off by default.
+        to the next index, so no operator is out of reach.  False: an integer
+        index moved to its neighbours.  Results: ``docs/results/tabular.md``.
+    level_columns : int, default 20
+        A numeric column with 2 to ``level_columns`` distinct training values
+        can also be read as a category by ``count``, ``pair_count`` and the
+        group-by operators (``count(rooms)``, ``mean(price by rooms)``); 0: never.
+    screen : int, default 2000
+        Most first-order candidates enumerated at :meth:`fit` (every operator
+        over every column or pair of columns of the kinds it reads, a
+        threshold at three quantiles, every varying date part; drawn at random
+        beyond).  Each is scored alone (:meth:`relevance`); a point's set is
+        then chosen from the point's own draws and these candidates together:
+        best relevance per cost first, above a floor noise reaches with
+        probability 5 % over all the candidates (Bonferroni), none more than
+        0.95-correlated with one kept before, within the budget (the single
+        most relevant when none is above the floor).  0: a point's own draws
+        only (as ``oversample`` says).  Needs ``y`` at :meth:`fit`.
     oversample : float, default 1
         ``f > 1`` draws ``f`` times the budget at a point and keeps the draws
         of highest :meth:`relevance` per cost that fit the budget: a
         deterministic pick among the point's features, so the picks recur
         across folds of the same data more often.
-    n_columns, column_center, column_scale, column_rank, categories, column_missing :
+    n_columns, column_center, column_scale, column_rank, categories, column_missing, column_levels :
         Learned by :meth:`fit` (kept as parameters so a result file rebuilds
-        the family without data).
+        the family without data).  ``column_levels``: the distinct (scaled)
+        values of every numeric column with 2..20 of them, which the operators
+        on categories can then read as categories (a leaf
+        ``{"col": j, "levels": [...]}``); None for the other columns.
 
     Examples
     --------
@@ -331,10 +376,10 @@ class TabularFamily(FeatureFamily):
     >>> X = rng.normal(size=(100, 4)); y = (X[:, 0] * X[:, 1] > 0).astype(int)
     >>> fam = TabularFamily(column_names=["a", "b", "c", "d"]).fit(X, y)
     >>> batch = fam.draw({"arity": 2, "depth": 1, "op": 3, "rank": 0.0}, 3, rng)
-    >>> fam.feature_names(batch)[0].count("*")
-    1
-    >>> fam.transform(X, batch).shape
-    (100, 3)
+    >>> fam.feature_names(batch)[0]  # the candidates screened at fit, best first
+    'a * b'
+    >>> fam.transform(X, batch).shape[0]
+    100
     """
 
     name = "tabular"
@@ -359,17 +404,20 @@ class TabularFamily(FeatureFamily):
         sample_size: int = 2000,
         clip_quantile: float = 0.0,
         column_kinds: Sequence[str] | Mapping[Any, str] | None = None,
-        max_levels: int = 50,
+        max_levels: int = 1000,
         missing: str = "propagate",
         mix: bool = False,
         oversample: float = 1.0,
-        nominal_op: bool = False,
+        nominal_op: bool = True,
+        screen: int = 2000,
+        level_columns: int = 20,
         n_columns: int | None = None,
         column_center: Sequence[float] | None = None,
         column_scale: Sequence[float] | None = None,
         column_rank: Sequence[float] | None = None,
         categories: Sequence[Sequence[str] | None] | None = None,
         column_missing: Sequence[bool] | None = None,
+        column_levels: Sequence[Sequence[float] | None] | None = None,
     ) -> None:
         self.operators = operators
         self.max_arity = max_arity
@@ -387,6 +435,9 @@ class TabularFamily(FeatureFamily):
         self.mix = mix
         self.oversample = oversample
         self.nominal_op = nominal_op
+        self.screen = screen
+        self.level_columns = level_columns
+        self.column_levels = column_levels
         self.n_columns = n_columns
         self.column_center = column_center
         self.column_scale = column_scale
@@ -395,6 +446,13 @@ class TabularFamily(FeatureFamily):
         self.column_missing = column_missing
         self._sample: np.ndarray | None = None
         self._target: np.ndarray | None = None
+        self._screened: list[tuple[dict, np.ndarray]] = []
+        self._screen_rel: np.ndarray = np.zeros(0)
+        self._screen_Z: np.ndarray = np.zeros((0, 0))
+        self._screen_w: np.ndarray = np.zeros(0)
+        self._screen_keys: list[str] = []
+        self._design_basis: np.ndarray | None = None
+        self._floor = 0.0
 
     # ------------------------------------------------------------------ parameters
     def check_params(self) -> None:
@@ -431,6 +489,12 @@ class TabularFamily(FeatureFamily):
             raise ValidationError(f"mix={self.mix!r} must be True or False")
         if not isinstance(self.nominal_op, (bool, np.bool_)):
             raise ValidationError(f"nominal_op={self.nominal_op!r} must be True or False")
+        if isinstance(self.screen, bool) or not isinstance(self.screen, (int, np.integer)) or self.screen < 0:
+            raise ValidationError(f"screen={self.screen!r} must be an integer >= 0 (0: no candidate screen)")
+        if isinstance(self.level_columns, bool) or not isinstance(self.level_columns, (int, np.integer)) \
+                or self.level_columns < 0:
+            raise ValidationError(f"level_columns={self.level_columns!r} must be an integer >= 0 (0: numeric columns "
+                                  "are never read as categories)")
         if self.column_kinds is not None and self.n_columns is None:
             kinds = list(self.column_kinds.values()) if isinstance(self.column_kinds, Mapping) else list(self.column_kinds)
             bad = [k for k in kinds if k not in KINDS]
@@ -459,6 +523,12 @@ class TabularFamily(FeatureFamily):
             if len(miss) != d:
                 raise ValidationError(f"column_missing must list {d} booleans when n_columns={d} is given")
             self.column_missing = [bool(v) for v in miss]
+            levels = self.column_levels if self.column_levels is not None else [None] * d
+            if len(levels) != d or any(lv is not None and (k != "numeric" or len(lv) < 2)
+                                       for lv, k in zip(levels, self.column_kinds)):
+                raise ValidationError(f"column_levels must list {d} entries: None, or the >= 2 sorted levels of a "
+                                      "numeric column read as a category")
+            self.column_levels = [None if lv is None else [float(v) for v in lv] for lv in levels]
 
     @property
     def enabled_operators(self) -> list[str]:
@@ -480,6 +550,7 @@ class TabularFamily(FeatureFamily):
             return ops
         kinds = self._kinds()
         n = {k: kinds.count(k) for k in KINDS}
+        n["categorical"] = int(self._eligible("categorical").sum())
         n["missing"] = int(sum(self.column_missing or []))
         out = []
         for o in ops:
@@ -489,6 +560,9 @@ class TabularFamily(FeatureFamily):
             else:
                 need = {k: op.kinds.count(k) for k in set(op.kinds)}
                 ok = all(n[k] >= c for k, c in need.items())
+                if ok and op.arity == 2:  # two distinct columns (a numeric column may also be read as a category)
+                    p0, p1 = (np.flatnonzero(self._eligible(k)) for k in op.kinds)
+                    ok = bool(np.union1d(p0, p1).size >= 2 and p0.size and p1.size)
             if ok:
                 out.append(o)
         if not out:
@@ -504,7 +578,16 @@ class TabularFamily(FeatureFamily):
         """Columns an argument of ``kind`` can read ("missing": columns with missing values)."""
         if kind == "missing":
             return np.asarray(self.column_missing, dtype=bool)
-        return np.array([k == kind for k in self._kinds()], dtype=bool)
+        out = np.array([k == kind for k in self._kinds()], dtype=bool)
+        if kind == "categorical" and self.column_levels is not None:
+            out |= np.array([lv is not None for lv in self.column_levels], dtype=bool)
+        return out
+
+    def _levels(self, j: int) -> list[float] | None:
+        """The levels of numeric column ``j`` when it can be read as a category (else None)."""
+        if self._kinds()[j] != "numeric" or self.column_levels is None:
+            return None
+        return self.column_levels[j]
 
     def _need_fit(self) -> int:
         if self.n_columns is None:
@@ -613,6 +696,11 @@ class TabularFamily(FeatureFamily):
         self.column_kinds = list(kinds)
         self.categories = [None if c is None else list(c) for c in cats]
         self.column_missing = miss.any(axis=0).tolist()
+        levels: list[list[float] | None] = []
+        for j in range(d):
+            u = np.unique(X[~miss[:, j], j]) if num[j] else np.zeros(0)
+            levels.append(((u - center[j]) / scale[j]).tolist() if 2 <= u.size <= int(self.level_columns) else None)
+        self.column_levels = levels
         self.column_center = center.tolist()
         self.column_scale = scale.tolist()
         self.column_rank = rank.tolist()
@@ -622,23 +710,130 @@ class TabularFamily(FeatureFamily):
         self.enabled_operators  # noqa: B018 - raises when no operator applies
         rows = np.random.default_rng(0).permutation(X.shape[0])[: int(self.sample_size)]
         self._sample = (X[np.sort(rows)] - center) / scale
+        self._design_basis = _basis(self.design(self._sample))
         self._target = None if y is None else _residual_target(self.design(self._sample), np.asarray(y)[np.sort(rows)],
                                                                  infer_task(y) if self.task == "auto" else self.task)
+        self._screen_candidates()
         return self
+
+    # ------------------------------------------------------------------ candidate screen
+    def first_order(self) -> list[tuple[str, list[int], dict | None]]:
+        """Every depth-1 candidate the table allows: ``(operator, columns, root constants)`` for each
+        enabled operator over each (pair of) column(s) of the kinds it reads; a threshold at
+        three quantiles, a date part for every part that varies (``root constants`` None: learned
+        as in a draw)."""
+        self._need_fit()
+        ops = self.enabled_operators
+        num = [int(j) for j in np.flatnonzero(self._eligible("numeric"))]
+        out: list[tuple[str, list[int], dict | None]] = []
+        S = self._sample
+        for o in ops:
+            op = OPERATORS[o]
+            if o in ARITH:
+                if op.arity == 1:
+                    tuples = [[j] for j in num]
+                elif o in SYMMETRIC:
+                    tuples = [[a, b] for i, a in enumerate(num) for b in num[i + 1:]]
+                else:
+                    tuples = [[a, b] for a in num for b in num if a != b]
+            else:
+                pools = [[int(j) for j in np.flatnonzero(self._eligible(k))] for k in op.kinds]
+                if len(pools) == 1:
+                    tuples = [[j] for j in pools[0]]
+                elif o in SYMMETRIC:
+                    tuples = [[a, b] for a in pools[0] for b in pools[1] if a < b or (b not in pools[0] and a != b)]
+                else:
+                    tuples = [[a, b] for a in pools[0] for b in pools[1] if a != b]
+            for cols in tuples:
+                variants = op.variants([S[:, j] for j in cols]) if o in ("threshold", "date_part") else None
+                for v in variants or [None]:
+                    out.append((o, cols, v))
+        return out
+
+    def _screen_candidates(self) -> None:
+        """Enumerate the first-order candidates (at most ``screen`` of them, drawn at random beyond),
+        build each on the row sample and score it alone (:meth:`relevance`)."""
+        self._screened, self._screen_rel, self._floor, self._screen_keys = [], np.zeros(0), 0.0, []
+        if not int(self.screen) or self._target is None:
+            return
+        cands = self.first_order()
+        rng = np.random.default_rng(0)
+        if len(cands) > int(self.screen):
+            keep = np.sort(rng.choice(len(cands), size=int(self.screen), replace=False))
+            cands = [cands[i] for i in keep]
+        seen: set[str] = set()
+        ops = self.enabled_operators
+        built, keys = [], []
+        for o, cols, consts in cands:
+            shape = ("U", "L") if len(cols) == 1 else ("B", "L", "L")
+            expr, values = self._build(shape, o, cols, rng, root_consts=consts, ops=ops)
+            key = _structure(expr)
+            if key in seen:
+                continue
+            seen.add(key)
+            built.append((expr, values))
+            keys.append(key)
+        if built:
+            # constant on the training rows (where present, with no missing value): nothing to learn.  Copies of a
+            # column need no check of their own: their relevance is 0 and the forward selection never takes them
+            V = np.column_stack([v for _, v in built])
+            miss = np.isnan(V)
+            with np.errstate(invalid="ignore"), __import__("warnings").catch_warnings():
+                __import__("warnings").simplefilter("ignore", RuntimeWarning)
+                spread = np.nanmax(V, axis=0) - np.nanmin(V, axis=0)
+            ok = (spread > 1e-9) | (miss.any(axis=0) & ~miss.all(axis=0))
+            self._screened = [b for b, k in zip(built, ok) if k]
+            self._screen_keys = [key for key, k in zip(keys, ok) if k]
+            V = V[:, ok]
+            self._screen_rel = self.relevance(V)
+            self._screen_Z, self._screen_w = self._unit_columns(V)
+        self._floor = self._relevance_floor(max(len(self._screened), 1))
+
+    def _relevance_floor(self, n_tests: int) -> float:
+        """The relevance noise exceeds with probability ``SCREEN_ALPHA / n_tests``: the squared
+        correlation with the residual target is about chi-square (one degree of freedom per class
+        but one, one for a real target) over the number of sampled rows."""
+        from scipy.stats import chi2
+
+        R = self._target
+        df = max(R.shape[1] - 1, 1) if R.shape[1] > 1 else 1
+        return float(chi2.isf(SCREEN_ALPHA / n_tests, df)) / R.shape[0]
 
     def relevance(self, values: np.ndarray) -> np.ndarray:
         """A cheap score of features computed on the row sample (``(n_sample, n_features)``, NaN allowed):
-        the squared correlation with what a linear model of the table's columns leaves unexplained
-        of the target (summed over the one-hot classes).  0 without a target."""
+        the squared partial correlation, given the table's columns, with what a linear model of them
+        leaves unexplained of the target (summed over the one-hot classes), of the values or of their
+        ranks (times ``RANK_WEIGHT``, 0.9: a model is given the values), whichever is larger (a
+        heavy-tailed ratio correlates by its ranks).  0 without a
+        target, and for a feature whose multiple correlation with the columns exceeds 0.95."""
         V = np.nan_to_num(np.asarray(values, dtype=np.float64).reshape(values.shape[0], -1), nan=0.0)
         if getattr(self, "_target", None) is None:
             return np.zeros(V.shape[1])
-        R = self._target
+        from scipy.stats import rankdata
+
+        return np.maximum(self._relevance(V), RANK_WEIGHT * self._relevance(rankdata(V, axis=0)))
+
+    def _orthogonal(self, V: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``V`` centred, as unit columns, minus their part in the span of the table's columns (the
+        design on the row sample), and what is left of each unit column's squared norm."""
         Vc = V - V.mean(axis=0)
-        num = (Vc.T @ R) ** 2
-        den = (Vc**2).sum(axis=0)[:, None] * (R**2).sum(axis=0)[None, :]
+        norm = np.sqrt((Vc**2).sum(axis=0))
+        U = Vc / np.where(norm > 1e-12, norm, np.inf)[None, :]
+        Q = getattr(self, "_design_basis", None)
+        if Q is not None and Q.size:
+            U = U - Q @ (Q.T @ U)
+        return U, (U**2).sum(axis=0)
+
+    def _relevance(self, V: np.ndarray) -> np.ndarray:
+        """Squared partial correlation of every column of ``V`` with the residual target, given the
+        table's columns; 0 for a column (nearly) in their span (multiple correlation > ``SCREEN_REDUNDANT``)."""
+        R = self._target
+        U, n2 = self._orthogonal(V)
+        num = (U.T @ R) ** 2
+        den = n2[:, None] * (R**2).sum(axis=0)[None, :]
         with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where(den > 0, num / den, 0.0).sum(axis=1)
+            out = np.where(den > 0, num / den, 0.0).sum(axis=1)
+        return np.where(n2 > 1.0 - SCREEN_REDUNDANT**2, out, 0.0)
 
     def prepare(self, X: Any) -> dict[str, Any]:
         """The scaled table (what leaves read) and its design matrix (``TableValues.columns``)."""
@@ -708,7 +903,7 @@ class TabularFamily(FeatureFamily):
         "date", in :data:`OPERATORS` order): the space's default point, then the same point with ``op``
         at the first enabled operator of each other group.  ``op`` is an index that a local search moves
         a step at a time, so from the default alone the operators of other groups can lie out of reach
-        (see the plugin README, "Titanic"); ``TableExtractor(starts="groups")`` evaluates these first.
+        (docs/results/tabular.md, "Titanic"); ``TableExtractor(starts="groups")`` evaluates these first.
         A numeric table without missing values has one group: just the default point.  With
         ``mix``, on a table of several groups, the last point has ``op`` at "any" (a mixed set)."""
         base = self.space().start(None)
@@ -762,6 +957,10 @@ class TabularFamily(FeatureFamily):
         typed = slots is not None
         slots = list(slots) if typed else ["numeric"] * k
         first = self._eligible(slots[0])
+        if typed and len(slots) == 2:  # the anchor must leave a partner (a column can be numeric and a category)
+            second = self._eligible(slots[1])
+            if second.sum() == 1:
+                first = first & ~second
         allowed = first
         if tag is not None:
             names = self.tag_names()
@@ -788,19 +987,26 @@ class TabularFamily(FeatureFamily):
             cols.append(int(rng.choice(cand)))
         return cols
 
-    def _build(self, shape, root: str, cols: list[int], rng: np.random.Generator) -> tuple[dict, np.ndarray]:
+    def _build(self, shape, root: str, cols: list[int], rng: np.random.Generator,
+               root_consts: dict | None = None, ops: list[str] | None = None) -> tuple[dict, np.ndarray]:
         """Fill ``shape`` with operators and ``cols``; learn every node's constants on the row sample
-        (missing values are left out of every constant)."""
-        ar = [o for o in self.enabled_operators if o in ARITH]
+        (missing values are left out of every constant; ``root_consts``: the root's, given).  A numeric
+        column in a categorical argument is a leaf with its ``levels``, read as their codes."""
+        ar = [o for o in (self.enabled_operators if ops is None else ops) if o in ARITH]
         unary = [o for o in ar if OPERATORS[o].arity == 1]
         binary = [o for o in ar if OPERATORS[o].arity == 2]
         leaves = iter(cols)
+        slots = iter(OPERATORS[root].kinds if root not in ARITH else ())
         S = self._sample
 
         def rec(s, op_name: str | None) -> tuple[dict, np.ndarray]:
             if s == "L":
                 j = next(leaves)
+                levels = self._levels(j) if next(slots, "numeric") == "categorical" else None
+                if levels is not None:
+                    return {"col": j, "levels": list(levels)}, _level_codes(S[:, j], levels)
                 return {"col": j}, S[:, j]
+            is_root = op_name is not None
             if op_name is None:
                 op_name = str(rng.choice(unary if s[0] == "U" else binary))
             op = operator(op_name)
@@ -808,7 +1014,7 @@ class TabularFamily(FeatureFamily):
             if op_name in COMMUTATIVE:  # the same values either way: one canonical order
                 kids.sort(key=lambda kid: _structure(kid[0]))
             args = [v for _, v in kids]
-            consts = op.fit(args, rng)
+            consts = dict(root_consts) if is_root and root_consts is not None else op.fit(args, rng)
             with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
                 v = op.apply(args, consts)
             node = {"op": op_name, "args": [e for e, _ in kids], **consts}
@@ -816,7 +1022,12 @@ class TabularFamily(FeatureFamily):
                 # clip to the training rows' range (or winsorize at `clip_quantile`), then standardize
                 q = float(self.clip_quantile)
                 fin = v[~np.isnan(v)]
-                lo, hi = (float(t) for t in np.quantile(fin, [q, 1.0 - q])) if fin.size else (0.0, 0.0)
+                if not fin.size:
+                    lo, hi = 0.0, 0.0
+                elif q == 0.0:
+                    lo, hi = float(fin.min()), float(fin.max())
+                else:
+                    lo, hi = (float(t) for t in np.quantile(fin, [q, 1.0 - q]))
                 v = np.clip(v, lo, hi)
                 fin = np.clip(fin, lo, hi)
                 c, sc = (float(fin.mean()), float(fin.std())) if fin.size else (0.0, 1.0)
@@ -885,6 +1096,8 @@ class TabularFamily(FeatureFamily):
             vals.append(values)
             spent += _shape_ops(shape)
             misses = 0
+        if self._screened:
+            return self._screened_set(exprs, vals, seen, float(budget), limit)
         if f == 1.0 or not exprs:
             return TabularBatch(exprs)
         # oversampled: keep the most relevant draws (per cost) that fit the budget
@@ -897,6 +1110,84 @@ class TabularFamily(FeatureFamily):
                 total += costs[i]
         return TabularBatch([exprs[i] for i in keep])
 
+    def _unit_columns(self, V: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Every feature of ``V`` (NaN at 0) as a centred unit vector, of its values or of its ranks,
+        whichever correlates more with the residual target (:meth:`relevance`), minus its part in the
+        span of the table's columns; zero when constant.  Also the weight of each (``RANK_WEIGHT`` for ranks)."""
+        from scipy.stats import rankdata
+
+        V = np.nan_to_num(np.asarray(V, dtype=np.float64), nan=0.0)
+        ranks = rankdata(V, axis=0)
+        by_rank = RANK_WEIGHT * self._relevance(ranks) > self._relevance(V)
+        V = np.where(by_rank[None, :], ranks, V)
+        return self._orthogonal(V)[0], np.where(by_rank, RANK_WEIGHT, 1.0)
+
+    def _screened_set(self, exprs: list[dict], vals: list[np.ndarray], seen: set[str], budget: float,
+                      limit: float) -> TabularBatch:
+        """The point's draws merged with the screened first-order candidates, chosen by forward selection:
+        at each step the candidate of highest relevance per cost *given those kept* (its part
+        orthogonal to them, against the residual target with their part removed) joins, while it is
+        above the floor and the budget lasts; a candidate whose multiple correlation with those kept
+        exceeds ``SCREEN_REDUNDANT`` is never taken.  When none is above the floor, the single most
+        relevant; when none can be taken at all, the point's own draws."""
+        blocks = []  # (unit columns, weights, usable, expressions): the point's own draws, then the screened
+        if vals:
+            Zo, wo = self._unit_columns(np.column_stack(vals))
+            blocks.append((Zo, wo, np.ones(len(exprs), dtype=bool), list(exprs)))
+        blocks.append((self._screen_Z, self._screen_w, np.array([k not in seen for k in self._screen_keys], dtype=bool),
+                       [e for e, _ in self._screened]))
+        R = self._target - self._target.mean(axis=0)
+        state = []
+        for Z, w, usable, ex in blocks:
+            n2 = (Z**2).sum(axis=0)
+            costs = np.array([len(expr_ops(e)) for e in ex], dtype=np.float64)
+            state.append({"Z": Z, "w": w, "ok": usable & (n2 > 0.0), "ex": ex, "costs": costs,
+                          "ZR": Z.T @ R, "n2": n2.copy()})
+        Q: list[np.ndarray] = []
+        QR = np.zeros((0, R.shape[1]))
+        chosen: list[dict] = []
+        total = 0.0
+        min_norm = 1.0 - SCREEN_REDUNDANT**2  # what is left of a unit vector this correlated with those kept
+        while len(chosen) < limit:
+            # the current residual target is R - Q Q'R; a candidate's part orthogonal to those kept has
+            # squared norm n2 and inner product ZR with it (both updated as candidates are kept)
+            r2 = (R**2).sum(axis=0) - (QR**2).sum(axis=0)
+            best, best_b = (-np.inf, -1, 0.0), -1
+            for b, st in enumerate(state):
+                ok = st["ok"] & (st["n2"] > min_norm) & (total + st["costs"] <= budget + 1e-9)
+                if not ok.any():
+                    continue
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    rel = st["w"] * (st["ZR"] ** 2 / (st["n2"][:, None] * np.where(r2 > 1e-300, r2, np.inf)[None, :])
+                                     ).sum(axis=1)
+                rel = np.where(ok, rel, -np.inf)
+                i = int(np.argmax(rel / st["costs"]))
+                if rel[i] / st["costs"][i] > best[0]:
+                    best, best_b = (rel[i] / st["costs"][i], i, float(rel[i])), b
+            if best_b < 0:
+                break
+            _, i, rel_i = best
+            if rel_i <= self._floor and chosen:
+                break
+            st = state[best_b]
+            z = st["Z"][:, i] - (np.column_stack(Q) @ np.array([q @ st["Z"][:, i] for q in Q]) if Q else 0.0)
+            q = z / np.sqrt(max(float(z @ z), 1e-300))
+            Q.append(q)
+            QR = np.vstack([QR, q @ R])
+            for s2 in state:
+                a = q @ s2["Z"]
+                s2["n2"] -= a**2
+                s2["ZR"] -= np.outer(a, q @ R)
+            st["ok"][i] = False
+            chosen.append(st["ex"][i])
+            total += st["costs"][i]
+            if rel_i <= self._floor:  # none above the floor: the most relevant alone
+                break
+        keep = chosen
+        if not keep:  # every candidate (nearly) a copy of the columns: the point's own draws
+            return TabularBatch(list(exprs))
+        return TabularBatch(keep)
+
     def concat(self, batches: Sequence[TabularBatch]) -> TabularBatch:
         return TabularBatch([e for b in batches for e in b.exprs])
 
@@ -904,6 +1195,8 @@ class TabularFamily(FeatureFamily):
     @staticmethod
     def _eval(e: Mapping[str, Any], Z: np.ndarray) -> np.ndarray:
         if "col" in e:
+            if "levels" in e:
+                return _level_codes(Z[:, int(e["col"])], e["levels"])
             return Z[:, int(e["col"])]
         op = operator(e["op"])
         v = op.apply([TabularFamily._eval(a, Z) for a in e["args"]], e)
@@ -982,6 +1275,19 @@ class TabularFamily(FeatureFamily):
         return TabularBatch(exprs)
 
 
+def _level_codes(z: np.ndarray, levels: Sequence[float]) -> np.ndarray:
+    """Codes ``0..len(levels)-1`` of the values of ``z`` equal to one of the sorted ``levels``; NaN stays NaN,
+    and a value matching no level gets the code ``len(levels)`` (read as the category table's last entry)."""
+    lv = np.asarray(levels, dtype=np.float64)
+    i = np.clip(np.searchsorted(lv, z), 0, lv.size - 1)
+    lo = np.clip(i - 1, 0, lv.size - 1)
+    i = np.where(np.abs(lv[lo] - z) < np.abs(lv[i] - z), lo, i)
+    hit = np.abs(lv[i] - z) <= 1e-9 * (1.0 + np.abs(z))
+    out = np.where(hit, i, lv.size).astype(np.float64)
+    out[np.isnan(z)] = np.nan
+    return out
+
+
 def _main_tag(tags: list[str], names: list[str]) -> int:
     """Index (in ``names``) of the most frequent tag among the inputs; -1 if none is tagged."""
     counts = {t: tags.count(t) for t in tags if t}
@@ -998,6 +1304,11 @@ def _check_expr(e: Any, d: int, ops: list[str], kinds: list[str]) -> None:
         j = e["col"]
         if isinstance(j, bool) or not isinstance(j, int) or not 0 <= j < d:
             raise ValueError(f"column {j!r} is not an integer in 0..{d - 1}")
+        if "levels" in e:
+            lv = [float(v) for v in e["levels"]]
+            if kinds[j] != "numeric" or len(lv) < 2 or any(not math.isfinite(v) for v in lv) \
+                    or any(b <= a for a, b in zip(lv, lv[1:])):
+                raise ValueError(f"levels of column {j} must be >= 2 increasing finite numbers of a numeric column")
         return
     name = e["op"]
     if name not in ops:
@@ -1017,12 +1328,14 @@ def _check_expr(e: Any, d: int, ops: list[str], kinds: list[str]) -> None:
     for a, kind in zip(args, op.kinds):
         _check_expr(a, d, ops, kinds)
         if kind == "numeric":
-            if "col" in a and kinds[a["col"]] != "numeric":
+            if "col" in a and (kinds[a["col"]] != "numeric" or "levels" in a):
                 raise ValueError(f"operator {name!r} needs a numeric argument, column {a['col']} is {kinds[a['col']]}")
             if "op" in a and operator(str(a["op"])).leaf_only():
                 raise ValueError(f"operator {a['op']!r} cannot sit under another operator")
         else:
             if "col" not in a:
                 raise ValueError(f"operator {name!r} takes table columns as arguments")
+            if kind == "categorical" and kinds[a["col"]] == "numeric" and "levels" in a:
+                continue  # a numeric column read as a category
             if kind != "missing" and kinds[a["col"]] != kind:
                 raise ValueError(f"operator {name!r} needs a {kind} column, column {a['col']} is {kinds[a['col']]}")

@@ -35,6 +35,12 @@ __all__ = ["Operator", "OPERATORS", "ARITH", "operator", "positive_shift", "date
 
 #: the quantiles a threshold may sit at
 QUANTILES = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+#: the quantiles of the thresholds the family's candidate screen enumerates
+SCREEN_QUANTILES = (0.2, 0.5, 0.8)
+#: most cells of a ``pair_count`` table before its arguments' codes are capped at ``PAIR_LEVELS``
+PAIR_CELLS = 10000
+#: most codes of each argument kept in a large ``pair_count`` table (the rarer share the last row/column)
+PAIR_LEVELS = 50
 
 
 def positive_shift(v: np.ndarray) -> float:
@@ -83,6 +89,11 @@ class Operator:
         """Constants learned from the arguments' values on the training sample."""
         return {}
 
+    def variants(self, args: Sequence[np.ndarray]) -> list[dict[str, Any]] | None:
+        """The constants of every variant the family's candidate screen enumerates (e.g. a
+        threshold at three quantiles); None: one variant, :meth:`fit`'s."""
+        return None
+
     def apply(self, args: Sequence[np.ndarray], consts: dict[str, Any]) -> np.ndarray:
         raise NotImplementedError
 
@@ -107,9 +118,15 @@ class Threshold(Operator):
     summary = "indicator of the argument above a training quantile"
 
     def fit(self, args, rng):
-        q = float(rng.choice(QUANTILES))
-        v = args[0][~np.isnan(args[0])]
+        return self._at(args[0], float(rng.choice(QUANTILES)))
+
+    @staticmethod
+    def _at(x, q):
+        v = x[~np.isnan(x)]
         return {"q": q, "t": float(np.quantile(v, q)) if v.size else 0.0}
+
+    def variants(self, args):
+        return [self._at(args[0], q) for q in SCREEN_QUANTILES]
 
     def apply(self, args, consts):
         out = (args[0] > consts["t"]).astype(np.float64)
@@ -307,7 +324,11 @@ class PairCount(Operator):
     summary = "frequency of the row's pair of categories of two categorical columns"
 
     def fit(self, args, rng):
+        # a table of more than PAIR_CELLS cells keeps PAIR_LEVELS codes per argument (a code beyond
+        # reads the last entry, with the missing values): small with two high-cardinality columns
         na, nb = _n_codes(args[0]), _n_codes(args[1])
+        if (na + 1) * (nb + 1) > PAIR_CELLS:
+            na, nb = min(na, PAIR_LEVELS), min(nb, PAIR_LEVELS)
         a, b = _codes(args[0], na), _codes(args[1], nb)
         t = np.zeros((na + 1, nb + 1))
         np.add.at(t, (a, b), 1.0)
@@ -448,9 +469,16 @@ class DatePart(Operator):
     group = "date"
     summary = "calendar part (year, month, day, weekday, day of year, hour) of a datetime column"
 
+    @staticmethod
+    def _parts(x):
+        return [p for p in DATE_PARTS if np.unique(date_part(x, p)[~np.isnan(x)]).size > 1]
+
     def fit(self, args, rng):
-        parts = [p for p in DATE_PARTS if np.unique(date_part(args[0], p)[~np.isnan(args[0])]).size > 1]
+        parts = self._parts(args[0])
         return {"part": str(rng.choice(parts)) if parts else "year"}
+
+    def variants(self, args):
+        return [{"part": p} for p in self._parts(args[0])] or [{"part": "year"}]
 
     def apply(self, args, consts):
         return date_part(args[0], consts["part"])

@@ -28,7 +28,7 @@ def table():
 @pytest.fixture
 def fam(table):
     X, y = table
-    return TabularFamily(column_names=list("abcdef"), max_depth=2).fit(X, y)
+    return TabularFamily(column_names=list("abcdef"), max_depth=2, screen=0).fit(X, y)
 
 
 def point(fam, **kw):
@@ -89,7 +89,7 @@ def test_infeasible_points_are_moved_to_the_nearest_feasible(fam, table):
     # over three columns it needs depth 3, beyond max_depth=2: the arity gives way
     d = fam.describe(fam.draw(point(fam, op=ops.index("log"), arity=3, depth=2), 12, rng))
     assert set(d["arity"]) == {2} and set(d["depth"]) == {2}
-    deep = TabularFamily(max_depth=3).fit(*table)
+    deep = TabularFamily(max_depth=3, screen=0).fit(*table)
     d = deep.describe(deep.draw(point(deep, op=ops.index("log"), arity=3, depth=1), 12, rng))
     assert set(d["arity"]) == {3} and set(d["depth"]) == {3}
 
@@ -110,7 +110,8 @@ def test_rank_meta_feature_selects_columns(fam):
 
 def test_tags(table):
     X, y = table
-    fam = TabularFamily(column_names=list("abcdef"), column_tags={"a": "geo", "b": "geo", 4: "money", "f": "money"})
+    fam = TabularFamily(column_names=list("abcdef"), column_tags={"a": "geo", "b": "geo", 4: "money", "f": "money"},
+                        screen=0)
     fam.fit(X, y)
     assert fam.tag_names() == ["geo", "money"]
     assert fam.column_tags == ["geo", "geo", "", "", "money", "money"]
