@@ -50,6 +50,7 @@ refuses for this engine (the points are chosen by a model of the data).
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any, Mapping, Sequence
 
@@ -108,7 +109,9 @@ def gp_posterior(X: np.ndarray, y: np.ndarray, Xq: np.ndarray) -> tuple[np.ndarr
     """
     X = np.asarray(X, dtype=np.float64)
     Xq = np.asarray(Xq, dtype=np.float64)
-    return _gp_posterior(_distances(X, X), np.asarray(y, dtype=np.float64), _distances(Xq, X))
+    mean, sd = _gp_posterior(_distances(X, X), np.asarray(y, dtype=np.float64), _distances(Xq, X))
+    assert sd is not None  # sd=True
+    return mean, sd
 
 
 def _gp_posterior(D: np.ndarray, y: np.ndarray, Dq: np.ndarray,
@@ -131,6 +134,7 @@ def _gp_posterior(D: np.ndarray, y: np.ndarray, Dq: np.ndarray,
             ll = -0.5 * float(z @ a) - float(np.log(np.diag(L)).sum())
             if best is None or ll > best[0] + 1e-12:
                 best = (ll, length, noise, L, a)
+    assert best is not None  # the grids are not empty
     _, length, noise, L, a = best
     Ks = (1.0 - noise) * _matern52_of(Dq, length)
     mean = Ks @ a
@@ -337,6 +341,7 @@ class GuidedSearch(SearchEngine):
         Xs, Ps = self._scaled(seen), self._scaled(P)
         D, Dq = _distances(Xs, Xs), _distances(Ps, Xs)  # both models are on the same rows
         mean, sd = _gp_posterior(D, np.asarray(q, dtype=np.float64), Dq)
+        assert sd is not None  # sd=True
         z = (q - q.mean()) / (q.std() if q.std() > 0 else 1.0)
         ei = expected_improvement(mean, sd, float(z.max()), self.xi)
         if self.cost_power > 0:
@@ -372,7 +377,7 @@ class GuidedSearch(SearchEngine):
         if PORTFOLIO not in candidate.point:
             return self._remember(candidate.point, candidate.keys, lambda: self.point_set(problem, candidate.point, rng))
         fam = problem.family
-        sets = [draw_or_empty(problem, lambda s=s: self.source_set(problem, s["point"], s["keys"]))
+        sets = [draw_or_empty(problem, functools.partial(self.source_set, problem, s["point"], s["keys"]))
                 for s in candidate.point[PORTFOLIO]]
         sets = [b for b in sets if len(b)]
         if not sets:
@@ -408,6 +413,7 @@ class GuidedSearch(SearchEngine):
         """``pool_factor * budget`` drawn at ``point`` (half of it by the quality map with ``feature_map``),
         ranked by infogain per cost, repeats dropped, kept while weakly correlated with the features kept
         before (best first)."""
+        assert self.pool_factor is not None  # with pool_factor=None the loop draws (no how="engine" candidate)
         if self.feature_map is not None:
             pool, values = self.mapped_pool(problem, point, rng)
         else:
@@ -423,7 +429,9 @@ class GuidedSearch(SearchEngine):
         """A pool of ``pool_factor * budget`` whose second half is chosen by the quality map (``feature_map``),
         with its values: half drawn and computed as usual, Algorithm 5 fitted on their infogain per cost
         against their centres, then the best-predicted ``1/R`` of ``R`` times as many drawn features."""
-        fam = problem.family
+        # an image family with centres(batch) (check_params refuses feature_map without pool_factor)
+        fam: Any = problem.family
+        assert self.pool_factor is not None and self.feature_map is not None
         half = problem.budget * float(self.pool_factor) / 2.0
         first = fam.draw(point, half, rng)
         if len(first) == 0:
@@ -450,6 +458,7 @@ class GuidedSearch(SearchEngine):
     def _filter(self, values: Any, costs: Any, order: np.ndarray, budget: float) -> np.ndarray:
         costs = np.asarray(costs, dtype=np.float64)
         if self.selector == "cmim":
+            assert self.codes_ is not None  # setup encodes the labels for cmim
             return cmim_select(_packed_binary(values), values.n_samples, self.codes_, order, costs, budget)
         if values.packed is not None:
             return diverse_prefix(values.packed, values.n_samples, order, costs, budget, self.max_corr)

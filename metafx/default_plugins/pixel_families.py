@@ -75,7 +75,7 @@ class PixelAndBatch:
 
     @property
     def costs(self) -> np.ndarray:
-        return pixel_and_cost(self.shift)
+        return np.asarray(pixel_and_cost(self.shift))
 
     def take(self, idx: Sequence[int] | np.ndarray) -> PixelAndBatch:
         i = np.asarray(idx, dtype=np.intp)
@@ -123,6 +123,7 @@ BUDGET_PER_PIXEL = 8
 
 class _ImageFamily(FeatureFamily):
     data_kind = "binary-image"
+    image_shape: Sequence[int] | None  # a constructor parameter of every image family
 
     def default_budget(self, X: np.ndarray) -> float:
         """``budget="auto"``: :data:`BUDGET_PER_PIXEL` (8) per pixel of the images ``X`` (n, H, W)."""
@@ -540,7 +541,7 @@ class LocationDescriber(MetaFeatureDescriber):
     families = ("pixel-and", "pixels")
     columns = ("x", "y")
 
-    def describe(self, family: FeatureFamily, batch: Any) -> np.ndarray:
+    def describe(self, family: Any, batch: Any) -> np.ndarray:  # an image family: centres(batch)
         c = family.centres(batch)
         return np.stack([c[:, 1], c[:, 0]], axis=1)
 
@@ -553,7 +554,7 @@ class RadiusDescriber(MetaFeatureDescriber):
     families = ("pixel-and", "pixels")
     columns = ("r",)
 
-    def describe(self, family: FeatureFamily, batch: Any) -> np.ndarray:
+    def describe(self, family: Any, batch: Any) -> np.ndarray:  # an image family: image_shape, centres(batch)
         h, w = family.image_shape
         c = family.centres(batch)
         return np.hypot(c[:, 0] - (h - 1) / 2, c[:, 1] - (w - 1) / 2)[:, None]

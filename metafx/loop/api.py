@@ -209,7 +209,10 @@ def resolve_seed(seed: Any, random_state: Any, *, default: Any = 0,
 
 def _dims(dimensions: Sequence[Any]) -> dict[str, tuple]:
     """What makes two spaces the same: each dimension's kind, range and choices (not its default or step)."""
-    out = {}
+    out: dict[str, tuple] = {}
+    name: Any
+    low: Any
+    high: Any
     for d in dimensions:
         if isinstance(d, Mapping):
             name, kind, low, high, choices = d.get("name"), d.get("kind"), d.get("low"), d.get("high"), \

@@ -153,6 +153,7 @@ def storage_damage(e: BaseException) -> str | None:
         import sqlalchemy.exc as sa_exc
     except ImportError:  # pragma: no cover - sqlalchemy comes with optuna
         return None
+    cur: BaseException | None
     seen, cur = 0, e
     found = None
     while cur is not None and seen < 8:

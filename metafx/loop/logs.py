@@ -29,7 +29,7 @@ class _StderrHandler(logging.StreamHandler):
         super().__init__()
         self.setFormatter(logging.Formatter(_FORMAT, "%H:%M:%S"))
 
-    @property  # type: ignore[override]
+    @property
     def stream(self):
         return sys.stderr
 

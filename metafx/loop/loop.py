@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from ..core.base import Candidate, SearchEngine
+from ..core.base import Candidate, Proposal, SearchEngine
 from ..core.exceptions import StorageError, ValidationError
 from ..core.validation import check_int, check_n_jobs, check_number
 from ..core.values import StepRecord
@@ -123,7 +123,7 @@ class Progress:
 
 
 # ---------------------------------------------------------------------------- helpers
-def candidates_of(proposal: Sequence[Candidate | Mapping[str, Any]], problem: SearchProblem, seed: int,
+def candidates_of(proposal: Proposal, problem: SearchProblem, seed: int,
                   step: int) -> list[Candidate]:
     """The engine's proposal for ``step`` as validated :class:`Candidate` objects with their draw keys."""
     if isinstance(proposal, (Mapping, Candidate)):
@@ -157,6 +157,7 @@ def warm_start_points(warm_start: Any, space: Any, limit: int | None = None) -> 
         return []
     items = [warm_start] if isinstance(warm_start, (Mapping, SearchResult)) else list(warm_start)
     scored: list[tuple[float, int, dict[str, Any]]] = []
+    point: Mapping[str, Any]
     for i, item in enumerate(items):
         if isinstance(item, SearchResult):
             # a result whose best step was a portfolio (no point) hands over its best point step
@@ -464,6 +465,7 @@ def _evaluation_of(problem: SearchProblem, engine: SearchEngine, trajectory: lis
     if entry.evaluation is not None:
         return entry.evaluation
     rec = trajectory[[r.step for r in trajectory].index(entry.step)]
+    assert entry.candidate.keys is not None  # candidates_of gives every candidate its draw keys
     rng = step_rng(*entry.candidate.keys)
     batch = draw_or_empty(problem, lambda: problem.draw_candidate(entry.candidate, rng, engine))
     return Evaluation(dict(rec.point), batch, rec.quality, rec.cost, rec.n_features, rec.timings)
@@ -485,7 +487,7 @@ def _reselect(problem: SearchProblem, engine: SearchEngine, trajectory: list[Ste
                                   f"reselecting step {entry.step}")
         rows.append((quality, second, _Best(entry.step, entry.candidate, ev)))
     k = max(range(len(rows)), key=lambda i: ((rows[i][0] + rows[i][1]) / 2, rows[i][0], -i))
-    choice = {"r": len(rows), "seed": second_seed, "steps": [b.step for _, _, b in rows],
+    choice: dict[str, Any] = {"r": len(rows), "seed": second_seed, "steps": [b.step for _, _, b in rows],
               "qualities": [q for q, _, _ in rows], "second_qualities": [q2 for _, q2, _ in rows],
               "chosen_step": rows[k][2].step, "seconds": time.perf_counter() - t0}
     logger.info("%s: reselect among steps %s (second scores %s): step %d", engine.name, choice["steps"],

@@ -28,6 +28,7 @@ __all__ = ["Evaluator", "evaluate_candidate"]
 def evaluate_candidate(problem: SearchProblem, candidate: Candidate, engine: Any = None) -> tuple[Evaluation, float]:
     """Draw (from ``step_rng(*candidate.keys)``), compute and score one candidate; returns it and its seconds."""
     t0 = time.perf_counter()
+    assert candidate.keys is not None  # loop.candidates_of gives every candidate its draw keys
     rng = step_rng(*candidate.keys)
     ev = problem.evaluate(candidate.point, None, draw=lambda: problem.draw_candidate(candidate, rng, engine))
     if candidate.how != "point":  # features from many points: record their mean meta-features

@@ -198,7 +198,12 @@ class SearchProblem:
         moves away from it instead of stopping.
         """
         t0 = time.perf_counter()
-        batch = draw_or_empty(self, draw if draw is not None else (lambda: self.draw(point, rng)))
+        if draw is None:
+            if rng is None:
+                raise ValidationError("rng=None: SearchProblem.evaluate needs a numpy Generator rng, or draw")
+            gen = rng
+            draw = lambda: self.draw(point, gen)  # noqa: E731
+        batch = draw_or_empty(self, draw)
         t1 = time.perf_counter()
         values = self.family.compute(self.prepared, batch)
         t2 = time.perf_counter()

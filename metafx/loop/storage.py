@@ -98,6 +98,7 @@ def _normalized(url: str) -> str:
     if p is None or p[1] is None:
         return url
     scheme, user, pw, rest, query = p
+    assert user is not None  # p[1], checked above
     auth = quote(unquote(user), safe="")
     if pw is not None:
         auth += ":" + quote(unquote(pw), safe="")
@@ -127,8 +128,8 @@ def mask_url(url: Any) -> str:
         from sqlalchemy.engine import make_url
 
         u = make_url(_normalized(url))
-        query = {k: ("***" if _is_secret(k) else v) for k, v in u.query.items()}
-        return u.set(query=query).render_as_string(hide_password=True).replace("%2A%2A%2A", "***")
+        masked = {k: ("***" if _is_secret(k) else v) for k, v in u.query.items()}
+        return u.set(query=masked).render_as_string(hide_password=True).replace("%2A%2A%2A", "***")
     except Exception:  # not an SQLAlchemy URL (or no SQLAlchemy): mask by hand
         scheme, user, pw, rest, query = p
         auth = "" if user is None else user + (":***" if pw else "") + "@"
@@ -220,7 +221,7 @@ def _is_url(s: str) -> bool:
 
 
 # ---------------------------------------------------------------------------- retries
-def _transient(e: BaseException) -> bool:
+def _transient(e: BaseException | None) -> bool:
     """Whether ``e`` (or its cause) is a lost or refused database connection."""
     import sqlalchemy.exc as sa_exc
 
