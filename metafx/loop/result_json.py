@@ -10,13 +10,10 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Mapping
 
 from ..core.exceptions import MetafxError, UnknownComponentError, ValidationError
 from ..core.values import StepRecord
-
-if TYPE_CHECKING:
-    from .result import SearchResult
 
 #: the version of the result file format written and read
 FORMAT_VERSION = 1
@@ -54,8 +51,11 @@ def _finite(v: Any) -> bool:
     return _is_num(v) and math.isfinite(v)
 
 
-def result_from_dict(cls: type[SearchResult], d: Any) -> SearchResult:
-    """An instance of ``cls`` (:class:`SearchResult`) from ``d``, every field checked (``ValidationError``)."""
+def result_from_dict(cls: Any, d: Any) -> Any:
+    """An instance of ``cls`` (:class:`SearchResult`) from ``d``, every field checked (``ValidationError``).
+
+    ``cls`` is untyped here: ``metafx.loop.result`` imports this module, so it cannot be imported back.
+    """
     if not isinstance(d, Mapping):
         raise ValidationError(f"a result must be a JSON object, got {type(d).__name__}")
     d = dict(d)
