@@ -217,7 +217,8 @@ def _about(result: Any, feats: _Features, lin: _Linear | None, source: str | Non
         "Result" + (f" {source}" if source else "") + f" (content {checksum}):",
         f"  family {result.family}, engine {result.engine}, evaluator {result.evaluator}, budget {result.budget:g}, "
         f"seed {result.seed}",
-        f"  best point {pt}; {getattr(result, 'quality_label', None) or 'quality'} {result.best_quality:.4g} "
+        f"  best point {pt or 'none (a portfolio step: the union of earlier sets)'}; "
+        f"{getattr(result, 'quality_label', None) or 'quality'} {result.best_quality:.4g} "
         f"at step {result.best_step}; "
         f"{result.n_features} features of total cost {result.total_cost:g}"
         + ("" if result.holdout_error is None else f"; held-out error {100 * result.holdout_error:.2f} %"),
