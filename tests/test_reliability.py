@@ -11,33 +11,16 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
+from _cli_run import REPO, SMALL, one_line_error, run_cli
 
 import metafx
 import metafx.plugin
-from metafx.cli import main
 from metafx.core.datafiles import read_idx
 from metafx.loop.journal import Journal
 from metafx.loop.storage import open_storage
-
-REPO = Path(__file__).resolve().parents[1]
-SMALL = ["search", "--n-train", "100", "--n-test", "30", "--steps", "2", "--budget", "20", "--no-progress"]
-
-
-def run_cli(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def one_line_error(code, err):
-    assert code == 2, err
-    lines = [ln for ln in err.splitlines() if ln.startswith("metafx: error:")]
-    assert len(lines) == 1 and "Traceback" not in err, err
-    return lines[0]
 
 
 def _env(**extra):
