@@ -56,6 +56,18 @@ def result_from_dict(cls: Any, d: Any) -> Any:
 
     ``cls`` is untyped here: ``metafx.loop.result`` imports this module, so it cannot be imported back.
     """
+    d = _opened(d, set(cls.__dataclass_fields__))
+    _check_fields(d)
+    d["trajectory"] = _records(d)
+    _check_best(d)
+    res = cls(**d)
+    _check_features(res)
+    return res
+
+
+def _opened(d: Any, fields: set[str]) -> dict[str, Any]:
+    """``d`` as a dict of the result's fields: the version and checksum checked and removed, old names renamed,
+    no field unknown or missing."""
     if not isinstance(d, Mapping):
         raise ValidationError(f"a result must be a JSON object, got {type(d).__name__}")
     d = dict(d)
@@ -72,13 +84,17 @@ def result_from_dict(cls: Any, d: Any) -> Any:
             raise ValidationError("result JSON holds both test_error and holdout_error (the same field's old and "
                                   "new names); keep holdout_error")
         d["holdout_error"] = d.pop("test_error")
-    extra = sorted(set(d) - set(cls.__dataclass_fields__))
+    extra = sorted(set(d) - fields)
     if extra:
         raise ValidationError(f"unknown fields in result JSON: {extra}")
     missing = [k for k in _REQUIRED if k not in d]
     if missing:
         raise ValidationError(f"fields missing from result JSON: {missing}")
+    return d
 
+
+def _check_fields(d: dict[str, Any]) -> None:
+    """Every field but the trajectory checked (strict JSON's null for -inf / inf read back)."""
     def need(ok: bool, name: str, what: str) -> None:
         if not ok:
             raise ValidationError(f"{name}={d[name]!r} must be {what}")
@@ -111,6 +127,10 @@ def result_from_dict(cls: Any, d: Any) -> Any:
     if isinstance(meta, dict) and "space_size" in meta and meta["space_size"] is None:
         meta["space_size"] = math.inf  # strict JSON's inf: a continuous space
     need(isinstance(d["trajectory"], list), "trajectory", "a list of step records")
+
+
+def _records(d: dict[str, Any]) -> list[StepRecord]:
+    """The trajectory's step records, each checked, in increasing step order."""
     records = []
     for i, r in enumerate(d["trajectory"]):
         try:
@@ -120,34 +140,42 @@ def result_from_dict(cls: Any, d: Any) -> Any:
     for i in range(1, len(records)):
         if records[i].step <= records[i - 1].step:
             raise ValidationError(f"trajectory[{i}]: step {records[i].step} does not follow step {records[i - 1].step}")
-    if records:
-        best = max(r.quality for r in records)
-        by_step = {r.step: r for r in records}
-        rec = by_step.get(d["best_step"])
-        chosen = (d["metadata"] or {}).get("reselect") if isinstance(d["metadata"], dict) else None
-        if isinstance(chosen, dict):  # reselect: one of the best steps, chosen on a second split
-            if rec is None or rec.quality != d["best_quality"] or chosen.get("chosen_step") != d["best_step"] \
-                    or d["best_step"] not in (chosen.get("steps") or []):
-                raise ValidationError(f"best_step={d['best_step']!r} and best_quality={d['best_quality']!r} disagree "
-                                      f"with the trajectory and metadata['reselect']")
-        elif rec is None or rec.quality != d["best_quality"] or d["best_quality"] != best:
+    return records
+
+
+def _check_best(d: dict[str, Any]) -> None:
+    """``best_step`` and ``best_quality`` agree with the trajectory (and with ``metadata["reselect"]``)."""
+    records = d["trajectory"]
+    if not records:
+        if d["features"] or d["best_step"] != 0:
+            raise ValidationError("a result without steps can have no features and best_step 0")
+        return
+    best = max(r.quality for r in records)
+    rec = {r.step: r for r in records}.get(d["best_step"])
+    chosen = (d["metadata"] or {}).get("reselect") if isinstance(d["metadata"], dict) else None
+    if isinstance(chosen, dict):  # reselect: one of the best steps, chosen on a second split
+        if rec is None or rec.quality != d["best_quality"] or chosen.get("chosen_step") != d["best_step"] \
+                or d["best_step"] not in (chosen.get("steps") or []):
             raise ValidationError(f"best_step={d['best_step']!r} and best_quality={d['best_quality']!r} disagree "
-                                  f"with the trajectory (its best quality is {best!r})")
-    elif d["features"] or d["best_step"] != 0:
-        raise ValidationError("a result without steps can have no features and best_step 0")
-    d["trajectory"] = records
-    res = cls(**d)
-    if res.features:
-        try:
-            res.feature_batch()
-        except UnknownComponentError:
-            pass  # a plugin family that is not installed here: checked when the features are used
-        except MetafxError as e:
-            raise ValidationError(f"features: {e}") from None
-        except Exception as e:  # a family's own constructor on damaged family_params
-            raise ValidationError(f"features of family {res.family!r} (family_params={res.family_params!r}) "
-                                  f"cannot be read: {type(e).__name__}: {e}") from None
-    return res
+                                  f"with the trajectory and metadata['reselect']")
+    elif rec is None or rec.quality != d["best_quality"] or d["best_quality"] != best:
+        raise ValidationError(f"best_step={d['best_step']!r} and best_quality={d['best_quality']!r} disagree "
+                              f"with the trajectory (its best quality is {best!r})")
+
+
+def _check_features(res: Any) -> None:
+    """The features can be read by their family (when its plugin is installed here)."""
+    if not res.features:
+        return
+    try:
+        res.feature_batch()
+    except UnknownComponentError:
+        pass  # a plugin family that is not installed here: checked when the features are used
+    except MetafxError as e:
+        raise ValidationError(f"features: {e}") from None
+    except Exception as e:  # a family's own constructor on damaged family_params
+        raise ValidationError(f"features of family {res.family!r} (family_params={res.family_params!r}) "
+                              f"cannot be read: {type(e).__name__}: {e}") from None
 
 
 def _check_classifier(c: Any, n_features: int) -> None:
