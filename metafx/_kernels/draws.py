@@ -1,19 +1,13 @@
-"""Acceptance test of the pixel-AND family's rejection sampler (and the placement of the drawn inputs).
+"""The pixel-AND family's rejection sampler: propose input positions, place them, test them.
 
-A drawn set of ``K`` input positions ``(rows[i], cols[i])`` is accepted when
-every position lies inside the ``h x w`` image, the positions are distinct and
-the set's scatter (mean distance of the inputs from their centre of gravity)
-is within ``tol`` of the target.  One pass per row replaces about ten NumPy
-calls on the whole batch.  The scatter is summed in input order; rows whose
-distance from the tolerance's edge is below :data:`EDGE` are marked for the
-caller to decide with NumPy's own arithmetic (NumPy sums eight terms in another
-order), so the accepted rows are exactly those of the NumPy test
-(``tests/test_kernels.py`` checks it against the NumPy twin).
-
-:func:`place_and_accept` also places the inputs, from the random numbers the
-family drew: ``rint(centre + jitter + sigma * z)`` with NumPy's operations in
-NumPy's order (no fused multiply-add: ``fastmath=False``), so the positions are
-NumPy's bit for bit, without its temporary arrays.
+:func:`propose_positions` draws a point's random numbers from the family's generator in one numba pass (the
+same numbers, in the same order, as NumPy's calls would draw them, so a search is the same bit for bit), places
+each proposal's inputs as ``rint(centre + jitter + sigma * z)`` with NumPy's operations in NumPy's order, and
+accepts a proposal when every input lies inside the image, the inputs are distinct and the set's scatter (mean
+distance of the inputs from their centre of gravity) is within ``tol`` of the target.  The scatter is summed in
+input order; rows whose distance from the tolerance's edge is below :data:`EDGE` are marked for the caller to
+decide with NumPy's own arithmetic.  :func:`negated_slots` ranks the negated inputs.  Each kernel has a NumPy twin
+in ``tests/naive_guided.py`` (``tests/test_guided_draw_kernels.py``).
 """
 
 from __future__ import annotations
@@ -25,101 +19,10 @@ import numpy as np
 
 from . import JIT
 
-__all__ = ["accept_positions", "place_and_accept", "EDGE"]
+__all__ = ["propose_positions", "negated_slots", "EDGE"]
 
 #: rows with ``| |scatter - target| - tol | < EDGE`` are left to NumPy
 EDGE = 1e-9
-
-
-@numba.njit(**JIT)
-def _accept(rows, cols, h, w, target, tol, edge, out):
-    n, K = rows.shape
-    for i in range(n):
-        _accept_row(rows, cols, i, K, h, w, target, tol, edge, out)
-
-
-@numba.njit(**JIT)
-def _accept_row(rows, cols, i, K, h, w, target, tol, edge, out):
-    """Sets ``out[i]``: the verdict on row ``i`` (see :func:`accept_positions`)."""
-    out[i] = 0
-    inside = True
-    for j in range(K):
-        if rows[i, j] < 0 or rows[i, j] >= h or cols[i, j] < 0 or cols[i, j] >= w:
-            inside = False
-            break
-    if not inside:
-        return
-    distinct = True
-    for j in range(1, K):
-        for k in range(j):
-            if rows[i, j] == rows[i, k] and cols[i, j] == cols[i, k]:
-                distinct = False
-                break
-        if not distinct:
-            break
-    if not distinct:
-        return
-    sr = 0.0
-    sc = 0.0
-    for j in range(K):
-        sr += rows[i, j]
-        sc += cols[i, j]
-    r0 = sr / K
-    c0 = sc / K
-    s = 0.0
-    for j in range(K):
-        s += math.hypot(rows[i, j] - r0, cols[i, j] - c0)
-    d = abs(s / K - target)
-    if abs(d - tol) < edge:
-        out[i] = 2  # too close to call in this summation order
-    elif d <= tol:
-        out[i] = 1
-
-
-def accept_positions(rows: np.ndarray, cols: np.ndarray, h: int, w: int, target: float, tol: float) -> np.ndarray:
-    """Per row of ``(n, K)`` int64 ``rows``/``cols``: 1 accepted, 0 refused, 2 inside and distinct
-    but with a scatter within :data:`EDGE` of the tolerance's edge (decide with NumPy)."""
-    rows = np.ascontiguousarray(rows, dtype=np.int64)
-    cols = np.ascontiguousarray(cols, dtype=np.int64)
-    out = np.empty(rows.shape[0], np.int8)
-    if rows.shape[1] == 0:
-        out[:] = 0
-        return out
-    _accept(rows, cols, int(h), int(w), float(target), float(tol), EDGE, out)
-    return out
-
-
-@numba.njit(**JIT)
-def _place(qr, qc, ur, uc, zr, zc, sigma, h, w, target, tol, edge, rows, cols, out):
-    n, K = zr.shape
-    for i in range(n):
-        cr = qr[i] + ur[i]
-        cc = qc[i] + uc[i]
-        for j in range(K):
-            rows[i, j] = np.int64(np.rint(cr + sigma * zr[i, j]))
-            cols[i, j] = np.int64(np.rint(cc + sigma * zc[i, j]))
-        _accept_row(rows, cols, i, K, h, w, target, tol, edge, out)
-
-
-def place_and_accept(qr: np.ndarray, qc: np.ndarray, ur: np.ndarray, uc: np.ndarray, zr: np.ndarray,
-                     zc: np.ndarray, sigma: float, h: int, w: int, target: float,
-                     tol: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Inputs placed at ``rint(q + u + sigma * z)`` per row (centre pixels ``qr``/``qc``, jitters
-    ``ur``/``uc`` of shape ``(n,)``, offsets ``zr``/``zc`` of shape ``(n, K)``), as int64 ``rows``/``cols``,
-    and :func:`accept_positions`'s verdict on them: the same arrays as the NumPy expression
-    ``np.rint(qr[:, None] + ur[:, None] + sigma * zr).astype(np.int64)`` and the test after it."""
-    zr = np.ascontiguousarray(zr, dtype=np.float64)
-    zc = np.ascontiguousarray(zc, dtype=np.float64)
-    n, K = zr.shape
-    rows = np.empty((n, K), np.int64)
-    cols = np.empty((n, K), np.int64)
-    out = np.zeros(n, np.int8)
-    if K == 0 or n == 0:
-        return rows, cols, out
-    _place(np.ascontiguousarray(qr, dtype=np.float64), np.ascontiguousarray(qc, dtype=np.float64),
-           np.ascontiguousarray(ur, dtype=np.float64).reshape(n), np.ascontiguousarray(uc, dtype=np.float64).reshape(n),
-           zr, zc, float(sigma), int(h), int(w), float(target), float(tol), EDGE, rows, cols, out)
-    return rows, cols, out
 
 
 @numba.njit(**JIT)
