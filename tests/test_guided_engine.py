@@ -9,14 +9,8 @@ import pytest
 
 import metafx
 from metafx.core.base import Candidate
-from metafx.default_plugins.guided import (
-    PORTFOLIO,
-    GuidedSearch,
-    _gp_posterior,
-    dense_diverse_prefix,
-    expected_improvement,
-    gp_posterior,
-)
+from metafx.default_plugins.guided import PORTFOLIO, GuidedSearch, dense_diverse_prefix
+from metafx.learn.gp import _distances, _gp_posterior, expected_improvement, gp_posterior
 from metafx.loop.components import make_component
 from metafx.loop.problem import SearchProblem, step_rng
 from metafx.plugin import run_search
@@ -72,7 +66,6 @@ def test_gp_posterior_matches_the_textbook_formulas(rng, n, d):
 def test_distances_are_the_broadcast_sums_bit_for_bit(rng, d):
     """The model's distances are summed a column at a time: the same bits as the 3-d broadcast they
     replaced (so the proposals, and every search, did not change)."""
-    from metafx.default_plugins.guided import _distances
 
     A, B = rng.random((37, d)), rng.random((2503, d))
     ref = np.sqrt(np.maximum(((A[:, None, :] - B[None, :, :]) ** 2).sum(-1), 0.0))
