@@ -8,6 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import metafx
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -40,6 +42,20 @@ def digits():
     import metafx
 
     return metafx.load_dataset("digits")
+
+
+@pytest.fixture(scope="module")
+def digits120(digits):
+    """The first 120 digits: small enough for searches of a few steps."""
+    X, y = digits
+    return X[:120], y[:120]
+
+
+@pytest.fixture(scope="module")
+def digits120_result(digits120):
+    """A three-step search on :func:`digits120` (budget 20, seed 1)."""
+    X, y = digits120
+    return metafx.search(X, y, budget=20, steps=3, seed=1, progress=False)
 
 
 @pytest.fixture

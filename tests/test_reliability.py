@@ -28,18 +28,6 @@ def _env(**extra):
     return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in path if p), **extra}
 
 
-@pytest.fixture(scope="module")
-def small(digits):
-    X, y = digits
-    return X[:120], y[:120]
-
-
-@pytest.fixture(scope="module")
-def result(small):
-    X, y = small
-    return metafx.search(X, y, budget=20, steps=3, seed=1, progress=False)
-
-
 # ------------------------------------------------------------------ 1. a fresh machine
 def test_no_test_builds_an_environment_that_sees_the_base_interpreter():
     proc = subprocess.run([sys.executable, str(REPO / ".ci" / "check_isolation.py")], capture_output=True,
@@ -110,23 +98,23 @@ def test_out_path_checked_before_the_search(capsys, tmp_path, where):
     assert "--out" in line and "data digits" not in err  # refused before loading the data
 
 
-def test_concurrent_writers_and_readers_of_one_result_file(tmp_path, result):
+def test_concurrent_writers_and_readers_of_one_result_file(tmp_path, digits120_result):
     path = tmp_path / "r.json"
-    result.to_json(path)
+    digits120_result.to_json(path)
     errors, reads = [], [0]
     stop = threading.Event()
 
     def write():
         try:
             for _ in range(40):
-                result.to_json(path)
+                digits120_result.to_json(path)
         except BaseException as e:  # pragma: no cover - the failure being tested for
             errors.append(e)
 
     def read():
         while not stop.is_set():
             try:
-                assert metafx.SearchResult.from_json(path) == result
+                assert metafx.SearchResult.from_json(path) == digits120_result
                 reads[0] += 1
             except BaseException as e:  # pragma: no cover
                 errors.append(e)
@@ -190,8 +178,8 @@ def test_ctrl_c_keeps_the_result_and_says_how_to_resume(tmp_path):
 
 
 # ------------------------------------------------------------------ 3. silent wrong answers
-def test_infeasible_fixed_meta_feature_is_refused(capsys, small):
-    X, y = small
+def test_infeasible_fixed_meta_feature_is_refused(capsys, digits120):
+    X, y = digits120
     with pytest.raises(metafx.ValidationError, match="no feature"):
         metafx.search(X, y, budget=20, steps=2, fixed={"shiftInvLen": 8}, progress=False)
     code, _, err = run_cli(capsys, *SMALL, "--fix", "shiftInvLen=8")
@@ -199,14 +187,14 @@ def test_infeasible_fixed_meta_feature_is_refused(capsys, small):
 
 
 @pytest.mark.parametrize("window", [[5, 2, 0, 7], [0, 9, 0, 7], [0, 7, -1, 3]])
-def test_window_outside_or_inverted_is_refused(small, window):
-    X, y = small
+def test_window_outside_or_inverted_is_refused(digits120, window):
+    X, y = digits120
     with pytest.raises(metafx.ValidationError, match="window"):
         metafx.search(X, y, budget=20, steps=2, family_params={"window": window}, progress=False)
 
 
-def test_one_pixel_images(capsys, small, monkeypatch, tmp_path):
-    X, y = small
+def test_one_pixel_images(capsys, digits120, monkeypatch, tmp_path):
+    X, y = digits120
     res = metafx.search(X[:, :1, :1], y, budget=20, steps=2, progress=False)  # the corner pixel: always 0
     assert res.n_features == 0 and res.metadata["empty_result"] is True
     import metafx.cli as cli
@@ -224,15 +212,15 @@ def test_one_pixel_images(capsys, small, monkeypatch, tmp_path):
     ([[True, 1, False]], "must be integers"),
     ([[1, 99, False]], "outside"),
 ])
-def test_result_json_is_validated_not_coerced(result, bad, match):
-    d = result.to_dict()
+def test_result_json_is_validated_not_coerced(digits120_result, bad, match):
+    d = digits120_result.to_dict()
     d["features"] = [dict(d["features"][0], inputs=bad)]
     with pytest.raises(metafx.ValidationError, match=match):
         metafx.SearchResult.from_json_text(json.dumps(d))
 
 
-def test_result_json_fields_are_typed(result):
-    base = result.to_dict()
+def test_result_json_fields_are_typed(digits120_result):
+    base = digits120_result.to_dict()
     for field, value in [("budget", "20"), ("seed", 1.5), ("best_step", True), ("trajectory", {}),
                          ("total_cost", -1), ("best_quality", 2.0), ("family", 3), ("features", "x")]:
         d = dict(base, **{field: value})
@@ -240,29 +228,29 @@ def test_result_json_fields_are_typed(result):
             metafx.SearchResult.from_json_text(json.dumps(d))
 
 
-def test_checksum_detects_an_edited_value(result):
-    text = result.to_json()
+def test_checksum_detects_an_edited_value(digits120_result):
+    text = digits120_result.to_json()
     d = json.loads(text)
     d["trajectory"][0]["seconds"] += 1.0
     with pytest.raises(metafx.ValidationError, match="checksum"):
         metafx.SearchResult.from_json_text(json.dumps(d))
 
 
-def test_from_json_takes_a_path_only(tmp_path, result):
+def test_from_json_takes_a_path_only(tmp_path, digits120_result):
     odd = tmp_path / "{run1}.json"
-    result.to_json(odd)
-    assert metafx.SearchResult.from_json(odd) == result
-    assert metafx.SearchResult.from_json(str(odd)) == result
+    digits120_result.to_json(odd)
+    assert metafx.SearchResult.from_json(odd) == digits120_result
+    assert metafx.SearchResult.from_json(str(odd)) == digits120_result
     with pytest.raises(metafx.ValidationError, match="from_json_text"):
-        metafx.SearchResult.from_json(result.to_json())
+        metafx.SearchResult.from_json(digits120_result.to_json())
     with pytest.raises(metafx.ValidationError, match="does not exist"):
         metafx.SearchResult.from_json(tmp_path / "missing.json")
-    assert metafx.SearchResult.from_json_text(result.to_json()) == result
+    assert metafx.SearchResult.from_json_text(digits120_result.to_json()) == digits120_result
 
 
-def test_strict_json_null_for_infinity(result, tmp_path):
-    assert math.isinf(result.metadata["space_size"])
-    text = result.to_json()
+def test_strict_json_null_for_infinity(digits120_result, tmp_path):
+    assert math.isinf(digits120_result.metadata["space_size"])
+    text = digits120_result.to_json()
 
     def refuse(c):
         raise AssertionError(f"non-standard JSON constant {c}")
@@ -270,8 +258,8 @@ def test_strict_json_null_for_infinity(result, tmp_path):
     d = json.loads(text, parse_constant=refuse)
     assert d["metadata"]["space_size"] is None
     back = metafx.SearchResult.from_json_text(text)
-    assert back == result and math.isinf(back.metadata["space_size"])
-    empty = metafx.SearchResult.from_dict(dict(result.to_dict(), trajectory=[], features=[], best_point={},
+    assert back == digits120_result and math.isinf(back.metadata["space_size"])
+    empty = metafx.SearchResult.from_dict(dict(digits120_result.to_dict(), trajectory=[], features=[], best_point={},
                                                best_quality=-math.inf, best_step=0, total_cost=0.0))
     assert metafx.SearchResult.from_json_text(empty.to_json()).best_quality == -math.inf
 
@@ -336,8 +324,8 @@ def test_large_seed_is_accepted(capsys):
     assert code == 0, err
 
 
-def test_huge_budget_is_refused_with_the_figure(small):
-    X, y = small
+def test_huge_budget_is_refused_with_the_figure(digits120):
+    X, y = digits120
     with pytest.raises(metafx.ValidationError, match="GiB"):
         metafx.search(X, y, budget=1e12, steps=1, progress=False)
 
@@ -381,8 +369,8 @@ def test_plot_on_a_bad_result_file_is_one_line(capsys, tmp_path, content):
     one_line_error(*run_cli(capsys, "plot", str(path))[::2])
 
 
-def test_plot_on_wrong_typed_fields_is_one_line(capsys, tmp_path, result):
-    d = result.to_dict()
+def test_plot_on_wrong_typed_fields_is_one_line(capsys, tmp_path, digits120_result):
+    d = digits120_result.to_dict()
     d["trajectory"][0]["quality"] = "high"
     (tmp_path / "r.json").write_text(json.dumps(d))
     one_line_error(*run_cli(capsys, "plot", str(tmp_path / "r.json"))[::2])
@@ -431,8 +419,8 @@ def test_journal_non_utf8_record(tmp_path):
         Journal(path, sig)
 
 
-def test_python_api_errors(small):
-    X, y = small
+def test_python_api_errors(digits120):
+    X, y = digits120
     with pytest.raises(metafx.ValidationError, match="non-integer"):
         metafx.search(X, y + 0.5, budget=20, steps=1, progress=False)
     seen = []

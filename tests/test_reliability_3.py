@@ -28,22 +28,10 @@ def _env(**extra):
     return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in path if p), **extra}
 
 
-@pytest.fixture(scope="module")
-def small(digits):
-    X, y = digits
-    return X[:120], y[:120]
-
-
-@pytest.fixture(scope="module")
-def result(small):
-    X, y = small
-    return metafx.search(X, y, budget=20, steps=3, seed=1, progress=False)
-
-
 # ------------------------------------------------------------------ 2, 3. the journal
 @pytest.mark.parametrize("how", ["moved", "removed"])
-def test_journal_moved_or_removed_during_the_search_stops_it(small, tmp_path, how):
-    X, y = small
+def test_journal_moved_or_removed_during_the_search_stops_it(digits120, tmp_path, how):
+    X, y = digits120
     path = tmp_path / "j.jsonl"
     moved = tmp_path / "moved.jsonl"
 
@@ -97,11 +85,11 @@ def test_a_file_without_newline_that_is_no_journal_is_still_refused(tmp_path):
 
 
 # ------------------------------------------------------------------ 4. plots written by rename
-def test_a_failed_plot_write_keeps_the_old_picture(result, tmp_path, monkeypatch):
+def test_a_failed_plot_write_keeps_the_old_picture(digits120_result, tmp_path, monkeypatch):
     from metafx import plotting
     from metafx.loop import files
 
-    paths = plotting.plot_result(result, tmp_path, stem="r")
+    paths = plotting.plot_result(digits120_result, tmp_path, stem="r")
     before = {p: p.read_bytes() for p in paths}
 
     def full_disk(fd):
@@ -109,7 +97,7 @@ def test_a_failed_plot_write_keeps_the_old_picture(result, tmp_path, monkeypatch
 
     monkeypatch.setattr(files.os, "fsync", full_disk)
     with pytest.raises(metafx.StorageError, match="No space left on device"):
-        plotting.plot_result(result, tmp_path, stem="r", dpi=60)  # another picture: other bytes
+        plotting.plot_result(digits120_result, tmp_path, stem="r", dpi=60)  # another picture: other bytes
     assert {p: p.read_bytes() for p in paths} == before
     assert sorted(os.listdir(tmp_path)) == sorted(p.name for p in paths)  # no temporary file left
 
@@ -157,13 +145,13 @@ def test_repeated_column_names_are_one_error(table_result):
 
 # ------------------------------------------------------------------ 6. the mode of a replaced file
 @pytest.mark.parametrize("mode", [0o600, 0o444, 0o640])
-def test_replacing_a_result_file_keeps_its_mode(result, tmp_path, mode):
+def test_replacing_a_result_file_keeps_its_mode(digits120_result, tmp_path, mode):
     path = tmp_path / "r.json"
-    result.to_json(path)
+    digits120_result.to_json(path)
     os.chmod(path, mode)
-    result.to_json(path)
+    digits120_result.to_json(path)
     assert stat.S_IMODE(os.stat(path).st_mode) == mode
-    assert metafx.SearchResult.from_json(path) == result
+    assert metafx.SearchResult.from_json(path) == digits120_result
 
 
 def test_replacing_out_on_the_command_line_keeps_its_mode(capsys, tmp_path):
@@ -177,14 +165,14 @@ def test_replacing_out_on_the_command_line_keeps_its_mode(capsys, tmp_path):
 
 # ------------------------------------------------------------------ 7. fixed values are not coerced
 @pytest.mark.parametrize("value", [True, "3", 3.5, None])
-def test_fixed_values_are_not_coerced(small, value):
-    X, y = small
+def test_fixed_values_are_not_coerced(digits120, value):
+    X, y = digits120
     with pytest.raises(metafx.ValidationError, match="numInputs"):
         metafx.search(X, y, budget=20, steps=1, progress=False, fixed={"numInputs": value})
 
 
-def test_fixed_numbers_still_work(small, capsys):
-    X, y = small
+def test_fixed_numbers_still_work(digits120, capsys):
+    X, y = digits120
     res = metafx.search(X, y, budget=20, steps=1, progress=False, fixed={"numInputs": 3, "scatter": 1})
     assert res.space["fixed"] == {"numInputs": 3, "scatter": 1.0}
     code, _, err = run_cli(capsys, *SMALL, "--fix", "numInputs=true")
@@ -200,8 +188,8 @@ def test_empty_out_is_refused(capsys, tmp_path, monkeypatch):
 
 
 # ------------------------------------------------------------------ 9. the bound counts correctly or refuses
-def test_bound_counts_the_steps_planned(small):
-    X, y = small
+def test_bound_counts_the_steps_planned(digits120):
+    X, y = digits120
     y2 = y % 2
     stopped = metafx.search(X, y2, budget=20, steps=10, seed=0, engine="mufasa", progress=False,
                             callbacks=[lambda state, rec: rec.step < 1])
@@ -216,8 +204,8 @@ def test_bound_counts_the_steps_planned(small):
     assert old.bound(steps=10).terms["g(J)"] == pytest.approx(10 * math.log(2))
 
 
-def test_bound_refuses_what_theorem_5_1_does_not_cover(small):
-    X, y = small
+def test_bound_refuses_what_theorem_5_1_does_not_cover(digits120):
+    X, y = digits120
     kw = dict(budget=20, steps=2, seed=0, engine="mufasa", progress=False)  # the theorem covers mufasa's search
     multi = metafx.search(X, y, **kw)
     with pytest.raises(metafx.MetafxError, match="10 classes; the theorem is for two"):
@@ -293,8 +281,8 @@ def test_result_files_are_read_to_a_bound(tmp_path, monkeypatch):
         metafx.SearchResult.from_json(path)
 
 
-def test_plot_refuses_a_huge_image_shape(result, tmp_path, capsys):
-    d = json.loads(result.to_json())
+def test_plot_refuses_a_huge_image_shape(digits120_result, tmp_path, capsys):
+    d = json.loads(digits120_result.to_json())
     d.pop("checksum")
     d["family_params"]["image_shape"] = [60000, 60000]
     path = tmp_path / "big.json"
@@ -306,8 +294,8 @@ def test_plot_refuses_a_huge_image_shape(result, tmp_path, capsys):
 # ------------------------------------------------------------------ 13. plot on bad metadata.data
 @pytest.mark.parametrize("field,value", [("n_train", "abc"), ("n_test", None), ("split_seed", -1),
                                          ("n_train", True), ("name", 3)])
-def test_plot_on_bad_data_metadata_is_one_line(result, tmp_path, capsys, field, value):
-    d = json.loads(result.to_json())
+def test_plot_on_bad_data_metadata_is_one_line(digits120_result, tmp_path, capsys, field, value):
+    d = json.loads(digits120_result.to_json())
     d.pop("checksum")
     d["metadata"]["data"] = {"name": "digits", "n_train": 100, "n_test": 10, "split_seed": 0, field: value}
     path = tmp_path / "r.json"
@@ -384,9 +372,9 @@ def test_sampler_params_are_type_checked_before_the_first_trial(capsys):
 
 
 # ------------------------------------------------------------------ 17. mixed label types
-def test_labels_mixing_strings_and_numbers_are_refused(small):
+def test_labels_mixing_strings_and_numbers_are_refused(digits120):
     pd = pytest.importorskip("pandas")
-    X, _ = small
+    X, _ = digits120
     mixed = [1 if i % 2 else "a" for i in range(len(X))]
     for y in (mixed, np.array(mixed, dtype=object), pd.Series(mixed)):
         with pytest.raises(metafx.ValidationError, match="mixes label types"):
