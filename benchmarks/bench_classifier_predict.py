@@ -13,7 +13,7 @@ the same run (median of ``--repeats``):
 Printed: seconds, ratios to transform, the pipeline / FeatureClassifier ratio, and
 that both predict the same classes.
 
-    python bench/bench_classifier_predict.py [--budget 3000] [--steps 20] [--n-test 5000]
+    python benchmarks/bench_classifier_predict.py [--budget 3000] [--steps 20] [--n-test 5000]
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ recorded; then, per search (summed over its sets, mean of ``--repeats``), the mi
 duplicate groups, transposing their bits to the samples' words, writing each fold's training rows as CSR and
 scoring each fold's test rows, next to liblinear's fits of the same folds.
 
-    python bench/bench_design.py [--repeats 3]
+    python benchmarks/bench_design.py [--repeats 3]
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ Every point of a grid (numInputs x shiftInvLen x scatter, percentPos 50) is draw
 once with each; the draws must be identical (the script stops otherwise).  Reports milliseconds and yardsticks
 per draw and the ratio reference / each.
 
-    python bench/bench_draw.py [--budget 3000] [--n-train 2000] [--rounds 3]
+    python benchmarks/bench_draw.py [--budget 3000] [--n-train 2000] [--rounds 3]
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ at ``--sets`` steps of plain Mufasa on a development partition, per set: libline
 evaluator's own), the joint solver's cold, and warm-started from the previous set's dual variables (they are per
 sample, so they carry over between feature sets), with epochs and test-fold accuracy.
 
-    python bench/bench_dual_cd.py [--partition 101] [--sets 8]
+    python benchmarks/bench_dual_cd.py [--partition 101] [--sets 8]
 """
 
 from __future__ import annotations

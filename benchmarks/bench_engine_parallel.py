@@ -9,7 +9,7 @@ same run; needs MNIST), and how many qualities the threads changed:
 liblinear keeps its random generator in a global variable, so concurrent fits
 on threads are not reproducible.
 
-    python bench/bench_engine_parallel.py [--data digits|mnist] [--n-train 2000] [--budget 3000]
+    python benchmarks/bench_engine_parallel.py [--data digits|mnist] [--n-train 2000] [--budget 3000]
 """
 
 from __future__ import annotations

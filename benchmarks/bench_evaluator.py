@@ -11,7 +11,7 @@ qualities with the reference's, the largest difference, and in how many of the
 groups of ``--per-group`` consecutive sets (one group = the sets a 50-step search
 would compare) it picks the reference's best set.
 
-    python bench/bench_evaluator.py [--sets 100] [--n-train 2000] [--load idle|loaded|both]
+    python benchmarks/bench_evaluator.py [--sets 100] [--n-train 2000] [--load idle|loaded|both]
 
 With ``--n-train 8000`` the sets are drawn on 8000 images and the variants capped at
 ``max_train`` fit each fold on a subset (below 4000 images with two folds the cap changes nothing).

@@ -18,7 +18,7 @@ For pixel-and feature sets of MNIST drawn at two points (shift length 5: (6, 40,
 Times are CPU seconds of this process (``time.process_time``; every way runs in it on one thread: run with
 NUMBA_NUM_THREADS=1 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1), so that a busy machine's waits do not count.
 
-    python bench/bench_export.py [--data-dir ../shared/data/mnist] [--n-test 5000] [--repeats 5]
+    python benchmarks/bench_export.py [--data-dir ../shared/data/mnist] [--n-test 5000] [--repeats 5]
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ feature level), on one MNIST partition's training images, and the time of the in
 ``feature_map`` repeats (the first half of the pool is scored to fit the map, then the whole pool is
 scored for the ranking).  Ratios are within one run; best of ``--repeats``.
 
-    python bench/bench_feature_map_draw.py --partition 100 --budget 12000 --point 6,40,5,1.7
+    python benchmarks/bench_feature_map_draw.py --partition 100 --budget 12000 --point 6,40,5,1.7
 """
 
 from __future__ import annotations

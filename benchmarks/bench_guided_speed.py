@@ -1,8 +1,8 @@
 """Time of engine ``guided``: the draw of a point's set and the whole default search, this tree against a
-reference commit (the code before a change), both in yardsticks (``bench/_yardstick.py``) measured in the same run.
+reference commit (the code before a change), both in yardsticks (``benchmarks/_yardstick.py``) measured in the same run.
 
-    python bench/bench_guided_speed.py --reference 9fb91be
-    python bench/bench_guided_speed.py --reference 9fb91be --partitions 100 101 --rounds 2 --budget 3000
+    python benchmarks/bench_guided_speed.py --reference 9fb91be
+    python benchmarks/bench_guided_speed.py --reference 9fb91be --partitions 100 101 --rounds 2 --budget 3000
 
 The reference commit is exported (``git archive``) to a temporary directory; each measurement runs in a
 fresh process with either tree first on ``PYTHONPATH``, the two trees in alternation, so both see the same
@@ -154,9 +154,9 @@ def main(argv=None) -> int:
             ref.mkdir()
             archive = subprocess.run(["git", "archive", args.reference], cwd=root, check=True, capture_output=True)
             subprocess.run(["tar", "-x", "-C", str(ref)], input=archive.stdout, check=True)
-            (ref / "bench").mkdir(exist_ok=True)
+            (ref / "benchmarks").mkdir(exist_ok=True)
             for f in ("_yardstick.py", "bench_guided_speed.py"):  # this script's worker, run on that tree's code
-                (ref / "bench" / f).write_text((HERE / f).read_text())
+                (ref / "benchmarks" / f).write_text((HERE / f).read_text())
             trees = {f"reference ({args.reference})": ref, **trees}
         got: dict[str, list[dict]] = {k: [] for k in trees}
         for r in range(args.rounds):

@@ -1,12 +1,12 @@
 """Search time of engine ``guided`` against ``mufasa+o4`` and ``random+o4`` (the issue's limit: 1.5 times
 ``mufasa+o4``), measured in alternation so that every method sees the same load.
 
-    python bench/bench_guided_time.py --partitions 0 1 --budgets 1000 3000 12000
-    python bench/bench_guided_time.py --guided-params '{"cost_power": 1}'   # adds a variant of guided
-    python bench/bench_guided_time.py --reselect 1                          # adds guided+r1 (no reselect)
+    python benchmarks/bench_guided_time.py --partitions 0 1 --budgets 1000 3000 12000
+    python benchmarks/bench_guided_time.py --guided-params '{"cost_power": 1}'   # adds a variant of guided
+    python benchmarks/bench_guided_time.py --reselect 1                          # adds guided+r1 (no reselect)
 
 For each partition (2000 training MNIST images, seed = partition) and budget, the three 50-step searches
-run one after the other (default evaluator); each time is also given in yardsticks (``bench/_yardstick.py``,
+run one after the other (default evaluator); each time is also given in yardsticks (``benchmarks/_yardstick.py``,
 measured right before the group).  Prints one Markdown row per budget: mean seconds and mean ratio to
 ``mufasa+o4`` over the partitions.
 """

@@ -7,7 +7,7 @@ Yardstick: one ``LinearSVC(C=0.1, dual=False)`` fit on the raw pixels of 2000 MN
 "loaded" runs the search next to one competing busy process.  Peak memory is the process's
 maximum resident set size (run one ``--n-train`` per process to compare sizes).
 
-    python bench/bench_mufasa.py [--n-train 2000] [--budget 3000] [--steps 50] [--oversample 1]
+    python benchmarks/bench_mufasa.py [--n-train 2000] [--budget 3000] [--steps 50] [--oversample 1]
                                  [--load idle|loaded|both] [--evaluator-params '{"design": "merge", "tol": 0.001, "complement": false}']
 """
 

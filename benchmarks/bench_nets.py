@@ -6,7 +6,7 @@ prints n, d, gamma, both net sizes, both times (best of 2, after one warm-up
 call that compiles the kernels) and the hierarchy's distance evaluations
 against Algorithm 1's; every net is checked with ``is_gamma_net``.
 
-    python bench/bench_nets.py
+    python benchmarks/bench_nets.py
 """
 
 from __future__ import annotations

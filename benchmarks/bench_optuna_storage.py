@@ -10,10 +10,10 @@ the database server's own work is not in it), SQL statements and commits
 (SQLAlchemy's count, read-only transactions included).
 Medians over ``--repeat`` rounds; the three storages alternate within a round.
 
-    python bench/bench_optuna_storage.py [--steps 40] [--repeat 3] [--evaluator loo-1nn] [--load idle|loaded|both]
+    python benchmarks/bench_optuna_storage.py [--steps 40] [--repeat 3] [--evaluator loo-1nn] [--load idle|loaded|both]
         [--postgres postgresql://user@127.0.0.1:55432/db]   # default: $METAFX_TEST_POSTGRES_URL
 
-"loaded": the same next to one competing busy process (``bench/_yardstick.py``).
+"loaded": the same next to one competing busy process (``benchmarks/_yardstick.py``).
 """
 
 from __future__ import annotations

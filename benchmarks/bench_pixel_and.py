@@ -7,7 +7,7 @@ competing busy process (``--load``).  Also prints how close the kernel comes to 
 count ``k * a^2 * ceil(m / 64)`` per feature at one word operation per cycle (the clock
 rate is read from /proc/cpuinfo when available, else 3 GHz is assumed).
 
-    python bench/bench_pixel_and.py [--data-dir ../shared/data/mnist] [--repeats 20] [--load both]
+    python benchmarks/bench_pixel_and.py [--data-dir ../shared/data/mnist] [--repeats 20] [--load both]
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ resident memory of this process before and during the run (``ru_maxrss``),
 next to the same figures for ``max_memory_mb`` large enough to hold the whole
 pool at once (the reference, run in a fresh process).
 
-    python bench/bench_ranked_memory.py [--data mnist] [--n-train 2000] [--budget 12000]
+    python benchmarks/bench_ranked_memory.py [--data mnist] [--n-train 2000] [--budget 12000]
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ On the first 2000 images of the MNIST test set (784 binary pixels each):
 * time per Simba epoch (T = m steps; a restart adds one e(w) evaluation) and per G-flip pass as m doubles,
   with the ratio to the previous m (Theta(N m^2) predicts 4).
 
-    python bench/bench_scorers.py [--data-dir ../shared/data/mnist] [--skip-reference] [--max-m 2000]
+    python benchmarks/bench_scorers.py [--data-dir ../shared/data/mnist] [--skip-reference] [--max-m 2000]
 """
 
 from __future__ import annotations

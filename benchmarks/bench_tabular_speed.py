@@ -6,14 +6,14 @@ and evaluator classes are passed to ``TableExtractor`` next to the current
 ones.  For every dev table (breast_cancer, wine, diabetes: the tables the
 defaults were chosen on), evaluator (``cv-linear``, ``cv-tree``) and seed, the
 two fit the whole table with the plugin's defaults as used by
-``bench/bench_tabular_real.py`` (budget 10, 30 Mufasa steps), in the same
+``experiments/tabular_real/bench_tabular_real.py`` (budget 10, 30 Mufasa steps), in the same
 process, alternately (``--rounds`` times; the order alternates, so a change
 of the machine's load hits both alike).  Reported: whether the chosen
 features, the best quality and every step's quality are identical bit for
 bit, and the ratio of fit seconds (sum over the runs, and the median of the
 per-run ratios)::
 
-    python bench/bench_tabular_speed.py --before 9b40083 --out bench/results_tabular_real/speed.json
+    python benchmarks/bench_tabular_speed.py --before 9b40083 --out experiments/tabular_real/speed.json
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "experiments" / "tabular_real"))
 
 from bench_tabular_real import DEV, load_table  # noqa: E402
 

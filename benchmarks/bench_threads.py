@@ -7,7 +7,7 @@ ratio to the yardstick (one ``LinearSVC(C=0.1, dual=False)`` fit on 2000 x 784 M
 measured in the same condition.  Run with the threads you want to test (the project's
 other benchmarks use ``NUMBA_NUM_THREADS=1``):
 
-    NUMBA_NUM_THREADS=2 python bench/bench_threads.py [--load both|idle|loaded] [--repeats 7]
+    NUMBA_NUM_THREADS=2 python benchmarks/bench_threads.py [--load both|idle|loaded] [--repeats 7]
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 ``tests/test_docs_results.py`` checks that every number these functions give is the one the pages print, so a
 page cannot drift from its records.  Run as a script, it prints the tables.
 
-    python docs/results/scripts/tables.py
+    python experiments/tables.py
 """
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[3]
-RECORDS = ROOT / "docs" / "results" / "records"
-WIDE = ROOT / "bench" / "results_guided" / "wide_sample_10_29.jsonl"
-PROTOCOL = ROOT / "bench" / "results_guided" / "protocol_s19_portfolio8.jsonl"
+HERE = Path(__file__).resolve().parent
+BASELINES = HERE / "headline" / "mnist_baselines.jsonl"
+TRANSFER = HERE / "transfer"
+WIDE = HERE / "guided" / "wide_sample_10_29.jsonl"
+PROTOCOL = HERE / "guided" / "protocol_s19_portfolio8.jsonl"
 
 
 def _jsonl(path: Path) -> list[dict]:
@@ -32,7 +33,7 @@ def _stats(errors, ddof: int = 1) -> tuple[float, float, int]:
 def headline() -> dict[str, tuple[float, float, int]]:
     """MNIST partitions 10-29 (2000 training / 2000 test images each): test error % (mean, std, n) per row."""
     rows: dict[str, list[float]] = {}
-    for r in _jsonl(RECORDS / "mnist_baselines.jsonl"):
+    for r in _jsonl(BASELINES):
         if 10 <= r["partition"] <= 29:
             rows.setdefault(r["method"], []).append(r["test_error"])
     for r in _jsonl(WIDE):
@@ -54,7 +55,7 @@ def paired(a: str, b: str) -> tuple[float, int, int]:
     """Headline rows ``a`` minus ``b`` on the partitions both have: mean difference in points, partitions where
     ``a`` is lower, n."""
     per: dict[str, dict[int, float]] = {}
-    for r in _jsonl(RECORDS / "mnist_baselines.jsonl"):
+    for r in _jsonl(BASELINES):
         per.setdefault(r["method"], {})[r["partition"]] = r["test_error"]
     for r in _jsonl(WIDE):
         per.setdefault(f"{r['method']} {int(r['budget'])}", {})[r["partition"]] = r["test_error"]
@@ -66,7 +67,7 @@ def paired(a: str, b: str) -> tuple[float, int, int]:
 def transfer() -> dict[tuple[str, int], dict]:
     """Transfer protocol (``examples/transfer_search.py``, plain mufasa, budget 200), seeds 0-3: per (arm, J) the
     mean and std over seeds of the seed's mean test error % over its 5 targets, and the per-seed means."""
-    seeds = sorted(RECORDS.glob("transfer_mufasa_s*.json"))
+    seeds = sorted(TRANSFER.glob("transfer_mufasa_s*.json"))
     out: dict[tuple[str, int], dict] = {}
     for path in seeds:
         for row in json.loads(path.read_text())["rows"].values():

@@ -4,7 +4,7 @@ A plain Mufasa search (cv-linear-svm quality) on 1000 of scikit-learn's digits
 (binarized), tested with the CLI's final linear SVM on the other 797, for a few
 (budget, steps) settings and seeds: mean test error and wall seconds per search.
 
-    python bench/bench_defaults.py [--seeds 0 1 2] [--settings 100:20 500:20 500:50 1000:50]
+    python experiments/defaults/bench_defaults.py [--seeds 0 1 2] [--settings 100:20 500:20 500:50 1000:50]
 """
 
 from __future__ import annotations

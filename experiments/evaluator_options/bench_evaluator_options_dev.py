@@ -8,17 +8,21 @@ For each partition (``--partitions``, default the development partitions 100-109
 ``FeatureClassifier`` (a linear SVM on the features, C by 3-fold CV on the training part), the same
 final model for every setting.  A screen, not a decision: no default changes on it.
 
-    python bench/bench_evaluator_options_dev.py [--partitions 100 ... 109] [--variants default c05 tol03 c05tol03]
+    python experiments/evaluator_options/bench_evaluator_options_dev.py [--partitions 100 ... 109] [--variants default c05 tol03 c05tol03]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
-from _yardstick import DEFAULT_MNIST, mnist, yardstick
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))  # the yardstick
+from _yardstick import DEFAULT_MNIST, mnist, yardstick  # noqa: E402
 
 VARIANTS = {
     "default": {},

@@ -7,15 +7,19 @@ step by step, with ``b`` the best quality before the step and ``k`` folds: after
 are skipped when ``(sum of their accuracies + (k - t)) / k < b`` (an accuracy is at most 1).  Printed: the share of
 fold fits skipped (of ``k`` per step) and the steps concerned.
 
-    python bench/bench_racing.py [--partitions 100 101 102] [--engines mufasa random]
+    python experiments/evaluator_options/bench_racing.py [--partitions 100 101 102] [--engines mufasa random]
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
 import numpy as np
-from _yardstick import DEFAULT_MNIST, mnist
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))  # the yardstick
+from _yardstick import DEFAULT_MNIST, mnist  # noqa: E402
 
 
 def main(argv=None) -> int:

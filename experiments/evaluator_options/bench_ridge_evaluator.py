@@ -10,23 +10,27 @@ On ``--n-train`` MNIST training images of a development partition (``--partition
    scored by both evaluators: time per set for each, the Spearman correlation of the qualities
    and in how many groups of ``--per-group`` sets both pick the same best set.
 
-    python bench/bench_ridge_evaluator.py [--partition 100] [--sets 40] [--alpha 10]
+    python experiments/evaluator_options/bench_ridge_evaluator.py [--partition 100] [--sets 40] [--alpha 10]
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import scipy.linalg
-from _yardstick import DEFAULT_MNIST, mnist, yardstick
-from bench_evaluator import draw_sets
 
 from metafx.core.base import SetEvaluator
 from metafx.core.validation import check_int, check_labels, check_number
 from metafx.core.values import unpack_packed
 from metafx.learn.svm import as_values, grouped_bits, majority_accuracy, stratified_folds
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))  # the yardstick and the sets' draw
+from _yardstick import DEFAULT_MNIST, mnist, yardstick  # noqa: E402
+from bench_evaluator import draw_sets  # noqa: E402
 
 
 class CVRidge(SetEvaluator):

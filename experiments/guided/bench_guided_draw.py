@@ -1,8 +1,8 @@
 """CV quality of a point's set: the loop's oversample draw (infogain per cost) against the ``guided``
 engine's redundancy-filtered draw, on MNIST training images only (no test images).
 
-    python bench/bench_guided_draw.py --partition 0 --budget 3000
-    python bench/bench_guided_draw.py --partition 100 --budget 3000 --only-guided --factors 16 \
+    python experiments/guided/bench_guided_draw.py --partition 0 --budget 3000
+    python experiments/guided/bench_guided_draw.py --partition 100 --budget 3000 --only-guided --factors 16 \
         --rankings infogain ovr --points 8,25,3,1.96 4,50,5,2.5 7,29,3,1.95 --test
 
 For each of three points (near good points of earlier searches) and each pool factor, 4 draws
@@ -80,7 +80,7 @@ def pixel_neighbours(X: np.ndarray, y: np.ndarray, k: int = 5) -> tuple[np.ndarr
 
 
 def main() -> None:
-    here = Path(__file__).resolve().parents[1]
+    here = Path(__file__).resolve().parents[2]
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data-dir", default=os.environ.get("METAFX_MNIST_DIR", str(here.parent / "shared/data/mnist")))
     ap.add_argument("--partition", type=int, default=0)

@@ -1,7 +1,7 @@
 """Does the choice among a ``guided`` search's best sets matter?  Test error of the ``top`` best steps'
 sets by CV quality, on dev partitions (not the protocol's 0-9).
 
-    python bench/bench_guided_topsets.py --partitions 100 101 102 103 104 --budgets 3000 12000 --out topsets.jsonl
+    python experiments/guided/bench_guided_topsets.py --partitions 100 101 102 103 104 --budgets 3000 12000 --out topsets.jsonl
 
 For each partition (2000 training and 2000 test MNIST images, seed = partition, as in
 ``examples/guided_extraction_mnist.py``) and budget, one ``guided`` search with its defaults (the same as
@@ -64,7 +64,7 @@ def run_one(X, y, p: int, budget: float, top: int) -> dict:
 
 
 def main() -> None:
-    here = Path(__file__).resolve().parents[1]
+    here = Path(__file__).resolve().parents[2]
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data-dir", default=os.environ.get("METAFX_MNIST_DIR", str(here.parent / "shared/data/mnist")))
     ap.add_argument("--partitions", type=int, nargs="+", default=[100, 101, 102, 103, 104])

@@ -5,8 +5,8 @@ the engine's defaults unless ``--engine-params``) is run and one line is printed
 an MD5 digest of every step's (point, quality, cost, number of features) and of the chosen features, and the
 best quality.  Run it before and after a change and compare the outputs (``diff``):
 
-    python bench/guided_trajectories.py --partitions 0 1 --budgets 250 1000 6000 > before.txt
-    python bench/guided_trajectories.py --partitions 0 1 --budgets 250 1000 6000 > after.txt
+    python experiments/guided/guided_trajectories.py --partitions 0 1 --budgets 250 1000 6000 > before.txt
+    python experiments/guided/guided_trajectories.py --partitions 0 1 --budgets 250 1000 6000 > after.txt
     diff before.txt after.txt
 """
 
@@ -18,7 +18,7 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))  # the MNIST loader
 from _yardstick import DEFAULT_MNIST, mnist  # noqa: E402
 
 import metafx  # noqa: E402

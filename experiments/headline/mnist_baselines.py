@@ -10,8 +10,8 @@ and on each, three classifiers on the raw binary pixels, hyper-parameters by 3-f
 
 Every finished (partition, method) is appended to ``--out`` at once; a run started again skips what is done.
 
-    python docs/results/scripts/mnist_baselines.py --partitions 10 11 ... 29 \
-        --out docs/results/records/mnist_baselines.jsonl
+    python experiments/headline/mnist_baselines.py --partitions 10 11 ... 29 \
+        --out experiments/headline/mnist_baselines.jsonl
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def main(argv=None) -> None:
     ap.add_argument("--data-dir", default=os.environ.get("METAFX_MNIST_DIR"))
     ap.add_argument("--partitions", type=int, nargs="+", default=list(range(10, 30)))
     ap.add_argument("--methods", nargs="+", default=["svm-linear", "svm-poly3", "svm-rbf"])
-    ap.add_argument("--out", default="docs/results/records/mnist_baselines.jsonl")
+    ap.add_argument("--out", default="experiments/headline/mnist_baselines.jsonl")
     args = ap.parse_args(argv)
 
     from sklearn.model_selection import GridSearchCV, StratifiedKFold

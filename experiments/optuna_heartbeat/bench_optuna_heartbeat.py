@@ -5,7 +5,7 @@ once and runs ``study.optimize(n_trials=1)``, as a surviving worker would.  Prin
 point, the trial it retries) and, for every trial, its state and when it finished, counted from the kill.
 docs/engines.md ("Running on several machines") quotes three runs.
 
-    python bench/bench_optuna_heartbeat.py [--storage sqlite:////tmp/optuna-heartbeat.db] [--runs 3]
+    python experiments/optuna_heartbeat/bench_optuna_heartbeat.py [--storage sqlite:////tmp/optuna-heartbeat.db] [--runs 3]
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The command-line cases of docs/reliability.md run as a user runs them (each in its own process):
-# prints exit code, whether a traceback appeared, and the last line of stderr.  Usage: bash bench/reliability_cases.sh
+# prints exit code, whether a traceback appeared, and the last line of stderr.  Usage: bash experiments/reliability/reliability_cases.sh
 # (python -m metafx_cli is the `metafx` command's entry point; the third sweep's cases follow the earlier ones)
 set -u
 cd "$(mktemp -d)"

@@ -5,7 +5,7 @@ difference, our weights divided by m (skrebate averages over the instances), for
 the 10 digits; then the rank correlation on continuous data, where skrebate uses |diff| / range instead of the
 squared difference.
 
-    pip install skrebate && python bench/compare_relieff_skrebate.py
+    pip install skrebate && python experiments/relieff/compare_relieff_skrebate.py
 """
 
 from __future__ import annotations

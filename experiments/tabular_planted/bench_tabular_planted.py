@@ -29,10 +29,10 @@ seeds 10-14 are held out.
 
 Run::
 
-    python bench/bench_tabular_planted.py --seeds 0 1 2 --out bench/results_tabular_planted/dev.json
-    python bench/bench_tabular_planted.py --generators weekday frequency --seeds 0
-    python bench/bench_tabular_planted.py --seeds 0 --extractor-params '{"family_params": {"screen": 0}}'
-    python bench/bench_tabular_planted.py --summarize bench/results_tabular_planted/dev.json
+    python experiments/tabular_planted/bench_tabular_planted.py --seeds 0 1 2 --out experiments/tabular_planted/dev.json
+    python experiments/tabular_planted/bench_tabular_planted.py --generators weekday frequency --seeds 0
+    python experiments/tabular_planted/bench_tabular_planted.py --seeds 0 --extractor-params '{"family_params": {"screen": 0}}'
+    python experiments/tabular_planted/bench_tabular_planted.py --summarize experiments/tabular_planted/dev.json
 """
 
 from __future__ import annotations

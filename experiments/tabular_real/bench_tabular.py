@@ -24,9 +24,9 @@ absent from metafx's usual environment).
 
 Run (needs ``pip install ./plugins/metafx-tabular``)::
 
-    python bench/bench_tabular.py                   # about 5 minutes on one core
-    python bench/bench_tabular.py --seed 1          # other outer splits and search seeds
-    python bench/bench_tabular.py --budget 20 --steps 40 --repeats 5
+    python experiments/tabular_real/bench_tabular.py                   # about 5 minutes on one core
+    python experiments/tabular_real/bench_tabular.py --seed 1          # other outer splits and search seeds
+    python experiments/tabular_real/bench_tabular.py --budget 20 --steps 40 --repeats 5
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ through (the sum of the negative gains kept); and the same for the sets only the
 
 Run::
 
-    python bench/bench_tabular_confirm_levels.py bench/results_tabular_real/dev_3x5_confirm_test.json \\
-        bench/results_tabular_real/devcat_3x5_confirm_test.json --alphas 0.05 0.25
+    python experiments/tabular_real/bench_tabular_confirm_levels.py experiments/tabular_real/dev_3x5_confirm_test.json \\
+        experiments/tabular_real/devcat_3x5_confirm_test.json --alphas 0.05 0.25
 """
 
 from __future__ import annotations

@@ -30,9 +30,9 @@ Spearman correlation of the gate's number with the downstream effect.
 Run (needs the packages of ``bench_tabular_real.py``; dev tables by default,
 no OpenFE; 3 minutes a table, 9 for three, on a 2-core machine)::
 
-    python bench/bench_tabular_gate.py --tables breast_cancer wine diabetes --out runs/gate_dev.json
-    python bench/bench_tabular_gate.py --tables cps1985 hmda salaries --out runs/gate_devcat.json
-    python bench/bench_tabular_gate.py --summarize runs/gate_dev.json runs/gate_devcat.json
+    python experiments/tabular_real/bench_tabular_gate.py --tables breast_cancer wine diabetes --out runs/gate_dev.json
+    python experiments/tabular_real/bench_tabular_gate.py --tables cps1985 hmda salaries --out runs/gate_devcat.json
+    python experiments/tabular_real/bench_tabular_gate.py --summarize runs/gate_dev.json runs/gate_devcat.json
 """
 
 from __future__ import annotations

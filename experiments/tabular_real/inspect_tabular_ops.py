@@ -1,6 +1,6 @@
 """What the search chose on a table's outer folds, against searches held at one operator.
 
-For the first ``--folds`` outer folds of ``bench/bench_tabular_real.py``'s
+For the first ``--folds`` outer folds of ``experiments/tabular_real/bench_tabular_real.py``'s
 split (5-fold, stratified for classes, ``--seed``), on the training part only:
 the plugin's default search (``TableExtractor``, budget 10, 30 steps, seed =
 the fold's index, as the bench runs it) and, for every operator in ``--ops``,
@@ -9,7 +9,7 @@ a short search with the ``op`` meta-feature fixed at that operator
 features and the evaluator's quality of each (higher is better), and which
 ``op`` values the default search visited::
 
-    python bench/inspect_tabular_ops.py --table titanic --folds 2 --ops pair_count count group_mean
+    python experiments/tabular_real/inspect_tabular_ops.py --table titanic --folds 2 --ops pair_count count group_mean
 """
 
 from __future__ import annotations

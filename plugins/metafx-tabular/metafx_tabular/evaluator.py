@@ -415,7 +415,7 @@ class CVTree(CVLinear):
     The defaults keep one evaluation under a second on a table of a few hundred rows
     and tens of columns (30 rounds at learning rate 0.2 took a third of the time of
     60 rounds at 0.1 on breast_cancer with 40 columns, at a similar score);
-    ``bench/bench_tabular_real.py`` measures whole searches.
+    ``experiments/tabular_real/bench_tabular_real.py`` measures whole searches.
 
     Examples
     --------
