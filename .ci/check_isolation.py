@@ -37,7 +37,7 @@ for var in ("PYTHONPATH", "PYTHONHOME", "PYTHONUSERBASE"):
     if os.environ.get(var):
         problems.append(f"${var} is set ({os.environ[var]!r})")
 pattern = re.compile(r"system_site_packages\s*=\s*True|--system-site-packages")
-for sub in ("tests", "plugins", "examples", "bench", "metafx"):
+for sub in ("tests", "plugins", "examples", "experiments", "benchmarks", "metafx"):
     for f in (root / sub).rglob("*.py"):
         for i, line in enumerate(f.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
             if pattern.search(line):

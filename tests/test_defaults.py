@@ -1,4 +1,4 @@
-"""The defaults a user gets without asking: the engine and the budget (bench/results_defaults/README.md)."""
+"""The defaults a user gets without asking: the engine and the budget (docs/results/defaults.md)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ import re
 
 from conftest import REPO
 
-_spec = importlib.util.spec_from_file_location("tables", REPO / "docs" / "results" / "scripts" / "tables.py")
+_spec = importlib.util.spec_from_file_location("tables", REPO / "experiments" / "tables.py")
 tables = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(tables)
 

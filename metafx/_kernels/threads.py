@@ -17,7 +17,7 @@ single-threaded work) is where a second thread starts to pay: on a machine whose
 other core is busy a two-thread call waits for it whatever its size, so below the
 threshold one lost wait costs more than the second thread can save, and above it
 at most about the work itself.  A search's draws stay far below it.
-``bench/bench_threads.py`` measures both twins idle and next to a competing busy
+``benchmarks/bench_threads.py`` measures both twins idle and next to a competing busy
 process; the figures are on ``docs/results/speed.md``.
 
 The threading layer itself is left to numba (``NUMBA_THREADING_LAYER``): the

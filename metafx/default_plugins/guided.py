@@ -90,7 +90,7 @@ class GuidedSearch(SearchEngine):
         Every this many steps after ``n_init``, a portfolio step (0: never).
     portfolio_sizes : sequence of int, default (2, 3, 4, 6, 8)
         Numbers of best sets combined by successive portfolio steps (cycled); how the default was
-        chosen: bench/guided_engine_results.md.
+        chosen: docs/results/guided_engine.md.
     n_pool : int, default 2000
         Uniform points among which the model chooses (plus 100 neighbours of each of the 5 best points).
     xi : float, default 0.01
@@ -115,7 +115,7 @@ class GuidedSearch(SearchEngine):
         extra columns, and scoring them costs in proportion).  The sizes, not the seconds, keep the
         search reproducible.  Sets of at most ``m`` features are not affected, so neither are
         searches whose budget buys at most ``m`` features.  0: expected improvement alone (results
-        of both: bench/guided_engine_results.md).
+        of both: docs/results/guided_engine.md).
     feature_map : int or None, default None
         ``R``: bias half of a point's pool by thesis Algorithm 5 (the quality map at feature level).
         The first half of the pool is drawn as usual, computed and scored (infogain per cost); a ridge
@@ -124,7 +124,7 @@ class GuidedSearch(SearchEngine):
         ``1/R`` of ``R`` times as many drawn features, chosen before their values are computed.  The map
         is fitted inside the step, so a step's set stays a function of its point and its generator.
         Needs ``pool_factor`` and a family with ``centres(batch)`` (``pixel-and``, ``pixels``).
-        ``None``: off (results: bench/guided_engine_results.md).
+        ``None``: off (results: docs/results/guided_engine.md).
 
     Examples
     --------
@@ -139,7 +139,7 @@ class GuidedSearch(SearchEngine):
     name = "guided"
     summary = "Gaussian-process expected improvement over points, redundancy-filtered draws, portfolio steps"
     #: the 3 best steps' sets are scored again on a fresh split at the end (search's ``reselect``; how it was
-    #: chosen: bench/guided_engine_results.md)
+    #: chosen: docs/results/guided_engine.md)
     reselect = 3
     #: ``feature_map`` came later than the other parameters: while off it is left out of a search's signature,
     #: so journals written before it was added still resume

