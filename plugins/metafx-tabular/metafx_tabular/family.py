@@ -71,14 +71,25 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from metafx.plugin import Dimension, FeatureFamily, FeatureValues, MetaFeatureSpace, ValidationError
 
+from .batch import TableValues, TabularBatch
+from .expressions import (
+    COMMUTATIVE,
+    MAX_ARITY,
+    MAX_DEPTH,
+    SYMMETRIC,
+    _check_expr,
+    _level_codes,
+    _structure,
+    expr_columns,
+    expr_depth,
+    expr_ops,
+)
 from .frame import (
     KINDS,
     EncodedTable,
@@ -90,17 +101,13 @@ from .frame import (
     needs_encoding,
 )
 from .operators import ARITH, OPERATORS, operator
+from .shapes import _shape_ops, tree_shapes
 from .tasks import column_scores, infer_task
 
+# TabularBatch, TableValues (metafx_tabular.batch) and expr_columns, expr_depth, expr_ops
+# (metafx_tabular.expressions) are also importable from here, where they were first defined
 __all__ = ["TabularFamily", "TabularBatch", "TableValues", "expr_columns", "expr_depth", "expr_ops"]
 
-MAX_ARITY = 3
-MAX_DEPTH = 3
-#: operators whose feature does not change (up to sign) when their arguments are swapped
-SYMMETRIC = frozenset({"mul", "diff", "pair_count", "date_diff"})
-#: operators whose value does not depend on the order of their arguments: built with the arguments in
-#: one order (by their structure key), so the same feature has one name and one JSON whatever the draw
-COMMUTATIVE = frozenset({"mul", "pair_count"})
 #: categories of a column one-hot encoded in the design matrix (the most frequent ones)
 MAX_ONEHOT = 20
 #: candidates of the screen (and a point's draws) more correlated than this with a kept one are dropped
@@ -158,126 +165,6 @@ def _score_matrix(X: np.ndarray, kinds: Sequence[str]) -> np.ndarray:
         elif miss.any():
             M[:, j] = np.where(miss, np.nanmean(c) if (~miss).any() else 0.0, c)
     return M
-
-
-# --------------------------------------------------------------------------- expressions
-# An expression is JSON: a leaf ``{"col": j}`` or a node
-# ``{"op": name, "args": [expr, ...], <operator constants>, "range": [lo, hi], "center": c, "scale": s}``
-# (the node's output is clipped to ``range``, what the training rows gave, then
-# standardized by ``center``/``scale``; all three are absent for 0/1 operators).
-
-def expr_columns(e: Mapping[str, Any]) -> list[int]:
-    """Input columns of an expression, left to right."""
-    if "col" in e:
-        return [int(e["col"])]
-    return [c for a in e["args"] for c in expr_columns(a)]
-
-
-def expr_depth(e: Mapping[str, Any]) -> int:
-    """Operator nesting depth (a leaf has depth 0)."""
-    return 0 if "col" in e else 1 + max(expr_depth(a) for a in e["args"])
-
-
-def expr_ops(e: Mapping[str, Any]) -> list[str]:
-    """Operator names of an expression, root first (pre-order)."""
-    return [] if "col" in e else [e["op"]] + [o for a in e["args"] for o in expr_ops(a)]
-
-
-def _structure(e: Mapping[str, Any]) -> str:
-    """A key that identifies a feature up to its learned constants (used to skip repeats)."""
-    if "col" in e:
-        return str(int(e["col"]))
-    extra = f"@{e['q']}" if e["op"] == "threshold" else (f"@{e['part']}" if "part" in e else "")
-    args = [_structure(a) for a in e["args"]]
-    if e["op"] in SYMMETRIC:  # a * b = b * a; a - b = -(b - a), the same feature once standardized
-        args = sorted(args)
-    return f"{e['op']}{extra}(" + ",".join(args) + ")"
-
-
-# --------------------------------------------------------------------------- tree shapes
-# A shape is an expression with placeholders: "L" (a column), ("U", child),
-# ("B", left, right).  A unary node never sits directly on another unary node
-# (log(square(x)) adds little).
-
-def _shape_leaves(s) -> int:
-    return 1 if s == "L" else sum(_shape_leaves(c) for c in s[1:])
-
-
-def _shape_depth(s) -> int:
-    return 0 if s == "L" else 1 + max(_shape_depth(c) for c in s[1:])
-
-
-def _shape_ops(s) -> int:
-    return 0 if s == "L" else 1 + sum(_shape_ops(c) for c in s[1:])
-
-
-@lru_cache(maxsize=None)
-def tree_shapes(max_arity: int, max_depth: int, unary: bool, binary: bool) -> dict[tuple[str, int, int], tuple]:
-    """Every shape by ``(root kind "U"/"B", arity, depth)``."""
-    level: set = {"L"}
-    for _ in range(max_depth):
-        new = set(level)
-        for s in level:
-            if unary and (s == "L" or s[0] != "U"):
-                new.add(("U", s))
-            if binary:
-                for t in level:
-                    if _shape_leaves(s) + _shape_leaves(t) <= max_arity:
-                        new.add(("B", s, t))
-        level = new
-    out: dict[tuple[str, int, int], list] = {}
-    for s in level:
-        if s != "L":
-            out.setdefault((s[0], _shape_leaves(s), _shape_depth(s)), []).append(s)
-    return {k: tuple(sorted(v, key=repr)) for k, v in out.items()}
-
-
-# --------------------------------------------------------------------------- batch
-@dataclass
-class TabularBatch:
-    """Features of ``tabular``: a list of expressions (see the module docstring)."""
-
-    exprs: list[dict[str, Any]]
-    costs: np.ndarray = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.costs = np.array([len(expr_ops(e)) for e in self.exprs], dtype=np.float64)
-
-    def __len__(self) -> int:
-        return len(self.exprs)
-
-    def take(self, idx: Sequence[int] | np.ndarray) -> TabularBatch:
-        return TabularBatch([self.exprs[int(i)] for i in np.asarray(idx, dtype=np.intp).reshape(-1)])
-
-    @property
-    def arity(self) -> np.ndarray:
-        return np.array([len(expr_columns(e)) for e in self.exprs], dtype=np.int64)
-
-    @property
-    def depth(self) -> np.ndarray:
-        return np.array([expr_depth(e) for e in self.exprs], dtype=np.int64)
-
-    def columns(self) -> list[list[int]]:
-        return [expr_columns(e) for e in self.exprs]
-
-
-# --------------------------------------------------------------------------- values
-class TableValues(FeatureValues):
-    """Feature values that also carry the (standardized) table they were computed from.
-
-    ``columns`` lets an evaluator score a feature set *added to* the table's
-    own columns, which is how constructed features are used on tables (see
-    :class:`metafx_tabular.CVLinear`, ``with_columns``).  Everything else
-    behaves as :class:`metafx.plugin.FeatureValues`.
-    """
-
-    def __init__(self, *, dense: np.ndarray, columns: np.ndarray) -> None:
-        super().__init__(n_samples=dense.shape[0], dense=dense)
-        self.columns = columns
-
-    def take(self, columns: Sequence[int] | np.ndarray) -> TableValues:
-        idx = np.asarray(columns, dtype=np.intp)
-        return TableValues(dense=self.dense(np.float64)[:, idx], columns=self.columns)
 
 
 # --------------------------------------------------------------------------- the family
@@ -1275,19 +1162,6 @@ class TabularFamily(FeatureFamily):
         return TabularBatch(exprs)
 
 
-def _level_codes(z: np.ndarray, levels: Sequence[float]) -> np.ndarray:
-    """Codes ``0..len(levels)-1`` of the values of ``z`` equal to one of the sorted ``levels``; NaN stays NaN,
-    and a value matching no level gets the code ``len(levels)`` (read as the category table's last entry)."""
-    lv = np.asarray(levels, dtype=np.float64)
-    i = np.clip(np.searchsorted(lv, z), 0, lv.size - 1)
-    lo = np.clip(i - 1, 0, lv.size - 1)
-    i = np.where(np.abs(lv[lo] - z) < np.abs(lv[i] - z), lo, i)
-    hit = np.abs(lv[i] - z) <= 1e-9 * (1.0 + np.abs(z))
-    out = np.where(hit, i, lv.size).astype(np.float64)
-    out[np.isnan(z)] = np.nan
-    return out
-
-
 def _main_tag(tags: list[str], names: list[str]) -> int:
     """Index (in ``names``) of the most frequent tag among the inputs; -1 if none is tagged."""
     counts = {t: tags.count(t) for t in tags if t}
@@ -1295,47 +1169,3 @@ def _main_tag(tags: list[str], names: list[str]) -> int:
         return -1
     best = max(sorted(counts), key=lambda t: counts[t])
     return names.index(best)
-
-
-def _check_expr(e: Any, d: int, ops: list[str], kinds: list[str]) -> None:
-    if not isinstance(e, Mapping):
-        raise TypeError(f"{e!r} is not an expression")
-    if "col" in e:
-        j = e["col"]
-        if isinstance(j, bool) or not isinstance(j, int) or not 0 <= j < d:
-            raise ValueError(f"column {j!r} is not an integer in 0..{d - 1}")
-        if "levels" in e:
-            lv = [float(v) for v in e["levels"]]
-            if kinds[j] != "numeric" or len(lv) < 2 or any(not math.isfinite(v) for v in lv) \
-                    or any(b <= a for a, b in zip(lv, lv[1:])):
-                raise ValueError(f"levels of column {j} must be >= 2 increasing finite numbers of a numeric column")
-        return
-    name = e["op"]
-    if name not in ops:
-        raise ValueError(f"operator {name!r} is not enabled; enabled: {', '.join(ops)}")
-    op = operator(name)
-    args = e["args"]
-    if not isinstance(args, list) or len(args) != op.arity:
-        raise ValueError(f"operator {name!r} takes {op.arity} argument(s)")
-    op.check(e)
-    if not op.binary_output:
-        if not (float(e["scale"]) > 0 and math.isfinite(float(e["center"]))):
-            raise ValueError(f"operator {name!r} needs a finite center and a positive scale")
-        if "range" in e:
-            lo, hi = (float(v) for v in e["range"])
-            if not lo <= hi:
-                raise ValueError(f"range {e['range']!r} must be [low, high]")
-    for a, kind in zip(args, op.kinds):
-        _check_expr(a, d, ops, kinds)
-        if kind == "numeric":
-            if "col" in a and (kinds[a["col"]] != "numeric" or "levels" in a):
-                raise ValueError(f"operator {name!r} needs a numeric argument, column {a['col']} is {kinds[a['col']]}")
-            if "op" in a and operator(str(a["op"])).leaf_only():
-                raise ValueError(f"operator {a['op']!r} cannot sit under another operator")
-        else:
-            if "col" not in a:
-                raise ValueError(f"operator {name!r} takes table columns as arguments")
-            if kind == "categorical" and kinds[a["col"]] == "numeric" and "levels" in a:
-                continue  # a numeric column read as a category
-            if kind != "missing" and kinds[a["col"]] != kind:
-                raise ValueError(f"operator {name!r} needs a {kind} column, column {a['col']} is {kinds[a['col']]}")
