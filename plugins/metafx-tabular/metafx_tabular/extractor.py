@@ -39,8 +39,9 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from metafx import MetaFeatureExtractor, SearchResult, ValidationError
-from metafx.plugin import FeatureFamily, make_component
+# the transformer and the result type are user-facing names of `metafx`, not in `metafx.plugin`
+from metafx import MetaFeatureExtractor, SearchResult
+from metafx.plugin import FeatureFamily, ValidationError, make_component
 
 from .frame import check_frame_names
 

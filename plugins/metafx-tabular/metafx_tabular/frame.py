@@ -28,7 +28,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from metafx import ValidationError
+from metafx.plugin import ValidationError
 
 __all__ = ["KINDS", "OTHER", "EncodedTable", "is_frame", "infer_kinds", "learn_categories", "encode",
            "needs_encoding", "frame_names", "check_frame_names"]
