@@ -75,7 +75,16 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from metafx.plugin import Dimension, FeatureFamily, FeatureValues, MetaFeatureSpace, ValidationError
+from metafx.plugin import (
+    Dimension,
+    FeatureFamily,
+    FeatureValues,
+    Interval,
+    MetaFeatureSpace,
+    Options,
+    Satisfies,
+    ValidationError,
+)
 
 from .batch import TableValues, TabularBatch
 from .expressions import (
@@ -167,8 +176,24 @@ def _score_matrix(X: np.ndarray, kinds: Sequence[str]) -> np.ndarray:
     return M
 
 
+def _known_operators(value: Any) -> bool:
+    """A non-empty list of operator names of :data:`OPERATORS` (the ``operators`` parameter)."""
+    if isinstance(value, (str, bytes, Mapping)):
+        return False
+    names = list(value)
+    return bool(names) and all(isinstance(o, str) and o in OPERATORS for o in names)
+
+
+def _known_kinds(value: Any) -> bool:
+    """A list of column kinds, or ``{column index or name: kind}`` (the ``column_kinds`` parameter)."""
+    if isinstance(value, (str, bytes)):
+        return False
+    kinds = list(value.values()) if isinstance(value, Mapping) else list(value)
+    return all(isinstance(k, str) and k in KINDS for k in kinds)
+
+
 # --------------------------------------------------------------------------- the family
-class TabularFamily(FeatureFamily):
+class TabularFamily(FeatureFamily[TabularBatch]):
     """Operator expressions over 1-3 columns of a numeric table (see the module docstring).
 
     Parameters
@@ -342,63 +367,58 @@ class TabularFamily(FeatureFamily):
         self._floor = 0.0
 
     # ------------------------------------------------------------------ parameters
+    #: what each parameter accepts, checked by :meth:`check_params` (see :mod:`metafx.core.params`)
+    _parameter_constraints = {
+        "operators": [None, Satisfies(_known_operators, "a non-empty list of operator names among "
+                                      + ", ".join(OPERATORS), invalid=[[], ["no-such-operator"], "mul"])],
+        "max_arity": [Interval("int", 1, MAX_ARITY)],
+        "max_depth": [Interval("int", 1, MAX_DEPTH)],
+        "rank_width": [Interval("real", 0, None, closed="neither")],
+        "column_names": [None, "array-like"],
+        "column_tags": [None, "dict", "array-like"],
+        "task": [Options("auto", "classification", "regression")],
+        "sample_size": [Interval("int", 10, None)],
+        "clip_quantile": [Interval("real", 0.0, 0.5, closed="left")],
+        "column_kinds": [None, Satisfies(_known_kinds, "a list or {column index or name: kind} of kinds "
+                                         "among " + ", ".join(KINDS), invalid=[["no-such-kind"], {0: "text"}, "numeric"])],
+        "max_levels": [Interval("int", 2, None)],
+        "missing": [Options("propagate", "zero")],
+        "mix": ["boolean"],
+        "oversample": [Interval("real", 1.0, 100.0)],
+        "nominal_op": ["boolean"],
+        "screen": [Interval("int", 0, None)],
+        "level_columns": [Interval("int", 0, None)],
+        "n_columns": [None, Interval("int", 1, None)],
+        "column_center": [None, "array-like"],
+        "column_scale": [None, "array-like"],
+        "column_rank": [None, "array-like"],
+        "categories": [None, "array-like"],
+        "column_missing": [None, "array-like"],
+        "column_levels": [None, "array-like"],
+    }
+
     def check_params(self) -> None:
+        """The declared constraints (``_parameter_constraints``), then what ties the learned parameters together:
+        with ``n_columns``, every per-column list has ``n_columns`` entries of the right kind."""
+        super().check_params()
         if self.operators is not None:
             ops = [str(o) for o in self.operators]
-            unknown = [o for o in ops if o not in OPERATORS]
-            if unknown or not ops:
-                raise ValidationError(
-                    f"operators={self.operators!r}: unknown {unknown or '(empty list)'}; allowed: {', '.join(OPERATORS)}"
-                )
             self.operators = [o for o in OPERATORS if o in ops]  # canonical order
-        for pname, value, hi in (("max_arity", self.max_arity, MAX_ARITY), ("max_depth", self.max_depth, MAX_DEPTH)):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 1 <= value <= hi:
-                raise ValidationError(f"{pname}={value!r} must be an integer in 1..{hi}")
-        if not (isinstance(self.rank_width, (int, float)) and self.rank_width > 0):
-            raise ValidationError(f"rank_width={self.rank_width!r} must be a positive number")
-        if self.task not in ("auto", "classification", "regression"):
-            raise ValidationError(f"task={self.task!r}; allowed: 'auto', 'classification', 'regression'")
-        if isinstance(self.sample_size, bool) or not isinstance(self.sample_size, (int, np.integer)) \
-                or self.sample_size < 10:
-            raise ValidationError(f"sample_size={self.sample_size!r} must be an integer >= 10")
-        if isinstance(self.clip_quantile, bool) or not isinstance(self.clip_quantile, (int, float)) \
-                or not 0.0 <= self.clip_quantile < 0.5:
-            raise ValidationError(f"clip_quantile={self.clip_quantile!r} must be a number in [0, 0.5)")
-        if isinstance(self.max_levels, bool) or not isinstance(self.max_levels, (int, np.integer)) \
-                or self.max_levels < 2:
-            raise ValidationError(f"max_levels={self.max_levels!r} must be an integer >= 2")
-        if self.missing not in ("propagate", "zero"):
-            raise ValidationError(f"missing={self.missing!r}; allowed: 'propagate', 'zero'")
-        if isinstance(self.oversample, bool) or not isinstance(self.oversample, (int, float)) \
-                or not 1.0 <= float(self.oversample) <= 100.0:
-            raise ValidationError(f"oversample={self.oversample!r} must be a number in [1, 100]")
-        if not isinstance(self.mix, (bool, np.bool_)):
-            raise ValidationError(f"mix={self.mix!r} must be True or False")
-        if not isinstance(self.nominal_op, (bool, np.bool_)):
-            raise ValidationError(f"nominal_op={self.nominal_op!r} must be True or False")
-        if isinstance(self.screen, bool) or not isinstance(self.screen, (int, np.integer)) or self.screen < 0:
-            raise ValidationError(f"screen={self.screen!r} must be an integer >= 0 (0: no candidate screen)")
-        if isinstance(self.level_columns, bool) or not isinstance(self.level_columns, (int, np.integer)) \
-                or self.level_columns < 0:
-            raise ValidationError(f"level_columns={self.level_columns!r} must be an integer >= 0 (0: numeric columns "
-                                  "are never read as categories)")
-        if self.column_kinds is not None and self.n_columns is None:
-            kinds = list(self.column_kinds.values()) if isinstance(self.column_kinds, Mapping) else list(self.column_kinds)
-            bad = [k for k in kinds if k not in KINDS]
-            if bad:
-                raise ValidationError(f"column_kinds={self.column_kinds!r}: unknown kind(s) {bad}; allowed: {', '.join(KINDS)}")
         if self.n_columns is not None:
             d = int(self.n_columns)
+            per_column: dict[str, list[float]] = {}
             for pname in ("column_center", "column_scale", "column_rank"):
                 v = getattr(self, pname)
                 if v is None or len(v) != d:
                     raise ValidationError(f"{pname} must list {d} values when n_columns={d} is given (call fit(X) instead)")
-            self.column_center = [float(v) for v in self.column_center]
-            self.column_scale = [float(v) for v in self.column_scale]
-            self.column_rank = [float(v) for v in self.column_rank]
+                per_column[pname] = [float(x) for x in v]
+            self.column_center = per_column["column_center"]
+            self.column_scale = per_column["column_scale"]
+            self.column_rank = per_column["column_rank"]
             if min(self.column_scale) <= 0:
                 raise ValidationError("column_scale values must be positive")
-            kinds = self.column_kinds if self.column_kinds is not None else ["numeric"] * d
+            kinds: Sequence[str] | Mapping[Any, str] = self.column_kinds if self.column_kinds is not None \
+                else ["numeric"] * d
             if isinstance(kinds, Mapping) or len(kinds) != d or any(k not in KINDS for k in kinds):
                 raise ValidationError(f"column_kinds must list {d} kinds ({', '.join(KINDS)}) when n_columns={d} is given")
             self.column_kinds = [str(k) for k in kinds]
@@ -470,7 +490,7 @@ class TabularFamily(FeatureFamily):
             out |= np.array([lv is not None for lv in self.column_levels], dtype=bool)
         return out
 
-    def _levels(self, j: int) -> list[float] | None:
+    def _levels(self, j: int) -> Sequence[float] | None:
         """The levels of numeric column ``j`` when it can be read as a category (else None)."""
         if self._kinds()[j] != "numeric" or self.column_levels is None:
             return None
@@ -512,7 +532,7 @@ class TabularFamily(FeatureFamily):
         return sorted({t for t in self._tags() if t})
 
     # ------------------------------------------------------------------ data
-    def check_data(self, X: Any) -> np.ndarray:
+    def check_data(self, X: Any) -> EncodedTable:
         """The table encoded as floats (:mod:`metafx_tabular.frame`): numbers, category codes and
         days since 1970, NaN where a value is missing.
 
@@ -523,6 +543,7 @@ class TabularFamily(FeatureFamily):
         """
         if not isinstance(X, EncodedTable):  # columns are matched by name: a frame must have the fitted names
             check_frame_names(X, self.column_names, "seen in fit" if self.n_columns is not None else "column_names")
+        cats: Sequence[Sequence[str] | None]
         if isinstance(X, EncodedTable) and X.kinds is not None:
             arr = X
         elif self.n_columns is None:
@@ -737,12 +758,14 @@ class TabularFamily(FeatureFamily):
         kinds = self._kinds()
         if all(k == "numeric" for k in kinds):
             return Z
+        categories = self.categories or [None] * len(kinds)
         parts = []
         for j, k in enumerate(kinds):
-            if k != "categorical":
+            cats = categories[j]
+            if k != "categorical" or cats is None:
                 parts.append(Z[:, j : j + 1])
             else:
-                L = min(len(self.categories[j]), MAX_ONEHOT)
+                L = min(len(cats), MAX_ONEHOT)
                 parts.append((Z[:, j : j + 1] == np.arange(L)[None, :]).astype(np.float64))
         return np.hstack(parts)
 
