@@ -501,6 +501,18 @@ class TabularFamily(FeatureFamily[TabularBatch]):
             raise ValidationError("the tabular family has not seen the table yet: call fit(X, y) first")
         return int(self.n_columns)
 
+    def _rows(self) -> np.ndarray:
+        """The scaled row sample :meth:`fit` keeps (drawn features learn their constants on it)."""
+        if self._sample is None:
+            raise ValidationError("drawing needs the training rows: call fit(X, y) on this family first")
+        return self._sample
+
+    def _residual(self) -> np.ndarray:
+        """What a linear model of the table leaves of the target on the row sample (:meth:`relevance`)."""
+        if self._target is None:
+            raise ValidationError("scoring features needs the target: call fit(X, y) with y on this family first")
+        return self._target
+
     def _names(self) -> list[str]:
         d = self._need_fit()
         return list(self.column_names) if self.column_names is not None else [f"x{j}" for j in range(d)]
@@ -634,7 +646,6 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         ops = self.enabled_operators
         num = [int(j) for j in np.flatnonzero(self._eligible("numeric"))]
         out: list[tuple[str, list[int], dict | None]] = []
-        S = self._sample
         for o in ops:
             op = OPERATORS[o]
             if o in ARITH:
@@ -653,8 +664,9 @@ class TabularFamily(FeatureFamily[TabularBatch]):
                 else:
                     tuples = [[a, b] for a in pools[0] for b in pools[1] if a != b]
             for cols in tuples:
-                variants = op.variants([S[:, j] for j in cols]) if o in ("threshold", "date_part") else None
-                for v in variants or [None]:
+                variants = op.variants([self._rows()[:, j] for j in cols]) if o in ("threshold", "date_part") \
+                    else None
+                for v in variants if variants else [None]:
                     out.append((o, cols, v))
         return out
 
@@ -703,7 +715,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         but one, one for a real target) over the number of sampled rows."""
         from scipy.stats import chi2
 
-        R = self._target
+        R = self._residual()
         df = max(R.shape[1] - 1, 1) if R.shape[1] > 1 else 1
         return float(chi2.isf(SCREEN_ALPHA / n_tests, df)) / R.shape[0]
 
@@ -735,7 +747,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
     def _relevance(self, V: np.ndarray) -> np.ndarray:
         """Squared partial correlation of every column of ``V`` with the residual target, given the
         table's columns; 0 for a column (nearly) in their span (multiple correlation > ``SCREEN_REDUNDANT``)."""
-        R = self._target
+        R = self._residual()
         U, n2 = self._orthogonal(V)
         num = (U.T @ R) ** 2
         den = n2[:, None] * (R**2).sum(axis=0)[None, :]
@@ -855,7 +867,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         depth = min(depths, key=lambda dd: (abs(dd - int(u["depth"])), dd))
         return root, shapes[(kind, k, depth)], k, depth
 
-    def _draw_columns(self, k: int, rank: float, tag: int | None, rng: np.random.Generator,
+    def _draw_columns(self, k: int, rank: float, tag: float | None, rng: np.random.Generator,
                       slots: Sequence[str] | None = None) -> list[int]:
         """``k`` distinct columns: an anchor whose quality rank is near ``rank``, and partners
         drawn uniformly among the columns ranked no better than the anchor (among all
@@ -865,7 +877,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         (arithmetic operators) every column is numeric and the columns come in random order."""
         r = np.asarray(self.column_rank, dtype=np.float64)
         typed = slots is not None
-        slots = list(slots) if typed else ["numeric"] * k
+        slots = list(slots) if slots is not None else ["numeric"] * k
         first = self._eligible(slots[0])
         if typed and len(slots) == 2:  # the anchor must leave a partner (a column can be numeric and a category)
             second = self._eligible(slots[1])
@@ -907,7 +919,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         binary = [o for o in ar if OPERATORS[o].arity == 2]
         leaves = iter(cols)
         slots = iter(OPERATORS[root].kinds if root not in ARITH else ())
-        S = self._sample
+        S = self._rows()
 
         def rec(s, op_name: str | None) -> tuple[dict, np.ndarray]:
             if s == "L":
@@ -961,7 +973,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         for j in cols:
             if kinds[j] != "numeric":
                 continue
-            c = self._sample[:, j]
+            c = self._rows()[:, j]
             m = ok & ~np.isnan(c)
             if m.sum() < 3:
                 continue
@@ -979,7 +991,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         ops = self.enabled_operators
         mixed = bool(self.mix) and int(u["op"]) == len(ops)
         fixed = None if mixed else self._project(u)
-        cheapest = 1 if mixed else min(_shape_ops(s) for s in fixed[1])
+        cheapest = 1 if fixed is None else min(_shape_ops(s) for s in fixed[1])
         limit = math.inf if max_features is None else int(max_features)
         exprs: list[dict] = []
         vals: list[np.ndarray] = []
@@ -989,7 +1001,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         pool_budget = float(budget) * f
         while len(exprs) < (limit if f == 1.0 else math.inf) and spent + cheapest <= pool_budget + 1e-9 and misses < 30:
             # a mixed set: every feature at its own root operator, drawn uniformly
-            root, shapes, k, _ = fixed if not mixed else self._project(u, int(rng.integers(len(ops))))
+            root, shapes, k, _ = fixed if fixed is not None else self._project(u, int(rng.integers(len(ops))))
             shape = shapes[int(rng.integers(len(shapes)))]
             if spent + _shape_ops(shape) > pool_budget + 1e-9:
                 misses += 1
@@ -1013,7 +1025,8 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         # oversampled: keep the most relevant draws (per cost) that fit the budget
         costs = np.array([len(expr_ops(e)) for e in exprs], dtype=np.float64)
         order = np.argsort(-self.relevance(np.column_stack(vals)) / costs, kind="stable")
-        keep, total = [], 0.0
+        keep: list[int] = []
+        total = 0.0
         for i in order:
             if len(keep) < limit and total + costs[i] <= float(budget) + 1e-9:
                 keep.append(int(i))
@@ -1046,7 +1059,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
             blocks.append((Zo, wo, np.ones(len(exprs), dtype=bool), list(exprs)))
         blocks.append((self._screen_Z, self._screen_w, np.array([k not in seen for k in self._screen_keys], dtype=bool),
                        [e for e, _ in self._screened]))
-        R = self._target - self._target.mean(axis=0)
+        R = self._residual() - self._residual().mean(axis=0)
         state = []
         for Z, w, usable, ex in blocks:
             n2 = (Z**2).sum(axis=0)
