@@ -6,7 +6,8 @@ import numpy as np
 
 from metafx.plugin import MetaFeatureDescriber
 
-from .family import TabularFamily, expr_columns, expr_ops
+from .expressions import expr_columns, expr_ops
+from .family import TabularFamily
 from .operators import OPERATORS
 
 __all__ = ["OperatorCounts", "InputColumns", "ColumnKinds"]

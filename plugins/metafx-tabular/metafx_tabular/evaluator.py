@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from metafx.plugin import FeatureValues, SetEvaluator, ValidationError
+from metafx.plugin import FeatureValues, Interval, Options, Satisfies, SetEvaluator, ValidationError
 
 from .tasks import infer_task
 
@@ -154,6 +154,17 @@ def _cross_val_scores(model: Any, M: np.ndarray, y: np.ndarray, folds: list, sco
     return out
 
 
+def _scorer_name(value: Any) -> bool:
+    """``"auto"`` or the name of a scikit-learn scorer (the ``scoring`` parameter)."""
+    if not isinstance(value, str):
+        return False
+    if value == "auto":
+        return True
+    from sklearn.metrics import get_scorer_names
+
+    return value in get_scorer_names()
+
+
 class CVLinear(SetEvaluator):
     """Mean k-fold CV score of a standardized linear model on the feature set.
 
@@ -221,24 +232,20 @@ class CVLinear(SetEvaluator):
         self.n_repeats = n_repeats
         self.missing = missing
 
-    def check_params(self) -> None:
-        if self.missing not in self.missing_modes:
-            raise ValidationError(f"missing={self.missing!r}; allowed: {', '.join(map(repr, self.missing_modes))}")
-        if isinstance(self.n_splits, bool) or not isinstance(self.n_splits, (int, np.integer)) or self.n_splits < 2:
-            raise ValidationError(f'n_splits={self.n_splits!r} must be an integer >= 2')
-        if self.task not in ('auto', 'classification', 'regression'):
-            raise ValidationError(f"task={self.task!r}; allowed: 'auto', 'classification', 'regression'")
-        for pname in ('C', 'alpha'):
-            v = getattr(self, pname, 1.0)  # CVTree has neither
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or (not v > 0):
-                raise ValidationError(f'{pname}={v!r} must be a positive number')
-        for pname, v in (('max_iter', self.max_iter), ('n_repeats', self.n_repeats)):
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
-                raise ValidationError(f'{pname}={v!r} must be an integer >= 1')
-        if self.scoring != 'auto':
-            from sklearn.metrics import get_scorer_names
-            if self.scoring not in get_scorer_names():
-                raise ValidationError(f"scoring={self.scoring!r} is not a scikit-learn scorer name; e.g. 'accuracy', 'neg_log_loss', 'r2', 'neg_mean_squared_error', or 'auto'")
+    #: what each parameter accepts, checked by ``check_params`` (see :mod:`metafx.core.params`); a subclass
+    #: that changes ``missing_modes`` declares ``missing`` again
+    _parameter_constraints = {
+        "n_splits": [Interval("int", 2, None)],
+        "task": [Options("auto", "classification", "regression")],
+        "C": [Interval("real", 0, None, closed="neither")],
+        "alpha": [Interval("real", 0, None, closed="neither")],
+        "max_iter": [Interval("int", 1, None)],
+        "with_columns": ["boolean"],
+        "scoring": [Satisfies(_scorer_name, "'auto' or a scikit-learn scorer name, e.g. 'accuracy', 'neg_log_loss', "
+                              "'r2', 'neg_mean_squared_error'", invalid=["no-such-scorer", 3])],
+        "n_repeats": [Interval("int", 1, None)],
+        "missing": [Options(*missing_modes)],
+    }
 
     def _model(self, task: str, empty: bool) -> Any:
         from sklearn.dummy import DummyClassifier, DummyRegressor
@@ -447,13 +454,12 @@ class CVTree(CVLinear):
         self.n_repeats = n_repeats
         self.missing = missing
 
-    def check_params(self) -> None:
-        super().check_params()
-        if isinstance(self.learning_rate, bool) or not isinstance(self.learning_rate, (int, float)) or (not self.learning_rate > 0):
-            raise ValidationError(f'learning_rate={self.learning_rate!r} must be a positive number')
-        for pname, v, lo in (('max_leaf_nodes', self.max_leaf_nodes, 2), ('min_samples_leaf', self.min_samples_leaf, 1)):
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
-                raise ValidationError(f'{pname}={v!r} must be an integer >= {lo}')
+    _parameter_constraints = {
+        "learning_rate": [Interval("real", 0, None, closed="neither")],
+        "max_leaf_nodes": [Interval("int", 2, None)],
+        "min_samples_leaf": [Interval("int", 1, None)],
+        "missing": [Options(*missing_modes)],
+    }
 
     def _model(self, task: str, empty: bool) -> Any:
         from sklearn.dummy import DummyClassifier, DummyRegressor

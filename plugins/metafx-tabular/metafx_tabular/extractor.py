@@ -39,8 +39,9 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from metafx import MetaFeatureExtractor, SearchResult, ValidationError
-from metafx.plugin import FeatureFamily, make_component
+# the transformer and the result type are user-facing names of `metafx`, not in `metafx.plugin`
+from metafx import MetaFeatureExtractor, SearchResult
+from metafx.plugin import FeatureBatch, FeatureFamily, ValidationError, make_component
 
 from .frame import check_frame_names
 
@@ -116,6 +117,10 @@ class TableExtractor(MetaFeatureExtractor):
     """
 
     frames = True  # X (a DataFrame or an array with NaN) is validated by the family
+    #: set by ``fit``: the chosen features as the family's batch, and as JSON specifications
+    _batch: FeatureBatch
+    features_: list[dict[str, Any]]
+    confirmation_: dict[str, Any] | None
 
     def __init__(
         self,

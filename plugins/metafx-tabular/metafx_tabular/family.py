@@ -71,14 +71,34 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from metafx.plugin import Dimension, FeatureFamily, FeatureValues, MetaFeatureSpace, ValidationError
+from metafx.plugin import (
+    Dimension,
+    FeatureFamily,
+    FeatureValues,
+    Interval,
+    MetaFeatureSpace,
+    Options,
+    Satisfies,
+    ValidationError,
+)
 
+from .batch import TableValues, TabularBatch
+from .expressions import (
+    COMMUTATIVE,
+    MAX_ARITY,
+    MAX_DEPTH,
+    SYMMETRIC,
+    _check_expr,
+    _level_codes,
+    _structure,
+    expr_columns,
+    expr_depth,
+    expr_ops,
+)
 from .frame import (
     KINDS,
     EncodedTable,
@@ -90,17 +110,13 @@ from .frame import (
     needs_encoding,
 )
 from .operators import ARITH, OPERATORS, operator
+from .shapes import _shape_ops, tree_shapes
 from .tasks import column_scores, infer_task
 
+# TabularBatch, TableValues (metafx_tabular.batch) and expr_columns, expr_depth, expr_ops
+# (metafx_tabular.expressions) are also importable from here, where they were first defined
 __all__ = ["TabularFamily", "TabularBatch", "TableValues", "expr_columns", "expr_depth", "expr_ops"]
 
-MAX_ARITY = 3
-MAX_DEPTH = 3
-#: operators whose feature does not change (up to sign) when their arguments are swapped
-SYMMETRIC = frozenset({"mul", "diff", "pair_count", "date_diff"})
-#: operators whose value does not depend on the order of their arguments: built with the arguments in
-#: one order (by their structure key), so the same feature has one name and one JSON whatever the draw
-COMMUTATIVE = frozenset({"mul", "pair_count"})
 #: categories of a column one-hot encoded in the design matrix (the most frequent ones)
 MAX_ONEHOT = 20
 #: candidates of the screen (and a point's draws) more correlated than this with a kept one are dropped
@@ -160,128 +176,24 @@ def _score_matrix(X: np.ndarray, kinds: Sequence[str]) -> np.ndarray:
     return M
 
 
-# --------------------------------------------------------------------------- expressions
-# An expression is JSON: a leaf ``{"col": j}`` or a node
-# ``{"op": name, "args": [expr, ...], <operator constants>, "range": [lo, hi], "center": c, "scale": s}``
-# (the node's output is clipped to ``range``, what the training rows gave, then
-# standardized by ``center``/``scale``; all three are absent for 0/1 operators).
-
-def expr_columns(e: Mapping[str, Any]) -> list[int]:
-    """Input columns of an expression, left to right."""
-    if "col" in e:
-        return [int(e["col"])]
-    return [c for a in e["args"] for c in expr_columns(a)]
+def _known_operators(value: Any) -> bool:
+    """A non-empty list of operator names of :data:`OPERATORS` (the ``operators`` parameter)."""
+    if isinstance(value, (str, bytes, Mapping)):
+        return False
+    names = list(value)
+    return bool(names) and all(isinstance(o, str) and o in OPERATORS for o in names)
 
 
-def expr_depth(e: Mapping[str, Any]) -> int:
-    """Operator nesting depth (a leaf has depth 0)."""
-    return 0 if "col" in e else 1 + max(expr_depth(a) for a in e["args"])
-
-
-def expr_ops(e: Mapping[str, Any]) -> list[str]:
-    """Operator names of an expression, root first (pre-order)."""
-    return [] if "col" in e else [e["op"]] + [o for a in e["args"] for o in expr_ops(a)]
-
-
-def _structure(e: Mapping[str, Any]) -> str:
-    """A key that identifies a feature up to its learned constants (used to skip repeats)."""
-    if "col" in e:
-        return str(int(e["col"]))
-    extra = f"@{e['q']}" if e["op"] == "threshold" else (f"@{e['part']}" if "part" in e else "")
-    args = [_structure(a) for a in e["args"]]
-    if e["op"] in SYMMETRIC:  # a * b = b * a; a - b = -(b - a), the same feature once standardized
-        args = sorted(args)
-    return f"{e['op']}{extra}(" + ",".join(args) + ")"
-
-
-# --------------------------------------------------------------------------- tree shapes
-# A shape is an expression with placeholders: "L" (a column), ("U", child),
-# ("B", left, right).  A unary node never sits directly on another unary node
-# (log(square(x)) adds little).
-
-def _shape_leaves(s) -> int:
-    return 1 if s == "L" else sum(_shape_leaves(c) for c in s[1:])
-
-
-def _shape_depth(s) -> int:
-    return 0 if s == "L" else 1 + max(_shape_depth(c) for c in s[1:])
-
-
-def _shape_ops(s) -> int:
-    return 0 if s == "L" else 1 + sum(_shape_ops(c) for c in s[1:])
-
-
-@lru_cache(maxsize=None)
-def tree_shapes(max_arity: int, max_depth: int, unary: bool, binary: bool) -> dict[tuple[str, int, int], tuple]:
-    """Every shape by ``(root kind "U"/"B", arity, depth)``."""
-    level: set = {"L"}
-    for _ in range(max_depth):
-        new = set(level)
-        for s in level:
-            if unary and (s == "L" or s[0] != "U"):
-                new.add(("U", s))
-            if binary:
-                for t in level:
-                    if _shape_leaves(s) + _shape_leaves(t) <= max_arity:
-                        new.add(("B", s, t))
-        level = new
-    out: dict[tuple[str, int, int], list] = {}
-    for s in level:
-        if s != "L":
-            out.setdefault((s[0], _shape_leaves(s), _shape_depth(s)), []).append(s)
-    return {k: tuple(sorted(v, key=repr)) for k, v in out.items()}
-
-
-# --------------------------------------------------------------------------- batch
-@dataclass
-class TabularBatch:
-    """Features of ``tabular``: a list of expressions (see the module docstring)."""
-
-    exprs: list[dict[str, Any]]
-    costs: np.ndarray = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.costs = np.array([len(expr_ops(e)) for e in self.exprs], dtype=np.float64)
-
-    def __len__(self) -> int:
-        return len(self.exprs)
-
-    def take(self, idx: Sequence[int] | np.ndarray) -> TabularBatch:
-        return TabularBatch([self.exprs[int(i)] for i in np.asarray(idx, dtype=np.intp).reshape(-1)])
-
-    @property
-    def arity(self) -> np.ndarray:
-        return np.array([len(expr_columns(e)) for e in self.exprs], dtype=np.int64)
-
-    @property
-    def depth(self) -> np.ndarray:
-        return np.array([expr_depth(e) for e in self.exprs], dtype=np.int64)
-
-    def columns(self) -> list[list[int]]:
-        return [expr_columns(e) for e in self.exprs]
-
-
-# --------------------------------------------------------------------------- values
-class TableValues(FeatureValues):
-    """Feature values that also carry the (standardized) table they were computed from.
-
-    ``columns`` lets an evaluator score a feature set *added to* the table's
-    own columns, which is how constructed features are used on tables (see
-    :class:`metafx_tabular.CVLinear`, ``with_columns``).  Everything else
-    behaves as :class:`metafx.plugin.FeatureValues`.
-    """
-
-    def __init__(self, *, dense: np.ndarray, columns: np.ndarray) -> None:
-        super().__init__(n_samples=dense.shape[0], dense=dense)
-        self.columns = columns
-
-    def take(self, columns: Sequence[int] | np.ndarray) -> TableValues:
-        idx = np.asarray(columns, dtype=np.intp)
-        return TableValues(dense=self.dense(np.float64)[:, idx], columns=self.columns)
+def _known_kinds(value: Any) -> bool:
+    """A list of column kinds, or ``{column index or name: kind}`` (the ``column_kinds`` parameter)."""
+    if isinstance(value, (str, bytes)):
+        return False
+    kinds = list(value.values()) if isinstance(value, Mapping) else list(value)
+    return all(isinstance(k, str) and k in KINDS for k in kinds)
 
 
 # --------------------------------------------------------------------------- the family
-class TabularFamily(FeatureFamily):
+class TabularFamily(FeatureFamily[TabularBatch]):
     """Operator expressions over 1-3 columns of a numeric table (see the module docstring).
 
     Parameters
@@ -455,63 +367,58 @@ class TabularFamily(FeatureFamily):
         self._floor = 0.0
 
     # ------------------------------------------------------------------ parameters
+    #: what each parameter accepts, checked by :meth:`check_params` (see :mod:`metafx.core.params`)
+    _parameter_constraints = {
+        "operators": [None, Satisfies(_known_operators, "a non-empty list of operator names among "
+                                      + ", ".join(OPERATORS), invalid=[[], ["no-such-operator"], "mul"])],
+        "max_arity": [Interval("int", 1, MAX_ARITY)],
+        "max_depth": [Interval("int", 1, MAX_DEPTH)],
+        "rank_width": [Interval("real", 0, None, closed="neither")],
+        "column_names": [None, "array-like"],
+        "column_tags": [None, "dict", "array-like"],
+        "task": [Options("auto", "classification", "regression")],
+        "sample_size": [Interval("int", 10, None)],
+        "clip_quantile": [Interval("real", 0.0, 0.5, closed="left")],
+        "column_kinds": [None, Satisfies(_known_kinds, "a list or {column index or name: kind} of kinds "
+                                         "among " + ", ".join(KINDS), invalid=[["no-such-kind"], {0: "text"}, "numeric"])],
+        "max_levels": [Interval("int", 2, None)],
+        "missing": [Options("propagate", "zero")],
+        "mix": ["boolean"],
+        "oversample": [Interval("real", 1.0, 100.0)],
+        "nominal_op": ["boolean"],
+        "screen": [Interval("int", 0, None)],
+        "level_columns": [Interval("int", 0, None)],
+        "n_columns": [None, Interval("int", 1, None)],
+        "column_center": [None, "array-like"],
+        "column_scale": [None, "array-like"],
+        "column_rank": [None, "array-like"],
+        "categories": [None, "array-like"],
+        "column_missing": [None, "array-like"],
+        "column_levels": [None, "array-like"],
+    }
+
     def check_params(self) -> None:
+        """The declared constraints (``_parameter_constraints``), then what ties the learned parameters together:
+        with ``n_columns``, every per-column list has ``n_columns`` entries of the right kind."""
+        super().check_params()
         if self.operators is not None:
             ops = [str(o) for o in self.operators]
-            unknown = [o for o in ops if o not in OPERATORS]
-            if unknown or not ops:
-                raise ValidationError(
-                    f"operators={self.operators!r}: unknown {unknown or '(empty list)'}; allowed: {', '.join(OPERATORS)}"
-                )
             self.operators = [o for o in OPERATORS if o in ops]  # canonical order
-        for pname, value, hi in (("max_arity", self.max_arity, MAX_ARITY), ("max_depth", self.max_depth, MAX_DEPTH)):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 1 <= value <= hi:
-                raise ValidationError(f"{pname}={value!r} must be an integer in 1..{hi}")
-        if not (isinstance(self.rank_width, (int, float)) and self.rank_width > 0):
-            raise ValidationError(f"rank_width={self.rank_width!r} must be a positive number")
-        if self.task not in ("auto", "classification", "regression"):
-            raise ValidationError(f"task={self.task!r}; allowed: 'auto', 'classification', 'regression'")
-        if isinstance(self.sample_size, bool) or not isinstance(self.sample_size, (int, np.integer)) \
-                or self.sample_size < 10:
-            raise ValidationError(f"sample_size={self.sample_size!r} must be an integer >= 10")
-        if isinstance(self.clip_quantile, bool) or not isinstance(self.clip_quantile, (int, float)) \
-                or not 0.0 <= self.clip_quantile < 0.5:
-            raise ValidationError(f"clip_quantile={self.clip_quantile!r} must be a number in [0, 0.5)")
-        if isinstance(self.max_levels, bool) or not isinstance(self.max_levels, (int, np.integer)) \
-                or self.max_levels < 2:
-            raise ValidationError(f"max_levels={self.max_levels!r} must be an integer >= 2")
-        if self.missing not in ("propagate", "zero"):
-            raise ValidationError(f"missing={self.missing!r}; allowed: 'propagate', 'zero'")
-        if isinstance(self.oversample, bool) or not isinstance(self.oversample, (int, float)) \
-                or not 1.0 <= float(self.oversample) <= 100.0:
-            raise ValidationError(f"oversample={self.oversample!r} must be a number in [1, 100]")
-        if not isinstance(self.mix, (bool, np.bool_)):
-            raise ValidationError(f"mix={self.mix!r} must be True or False")
-        if not isinstance(self.nominal_op, (bool, np.bool_)):
-            raise ValidationError(f"nominal_op={self.nominal_op!r} must be True or False")
-        if isinstance(self.screen, bool) or not isinstance(self.screen, (int, np.integer)) or self.screen < 0:
-            raise ValidationError(f"screen={self.screen!r} must be an integer >= 0 (0: no candidate screen)")
-        if isinstance(self.level_columns, bool) or not isinstance(self.level_columns, (int, np.integer)) \
-                or self.level_columns < 0:
-            raise ValidationError(f"level_columns={self.level_columns!r} must be an integer >= 0 (0: numeric columns "
-                                  "are never read as categories)")
-        if self.column_kinds is not None and self.n_columns is None:
-            kinds = list(self.column_kinds.values()) if isinstance(self.column_kinds, Mapping) else list(self.column_kinds)
-            bad = [k for k in kinds if k not in KINDS]
-            if bad:
-                raise ValidationError(f"column_kinds={self.column_kinds!r}: unknown kind(s) {bad}; allowed: {', '.join(KINDS)}")
         if self.n_columns is not None:
             d = int(self.n_columns)
+            per_column: dict[str, list[float]] = {}
             for pname in ("column_center", "column_scale", "column_rank"):
                 v = getattr(self, pname)
                 if v is None or len(v) != d:
                     raise ValidationError(f"{pname} must list {d} values when n_columns={d} is given (call fit(X) instead)")
-            self.column_center = [float(v) for v in self.column_center]
-            self.column_scale = [float(v) for v in self.column_scale]
-            self.column_rank = [float(v) for v in self.column_rank]
+                per_column[pname] = [float(x) for x in v]
+            self.column_center = per_column["column_center"]
+            self.column_scale = per_column["column_scale"]
+            self.column_rank = per_column["column_rank"]
             if min(self.column_scale) <= 0:
                 raise ValidationError("column_scale values must be positive")
-            kinds = self.column_kinds if self.column_kinds is not None else ["numeric"] * d
+            kinds: Sequence[str] | Mapping[Any, str] = self.column_kinds if self.column_kinds is not None \
+                else ["numeric"] * d
             if isinstance(kinds, Mapping) or len(kinds) != d or any(k not in KINDS for k in kinds):
                 raise ValidationError(f"column_kinds must list {d} kinds ({', '.join(KINDS)}) when n_columns={d} is given")
             self.column_kinds = [str(k) for k in kinds]
@@ -583,7 +490,7 @@ class TabularFamily(FeatureFamily):
             out |= np.array([lv is not None for lv in self.column_levels], dtype=bool)
         return out
 
-    def _levels(self, j: int) -> list[float] | None:
+    def _levels(self, j: int) -> Sequence[float] | None:
         """The levels of numeric column ``j`` when it can be read as a category (else None)."""
         if self._kinds()[j] != "numeric" or self.column_levels is None:
             return None
@@ -593,6 +500,18 @@ class TabularFamily(FeatureFamily):
         if self.n_columns is None:
             raise ValidationError("the tabular family has not seen the table yet: call fit(X, y) first")
         return int(self.n_columns)
+
+    def _rows(self) -> np.ndarray:
+        """The scaled row sample :meth:`fit` keeps (drawn features learn their constants on it)."""
+        if self._sample is None:
+            raise ValidationError("drawing needs the training rows: call fit(X, y) on this family first")
+        return self._sample
+
+    def _residual(self) -> np.ndarray:
+        """What a linear model of the table leaves of the target on the row sample (:meth:`relevance`)."""
+        if self._target is None:
+            raise ValidationError("scoring features needs the target: call fit(X, y) with y on this family first")
+        return self._target
 
     def _names(self) -> list[str]:
         d = self._need_fit()
@@ -625,7 +544,7 @@ class TabularFamily(FeatureFamily):
         return sorted({t for t in self._tags() if t})
 
     # ------------------------------------------------------------------ data
-    def check_data(self, X: Any) -> np.ndarray:
+    def check_data(self, X: Any) -> EncodedTable:
         """The table encoded as floats (:mod:`metafx_tabular.frame`): numbers, category codes and
         days since 1970, NaN where a value is missing.
 
@@ -636,6 +555,7 @@ class TabularFamily(FeatureFamily):
         """
         if not isinstance(X, EncodedTable):  # columns are matched by name: a frame must have the fitted names
             check_frame_names(X, self.column_names, "seen in fit" if self.n_columns is not None else "column_names")
+        cats: Sequence[Sequence[str] | None]
         if isinstance(X, EncodedTable) and X.kinds is not None:
             arr = X
         elif self.n_columns is None:
@@ -726,7 +646,6 @@ class TabularFamily(FeatureFamily):
         ops = self.enabled_operators
         num = [int(j) for j in np.flatnonzero(self._eligible("numeric"))]
         out: list[tuple[str, list[int], dict | None]] = []
-        S = self._sample
         for o in ops:
             op = OPERATORS[o]
             if o in ARITH:
@@ -745,8 +664,9 @@ class TabularFamily(FeatureFamily):
                 else:
                     tuples = [[a, b] for a in pools[0] for b in pools[1] if a != b]
             for cols in tuples:
-                variants = op.variants([S[:, j] for j in cols]) if o in ("threshold", "date_part") else None
-                for v in variants or [None]:
+                variants = op.variants([self._rows()[:, j] for j in cols]) if o in ("threshold", "date_part") \
+                    else None
+                for v in variants if variants else [None]:
                     out.append((o, cols, v))
         return out
 
@@ -795,7 +715,7 @@ class TabularFamily(FeatureFamily):
         but one, one for a real target) over the number of sampled rows."""
         from scipy.stats import chi2
 
-        R = self._target
+        R = self._residual()
         df = max(R.shape[1] - 1, 1) if R.shape[1] > 1 else 1
         return float(chi2.isf(SCREEN_ALPHA / n_tests, df)) / R.shape[0]
 
@@ -827,7 +747,7 @@ class TabularFamily(FeatureFamily):
     def _relevance(self, V: np.ndarray) -> np.ndarray:
         """Squared partial correlation of every column of ``V`` with the residual target, given the
         table's columns; 0 for a column (nearly) in their span (multiple correlation > ``SCREEN_REDUNDANT``)."""
-        R = self._target
+        R = self._residual()
         U, n2 = self._orthogonal(V)
         num = (U.T @ R) ** 2
         den = n2[:, None] * (R**2).sum(axis=0)[None, :]
@@ -850,12 +770,14 @@ class TabularFamily(FeatureFamily):
         kinds = self._kinds()
         if all(k == "numeric" for k in kinds):
             return Z
+        categories = self.categories or [None] * len(kinds)
         parts = []
         for j, k in enumerate(kinds):
-            if k != "categorical":
+            cats = categories[j]
+            if k != "categorical" or cats is None:
                 parts.append(Z[:, j : j + 1])
             else:
-                L = min(len(self.categories[j]), MAX_ONEHOT)
+                L = min(len(cats), MAX_ONEHOT)
                 parts.append((Z[:, j : j + 1] == np.arange(L)[None, :]).astype(np.float64))
         return np.hstack(parts)
 
@@ -945,7 +867,7 @@ class TabularFamily(FeatureFamily):
         depth = min(depths, key=lambda dd: (abs(dd - int(u["depth"])), dd))
         return root, shapes[(kind, k, depth)], k, depth
 
-    def _draw_columns(self, k: int, rank: float, tag: int | None, rng: np.random.Generator,
+    def _draw_columns(self, k: int, rank: float, tag: float | None, rng: np.random.Generator,
                       slots: Sequence[str] | None = None) -> list[int]:
         """``k`` distinct columns: an anchor whose quality rank is near ``rank``, and partners
         drawn uniformly among the columns ranked no better than the anchor (among all
@@ -955,7 +877,7 @@ class TabularFamily(FeatureFamily):
         (arithmetic operators) every column is numeric and the columns come in random order."""
         r = np.asarray(self.column_rank, dtype=np.float64)
         typed = slots is not None
-        slots = list(slots) if typed else ["numeric"] * k
+        slots = list(slots) if slots is not None else ["numeric"] * k
         first = self._eligible(slots[0])
         if typed and len(slots) == 2:  # the anchor must leave a partner (a column can be numeric and a category)
             second = self._eligible(slots[1])
@@ -997,7 +919,7 @@ class TabularFamily(FeatureFamily):
         binary = [o for o in ar if OPERATORS[o].arity == 2]
         leaves = iter(cols)
         slots = iter(OPERATORS[root].kinds if root not in ARITH else ())
-        S = self._sample
+        S = self._rows()
 
         def rec(s, op_name: str | None) -> tuple[dict, np.ndarray]:
             if s == "L":
@@ -1051,7 +973,7 @@ class TabularFamily(FeatureFamily):
         for j in cols:
             if kinds[j] != "numeric":
                 continue
-            c = self._sample[:, j]
+            c = self._rows()[:, j]
             m = ok & ~np.isnan(c)
             if m.sum() < 3:
                 continue
@@ -1069,7 +991,7 @@ class TabularFamily(FeatureFamily):
         ops = self.enabled_operators
         mixed = bool(self.mix) and int(u["op"]) == len(ops)
         fixed = None if mixed else self._project(u)
-        cheapest = 1 if mixed else min(_shape_ops(s) for s in fixed[1])
+        cheapest = 1 if fixed is None else min(_shape_ops(s) for s in fixed[1])
         limit = math.inf if max_features is None else int(max_features)
         exprs: list[dict] = []
         vals: list[np.ndarray] = []
@@ -1079,7 +1001,7 @@ class TabularFamily(FeatureFamily):
         pool_budget = float(budget) * f
         while len(exprs) < (limit if f == 1.0 else math.inf) and spent + cheapest <= pool_budget + 1e-9 and misses < 30:
             # a mixed set: every feature at its own root operator, drawn uniformly
-            root, shapes, k, _ = fixed if not mixed else self._project(u, int(rng.integers(len(ops))))
+            root, shapes, k, _ = fixed if fixed is not None else self._project(u, int(rng.integers(len(ops))))
             shape = shapes[int(rng.integers(len(shapes)))]
             if spent + _shape_ops(shape) > pool_budget + 1e-9:
                 misses += 1
@@ -1103,7 +1025,8 @@ class TabularFamily(FeatureFamily):
         # oversampled: keep the most relevant draws (per cost) that fit the budget
         costs = np.array([len(expr_ops(e)) for e in exprs], dtype=np.float64)
         order = np.argsort(-self.relevance(np.column_stack(vals)) / costs, kind="stable")
-        keep, total = [], 0.0
+        keep: list[int] = []
+        total = 0.0
         for i in order:
             if len(keep) < limit and total + costs[i] <= float(budget) + 1e-9:
                 keep.append(int(i))
@@ -1136,7 +1059,7 @@ class TabularFamily(FeatureFamily):
             blocks.append((Zo, wo, np.ones(len(exprs), dtype=bool), list(exprs)))
         blocks.append((self._screen_Z, self._screen_w, np.array([k not in seen for k in self._screen_keys], dtype=bool),
                        [e for e, _ in self._screened]))
-        R = self._target - self._target.mean(axis=0)
+        R = self._residual() - self._residual().mean(axis=0)
         state = []
         for Z, w, usable, ex in blocks:
             n2 = (Z**2).sum(axis=0)
@@ -1275,19 +1198,6 @@ class TabularFamily(FeatureFamily):
         return TabularBatch(exprs)
 
 
-def _level_codes(z: np.ndarray, levels: Sequence[float]) -> np.ndarray:
-    """Codes ``0..len(levels)-1`` of the values of ``z`` equal to one of the sorted ``levels``; NaN stays NaN,
-    and a value matching no level gets the code ``len(levels)`` (read as the category table's last entry)."""
-    lv = np.asarray(levels, dtype=np.float64)
-    i = np.clip(np.searchsorted(lv, z), 0, lv.size - 1)
-    lo = np.clip(i - 1, 0, lv.size - 1)
-    i = np.where(np.abs(lv[lo] - z) < np.abs(lv[i] - z), lo, i)
-    hit = np.abs(lv[i] - z) <= 1e-9 * (1.0 + np.abs(z))
-    out = np.where(hit, i, lv.size).astype(np.float64)
-    out[np.isnan(z)] = np.nan
-    return out
-
-
 def _main_tag(tags: list[str], names: list[str]) -> int:
     """Index (in ``names``) of the most frequent tag among the inputs; -1 if none is tagged."""
     counts = {t: tags.count(t) for t in tags if t}
@@ -1295,47 +1205,3 @@ def _main_tag(tags: list[str], names: list[str]) -> int:
         return -1
     best = max(sorted(counts), key=lambda t: counts[t])
     return names.index(best)
-
-
-def _check_expr(e: Any, d: int, ops: list[str], kinds: list[str]) -> None:
-    if not isinstance(e, Mapping):
-        raise TypeError(f"{e!r} is not an expression")
-    if "col" in e:
-        j = e["col"]
-        if isinstance(j, bool) or not isinstance(j, int) or not 0 <= j < d:
-            raise ValueError(f"column {j!r} is not an integer in 0..{d - 1}")
-        if "levels" in e:
-            lv = [float(v) for v in e["levels"]]
-            if kinds[j] != "numeric" or len(lv) < 2 or any(not math.isfinite(v) for v in lv) \
-                    or any(b <= a for a, b in zip(lv, lv[1:])):
-                raise ValueError(f"levels of column {j} must be >= 2 increasing finite numbers of a numeric column")
-        return
-    name = e["op"]
-    if name not in ops:
-        raise ValueError(f"operator {name!r} is not enabled; enabled: {', '.join(ops)}")
-    op = operator(name)
-    args = e["args"]
-    if not isinstance(args, list) or len(args) != op.arity:
-        raise ValueError(f"operator {name!r} takes {op.arity} argument(s)")
-    op.check(e)
-    if not op.binary_output:
-        if not (float(e["scale"]) > 0 and math.isfinite(float(e["center"]))):
-            raise ValueError(f"operator {name!r} needs a finite center and a positive scale")
-        if "range" in e:
-            lo, hi = (float(v) for v in e["range"])
-            if not lo <= hi:
-                raise ValueError(f"range {e['range']!r} must be [low, high]")
-    for a, kind in zip(args, op.kinds):
-        _check_expr(a, d, ops, kinds)
-        if kind == "numeric":
-            if "col" in a and (kinds[a["col"]] != "numeric" or "levels" in a):
-                raise ValueError(f"operator {name!r} needs a numeric argument, column {a['col']} is {kinds[a['col']]}")
-            if "op" in a and operator(str(a["op"])).leaf_only():
-                raise ValueError(f"operator {a['op']!r} cannot sit under another operator")
-        else:
-            if "col" not in a:
-                raise ValueError(f"operator {name!r} takes table columns as arguments")
-            if kind == "categorical" and kinds[a["col"]] == "numeric" and "levels" in a:
-                continue  # a numeric column read as a category
-            if kind != "missing" and kinds[a["col"]] != kind:
-                raise ValueError(f"operator {name!r} needs a {kind} column, column {a['col']} is {kinds[a['col']]}")

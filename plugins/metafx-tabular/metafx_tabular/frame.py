@@ -24,11 +24,12 @@ arrays.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from metafx import ValidationError
+from metafx.plugin import ValidationError
 
 __all__ = ["KINDS", "OTHER", "EncodedTable", "is_frame", "infer_kinds", "learn_categories", "encode",
            "needs_encoding", "frame_names", "check_frame_names"]
@@ -46,17 +47,21 @@ class EncodedTable(np.ndarray):
     ``prepare`` of the same call chain do not encode twice.
     """
 
-    kinds: list[str]
-    categories: list[list[str] | None]
+    #: the schema; None on an array derived from one by a NumPy operation (a slice, arithmetic), which the
+    #: family encodes again
+    kinds: list[str] | None
+    categories: list[Sequence[str] | None] | None
     names: list[str] | None
 
     @classmethod
-    def make(cls, values: np.ndarray, kinds, categories, names) -> EncodedTable:
+    def make(cls, values: np.ndarray, kinds: Sequence[str], categories: Sequence[Sequence[str] | None],
+             names: Sequence[str] | None) -> EncodedTable:
         out = np.ascontiguousarray(values, dtype=np.float64).view(cls)
-        out.kinds, out.categories, out.names = list(kinds), list(categories), names
+        out.kinds, out.categories = list(kinds), list(categories)
+        out.names = None if names is None else list(names)
         return out
 
-    def __array_finalize__(self, obj) -> None:
+    def __array_finalize__(self, obj: Any) -> None:
         self.kinds = getattr(obj, "kinds", None)
         self.categories = getattr(obj, "categories", None)
         self.names = getattr(obj, "names", None)
@@ -79,8 +84,7 @@ def check_frame_names(X: Any, fitted: Sequence[str] | None = None, what: str = "
     names = frame_names(X)
     if names is None:
         return
-    seen: set[str] = set()
-    repeated = sorted({n for n in names if n in seen or seen.add(n)})
+    repeated = sorted(n for n, count in Counter(names).items() if count > 1)
     if repeated:
         raise ValidationError(f"X has repeated column names {repeated}; give every column its own name")
     if fitted is None or list(names) == [str(n) for n in fitted]:

@@ -27,7 +27,7 @@ index in it, and a search engine moves along neighbouring indices.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Sequence
+from typing import Any, ClassVar, Mapping, Sequence
 
 import numpy as np
 
@@ -94,13 +94,13 @@ class Operator:
         threshold at three quantiles); None: one variant, :meth:`fit`'s."""
         return None
 
-    def apply(self, args: Sequence[np.ndarray], consts: dict[str, Any]) -> np.ndarray:
+    def apply(self, args: Sequence[np.ndarray], consts: Mapping[str, Any]) -> np.ndarray:
         raise NotImplementedError
 
-    def format(self, args: Sequence[str], consts: dict[str, Any]) -> str:
+    def format(self, args: Sequence[str], consts: Mapping[str, Any]) -> str:
         raise NotImplementedError
 
-    def check(self, consts: dict[str, Any]) -> None:
+    def check(self, consts: Mapping[str, Any]) -> None:
         """Validate constants read from JSON (raise ``ValueError``)."""
 
     def __repr__(self) -> str:
