@@ -2,7 +2,7 @@
 
 Evaluates the same meta-feature points (draw + compute + 2-fold linear SVM)
 sequentially, on 2 threads and on 2 joblib worker processes (what ``n_jobs``
-uses: ``metafx.loop.parallel.Evaluator``), and prints the speed-up of each against the sequential
+uses: ``metafx.loop.parallel.EvaluationPool``), and prints the speed-up of each against the sequential
 run measured in the same process, each also as a ratio to the yardstick (one
 ``LinearSVC(C=0.1, dual=False)`` fit on 2000 x 784 MNIST pixels, measured in the
 same run; needs MNIST), and how many qualities the threads changed:
@@ -24,7 +24,7 @@ from _yardstick import yardstick
 
 import metafx
 import metafx.plugin
-from metafx.loop.parallel import Evaluator, evaluate_candidate
+from metafx.loop.parallel import EvaluationPool, evaluate_candidate
 from metafx.loop.problem import SearchProblem, step_rng
 from metafx.plugin import Candidate
 
@@ -71,7 +71,7 @@ def main() -> None:
         t_thr = time.perf_counter() - t
 
     cands = [Candidate(point, keys=(0, key, 1)) for point, key in jobs]
-    with Evaluator(p, None, 2) as ev:
+    with EvaluationPool(p, None, 2) as ev:
         ev.map(cands[:2])  # start the workers and warm them up
         t = time.perf_counter()
         prc = [e.quality for e, _ in ev.map(cands)]

@@ -31,7 +31,7 @@ from .core.base import FeatureFamily
 from .core.exceptions import MetafxError, StorageError, UnknownComponentError, ValidationError
 from .core.userdata import DataFile, binarize, looks_like_path, read_data, write_features
 from .core.validation import split_indices
-from .distributed import ProblemSpec, run_search, run_worker
+from .distributed import ProblemSpec, run_shared_search, run_worker
 from .hooks.manager import get_registry
 from .loop.api import DEFAULT_BUDGET, DEFAULT_ENGINE, DEFAULT_STEPS, resolve_budget, search
 from .loop.checks import data_record
@@ -746,8 +746,8 @@ def _shared_search(args: argparse.Namespace, X, y, n_train: int, n_test: int, en
                        engine=args.engine, engine_params=engine_params)
     study = args.study or f"metafx-{args.data}-{args.family}-b{args.budget:g}-s{args.seed}"
     print(f"study {study!r} ({args.n_workers} worker process(es) here)", file=sys.stderr)
-    return run_search(spec, args.storage, study, n_workers=args.n_workers, n_jobs=args.n_jobs,
-                      progress=args.progress, data=(X, y))
+    return run_shared_search(spec, args.storage, study, n_workers=args.n_workers, n_jobs=args.n_jobs,
+                             progress=args.progress, data=(X, y))
 
 
 def cmd_show(args: argparse.Namespace) -> int:

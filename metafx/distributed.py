@@ -42,6 +42,7 @@ import os
 import subprocess
 import sys
 import time
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
@@ -63,7 +64,7 @@ from .loop.result import SearchResult
 from .loop.storage import PASSWORD_ENV, mask_url, open_storage, split_password
 from .loop.study_store import SPEC_KEY, STEPS_KEY, StudyStore, quiet_optuna
 
-__all__ = ["ProblemSpec", "create_study", "run_worker", "wait_for_study", "run_search", "study_spec"]
+__all__ = ["ProblemSpec", "create_study", "run_worker", "wait_for_study", "run_shared_search", "study_spec"]
 
 
 @dataclass
@@ -257,14 +258,16 @@ def worker_command(storage: str, study_name: str, n_jobs: int = 1) -> tuple[list
              "--n-jobs", str(n_jobs), "--no-progress"], env)
 
 
-def run_search(spec: ProblemSpec, storage: Any, study_name: str, *, n_workers: int = 1, n_jobs: int = 1,
-               progress: bool | None = None, callbacks: Sequence[Callable[..., Any]] = (),
-               data: tuple[np.ndarray, np.ndarray] | None = None) -> SearchResult:
+def run_shared_search(spec: ProblemSpec, storage: Any, study_name: str, *, n_workers: int = 1, n_jobs: int = 1,
+                             progress: bool | None = None, callbacks: Sequence[Callable[..., Any]] = (),
+                      data: tuple[np.ndarray, np.ndarray] | None = None) -> SearchResult:
     """Create (or reopen) the study and run it with ``n_workers`` processes on this machine.
 
     ``n_workers = 1``: this process evaluates the trials; ``n_workers = k > 1``:
     it also starts ``k - 1`` ``metafx worker`` processes; ``n_workers = 0``: it
     only waits for workers started elsewhere and collects the result.
+    (Named ``run_search`` before, like the search loop :func:`metafx.plugin.run_search`;
+    the old name still works for one release, with a FutureWarning.)
     """
     if isinstance(n_workers, bool) or not isinstance(n_workers, int) or n_workers < 0:
         raise ValidationError(f"n_workers={n_workers!r} must be an integer >= 0")
@@ -287,3 +290,11 @@ def run_search(spec: ProblemSpec, storage: Any, study_name: str, *, n_workers: i
             if p.poll() is None:
                 p.terminate()
                 p.wait()
+
+
+def __getattr__(name: str) -> Any:
+    if name == "run_search":  # renamed: metafx.plugin.run_search is the search loop, this starts shared workers
+        warnings.warn("metafx.distributed.run_search is renamed run_shared_search; the old name goes in the next "
+                      "release", FutureWarning, stacklevel=2)
+        return run_shared_search
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -489,7 +489,7 @@ def test_n_workers_keeps_password_off_command_lines():
     import optuna
     from sqlalchemy.engine import make_url
 
-    from metafx.distributed import run_search
+    from metafx.distributed import run_shared_search
 
     url = _pg_url()
     password = make_url(url).password
@@ -509,8 +509,9 @@ def test_n_workers_keeps_password_off_command_lines():
     t = threading.Thread(target=watch, daemon=True)
     t.start()
     try:
-        res = run_search(ProblemSpec(data="digits", n_train=200, budget=20, steps=3,
-                                     engine_params={"sampler": "random"}), url, study, n_workers=2, progress=False)
+        res = run_shared_search(ProblemSpec(data="digits", n_train=200, budget=20, steps=3,
+                                            engine_params={"sampler": "random"}), url, study, n_workers=2,
+                                progress=False)
     finally:
         done.set()
         t.join()

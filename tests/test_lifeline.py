@@ -27,3 +27,8 @@ def test_a_joblib_without_a_loky_backend_keeps_the_active_one(monkeypatch):
     monkeypatch.setattr(joblib.parallel, "BACKENDS", {k: v for k, v in joblib.parallel.BACKENDS.items()
                                                       if k != "loky"})
     assert loky_backend() is None
+
+
+def test_a_joblib_without_the_backend_registry_keeps_the_active_one(monkeypatch):
+    monkeypatch.delattr(joblib.parallel, "BACKENDS")
+    assert loky_backend() is None

@@ -145,3 +145,38 @@ def test_a_portfolio_best_is_reported_as_such(digits):
     (point,) = warm_start_points(res, space)
     best_point_step = max((r for r in res.trajectory if r.point), key=lambda r: (r.quality, -r.step))
     assert point == space.check_point(best_point_step.point)
+
+
+# ------------------------------------------------------------------ misleading names, renamed
+def test_the_evaluation_pool_under_its_old_name_warns_and_still_works(digits):
+    from metafx.loop import parallel
+    from metafx.loop.problem import SearchProblem
+    from metafx.plugin import Candidate, make_component
+
+    assert "Evaluator" not in parallel.__all__ and "EvaluationPool" in parallel.__all__
+    with pytest.warns(FutureWarning, match="Evaluator is renamed EvaluationPool"):
+        old = parallel.Evaluator
+    assert old is parallel.EvaluationPool
+    X, y = digits
+    problem = SearchProblem(make_component("family", "pixel-and"), X[:200], y[:200],
+                            make_component("evaluator", "cv-linear-svm"), 20, eval_seed=0)
+    with old(problem, None, 1) as pool:
+        ((ev, seconds),) = pool.map([Candidate(problem.space.start(), keys=(0, 1, 1))])
+    assert 0 <= ev.quality <= 1 and seconds >= 0
+    with pytest.raises(AttributeError, match="no attribute 'Evaluate'"):
+        parallel.Evaluate  # noqa: B018 - only the renamed name resolves
+
+
+def test_the_shared_search_under_its_old_name_warns_and_still_works(tmp_path):
+    from metafx import distributed
+
+    assert "run_search" not in distributed.__all__ and "run_shared_search" in distributed.__all__
+    with pytest.warns(FutureWarning, match="run_search is renamed run_shared_search"):
+        old = distributed.run_search
+    assert old is distributed.run_shared_search
+    spec = distributed.ProblemSpec(data="digits", n_train=150, budget=20, steps=2, engine="optuna",
+                                   engine_params={"sampler": "random"})
+    res = old(spec, f"sqlite:///{tmp_path}/s.db", "renamed", progress=False)
+    assert [r.step for r in res.trajectory] == [1, 2]
+    with pytest.raises(AttributeError, match="no attribute 'run_searches'"):
+        distributed.run_searches  # noqa: B018

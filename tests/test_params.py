@@ -22,8 +22,12 @@ from metafx.core.params import (
 )
 from metafx.default_plugins import (
     baselines,
+    datasets,
+    guided,
     local_families,
     mufasa,
+    optuna_engine,
+    pixel_families,
     scorers,
     selectors,
     set_evaluators,
@@ -42,8 +46,9 @@ DECLARED = [
     scorers.SKS, scorers.R2W2,
     selectors.TopN, selectors.GFlip, selectors.GFlipStable,
     wrappers.ForwardSelection, wrappers.BackwardElimination,
-    mufasa.Mufasa, baselines.RandomSearch, baselines.RankedBaseline,
-    local_families.PixelAndLocalFamily,
+    mufasa.Mufasa, baselines.RandomSearch, baselines.RankedBaseline, guided.GuidedSearch, optuna_engine.OptunaEngine,
+    pixel_families.PixelAndFamily, pixel_families.PixelsFamily, local_families.PixelAndLocalFamily,
+    datasets.DigitsDataset, datasets.MnistDataset,
 ]
 
 
@@ -157,3 +162,29 @@ def test_a_component_without_declarations_keeps_its_own_checks():
     Hand.create({"k": 2})
     with pytest.raises(metafx.ValidationError, match="k=0"):
         Hand.create({"k": 0})
+
+
+def test_engines_families_and_datasets_name_what_they_allow():
+    make = metafx.plugin.make_component
+    with pytest.raises(metafx.ValidationError, match=r"^selector='corr' is not allowed; choose one of 'filter', 'cmim'$"):
+        make("engine", "guided", {"selector": "corr"})
+    with pytest.raises(metafx.ValidationError, match=r"^portfolio_sizes=\[1\] must be a non-empty list of integers >= 2"):
+        make("engine", "guided", {"portfolio_sizes": [1]})
+    with pytest.raises(metafx.ValidationError, match="feature_map=2 biases the engine's own pool; it needs a pool_fac"):
+        make("engine", "guided", {"feature_map": 2, "pool_factor": None})  # the cross-parameter check still runs
+    with pytest.raises(metafx.ValidationError, match=r"^sampler_params=\[1\] must be a dict of sampler arguments or No"):
+        make("engine", "optuna", {"sampler_params": [1]})
+    with pytest.raises(metafx.ValidationError, match=r"^heartbeat=0 must be a finite number > 0$"):
+        make("engine", "optuna", {"heartbeat": 0})
+    with pytest.raises(metafx.ValidationError, match=r"^image_shape=\(0, 5\) must be \(H, W\): two integers >= 1 or"):
+        make("family", "pixel-and", {"image_shape": (0, 5)})
+    with pytest.raises(metafx.ValidationError, match=r"^window=\[0, 1, 2\] must be \(row0, row1, col0, col1\)"):
+        make("family", "pixel-and", {"window": [0, 1, 2]})
+    with pytest.raises(metafx.ValidationError, match=r"^radius=0 must be a finite number > 0$"):
+        make("family", "pixels", {"radius": 0})
+    with pytest.raises(metafx.ValidationError, match=r"^part='test' is not allowed; choose one of 't10k', 'train'$"):
+        make("dataset", "mnist", {"part": "test"})
+    # the image families keep a checked shape as a list of ints (numpy integers accepted)
+    fam = make("family", "pixels", {"image_shape": (np.int64(8), 8)})
+    assert fam.image_shape == [8, 8] and all(type(v) is int for v in fam.image_shape)
+    assert make("family", "pixel-and", {"window": (0, np.int32(3), 1, 4)}).window == [0, 3, 1, 4]

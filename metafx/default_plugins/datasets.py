@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
 
 from ..core.base import Dataset
 from ..core.datafiles import load_digits_binary, load_mnist
+from ..core.params import InstanceOf, Interval, Options
 from ..hooks.spec import hookimpl
 
 
@@ -19,6 +21,9 @@ class DigitsDataset(Dataset):
 
     def __init__(self, threshold: int = 8) -> None:
         self.threshold = threshold
+
+    #: ``None``: the grey levels 0-16 as they are
+    _parameter_constraints = {"threshold": [Interval("real", 0, 16, closed="right"), None]}
 
     def load(self) -> tuple[np.ndarray, np.ndarray]:
         return load_digits_binary(self.threshold)
@@ -34,6 +39,13 @@ class MnistDataset(Dataset):
         self.data_dir = data_dir
         self.part = part
         self.threshold = threshold
+
+    #: ``threshold=None``: the grey levels 0-255 as they are
+    _parameter_constraints = {
+        "data_dir": [InstanceOf((str, os.PathLike), "a directory (str or path)"), None],
+        "part": [Options("t10k", "train")],
+        "threshold": [Interval("real", 0, 255, closed="right"), None],
+    }
 
     def load(self) -> tuple[np.ndarray, np.ndarray]:
         return load_mnist(self.data_dir, part=self.part, threshold=self.threshold)

@@ -61,7 +61,7 @@ from .._kernels.packing import pack_columns
 from .._kernels.repeats import first_of_repeats
 from ..core.base import Candidate, FeatureScorer, SearchEngine
 from ..core.exceptions import ValidationError
-from ..core.validation import check_int, check_number
+from ..core.params import Interval, Options, Satisfies
 from ..core.values import FeatureValues, StepRecord
 from ..hooks.spec import hookimpl
 from ..learn.gp import _distances, _gp_posterior, expected_improvement
@@ -77,6 +77,11 @@ _MOVE = 0
 _DRAW = 1
 #: key of a portfolio candidate's point holding its sources
 PORTFOLIO = "__portfolio__"
+
+
+def _portfolio_sizes_ok(sizes: Any) -> bool:
+    return isinstance(sizes, (list, tuple)) and bool(sizes) and all(
+        not isinstance(k, bool) and isinstance(k, (int, np.integer)) and k >= 2 for k in sizes)
 
 
 class GuidedSearch(SearchEngine):
@@ -160,26 +165,25 @@ class GuidedSearch(SearchEngine):
         self.selector = selector
         self.feature_map = feature_map
 
+    _parameter_constraints = {
+        "n_init": [Interval("int", 1, None)],
+        "portfolio_every": [Interval("int", 0, None)],
+        "portfolio_sizes": [Satisfies(_portfolio_sizes_ok, "a non-empty list of integers >= 2 (how many of the "
+                                      "best sets a portfolio step combines)", invalid=[[1], [], "23", [2, 2.5]])],
+        "n_pool": [Interval("int", 1, None)],
+        "xi": [Interval("real", 0, None)],
+        "pool_factor": [Interval("real", 1, 1000), None],
+        "max_corr": [Interval("real", 0, 1, closed="right")],
+        "cost_power": [Interval("real", 0, 10)],
+        "selector": [Options(SELECTORS)],
+        "feature_map": [Interval("int", 2, 64), None],
+    }
+
     def check_params(self) -> None:
-        check_int("n_init", self.n_init, 1)
-        check_int("portfolio_every", self.portfolio_every, 0)
-        check_int("n_pool", self.n_pool, 1)
-        check_number("xi", self.xi, low=0)
-        check_number("pool_factor", self.pool_factor, low=1, high=1000, allow_none=True)
-        check_number("max_corr", self.max_corr, low=0, high=1, strict=True)
-        check_number("cost_power", self.cost_power, low=0, high=10)
-        if self.selector not in SELECTORS:
-            raise ValidationError(f"selector={self.selector!r} is not one of {', '.join(map(repr, SELECTORS))}")
-        if self.feature_map is not None:
-            check_int("feature_map", self.feature_map, 2, high=64)
-            if self.pool_factor is None:
-                raise ValidationError(f"feature_map={self.feature_map} biases the engine's own pool; it needs a "
-                                      "pool_factor (got None, the loop's draw)")
-        sizes = self.portfolio_sizes
-        if isinstance(sizes, (str, bytes)) or not isinstance(sizes, (list, tuple)) or not sizes or any(
-                isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2 for k in sizes):
-            raise ValidationError(f"portfolio_sizes={sizes!r} must be a non-empty list of integers >= 2 "
-                                  "(how many of the best sets a portfolio step combines)")
+        super().check_params()
+        if self.feature_map is not None and self.pool_factor is None:
+            raise ValidationError(f"feature_map={self.feature_map} biases the engine's own pool; it needs a "
+                                  "pool_factor (got None, the loop's draw)")
 
     def setup(self, problem, seed: int) -> None:
         super().setup(problem, seed)

@@ -40,7 +40,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..core.exceptions import ValidationError
-from ..core.params import InstanceOf, Interval, validate_params
+from ..core.params import InstanceOf, Interval
 from ..core.values import Dimension, MetaFeatureSpace
 from ..hooks.spec import hookimpl
 from .pixel_families import MAX_INPUTS, MAX_SHIFT, PixelAndBatch, PixelAndFamily, pixel_and_cost
@@ -97,17 +97,14 @@ class PixelAndLocalFamily(PixelAndFamily):
         self.scatter = scatter
         self.randomize = randomize
 
-    #: the parameters of this family (its base ``pixel-and``'s checks of the shape and tolerance run too)
+    #: the parameters of this family (``image_shape`` and ``scatter_tol``: as its base ``pixel-and`` declares them)
     _parameter_constraints = {
-        "image_shape": ["array-like", None],
-        "scatter_tol": [Interval("real", 0, None, closed="neither")],
         "window_size": [Interval("int", 1, None)],
         "scatter": [Interval("real", 0, 3.5), None],
         "randomize": [InstanceOf(str, "a meta-feature name"), "array-like"],
     }
 
     def check_params(self) -> None:
-        validate_params(self)  # the declarations above (pixel-and checks its own parameters by hand)
         super().check_params()
         randomize = [self.randomize] if isinstance(self.randomize, str) else list(self.randomize)
         bad = [r for r in randomize if r not in LOCAL_META_FEATURES]

@@ -38,7 +38,7 @@ import optuna
 
 from ..core.base import SearchEngine
 from ..core.exceptions import ValidationError
-from ..core.validation import check_choice, check_number
+from ..core.params import InstanceOf, Interval, Options
 from ..core.values import StepRecord
 from ..hooks.spec import hookimpl
 from ..loop.checks import check_call_types
@@ -199,15 +199,18 @@ class OptunaEngine(SearchEngine):
         self.stale_after = stale_after
         self.heartbeat = heartbeat
 
+    _parameter_constraints = {
+        "sampler": [Options(SAMPLERS)],
+        "sampler_params": [InstanceOf(Mapping, "a dict of sampler arguments"), None],
+        "stale_after": [Interval("real", 0, None, closed="neither")],
+        "heartbeat": [Interval("real", 0, None, closed="neither")],
+    }
+
     def check_params(self) -> None:
-        check_choice("sampler", self.sampler, SAMPLERS)
+        super().check_params()
         if self.sampler in _REQUIRES and importlib.util.find_spec(_REQUIRES[self.sampler][0]) is None:
             mod, cmd = _REQUIRES[self.sampler]
             raise ValidationError(f"sampler={self.sampler!r} needs the {mod!r} package, which is not installed: {cmd}")
-        if self.sampler_params is not None and not isinstance(self.sampler_params, Mapping):
-            raise ValidationError(f"sampler_params={self.sampler_params!r} must be a dict of sampler arguments")
-        check_number("stale_after", self.stale_after, low=0, strict=True)
-        check_number("heartbeat", self.heartbeat, low=0, strict=True)
         if self.heartbeat >= self.stale_after:
             raise ValidationError(f"heartbeat={self.heartbeat!r} must be below stale_after={self.stale_after!r}: "
                                   "a live worker's trials would be taken over between two heartbeats")

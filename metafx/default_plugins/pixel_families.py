@@ -42,7 +42,8 @@ from .._kernels.packing import pack_columns
 from .._kernels.pixel_and import eval_pixel_and, make_planes
 from ..core.base import FeatureFamily, MetaFeatureDescriber
 from ..core.exceptions import ValidationError
-from ..core.validation import check_binary_images, check_choice, check_number
+from ..core.params import Interval, Options, Satisfies
+from ..core.validation import check_binary_images
 from ..core.values import Dimension, FeatureValues, MetaFeatureSpace
 
 __all__ = ["PixelAndFamily", "PixelsFamily", "PixelAndBatch", "PixelBatch", "LocationDescriber", "RadiusDescriber"]
@@ -109,6 +110,12 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
 
+def _ints_at_least(values: Any, n: int, low: int) -> bool:
+    """``values`` is a list or tuple of ``n`` integers, each ``>= low``."""
+    return isinstance(values, (list, tuple, np.ndarray)) and len(values) == n and all(
+        _is_int(v) and v >= low for v in values)
+
+
 def _scatter_of(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
     """Scatter of position sets ``(n, K)``."""
     r0 = rows.mean(axis=1, keepdims=True)
@@ -125,6 +132,11 @@ class _ImageFamily(FeatureFamily):
     data_kind = "binary-image"
     image_shape: Sequence[int] | None  # a constructor parameter of every image family
 
+    _parameter_constraints = {
+        "image_shape": [Satisfies(lambda v: _ints_at_least(v, 2, 1), "(H, W): two integers >= 1",
+                                  invalid=[(0, 5), (28,), "ab", (2.5, 3)]), None],
+    }
+
     def default_budget(self, X: np.ndarray) -> float:
         """``budget="auto"``: :data:`BUDGET_PER_PIXEL` (8) per pixel of the images ``X`` (n, H, W)."""
         return float(BUDGET_PER_PIXEL * X.shape[1] * X.shape[2])
@@ -137,19 +149,14 @@ class _ImageFamily(FeatureFamily):
         h, w = (int(v) for v in self.image_shape)
         return h, w
 
-    def _check_shape_param(self) -> None:
-        if self.image_shape is not None:
-            shp = tuple(int(v) for v in self.image_shape)
-            if len(shp) != 2 or min(shp) < 1:
-                raise ValidationError(f"image_shape={self.image_shape!r} must be (H, W) with H, W >= 1")
-            self.image_shape = list(shp)
-
     def check_data(self, X: np.ndarray) -> np.ndarray:
         shp = None if self.image_shape is None else tuple(self.image_shape)
         return check_binary_images(X, shp)
 
     def check_params(self) -> None:
-        self._check_shape_param()
+        super().check_params()
+        if self.image_shape is not None:
+            self.image_shape = [int(v) for v in self.image_shape]
 
     def fit(self, X: np.ndarray, y: np.ndarray | None = None) -> _ImageFamily:
         self.check_params()
@@ -190,13 +197,16 @@ class PixelAndFamily(_ImageFamily):
         self.window = window
         self.location_prior = location_prior
 
+    _parameter_constraints = {
+        "scatter_tol": [Interval("real", 0, None, closed="neither")],
+        "window": [Satisfies(lambda v: _ints_at_least(v, 4, 0), "(row0, row1, col0, col1): four integers >= 0",
+                             invalid=[(0, 1, 2), (0, 1, 2, 3.5), (-1, 2, 0, 2), "abcd"]), None],
+        "location_prior": [Options("uniform", "ink")],
+    }
+
     def check_params(self) -> None:
         super().check_params()
-        check_choice("location_prior", self.location_prior, ("uniform", "ink"))
-        check_number("scatter_tol", self.scatter_tol, low=0, strict=True)
         if self.window is not None:
-            if len(self.window) != 4:
-                raise ValidationError(f"window={self.window!r} must be (row0, row1, col0, col1)")
             self.window = [int(v) for v in self.window]
 
     def fit(self, X: np.ndarray, y: np.ndarray | None = None) -> PixelAndFamily:
@@ -462,9 +472,7 @@ class PixelsFamily(_ImageFamily):
         self.image_shape = image_shape
         self.radius = radius
 
-    def check_params(self) -> None:
-        super().check_params()
-        check_number("radius", self.radius, low=0, strict=True)
+    _parameter_constraints = {"radius": [Interval("real", 0, None, closed="neither")]}
 
     def space(self) -> MetaFeatureSpace:
         h, w = self._need_shape()

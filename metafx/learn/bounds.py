@@ -135,8 +135,14 @@ def _pos_int(name: str, v: Any, low: int = 1) -> int:
     return int(v)
 
 
-def _num(name: str, v: Any) -> float:
-    check_value(name, v, [_NUMBER])
+def _num(name: str, v: Any, low: float | None = None, *, strict: bool = False, note: str = "") -> float:
+    """``v`` as a float: a real number (infinities included), ``>= low`` (``strict``: ``> low``) when given."""
+    if low is None:
+        check_value(name, v, [_NUMBER])
+    else:
+        above = Satisfies(lambda x: _NUMBER.accepts(x) and (x > low if strict else x >= low),
+                          f"a number {'>' if strict else '>='} {low:g}{note}")
+        check_value(name, v, [above])
     return float(v)
 
 
@@ -169,9 +175,7 @@ def _margin_args(m: Any, gamma: Any, delta: Any, fat_d: Any) -> tuple[int, float
     m = _pos_int("m", m)
     gamma = _prob("gamma", gamma, one=True)
     delta = _prob("delta", delta)
-    d = _num("fat_d", fat_d)
-    if not d > 0:
-        raise ValidationError(f"fat_d={fat_d!r} must be positive (the fat-shattering dimension at gamma/32)")
+    d = _num("fat_d", fat_d, 0, strict=True, note=" (the fat-shattering dimension at gamma/32)")
     return m, gamma, delta, d
 
 
@@ -232,9 +236,7 @@ def g_mufasa(steps: int, mf_size: float = math.inf, n_candidates: int = 1) -> fl
     """
     J = _pos_int("steps", steps)
     c = _pos_int("n_candidates", n_candidates)
-    mf = _num("mf_size", mf_size)
-    if not mf >= 1:
-        raise ValidationError(f"mf_size={mf_size!r} must be >= 1 (number of meta-feature values) or inf")
+    mf = _num("mf_size", mf_size, 1, note=" (the number of meta-feature values; inf: a continuous space)")
     return min(J * math.log(c + 1.0), math.log(J) + math.log(c) + math.log(mf))
 
 
@@ -248,9 +250,7 @@ def direct_selection_term(n_selected: int, n_candidates: float) -> float:
     13.8155
     """
     n = _pos_int("n_selected", n_selected, 0)
-    N = _num("n_candidates", n_candidates)
-    if not N >= 1:
-        raise ValidationError(f"n_candidates={n_candidates!r} must be >= 1")
+    N = _num("n_candidates", n_candidates, 1)
     return (n + 1) * math.log(N)
 
 
@@ -375,9 +375,7 @@ def nn_selection_bound(m: int, n_selected: int, n_candidates: int, gamma: float,
         raise ValidationError(f"n_selected={k} exceeds n_candidates={N}")
     gamma = _prob("gamma", gamma, one=True)
     delta = _prob("delta", delta)
-    R = _num("radius", radius)
-    if not R > 0:
-        raise ValidationError(f"radius={radius!r} must be positive")
+    R = _num("radius", radius, 0, strict=True)
     log_d = k * math.log(64.0 * R / gamma)
     d = (64.0 * R / gamma) ** k if log_d < 700 else math.inf
     selection = (k + 1) * math.log(N)
@@ -418,12 +416,8 @@ def vc_joint(d_c: float, log2_hfs: float) -> float:
     >>> round(vc_joint(16, 10), 1)
     108.0
     """
-    dc = _num("d_c", d_c)
-    if not dc >= 11:
-        raise ValidationError(f"d_c={d_c!r}: Lemma 5.4 needs the classifiers' VC dimension d_c >= 11")
-    lh = _num("log2_hfs", log2_hfs)
-    if not lh >= 0:
-        raise ValidationError(f"log2_hfs={log2_hfs!r} must be >= 0")
+    dc = _num("d_c", d_c, 11, note=" (Lemma 5.4: the classifiers' VC dimension)")
+    lh = _num("log2_hfs", log2_hfs, 0)
     return (dc + lh + 1.0) * math.log2(dc)
 
 
@@ -538,9 +532,7 @@ def condensed_nn_bound(n: int, gamma: float, ddim: float, delta: float, eps: flo
     8.0
     """
     g = _prob("gamma", gamma, one=True)
-    dd = _num("ddim", ddim)
-    if not dd >= 0:
-        raise ValidationError(f"ddim={ddim!r} must be >= 0")
+    dd = _num("ddim", ddim, 0)
     log_l = (dd + 1.0) * math.log(math.ceil(1.0 / g - 1e-12))
     n_i = _pos_int("n", n, 2)
     if log_l >= math.log(n_i):
@@ -591,9 +583,7 @@ def gaussian_margin_f(mu: Sequence[float] | np.ndarray, m: float, sort: bool = T
     [0.894427, 0.944911]
     """
     a = _mu(mu, sort)
-    mm = _num("m", m)
-    if not mm > 0:
-        raise ValidationError(f"m={m!r} must be positive")
+    mm = _num("m", m, 0, strict=True)
     s = np.cumsum(a * a)
     n = np.arange(1, a.size + 1, dtype=np.float64)
     return s / np.sqrt(n / mm + s)

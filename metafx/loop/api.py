@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 from ..core.base import FeatureFamily, SearchEngine, SetEvaluator
 from ..core.exceptions import ValidationError
@@ -152,6 +152,31 @@ def search(
     >>> res.total_cost <= 60, res.transform(X[:5]).shape[0]
     (True, 5)
     """
+    checked = _check_arguments(family, evaluator, engine, family_params, evaluator_params, engine_params,
+                               steps=steps, n_jobs=n_jobs, seed=seed, random_state=random_state)
+    problem, warm = _build_problem(checked, X, y, budget, fixed=fixed, oversample=oversample, prune_by=prune_by,
+                                   warm_start=warm_start)
+    with verbosity(verbose):
+        return run_search(problem, checked.engine, steps=checked.steps, seed=checked.seed,
+                          callbacks=list(callbacks or ()), progress=auto_progress() if progress is None else progress,
+                          storage=storage, study_name=study_name, n_jobs=checked.n_jobs, timeout=timeout,
+                          warm_start=warm, reselect=reselect)
+
+
+class _Checked(NamedTuple):
+    """A search's components, built, and its checked numbers."""
+
+    family: FeatureFamily
+    evaluator: SetEvaluator
+    engine: SearchEngine
+    steps: int
+    n_jobs: int
+    seed: int
+
+
+def _check_arguments(family: Any, evaluator: Any, engine: Any, family_params: Any, evaluator_params: Any,
+                     engine_params: Any, *, steps: Any, n_jobs: Any, seed: Any, random_state: Any) -> _Checked:
+    """The first phase of :func:`search`: build the components and check the numbers (in this order)."""
     seed = resolve_seed(seed, random_state, default=0)
     fam = make_component("family", family, family_params, base=FeatureFamily)
     ev = make_component("evaluator", evaluator, evaluator_params, base=SetEvaluator)
@@ -159,19 +184,19 @@ def search(
     steps = check_int("steps", steps, 1)
     n_jobs = check_n_jobs(n_jobs)
     seed = check_seed(secrets.randbelow(2**31) if seed is None else seed)
-    X_checked = fam.check_data(X)
-    budget = resolve_budget(budget, fam, X_checked)
+    return _Checked(fam, ev, eng, steps, n_jobs, seed)
+
+
+def _build_problem(checked: _Checked, X: Any, y: Any, budget: Any, *, fixed: Any, oversample: Any, prune_by: Any,
+                   warm_start: Any) -> tuple[SearchProblem, list]:
+    """The second phase of :func:`search`: the checked data, the budget, the problem and the warm-start points."""
+    X_checked = checked.family.check_data(X)
+    budget = resolve_budget(budget, checked.family, X_checked)
     y = check_labels(y, X_checked.shape[0])
-    problem = SearchProblem(fam, X_checked, y, ev, float(budget), fixed=fixed, eval_seed=seed % 2**32,
-                            oversample=oversample, prune_by=prune_by)
+    problem = SearchProblem(checked.family, X_checked, y, checked.evaluator, float(budget), fixed=fixed,
+                            eval_seed=checked.seed % 2**32, oversample=oversample, prune_by=prune_by)
     check_warm_start(warm_start, problem.family, problem.space)
-    warm = warm_start_points(warm_start, problem.space, limit=max(1, steps // 2))
-    if progress is None:
-        progress = auto_progress()
-    with verbosity(verbose):
-        return run_search(problem, eng, steps=steps, seed=seed, callbacks=list(callbacks or ()),
-                          progress=progress, storage=storage, study_name=study_name, n_jobs=n_jobs,
-                          timeout=timeout, warm_start=warm, reselect=reselect)
+    return problem, warm_start_points(warm_start, problem.space, limit=max(1, checked.steps // 2))
 
 
 def resolve_budget(budget: Any, family: FeatureFamily, X: Any) -> float:

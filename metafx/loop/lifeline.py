@@ -44,8 +44,10 @@ def loky_backend():
 
     The loky backend class is looked up in joblib's public registry of backends (``joblib.parallel.BACKENDS``,
     where ``register_parallel_backend`` puts them), not imported from joblib's private module."""
-    from joblib.parallel import BACKENDS, get_active_backend
-
+    try:
+        from joblib.parallel import BACKENDS, get_active_backend
+    except ImportError:  # a joblib that moved them: keep the active backend (workers then outlive a killed parent)
+        return None
     LokyBackend = BACKENDS.get("loky")
     if LokyBackend is None:  # a joblib without loky
         return None

@@ -25,7 +25,7 @@ from ..core.base import Candidate, Proposal, SearchEngine
 from ..core.exceptions import StorageError, ValidationError
 from ..core.validation import check_int, check_n_jobs, check_number
 from ..core.values import StepRecord
-from .parallel import Evaluator
+from .parallel import EvaluationPool
 from .problem import Evaluation, SearchProblem, draw_or_empty, problem_signature, step_rng
 from .result import SearchResult
 from .store import JournalStore, NullStore, StepStore, refuse_kind, storage_kind
@@ -273,7 +273,7 @@ def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed
     try:
         finished = store.open(search_signature(engine, problem, seed, warm))
         with Progress(cap, progress, engine.name, problem.budget, log_every) as run.bar, \
-                Evaluator(problem, engine, n_jobs) as pool:
+                EvaluationPool(problem, engine, n_jobs) as pool:
             _replay(run, finished)
             _rounds(run, pool, n_jobs if engine.independent_steps else 1, deadline)
     except KeyboardInterrupt as e:
@@ -326,7 +326,7 @@ def _replay(run: _Run, finished: list[StepRecord]) -> None:
         logger.info("%s: resumed %d finished step(s) from %s", run.engine.name, len(finished), run.store.where)
 
 
-def _rounds(run: _Run, pool: Evaluator, width: int, deadline: float | None) -> None:
+def _rounds(run: _Run, pool: EvaluationPool, width: int, deadline: float | None) -> None:
     """Rounds of up to ``width`` steps claimed from the store, evaluated at once, until none is left."""
     while not run.state.stop_requested:
         if deadline is not None and time.monotonic() >= deadline:
@@ -363,7 +363,7 @@ def _claim_round(run: _Run, width: int) -> list[tuple[int, list[Candidate]]]:
     return round_
 
 
-def _evaluate_round(run: _Run, pool: Evaluator, round_: list[tuple[int, list[Candidate]]]) -> None:
+def _evaluate_round(run: _Run, pool: EvaluationPool, round_: list[tuple[int, list[Candidate]]]) -> None:
     """Evaluate the round's candidates; record, store and tell each step (the best of its candidates)."""
     t0 = time.perf_counter()
     results = pool.map([c for _, cands in round_ for c in cands])

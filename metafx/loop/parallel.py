@@ -14,6 +14,7 @@ their parent.  ``joblib.parallel_config(backend=...)`` chooses another backend
 from __future__ import annotations
 
 import time
+import warnings
 from typing import Any, Sequence
 
 import joblib
@@ -22,7 +23,7 @@ from ..core.base import Candidate
 from .lifeline import loky_backend
 from .problem import Evaluation, SearchProblem, step_rng, summary_point
 
-__all__ = ["Evaluator", "evaluate_candidate"]
+__all__ = ["EvaluationPool", "evaluate_candidate"]
 
 
 def evaluate_candidate(problem: SearchProblem, candidate: Candidate, engine: Any = None) -> tuple[Evaluation, float]:
@@ -36,8 +37,11 @@ def evaluate_candidate(problem: SearchProblem, candidate: Candidate, engine: Any
     return ev, time.perf_counter() - t0
 
 
-class Evaluator:
-    """Evaluates lists of candidates in this process (``n_jobs = 1``) or with joblib."""
+class EvaluationPool:
+    """A pool that evaluates lists of candidates in this process (``n_jobs = 1``) or in joblib worker processes.
+
+    (Named ``Evaluator`` before; that name still works for one release, with a FutureWarning.)
+    """
 
     def __init__(self, problem: SearchProblem, engine: Any, n_jobs: int) -> None:
         self.problem = problem
@@ -62,8 +66,16 @@ class Evaluator:
             self._parallel.__exit__(None, None, None)
             self._parallel = None
 
-    def __enter__(self) -> Evaluator:
+    def __enter__(self) -> EvaluationPool:
         return self
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Evaluator":  # renamed: it is a process pool, not a component of the "evaluator" kind
+        warnings.warn("metafx.loop.parallel.Evaluator is renamed EvaluationPool; the old name goes in the next "
+                      "release", FutureWarning, stacklevel=2)
+        return EvaluationPool
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -337,6 +337,20 @@ class SearchResult:
         except UnknownComponentError:
             return None
 
+    def _bound_engine(self) -> Any:
+        """The registered class of this result's engine; raises :class:`~metafx.MetafxError` saying why when
+        Theorem 5.1 does not apply to the search (the engine's, the family's or the search's reason)."""
+        engine = self._engine_class()
+        if engine is None:
+            engine_why = (f"engine {self.engine!r} is not installed here, so whether its search is covered is "
+                          f"unknown{missing_plugin_hint(self.metadata, 'engine', self.engine)}")
+        else:
+            engine_why = engine.bound_obstacle(self.metadata)
+        why = bounds.search_bound_obstacle(self.metadata, self.family_params, engine_why)
+        if why:
+            raise MetafxError(f"Theorem 5.1 does not apply to this search: {why}")
+        return engine
+
     def bound(self, delta: float = 0.05, gamma: float = 1.0, *, train_error: float | None = None,
               fat_d: float | None = None, steps: int | None = None, space_size: float | None = None):
         """Thesis Theorem 5.1 for this search (see :func:`metafx.bounds.mufasa_bound`).
@@ -379,16 +393,7 @@ class SearchResult:
         >>> b.terms["g(J)"] == 3 * math.log(2)
         True
         """
-        engine = self._engine_class()
-        if engine is None:
-            engine_why = (f"engine {self.engine!r} is not installed here, so whether its search is covered is "
-                          f"unknown{missing_plugin_hint(self.metadata, 'engine', self.engine)}")
-        else:
-            engine_why = engine.bound_obstacle(self.metadata)
-        why = bounds.search_bound_obstacle(self.metadata, self.family_params, engine_why)
-        if why:
-            raise MetafxError(f"Theorem 5.1 does not apply to this search: {why}")
-        c = engine.bound_candidates(self.metadata)
+        c = self._bound_engine().bound_candidates(self.metadata)
         J = self.metadata.get("planned_steps") if steps is None else steps
         if J is None:
             raise MetafxError("the result does not record the steps its search was run with (written by an older "
