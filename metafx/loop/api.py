@@ -10,7 +10,7 @@ from ..core.exceptions import ValidationError
 from ..core.validation import check_int, check_labels, check_n_jobs, check_number, check_seed
 from .components import make_component
 from .logs import auto_progress, verbosity
-from .loop import run_search, warm_start_points
+from .loop import prior_observations, run_search, warm_start_points
 from .problem import SearchProblem
 from .result import SearchResult
 
@@ -166,12 +166,13 @@ def search(
                             oversample=oversample, prune_by=prune_by)
     check_warm_start(warm_start, problem.family, problem.space)
     warm = warm_start_points(warm_start, problem.space, limit=max(1, steps // 2))
+    prior = prior_observations(warm_start, problem.space) if eng.uses_prior else []
     if progress is None:
         progress = auto_progress()
     with verbosity(verbose):
         return run_search(problem, eng, steps=steps, seed=seed, callbacks=list(callbacks or ()),
                           progress=progress, storage=storage, study_name=study_name, n_jobs=n_jobs,
-                          timeout=timeout, warm_start=warm, reselect=reselect)
+                          timeout=timeout, warm_start=warm, reselect=reselect, prior=prior)
 
 
 def resolve_budget(budget: Any, family: FeatureFamily, X: Any) -> float:
