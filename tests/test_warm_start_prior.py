@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import metafx
+from metafx.analysis.report import format_report, result_report
 from metafx.core.values import StepRecord
 from metafx.default_plugins.guided import _MOVE, GuidedSearch
 from metafx.learn.gp import TARGET, _distances, gp_posterior_tasks
@@ -108,6 +109,7 @@ def test_guided_learns_from_the_trajectories_and_resumes_exactly(pairs, sources,
     space = metafx.plugin.make_component("family", "pixel-and").fit(X).space()
     prior = prior_observations(sources, space)
     assert res.metadata["prior_observations"] == len(prior) > 0
+    assert f"{len(prior)} step(s) of their searches in the engine's model" in format_report(result_report(res))
     warm = warm_start_points(sources, space, limit=3)
     assert res.metadata["warm_start"] == warm and len(warm) == 2
     # with the same warm points but no trajectories, step 3 is a uniform point (n_init=4); with them, the model's

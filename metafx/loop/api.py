@@ -118,6 +118,10 @@ def search(
         and ``random`` evaluate them first (at most ``steps // 2``) and
         ``mufasa`` goes on from the best; ``optuna``'s first trials take them
         (as ``enqueue_trial``), so its sampler's model starts with them.  See :func:`metafx.loop.loop.warm_start_points`.
+        ``guided`` (the default) evaluates them first too, and every step of
+        the given results joins its model of quality as a prior observation
+        (:func:`metafx.loop.loop.prior_observations`): its model proposes from
+        the next step on.
         A result of another family, another meta-feature space or other
         image sizes is refused (:func:`check_warm_start`): its point would
         mean something else here.
