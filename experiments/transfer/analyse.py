@@ -40,8 +40,9 @@ def collect(root: Path, seeds: list[int], commits: dict[str, str]) -> None:
             (RECORDS / f"guided_{arm}_s{s}.json").write_text(json.dumps(rec, indent=0) + "\n")
 
 
-def per_seed() -> dict[int, dict[tuple[str, int], float]]:
-    """Per seed: (arm, J) -> mean test error over the seed's targets."""
+def per_seed(field: str = "test_error") -> dict[int, dict[tuple[str, int], float]]:
+    """Per seed: (arm, J) -> mean over the seed's targets of ``field`` (test error in %, or CV ``quality``)."""
+    scale = 100 if field == "test_error" else 1
     out: dict[int, dict[tuple[str, int], float]] = {}
     for path in sorted(RECORDS.glob("guided_trajectories_s*.json")):
         traj = json.loads(path.read_text())
@@ -49,9 +50,9 @@ def per_seed() -> dict[int, dict[tuple[str, int], float]]:
         row: dict[tuple[str, int], float] = {}
         for arm, rec, key in (("cold", pts, "cold"), ("points", pts, "warm"), ("trajectories", traj, "warm")):
             for J in JS:
-                errs = [r["test_error"] for r in rec["runs"] if r.get("arm") == key and r.get("J") == J]
+                errs = [r[field] for r in rec["runs"] if r.get("arm") == key and r.get("J") == J]
                 assert len(errs) == 5, (path, arm, J, len(errs))
-                row[(arm, J)] = 100 * float(np.mean(errs))
+                row[(arm, J)] = scale * float(np.mean(errs))
         out[int(traj["seed"])] = row
     return out
 
@@ -64,6 +65,10 @@ def summarize() -> dict:
                               "std": float(np.std([data[s][(arm, J)] for s in seeds], ddof=1)),
                               "per_seed": [round(data[s][(arm, J)], 4) for s in seeds]}
              for arm in ARMS for J in JS}
+    qual = per_seed("quality")
+    quality = {f"{arm} J={J}": {"mean": float(np.mean([qual[s][(arm, J)] for s in seeds])),
+                                "std": float(np.std([qual[s][(arm, J)] for s in seeds], ddof=1))}
+               for arm in ARMS for J in JS}
     d = np.array([np.mean([data[s][("trajectories", J)] - data[s][("points", J)] for J in JS]) for s in seeds])
     se = float(d.std(ddof=1) / math.sqrt(n))
     decision = {"d_per_seed": [round(float(v), 4) for v in d], "mean_d": float(d.mean()), "se": se,
@@ -84,17 +89,21 @@ def summarize() -> dict:
                          "seeds_at_most": int((diff <= 0).sum()), "warm_minus_cold": every,
                          "warm10_le_cold50": bool(diff.mean() <= 0),
                          "warm_below_cold_every_J": all(v["mean"] < 0 for v in every.values())}
-    return {"seeds": seeds, "table": table, "decision": decision, "criteria": criteria}
+    return {"seeds": seeds, "table": table, "quality": quality, "decision": decision, "criteria": criteria}
 
 
 def markdown(s: dict) -> str:
-    t = s["table"]
-    lines = ["| J | no warm start | best points only | trajectories | per seed: none / points / trajectories |",
+    t, q = s["table"], s["quality"]
+    lines = ["| J | no warm start | best points only | trajectories | CV quality: none / points / trajectories |",
              "|---|---|---|---|---|"]
     for J in JS:
         cells = [f"{t[f'{a} J={J}']['mean']:.2f} ± {t[f'{a} J={J}']['std']:.2f}" for a in ARMS]
-        per = " / ".join(", ".join(f"{v:.2f}" for v in t[f"{a} J={J}"]["per_seed"]) for a in ARMS)
-        lines.append(f"| {J} | " + " | ".join(cells) + f" | {per} |")
+        quals = " / ".join(f"{q[f'{a} J={J}']['mean']:.4f}" for a in ARMS)
+        lines.append(f"| J = {J} | " + " | ".join(cells) + f" | {quals} |")
+    lines += ["", "| J, arm | per seed " + ", ".join(map(str, s["seeds"])) + " |", "|---|---|"]
+    for J in JS:
+        for a in ARMS:
+            lines.append(f"| {J}, {a} | " + ", ".join(f"{v:.2f}" for v in t[f"{a} J={J}"]["per_seed"]) + " |")
     dec = s["decision"]
     lines += ["", f"Rule: d_s (trajectories - points, mean over J) = {', '.join(f'{v:+.2f}' for v in dec['d_per_seed'])};"
               f" mean {dec['mean_d']:+.3f} ± {dec['se']:.3f} (SE); negative on {dec['negative_seeds']} of "
