@@ -6,7 +6,8 @@ Reads the records ``experiments/transfer/records/guided_{points,trajectories}_s<
 also writes the numbers.  The rule: ``experiments/transfer/RULE.md``.
 
     python experiments/transfer/analyse.py
-    python experiments/transfer/analyse.py --collect /tmp/runs --seeds 0 1 2 3 4 5 6 7   # store new records
+    python experiments/transfer/analyse.py --seeds 0 1 2 3 4 5 6 7       # the seeds the rule decides on
+    python experiments/transfer/analyse.py --collect /tmp/runs --seeds 8 9   # store new records first
 """
 
 from __future__ import annotations
@@ -40,12 +41,15 @@ def collect(root: Path, seeds: list[int], commits: dict[str, str]) -> None:
             (RECORDS / f"guided_{arm}_s{s}.json").write_text(json.dumps(rec, indent=0) + "\n")
 
 
-def per_seed(field: str = "test_error") -> dict[int, dict[tuple[str, int], float]]:
-    """Per seed: (arm, J) -> mean over the seed's targets of ``field`` (test error in %, or CV ``quality``)."""
+def per_seed(field: str = "test_error", seeds: list[int] | None = None) -> dict[int, dict[tuple[str, int], float]]:
+    """Per seed (all recorded, or ``seeds``): (arm, J) -> mean over the seed's targets of ``field`` (test error
+    in %, or CV ``quality``)."""
     scale = 100 if field == "test_error" else 1
     out: dict[int, dict[tuple[str, int], float]] = {}
     for path in sorted(RECORDS.glob("guided_trajectories_s*.json")):
         traj = json.loads(path.read_text())
+        if seeds is not None and int(traj["seed"]) not in seeds:
+            continue
         pts = json.loads((RECORDS / f"guided_points_s{traj['seed']}.json").read_text())
         row: dict[tuple[str, int], float] = {}
         for arm, rec, key in (("cold", pts, "cold"), ("points", pts, "warm"), ("trajectories", traj, "warm")):
@@ -57,15 +61,16 @@ def per_seed(field: str = "test_error") -> dict[int, dict[tuple[str, int], float
     return out
 
 
-def summarize() -> dict:
-    data = per_seed()
+def summarize(seeds: list[int] | None = None) -> dict:
+    """The tables, the rule's decision and the issue's criteria over ``seeds`` (default: every recorded seed)."""
+    data = per_seed(seeds=seeds)
     seeds = sorted(data)
     n = len(seeds)
     table = {f"{arm} J={J}": {"mean": float(np.mean([data[s][(arm, J)] for s in seeds])),
                               "std": float(np.std([data[s][(arm, J)] for s in seeds], ddof=1)),
                               "per_seed": [round(data[s][(arm, J)], 4) for s in seeds]}
              for arm in ARMS for J in JS}
-    qual = per_seed("quality")
+    qual = per_seed("quality", seeds)
     quality = {f"{arm} J={J}": {"mean": float(np.mean([qual[s][(arm, J)] for s in seeds])),
                                 "std": float(np.std([qual[s][(arm, J)] for s in seeds], ddof=1))}
                for arm in ARMS for J in JS}
@@ -120,14 +125,14 @@ def markdown(s: dict) -> str:
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--collect", type=Path, help="folder holding points_s<seed> and prior_s<seed> run folders")
-    ap.add_argument("--seeds", type=int, nargs="+", default=list(range(8)))
+    ap.add_argument("--seeds", type=int, nargs="+", help="default: every recorded seed")
     ap.add_argument("--commit-points", default="50141d6")
     ap.add_argument("--commit-trajectories", default="f0ceaba")
     ap.add_argument("--json", type=Path)
     a = ap.parse_args(argv)
     if a.collect:
         collect(a.collect, a.seeds, {"points": a.commit_points, "trajectories": a.commit_trajectories})
-    s = summarize()
+    s = summarize(a.seeds)
     print(markdown(s))
     if a.json:
         a.json.write_text(json.dumps(s, indent=1) + "\n")
