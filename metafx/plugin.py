@@ -50,7 +50,7 @@ from .core.validation import (
     check_table,
     check_xy,
 )
-from .core.values import Dimension, FeatureValues, MetaFeatureSpace, StepRecord
+from .core.values import Dimension, FeatureValues, MetaFeatureSpace, PriorObservation, StepRecord
 from .hooks.manager import get_registry, register_plugin, unregister_plugin
 from .hooks.registry import Register
 from .hooks.spec import hookimpl, hookspec
@@ -80,6 +80,7 @@ __all__ = [
     "MetaFeatureSpace",
     "FeatureValues",
     "StepRecord",
+    "PriorObservation",
     "SearchProblem",
     "Evaluation",
     "SearchState",

@@ -112,8 +112,9 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
         Another name for ``random_state`` (the name :func:`metafx.search` uses).
     warm_start : SearchResult, list of them, or bool, default=None
         Transfer from related tasks (``warm_start=`` of :func:`metafx.search`:
-        their best points are evaluated first); ``True`` starts from this
-        extractor's previous fit, as scikit-learn's ``warm_start``.
+        their best points are evaluated first, and the default engine's model
+        learns from all their steps); ``True`` starts from this extractor's
+        previous fit, as scikit-learn's ``warm_start``.
     oversample : float, default=1
         As in :func:`metafx.search`.
     timeout : float, optional

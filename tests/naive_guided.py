@@ -45,6 +45,31 @@ def gp_posterior(X, y, Xq):
     return np.array(mean), np.array(sd)
 
 
+def gp_posterior_tasks(X, z, task, Xq, offset, task_noise):
+    """Several tasks (task -1: the target, queried): the covariance of rows i, j is the shared kernel, plus
+    ``offset`` when they are of the same task, plus noise on the diagonal (``task_noise`` more on a related
+    task's rows); (length, noise) of largest log marginal likelihood; posterior at target rows ``Xq``."""
+    z = np.asarray(z, dtype=float)
+    n = len(z)
+    best = None
+    for length in LENGTHS:
+        for noise in NOISES:
+            K = np.array([[(1 - noise) * matern52(X[i], X[j], length) + offset * (task[i] == task[j])
+                           + (noise + 1e-9 + task_noise * (task[i] != -1)) * (i == j)
+                           for j in range(n)] for i in range(n)])
+            Kinv = np.linalg.inv(K)
+            ll = -0.5 * z @ Kinv @ z - 0.5 * np.linalg.slogdet(K)[1]
+            if best is None or ll > best[0] + 1e-12:
+                best = (ll, length, noise, Kinv)
+    _, length, noise, Kinv = best
+    mean, sd = [], []
+    for q in Xq:
+        k = np.array([(1 - noise) * matern52(q, X[i], length) + offset * (task[i] == -1) for i in range(n)])
+        mean.append(k @ Kinv @ z)
+        sd.append(math.sqrt(max((1 - noise) + offset - k @ Kinv @ k, 1e-12)))
+    return np.array(mean), np.array(sd)
+
+
 def expected_improvement(mean, sd, best, xi):
     """E[max(f - best - xi, 0)], f ~ N(mean, sd^2), by the trapezoidal rule on +-12 sd."""
     out = []

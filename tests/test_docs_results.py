@@ -68,3 +68,23 @@ def test_the_stated_partition_overlap():
     share = np.mean([np.isin(split_indices(10000, 2000, 2000, seed=p)[1], dev).mean() for p in range(10)])
     assert round(100 * share) == 89
     assert "about 89 % of the protocol's test images" in (REPO / "docs" / "results" / "mnist.md").read_text()
+
+
+_aspec = importlib.util.spec_from_file_location("transfer_analyse", REPO / "experiments" / "transfer" / "analyse.py")
+transfer_analyse = importlib.util.module_from_spec(_aspec)
+_aspec.loader.exec_module(transfer_analyse)
+
+
+def test_transfer_guided_table_is_its_records():
+    """docs/results/transfer.md's default-engine table and the rule's decision are what the stored records give."""
+    page = (REPO / "docs" / "results" / "transfer.md").read_text()
+    s = transfer_analyse.summarize()
+    assert len(s["seeds"]) >= 8
+    for J in transfer_analyse.JS:
+        cells = _row(page, f"J = {J}").split(" | ")
+        for cell, arm in zip(cells, transfer_analyse.ARMS):
+            t = s["table"][f"{arm} J={J}"]
+            assert cell == f"{t['mean']:.2f} ± {t['std']:.2f}", (J, arm)
+    rule = transfer_analyse.summarize(list(range(8)))["decision"]
+    assert rule["adopted"] and rule["negative_seeds"] == 6
+    assert f"{rule['mean_d']:+.2f} ± {rule['se']:.2f}" in page

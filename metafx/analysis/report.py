@@ -74,6 +74,7 @@ def result_report(result: SearchResult, n_features: int = 10) -> dict[str, Any]:
         },
         "data": meta.get("data"),
         "warm_start": meta.get("warm_start"),
+        "prior_observations": meta.get("prior_observations"),
         "interrupted": bool(meta.get("interrupted", False)),
         "stopped": meta.get("stopped"),
         "metafx_version": meta.get("metafx_version"),
@@ -153,7 +154,9 @@ def format_report(r: dict[str, Any]) -> str:
         lines.append(f"trajectory: {t['steps']} steps, {t['accepted']} accepted (new best); quality first, median, "
                      f"best, last: {qs}{secs}")
     if r["warm_start"]:
-        lines.append(f"warm start: {len(r['warm_start'])} point(s) of related tasks evaluated first")
+        prior = r.get("prior_observations")
+        lines.append(f"warm start: {len(r['warm_start'])} point(s) of related tasks evaluated first"
+                     + (f"; {prior} step(s) of their searches in the engine's model" if prior else ""))
     if r["interrupted"]:
         lines.append("interrupted: the search was stopped before its last step")
     if r["stopped"]:

@@ -18,7 +18,7 @@ import numpy as np
 
 from .exceptions import ValidationError
 from .params import validate_params
-from .values import FeatureValues, MetaFeatureSpace, StepRecord
+from .values import FeatureValues, MetaFeatureSpace, PriorObservation, StepRecord
 
 __all__ = [
     "Params",
@@ -398,6 +398,9 @@ class SearchEngine(Component, ABC):
     #: parameters added after journals were written, with the value that means "as before": a search's
     #: signature leaves such a parameter out while it has that value, so the older journals still resume
     signature_omits: ClassVar[dict[str, Any]] = {}
+    #: the engine learns from every step of the warm-start results (:meth:`observe_prior`), not only from their
+    #: best points; engines that leave it false get the points alone, as before the hook existed
+    uses_prior: ClassVar[bool] = False
 
     @classmethod
     def bound_obstacle(cls, metadata: Mapping[str, Any]) -> str:
@@ -428,6 +431,12 @@ class SearchEngine(Component, ABC):
         :meth:`setup`; engines that use them evaluate them first (``mufasa``, ``random``) or start their
         model with them (``optuna``).  Default: kept in ``self.warm_start_``."""
         self.warm_start_ = [dict(p) for p in points]
+
+    def observe_prior(self, observations: Sequence[PriorObservation]) -> None:
+        """Every step of the related tasks' searches (point, quality, task), given after :meth:`warm_start`
+        when the engine's ``uses_prior`` is true and the warm start holds results; an engine with a model of
+        quality learns from them (``guided``).  The loop records them in the search's signature, so a
+        resumed search gets the same.  Default: ignored."""
 
     @abstractmethod
     def ask(self, step: int) -> Proposal:

@@ -16,6 +16,7 @@ __all__ = [
     "MetaFeatureSpace",
     "FeatureValues",
     "StepRecord",
+    "PriorObservation",
 ]
 
 
@@ -524,4 +525,18 @@ class StepRecord:
         return ""
 
 
+@dataclass(frozen=True)
+class PriorObservation:
+    """One step of a search on a related task, as a warm start hands it to an engine that learns from it.
 
+    ``point``: the meta-feature point the step drew its set at, fitted to this search's space; ``quality``: the
+    set's quality on that task (comparable only within the task); ``task``: which of the warm-start results the
+    step belongs to (its index among the given results, 0-based).
+    """
+
+    point: dict[str, Any]
+    quality: float
+    task: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"point": dict(self.point), "quality": float(self.quality), "task": int(self.task)}

@@ -11,7 +11,8 @@ process, and the next point maximizes the expected improvement over the best qua
 Schedule of step ``j`` (1-based)::
 
     j <= len(warm_start)               the warm-start points (related tasks), as ``random`` does
-    j <= n_init                        a uniform point, drawn exactly as ``random`` draws it
+    j <= n_init                        a uniform point, drawn exactly as ``random`` draws it (not when
+                                       the warm start holds results: their steps stand in for them)
     (j - n_init) % portfolio_every == 0
         and >= 2 point steps so far    a portfolio: the best ``k`` sets so far combined (see below)
     otherwise                          the point of largest expected improvement among ``n_pool``
@@ -25,6 +26,16 @@ largest marginal likelihood; expected improvement over the best standardized qua
 second Gaussian process (on ``log(1 + n)`` of the point steps' sizes) predicts and the
 number of samples ``m``: sets wider than the data are discounted.  Only point steps train
 the models (a portfolio has no single point).
+
+*Transfer* (``warm_start=`` results of related tasks; thesis section 5.5): every point step of
+those searches (its proposed point and quality, :meth:`observe_prior`) joins the quality model
+as a prior observation.  Each related task's qualities are standardized within the task; this
+search's by their own mean and a spread shrunk towards the related tasks' (``PRIOR_WEIGHT``
+pseudo-steps), since a few steps measure it poorly.  The model is one smooth function of the
+point shared by all tasks, plus a constant per task (variance ``TASK_OFFSET``) and extra noise
+on the related tasks' rows (variance ``TASK_NOISE``); the size model uses this search's steps
+only.  The model proposes from the first step after the warm-start points (no uniform steps),
+and the portfolio steps count from there.
 
 *Draw at a point* (``pool_factor = F``): ``F * budget`` drawn at the point; repeats
 (equal values on the training images, by a 64-bit hash) dropped; ranked by infogain per
@@ -62,9 +73,9 @@ from .._kernels.repeats import first_of_repeats
 from ..core.base import Candidate, FeatureScorer, SearchEngine
 from ..core.exceptions import ValidationError
 from ..core.params import Interval, Options, Satisfies
-from ..core.values import FeatureValues, StepRecord
+from ..core.values import FeatureValues, PriorObservation, StepRecord
 from ..hooks.spec import hookimpl
-from ..learn.gp import _distances, _gp_posterior, expected_improvement
+from ..learn.gp import TARGET, _distances, _gp_posterior, expected_improvement, gp_posterior_tasks
 from ..learn.rbf import RBFGridRegressor
 from ..loop.components import make_component
 from ..loop.problem import SearchProblem, draw_or_empty, step_rng
@@ -77,6 +88,12 @@ _MOVE = 0
 _DRAW = 1
 #: key of a portfolio candidate's point holding its sources
 PORTFOLIO = "__portfolio__"
+#: prior observations (warm start): variance of a task's constant, extra noise variance of a related task's
+#: rows, and how many pseudo-steps of the related tasks' spread the search's own spread is shrunk towards
+#: (the rule that made them the default: experiments/transfer/RULE.md)
+TASK_OFFSET = 1.0
+TASK_NOISE = 0.5
+PRIOR_WEIGHT = 5
 
 
 def _portfolio_sizes_ok(sizes: Any) -> bool:
@@ -149,6 +166,8 @@ class GuidedSearch(SearchEngine):
     #: ``feature_map`` came later than the other parameters: while off it is left out of a search's signature,
     #: so journals written before it was added still resume
     signature_omits = {"feature_map": None}
+    #: the steps of warm-start results join the quality model (:meth:`observe_prior`)
+    uses_prior = True
 
     def __init__(self, n_init: int = 10, portfolio_every: int = 5, portfolio_sizes: Sequence[int] = (2, 3, 4, 6, 8),
                  n_pool: int = 2000, xi: float = 0.01, pool_factor: float | None = 16.0,
@@ -194,21 +213,47 @@ class GuidedSearch(SearchEngine):
         self.scorer_ = make_component("evaluator", "infogain", None, base=FeatureScorer)
         self.codes_ = encode_labels(problem.y)[0] if self.selector == "cmim" else None
         self.sets_: dict[Any, Any] = {}  # sets drawn in this search, by (generator keys, point): portfolios reuse them
+        self.prior_rows_ = np.empty((0, len(problem.space.free)))  # prior observations' points as rows of codes
+        self.prior_z_ = np.empty(0)  # their qualities, standardized within their task
+        self.prior_task_ = np.empty(0, dtype=np.intp)
+        self.prior_var_ = 0.0  # the mean within-task variance of their qualities
         if self.feature_map is not None and not callable(getattr(problem.family, "centres", None)):
             raise ValidationError(f"feature_map={self.feature_map} needs a family whose features have centres "
                                   f"(a centres(batch) method, as pixel-and and pixels have); "
                                   f"family {problem.family.name!r} has none: leave feature_map=None")
 
+    def observe_prior(self, observations: Sequence[PriorObservation]) -> None:
+        """Steps of related tasks' searches (point, quality, task) that join the quality model (module docstring)."""
+        obs = list(observations)
+        task = np.array([int(o.task) for o in obs], dtype=np.intp)
+        q = np.array([float(o.quality) for o in obs], dtype=np.float64)
+        z = np.zeros(len(obs))
+        variances = []
+        for t in np.unique(task):
+            m = task == t
+            sd = float(q[m].std())
+            variances.append(sd * sd)
+            z[m] = (q[m] - q[m].mean()) / sd if sd > 0 else 0.0
+        self.prior_rows_ = self._encode([o.point for o in obs])
+        self.prior_z_, self.prior_task_ = z, task
+        self.prior_var_ = float(np.mean(variances)) if variances else 0.0
+
     # ------------------------------------------------------------------ proposals
+    def _init_steps(self) -> int:
+        """Steps before the model proposes: the warm-start points, and the uniform ones unless there is a prior."""
+        return len(self.warm_start_) if len(self.prior_z_) else max(self.n_init, len(self.warm_start_))
+
     def _is_portfolio(self, step: int) -> bool:
-        if step <= max(self.n_init, len(self.warm_start_)) or self.portfolio_every == 0:
+        init = self._init_steps()
+        if step <= init or self.portfolio_every == 0:
             return False
-        return (step - self.n_init) % self.portfolio_every == 0 and len(self.points_) >= 2
+        start = init if len(self.prior_z_) else self.n_init
+        return (step - start) % self.portfolio_every == 0 and len(self.points_) >= 2
 
     def ask(self, step: int) -> Candidate:
         if step <= len(self.warm_start_):
             point = dict(self.warm_start_[step - 1])
-        elif step <= self.n_init or len(self.points_) < 2:
+        elif step <= self._init_steps() or len(self.points_) < (1 if len(self.prior_z_) else 2):
             point = self.problem_.space.uniform(step_rng(self.seed_, step, _MOVE))
         elif self._is_portfolio(step):
             self.proposed_[step] = None
@@ -271,14 +316,28 @@ class GuidedSearch(SearchEngine):
         ``q``: expected improvement, divided by ``max(1, n / m) ** cost_power`` (see the class)."""
         Xs, Ps = self._scaled(seen), self._scaled(P)
         D, Dq = _distances(Xs, Xs), _distances(Ps, Xs)  # both models are on the same rows
-        mean, sd = _gp_posterior(D, np.asarray(q, dtype=np.float64), Dq)
+        if len(self.prior_z_):
+            mean, sd, z = self._prior_posterior(Xs, np.asarray(q, dtype=np.float64), Ps)
+        else:
+            mean, sd = _gp_posterior(D, np.asarray(q, dtype=np.float64), Dq)
+            z = (q - q.mean()) / (q.std() if q.std() > 0 else 1.0)
         assert sd is not None  # sd=True
-        z = (q - q.mean()) / (q.std() if q.std() > 0 else 1.0)
         ei = expected_improvement(mean, sd, float(z.max()), self.xi)
         if self.cost_power > 0:
             wide = np.maximum(self._predicted_sizes(D, Dq) / self.problem_.n_samples, 1.0)
             ei = ei / wide ** float(self.cost_power)
         return ei
+
+    def _prior_posterior(self, Xs: np.ndarray, q: np.ndarray, Ps: np.ndarray) -> tuple[Any, Any, np.ndarray]:
+        """The quality model with prior observations (module docstring): mean and standard deviation at the
+        scaled query rows ``Ps``, and this search's standardized qualities ``q`` (rows ``Xs``)."""
+        var = (len(q) * float(q.var()) + PRIOR_WEIGHT * self.prior_var_) / (len(q) + PRIOR_WEIGHT)
+        z = (q - q.mean()) / (np.sqrt(var) if var > 0 else 1.0)
+        rows = np.concatenate([self._scaled(self.prior_rows_), Xs])
+        task = np.concatenate([self.prior_task_, np.full(len(q), TARGET, dtype=np.intp)])
+        mean, sd = gp_posterior_tasks(_distances(rows, rows), np.concatenate([self.prior_z_, z]), task,
+                                      _distances(Ps, rows), offset=TASK_OFFSET, task_noise=TASK_NOISE)
+        return mean, sd, z
 
     def _predicted_sizes(self, D: np.ndarray, Dq: np.ndarray) -> np.ndarray:
         """Predicted numbers of features (at least 1) of the sets at the query rows, from a Gaussian
@@ -404,6 +463,8 @@ class GuidedSearch(SearchEngine):
                                 "proposed_points": [self.proposed_[s] for s in sorted(self.proposed_)]}
         if self.warm_start_:
             meta["warm_start"] = self.warm_start_
+        if len(self.prior_z_):
+            meta["prior_observations"] = len(self.prior_z_)
         return meta
 
 

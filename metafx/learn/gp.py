@@ -13,7 +13,7 @@ import numpy as np
 from scipy.linalg import solve_triangular
 from scipy.special import ndtr
 
-__all__ = ["expected_improvement", "gp_posterior"]
+__all__ = ["expected_improvement", "gp_posterior", "gp_posterior_tasks", "TARGET"]
 
 _LENGTHS = (0.1, 0.2, 0.35, 0.6, 1.0)
 _NOISES = (0.01, 0.1, 0.3, 0.6)
@@ -78,6 +78,52 @@ def _gp_posterior(D: np.ndarray, y: np.ndarray, Dq: np.ndarray,
         return mean, None
     v = solve_triangular(L, Ks.T, lower=True, check_finite=False)
     var = np.maximum((1.0 - noise) - (v * v).sum(0), 1e-12)
+    return mean, np.sqrt(var)
+
+
+#: the task of the search itself in :func:`gp_posterior_tasks` (related tasks are 0, 1, ...)
+TARGET = -1
+
+
+def gp_posterior_tasks(D: np.ndarray, z: np.ndarray, task: np.ndarray, Dq: np.ndarray, *, offset: float,
+                       task_noise: float, sd: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
+    """Mean and standard deviation, at query rows of the target task, of a GP fitted on rows of several tasks.
+
+    ``z``: each row's quality, standardized within its task (the caller's choice of scale); ``task``: each
+    row's task, :data:`TARGET` for the search itself; ``D`` and ``Dq`` as in :func:`gp_posterior`'s distances
+    (among the rows, and from the query rows to them).  Each task's qualities are one function of the point
+    shared by all tasks (Matern 5/2, the length scale and noise share chosen on the grids by the largest log
+    marginal likelihood, as in :func:`gp_posterior`), plus a constant of the task with variance ``offset`` (a
+    standardized task may sit higher or lower than another where both were measured), plus, for the rows of
+    related tasks, extra independent noise of variance ``task_noise`` (where their function differs from the
+    target's).  Returned in the units of ``z``; ``sd=False``: the mean only.
+    """
+    z = np.asarray(z, dtype=np.float64)
+    task = np.asarray(task)
+    n = len(z)
+    same = (task[:, None] == task[None, :]).astype(np.float64)
+    related = np.diag((task != TARGET).astype(np.float64))
+    base = offset * same + task_noise * related + 1e-9 * np.eye(n)
+    eye = np.eye(n)
+    best = None
+    for length in _LENGTHS:
+        K0 = _matern52_of(D, length)
+        for noise in _NOISES:
+            K = (1.0 - noise) * K0 + noise * eye + base
+            L = np.linalg.cholesky(K)
+            a = solve_triangular(L.T, solve_triangular(L, z, lower=True, check_finite=False), lower=False,
+                                 check_finite=False)
+            ll = -0.5 * float(z @ a) - float(np.log(np.diag(L)).sum())
+            if best is None or ll > best[0] + 1e-12:
+                best = (ll, length, noise, L, a)
+    assert best is not None  # the grids are not empty
+    _, length, noise, L, a = best
+    Ks = (1.0 - noise) * _matern52_of(Dq, length) + offset * (task == TARGET)[None, :]
+    mean = Ks @ a
+    if not sd:
+        return mean, None
+    v = solve_triangular(L, Ks.T, lower=True, check_finite=False)
+    var = np.maximum((1.0 - noise) + offset - (v * v).sum(0), 1e-12)
     return mean, np.sqrt(var)
 
 

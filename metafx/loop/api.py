@@ -10,7 +10,7 @@ from ..core.exceptions import ValidationError
 from ..core.validation import check_int, check_labels, check_n_jobs, check_number, check_seed
 from .components import make_component
 from .logs import auto_progress, verbosity
-from .loop import run_search, warm_start_points
+from .loop import prior_observations, run_search, warm_start_points
 from .problem import SearchProblem
 from .result import SearchResult
 
@@ -118,6 +118,10 @@ def search(
         and ``random`` evaluate them first (at most ``steps // 2``) and
         ``mufasa`` goes on from the best; ``optuna``'s first trials take them
         (as ``enqueue_trial``), so its sampler's model starts with them.  See :func:`metafx.loop.loop.warm_start_points`.
+        ``guided`` (the default) evaluates them first too, and every step of
+        the given results joins its model of quality as a prior observation
+        (:func:`metafx.loop.loop.prior_observations`): its model proposes from
+        the next step on.
         A result of another family, another meta-feature space or other
         image sizes is refused (:func:`check_warm_start`): its point would
         mean something else here.
@@ -154,13 +158,13 @@ def search(
     """
     checked = _check_arguments(family, evaluator, engine, family_params, evaluator_params, engine_params,
                                steps=steps, n_jobs=n_jobs, seed=seed, random_state=random_state)
-    problem, warm = _build_problem(checked, X, y, budget, fixed=fixed, oversample=oversample, prune_by=prune_by,
+    problem, warm, prior = _build_problem(checked, X, y, budget, fixed=fixed, oversample=oversample, prune_by=prune_by,
                                    warm_start=warm_start)
     with verbosity(verbose):
         return run_search(problem, checked.engine, steps=checked.steps, seed=checked.seed,
                           callbacks=list(callbacks or ()), progress=auto_progress() if progress is None else progress,
                           storage=storage, study_name=study_name, n_jobs=checked.n_jobs, timeout=timeout,
-                          warm_start=warm, reselect=reselect)
+                          warm_start=warm, reselect=reselect, prior=prior)
 
 
 class _Checked(NamedTuple):
@@ -188,15 +192,18 @@ def _check_arguments(family: Any, evaluator: Any, engine: Any, family_params: An
 
 
 def _build_problem(checked: _Checked, X: Any, y: Any, budget: Any, *, fixed: Any, oversample: Any, prune_by: Any,
-                   warm_start: Any) -> tuple[SearchProblem, list]:
-    """The second phase of :func:`search`: the checked data, the budget, the problem and the warm-start points."""
+                   warm_start: Any) -> tuple[SearchProblem, list, list]:
+    """The second phase of :func:`search`: the checked data, the budget, the problem, the warm-start points and
+    the prior observations for an engine that takes them."""
     X_checked = checked.family.check_data(X)
     budget = resolve_budget(budget, checked.family, X_checked)
     y = check_labels(y, X_checked.shape[0])
     problem = SearchProblem(checked.family, X_checked, y, checked.evaluator, float(budget), fixed=fixed,
                             eval_seed=checked.seed % 2**32, oversample=oversample, prune_by=prune_by)
     check_warm_start(warm_start, problem.family, problem.space)
-    return problem, warm_start_points(warm_start, problem.space, limit=max(1, checked.steps // 2))
+    warm = warm_start_points(warm_start, problem.space, limit=max(1, checked.steps // 2))
+    prior = prior_observations(warm_start, problem.space) if checked.engine.uses_prior else []
+    return problem, warm, prior
 
 
 def resolve_budget(budget: Any, family: FeatureFamily, X: Any) -> float:

@@ -11,6 +11,8 @@ end it re-draws the best set when it was found before a restart and builds the
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import math
 import os
@@ -24,14 +26,14 @@ import numpy as np
 from ..core.base import Candidate, Proposal, SearchEngine
 from ..core.exceptions import StorageError, ValidationError
 from ..core.validation import check_int, check_n_jobs, check_number
-from ..core.values import StepRecord
+from ..core.values import PriorObservation, StepRecord
 from .parallel import EvaluationPool
 from .problem import Evaluation, SearchProblem, draw_or_empty, problem_signature, step_rng
 from .result import SearchResult
 from .store import JournalStore, NullStore, StepStore, refuse_kind, storage_kind
 from .study_store import StudyStore
 
-__all__ = ["run_search", "open_store", "search_signature", "reselect_seed", "warm_start_points", "SearchState", "Progress", "SearchInterrupted",
+__all__ = ["run_search", "open_store", "search_signature", "reselect_seed", "warm_start_points", "prior_observations", "SearchState", "Progress", "SearchInterrupted",
            "DRAW_KEY", "logger"]
 
 logger = logging.getLogger("metafx")
@@ -182,6 +184,41 @@ def warm_start_points(warm_start: Any, space: Any, limit: int | None = None) -> 
     return out[:limit] if limit is not None else out
 
 
+def prior_observations(warm_start: Any, space: Any) -> list[PriorObservation]:
+    """Every point step of the warm-start results, as :class:`~metafx.plugin.PriorObservation` (engines with
+    ``uses_prior``): the point the step drew at, its quality and the index of its result among the results given.
+
+    The point is the one the engine proposed (``metadata["proposed_points"]``, which ``guided`` keeps: its
+    records hold the mean meta-features of the drawn set) or else the record's, fitted to ``space`` as
+    :func:`warm_start_points` fits points; portfolio steps (no point) and steps of non-finite quality are left
+    out, and points given as such (dicts) carry no quality and give none.  In result order, then step order.
+    """
+    if warm_start is None:
+        return []
+    items = [warm_start] if isinstance(warm_start, (Mapping, SearchResult)) else list(warm_start)
+    results = [r for r in items if isinstance(r, SearchResult)]
+    out: list[PriorObservation] = []
+    for task, res in enumerate(results):
+        proposed = res.metadata.get("proposed_points") if isinstance(res.metadata, Mapping) else None
+        steps = [r.step for r in res.trajectory]
+        aligned = isinstance(proposed, list) and len(proposed) >= len(steps) and \
+            all(isinstance(s, int) and 1 <= s <= len(proposed) for s in steps)
+        lookup: list[Any] = proposed if aligned and isinstance(proposed, list) else []
+        for rec in res.trajectory:
+            point = (lookup[rec.step - 1] if lookup else None) or rec.point
+            if rec.kind != "point" or not point or not math.isfinite(rec.quality):
+                continue
+            fitted = {d.name: d.clip(point[d.name]) for d in space.dimensions if d.name in point}
+            out.append(PriorObservation(space.check_point(fitted), float(rec.quality), task))
+    return out
+
+
+def prior_digest(prior: Sequence[PriorObservation]) -> dict[str, Any]:
+    """What a search's signature records of its prior observations: how many, and a SHA-256 of them all."""
+    text = json.dumps([o.to_dict() for o in prior], sort_keys=True, default=str)
+    return {"n": len(prior), "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest()}
+
+
 def open_store(engine: SearchEngine, storage: Any, study_name: str | None, steps: int, space: Any) -> StepStore:
     """The step store ``storage`` names for a search by ``engine`` of ``steps`` steps (not opened yet).
 
@@ -243,14 +280,16 @@ def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed
                storage: Any = None, study_name: str | None = None, n_jobs: int | None = 1,
                timeout: float | None = None, log_every: int = 10,
                warm_start: Sequence[Mapping[str, Any]] = (), reselect: int | None = None,
-               store: StepStore | None = None) -> SearchResult:
+               store: StepStore | None = None, prior: Sequence[PriorObservation] = ()) -> SearchResult:
     """Run ``engine`` on ``problem`` for ``steps`` steps and return the result (see the module docstring).
 
     ``storage`` (with ``study_name``) names the step store (:func:`open_store`); ``store``: a store
     made by the caller instead (e.g. a shared study that must exist).
 
     ``warm_start``: valid points of ``problem.space`` that were good on related tasks (see
-    :func:`warm_start_points`), handed to the engine before step 1.
+    :func:`warm_start_points`), handed to the engine before step 1.  ``prior``: every step of those
+    searches (:func:`prior_observations`), handed to an engine whose ``uses_prior`` is true after the points
+    and recorded in the search's signature (a count and a digest); other engines never see them.
 
     ``reselect = r > 1``: the ``r`` best steps' sets are scored once more on a fresh split (the
     evaluator with another seed, :func:`reselect_seed`) and the result keeps the one with the best
@@ -262,6 +301,9 @@ def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed
     warm = [problem.space.check_point(p) for p in warm_start]
     engine.setup(problem, seed)
     engine.warm_start(warm)
+    prior = list(prior) if engine.uses_prior else []
+    if prior:
+        engine.observe_prior(prior)
     if store is None:
         store = open_store(engine, storage, study_name, cap, problem.space)
     if reselect > 1 and store.shared:
@@ -271,7 +313,7 @@ def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed
     deadline = None if timeout is None else time.monotonic() + timeout
     error: BaseException | None = None
     try:
-        finished = store.open(search_signature(engine, problem, seed, warm))
+        finished = store.open(search_signature(engine, problem, seed, warm, prior))
         with Progress(cap, progress, engine.name, problem.budget, log_every) as run.bar, \
                 EvaluationPool(problem, engine, n_jobs) as pool:
             _replay(run, finished)
@@ -300,11 +342,14 @@ def _checked(engine: SearchEngine, steps: Any, reselect: Any, n_jobs: Any, timeo
     return (steps if engine.max_steps is None else min(steps, engine.max_steps)), reselect, n_jobs, timeout
 
 
-def search_signature(engine: SearchEngine, problem: SearchProblem, seed: int, warm: list[dict[str, Any]]) -> dict[str, Any]:
+def search_signature(engine: SearchEngine, problem: SearchProblem, seed: int, warm: list[dict[str, Any]],
+                     prior: Sequence[PriorObservation] = ()) -> dict[str, Any]:
     """What determines the search (its store refuses another); the engine's storage options aside."""
     signature = problem_signature(engine, problem, seed, exclude_params=tuple(engine.storage_options()))
     if warm:
         signature["warm_start"] = warm
+    if prior:
+        signature["warm_start_prior"] = prior_digest(prior)
     return signature
 
 

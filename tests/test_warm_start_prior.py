@@ -1,0 +1,185 @@
+"""Transfer with a model: every step of the warm-start results as prior observations of an engine's model
+(``SearchEngine.observe_prior``, ``uses_prior``; the ``guided`` engine's quality model)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import naive_guided
+import numpy as np
+import pytest
+
+import metafx
+from metafx.analysis.report import format_report, result_report
+from metafx.core.values import StepRecord
+from metafx.default_plugins.guided import _MOVE, GuidedSearch
+from metafx.learn.gp import TARGET, _distances, gp_posterior_tasks
+from metafx.loop.components import make_component
+from metafx.loop.loop import prior_observations, warm_start_points
+from metafx.loop.problem import SearchProblem, step_rng
+from metafx.plugin import PriorObservation, SearchEngine
+
+
+@pytest.fixture(scope="module")
+def pairs(digits):
+    X, y = digits
+
+    def task(a, b):
+        m = (y == a) | (y == b)
+        return X[m], y[m]
+
+    return task
+
+
+@pytest.fixture(scope="module")
+def sources(pairs):
+    # n_init=2, portfolio_every=2: model steps and portfolio steps within 6 steps
+    return [metafx.search(*pairs(a, b), budget=30, steps=6, seed=s, progress=False,
+                          engine_params={"n_init": 2, "portfolio_every": 2, "n_pool": 200})
+            for s, (a, b) in enumerate([(2, 3), (4, 5)])]
+
+
+def _steps(res):
+    return [(r.step, r.point, r.quality, r.n_features, r.cost, r.accepted, r.kind) for r in res.trajectory]
+
+
+@pytest.mark.parametrize("n_prior,n_target,d", [(0, 1, 1), (3, 0, 2), (5, 2, 3), (11, 4, 4), (1, 7, 2)])
+def test_multi_task_posterior_matches_the_textbook_formulas(rng, n_prior, n_target, d):
+    X = rng.random((n_prior + n_target, d))
+    task = np.concatenate([rng.integers(0, 3, n_prior), np.full(n_target, TARGET)])
+    z = rng.normal(size=len(X))
+    Xq = np.vstack([rng.random((4, d)), X[-1:]])
+    mean, sd = gp_posterior_tasks(_distances(X, X), z, task, _distances(Xq, X), offset=0.7, task_noise=0.4)
+    m2, s2 = naive_guided.gp_posterior_tasks(X, z, task, Xq, 0.7, 0.4)
+    np.testing.assert_allclose(mean, m2, rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(sd, s2, rtol=1e-7, atol=1e-9)
+    only_mean, none = gp_posterior_tasks(_distances(X, X), z, task, _distances(Xq, X), offset=0.7, task_noise=0.4,
+                                         sd=False)
+    assert none is None and np.array_equal(only_mean, mean)
+
+
+def _engine_after_one_step(small, prior, seed=0):
+    """A guided engine told step 1 (the warm point, numInputs=1) with ``prior`` observations; its step-2 point."""
+    X, y = small
+    prob = SearchProblem(make_component("family", "pixel-and"), X, y, make_component("evaluator", "cv-linear-svm"),
+                         30.0, eval_seed=0)
+    eng = GuidedSearch(n_pool=300)
+    eng.setup(prob, seed)
+    warm = prob.space.check_point({"numInputs": 1, "percentPos": 50, "shiftInvLen": 1, "scatter": 2.0})
+    eng.warm_start([warm])
+    if prior:
+        eng.observe_prior(prior)
+    cand = eng.ask(1)
+    assert cand.point == warm
+    eng.tell(StepRecord(1, warm, 0.9, 20.0, 10, 0.1, 0.9, True))
+    return eng, prob, eng.ask(2).point
+
+
+def _prior(peak, rng, n=40):
+    """Two related tasks on different quality levels, both best at numInputs == peak (other meta-features
+    do not matter)."""
+    out = []
+    for task, level in enumerate([0.95, 0.8]):
+        for _ in range(n):
+            k = int(rng.integers(1, 9))
+            point = {"numInputs": k, "percentPos": int(rng.integers(0, 101)), "shiftInvLen": int(rng.integers(1, 9)),
+                     "scatter": float(rng.uniform(1, 3.5))}
+            out.append(PriorObservation(point, level - 0.01 * (k - peak) ** 2 + 0.001 * rng.normal(), task))
+    return out
+
+
+def test_prior_observations_steer_the_model_to_where_related_tasks_were_good(digits, rng):
+    small = digits[0][:300], digits[1][:300]
+    for peak in (6, 3):
+        eng, _, point = _engine_after_one_step(small, _prior(peak, rng))
+        assert abs(point["numInputs"] - peak) <= 1, (peak, point)
+        assert eng.metadata()["prior_observations"] == 80
+    # without a prior, step 2 is the uniform point the engine's n_init steps draw
+    eng, prob, point = _engine_after_one_step(small, [])
+    assert point == prob.space.uniform(step_rng(0, 2, _MOVE))
+    assert "prior_observations" not in eng.metadata()
+
+
+def test_guided_learns_from_the_trajectories_and_resumes_exactly(pairs, sources, tmp_path):
+    X, y = pairs(0, 1)
+    kw = dict(budget=30, steps=6, seed=4, progress=False, warm_start=sources,
+              engine_params={"n_init": 4, "n_pool": 200})
+    res = metafx.search(X, y, **kw)
+    space = metafx.plugin.make_component("family", "pixel-and").fit(X).space()
+    prior = prior_observations(sources, space)
+    assert res.metadata["prior_observations"] == len(prior) > 0
+    assert f"{len(prior)} step(s) of their searches in the engine's model" in format_report(result_report(res))
+    warm = warm_start_points(sources, space, limit=3)
+    assert res.metadata["warm_start"] == warm and len(warm) == 2
+    # with the same warm points but no trajectories, step 3 is a uniform point (n_init=4); with them, the model's
+    points_only = metafx.search(X, y, **{**kw, "warm_start": warm})
+    assert "prior_observations" not in points_only.metadata
+    assert points_only.metadata["proposed_points"][:2] == res.metadata["proposed_points"][:2] == warm
+    assert points_only.metadata["proposed_points"][2] != res.metadata["proposed_points"][2]
+    # an interrupted search resumes to the very same steps
+    j = tmp_path / "w.jsonl"
+    metafx.search(X, y, storage=str(j), callbacks=[lambda s, r: r.step < 3], **kw)
+    assert len(j.read_text().splitlines()) == 1 + 3
+    header = json.loads(j.read_text().splitlines()[0])["signature"]
+    assert header["warm_start_prior"]["n"] == len(prior)
+    again = metafx.search(X, y, storage=str(j), **kw)
+    assert _steps(again) == _steps(res)
+    assert again.metadata["proposed_points"] == res.metadata["proposed_points"]
+    # the same best points from other trajectories are another search: its journal refuses them
+    src = sources[0]
+    worst = min((r for r in src.trajectory if r.step != src.best_step), key=lambda r: r.quality)
+    changed = dataclasses.replace(src, trajectory=[dataclasses.replace(r, quality=r.quality - 0.01) if r is worst
+                                                   else r for r in src.trajectory])
+    assert warm_start_points([changed, sources[1]], space, limit=3) == warm
+    with pytest.raises(metafx.StorageError, match="differs in: warm_start_prior"):
+        metafx.search(X, y, storage=str(j), **{**kw, "warm_start": [changed, sources[1]]})
+
+
+def test_prior_observations_are_the_proposed_points_of_point_steps(pairs, sources):
+    X, _ = pairs(0, 1)
+    space = metafx.plugin.make_component("family", "pixel-and").fit(X).space().with_fixed({"shiftInvLen": 2})
+    obs = prior_observations([{"numInputs": 2}, sources[0], sources[1]], space)
+    want = []
+    for task, src in enumerate(sources):
+        proposed = src.metadata["proposed_points"]
+        assert any(p is None for p in proposed)  # a portfolio step, left out
+        for rec in src.trajectory:
+            if rec.kind == "point":
+                want.append(({**proposed[rec.step - 1], "shiftInvLen": 2}, rec.quality, task))
+    assert [(o.point, o.quality, o.task) for o in obs] == want
+    # a result without proposed points (mufasa) gives its records' points
+    plain = metafx.search(*pairs(2, 3), budget=30, steps=3, engine="mufasa", seed=0, progress=False)
+    assert [o.point for o in prior_observations(plain, space)] == \
+        [space.check_point(r.point) for r in plain.trajectory]
+    assert prior_observations(None, space) == [] and prior_observations({"numInputs": 2}, space) == []
+
+
+class PointsOnly(SearchEngine):
+    """An engine written before the hook: it takes the warm-start points and nothing else."""
+
+    name = "points-only"
+    summary = "the warm points, then uniform points"
+
+    def warm_start(self, points):
+        self.points = [dict(p) for p in points]
+
+    def observe_prior(self, observations):
+        raise AssertionError("an engine without uses_prior is never handed prior observations")
+
+    def ask(self, step):
+        if step <= len(self.points):
+            return self.points[step - 1]
+        return self.problem_.space.uniform(step_rng(self.seed_, step, 0))
+
+
+@pytest.mark.parametrize("engine", [PointsOnly(), "mufasa"])
+def test_engines_without_the_hook_get_the_points_alone(pairs, sources, engine, tmp_path):
+    X, y = pairs(0, 1)
+    j = tmp_path / "p.jsonl"
+    res = metafx.search(X, y, budget=30, steps=4, seed=1, engine=engine, progress=False, warm_start=sources,
+                        storage=str(j))
+    space = metafx.plugin.make_component("family", "pixel-and").fit(X).space()
+    assert [r.point for r in res.trajectory[:2]] == warm_start_points(sources, space)
+    header = json.loads(j.read_text().splitlines()[0])["signature"]
+    assert "warm_start_prior" not in header and header["warm_start"] == warm_start_points(sources, space, limit=2)
