@@ -1,4 +1,5 @@
-"""Side by side: two records of ``bench/bench_tabular_planted.py`` on the same seeds (before, after).
+"""Side by side: two records of ``bench/bench_tabular_planted.py`` on the same seeds (before, after);
+either may be several records, comma-separated.
 
     python experiments/tabular_planted/compare.py experiments/tabular_planted/dev_rescore0.json \
         experiments/tabular_planted/dev_rescore.json
@@ -22,8 +23,8 @@ def _count(run: dict) -> str:
 
 
 def main(before: str, after: str) -> None:
-    a = {(r["generator"], r["seed"]): r for r in json.loads(Path(before).read_text())["runs"]}
-    b = {(r["generator"], r["seed"]): r for r in json.loads(Path(after).read_text())["runs"]}
+    a = {(r["generator"], r["seed"]): r for f in before.split(",") for r in json.loads(Path(f).read_text())["runs"]}
+    b = {(r["generator"], r["seed"]): r for f in after.split(",") for r in json.loads(Path(f).read_text())["runs"]}
     print("| generator | seed | produced, before | produced, after | linear with features, before -> after "
           "| largest per-fold drop | fit s, before -> after |")
     print("|---|---|---|---|---|---|---|")
