@@ -7,8 +7,7 @@ import pandas as pd
 import pytest
 
 import metafx
-from metafx.loop.problem import SearchProblem
-from metafx.plugin import SetEvaluator
+from metafx.plugin import SearchProblem, SetEvaluator
 from metafx_tabular import CVLinear, TabularBatch, TabularFamily
 from metafx_tabular.rescore import shortlist
 
