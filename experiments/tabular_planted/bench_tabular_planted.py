@@ -24,8 +24,9 @@ when every planted expression is among the features. Also reported: the number o
 linear model's test score with the columns alone and with the features added (mean imputation
 without indicators, standardization, logistic log-loss or ridge R^2) and the fit time.
 
-Seeds 0-2 are the development seeds (the rule in ``docs/results/tabular.md`` is judged on them);
-seeds 10-14 are held out.
+Seeds 0-2 are the development seeds (the rules in ``docs/results/tabular.md`` and
+``experiments/tabular_planted/RULE.md`` are judged on them); seeds 10-14 were held out for the
+first rule and seeds 20-24 for the second.  A record holds the command and the commit that made it.
 
 Run::
 
@@ -39,6 +40,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
+import subprocess
+import sys
 import time
 import warnings
 from pathlib import Path
@@ -231,6 +235,19 @@ def summarize(runs: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def _commit() -> str:
+    """The repository's commit (``+dirty`` with uncommitted changes), or ``unknown``."""
+    try:
+        here = Path(__file__).resolve().parent
+        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=here, capture_output=True, text=True,
+                             check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=here,
+                               capture_output=True, text=True, check=True).stdout.strip()
+        return rev + ("+dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--generators", nargs="+", default=list(GENERATORS), choices=GENERATORS)
@@ -244,13 +261,16 @@ def main() -> None:
         print(summarize(json.loads(Path(a.summarize).read_text())["runs"]))
         return
     params = json.loads(a.extractor_params)
+    command = "python " + " ".join(shlex.quote(x) for x in sys.argv)
+    commit = _commit()
     runs = []
     for seed in a.seeds:
         for g in a.generators:
             runs.append(run_one(g, seed, a.rows, params))
             if a.out:
                 Path(a.out).parent.mkdir(parents=True, exist_ok=True)
-                Path(a.out).write_text(json.dumps({"args": vars(a), "runs": runs}, indent=1, default=str))
+                Path(a.out).write_text(json.dumps({"args": vars(a), "command": command, "commit": commit, "runs": runs},
+                                                  indent=1, default=str))
     print(summarize(runs))
 
 

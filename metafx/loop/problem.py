@@ -93,6 +93,11 @@ class SearchProblem:
             )
         self.check_size(min_cost)
         self.check_feasible()
+        # a family that ranks its own candidates by the search's evaluator (the tabular family's screen), once the
+        # problem is known to be valid
+        bind = getattr(self.family, "bind_evaluator", None)
+        if callable(bind):
+            bind(evaluator, self.prepared, self.y, self.eval_seed)
 
     #: estimated bytes held per drawn feature and training sample (see check_size)
     BYTES_PER_FEATURE = 512

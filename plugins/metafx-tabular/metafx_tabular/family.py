@@ -268,6 +268,18 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         0.95-correlated with one kept before, within the budget (the single
         most relevant when none is above the floor).  0: a point's own draws
         only (as ``oversample`` says).  Needs ``y`` at :meth:`fit`.
+    rescore : int, default 8
+        Before a search's first step, its own evaluator scores the ``rescore``
+        most relevant screened candidates, and the most relevant one of every
+        other root operator (above the floor), each with the table's columns,
+        against the columns alone (:meth:`bind_evaluator`).  A point's set then
+        takes these first, best gain first (each above the floor given those
+        taken, no near-copy, within the budget), and never one whose gain is
+        not positive; the screen's order goes on from there.  The proxy scores
+        a feature's ranks as well as its values, the evaluator's model reads
+        the values: on ``log(a) + b / c`` the proxy prefers ``c / a`` and the
+        evaluator ``log(a)``.  0: the screen's order alone.  Results:
+        ``docs/results/tabular.md``.
     oversample : float, default 1
         ``f > 1`` draws ``f`` times the budget at a point and keeps the draws
         of highest :meth:`relevance` per cost that fit the budget: a
@@ -323,6 +335,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         nominal_op: bool = True,
         screen: int = 2000,
         level_columns: int = 20,
+        rescore: int = 8,
         n_columns: int | None = None,
         column_center: Sequence[float] | None = None,
         column_scale: Sequence[float] | None = None,
@@ -349,6 +362,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         self.nominal_op = nominal_op
         self.screen = screen
         self.level_columns = level_columns
+        self.rescore = rescore
         self.column_levels = column_levels
         self.n_columns = n_columns
         self.column_center = column_center
@@ -365,6 +379,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         self._screen_keys: list[str] = []
         self._design_basis: np.ndarray | None = None
         self._floor = 0.0
+        self._rescored: dict[str, float] = {}  # structure key of a rescored candidate -> its gain (bind_evaluator)
 
     # ------------------------------------------------------------------ parameters
     #: what each parameter accepts, checked by :meth:`check_params` (see :mod:`metafx.core.params`)
@@ -387,6 +402,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         "oversample": [Interval("real", 1.0, 100.0)],
         "nominal_op": ["boolean"],
         "screen": [Interval("int", 0, None)],
+        "rescore": [Interval("int", 0, None)],
         "level_columns": [Interval("int", 0, None)],
         "n_columns": [None, Interval("int", 1, None)],
         "column_center": [None, "array-like"],
@@ -674,6 +690,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         """Enumerate the first-order candidates (at most ``screen`` of them, drawn at random beyond),
         build each on the row sample and score it alone (:meth:`relevance`)."""
         self._screened, self._screen_rel, self._floor, self._screen_keys = [], np.zeros(0), 0.0, []
+        self._rescored = {}
         if not int(self.screen) or self._target is None:
             return
         cands = self.first_order()
@@ -708,6 +725,21 @@ class TabularFamily(FeatureFamily[TabularBatch]):
             self._screen_rel = self.relevance(V)
             self._screen_Z, self._screen_w = self._unit_columns(V)
         self._floor = self._relevance_floor(max(len(self._screened), 1))
+
+    def bind_evaluator(self, evaluator: Any, prepared: Any, y: Any, seed: int) -> None:
+        """Score the screen's best candidates by the search's own ``evaluator`` (``rescore``): called once
+        by a search after :meth:`fit` and :meth:`prepare` (``prepared``, ``y``: the training rows;
+        ``seed``: the search's evaluation seed).  Without a screen or with ``rescore=0``, nothing."""
+        self._rescored = {}
+        if not int(self.rescore) or not self._screened:
+            return
+        from .rescore import rescore, shortlist
+
+        exprs = [e for e, _ in self._screened]
+        idx = shortlist(self._screen_rel, [str(e["op"]) for e in exprs], self._floor, int(self.rescore))
+        if idx.size:
+            gains = rescore(self, evaluator, prepared, np.asarray(y), int(seed), exprs, idx)
+            self._rescored = {self._screen_keys[int(i)]: float(g) for i, g in zip(idx, gains)}
 
     def _relevance_floor(self, n_tests: int) -> float:
         """The relevance noise exceeds with probability ``SCREEN_ALPHA / n_tests``: the squared
@@ -1047,17 +1079,26 @@ class TabularFamily(FeatureFamily[TabularBatch]):
 
     def _screened_set(self, exprs: list[dict], vals: list[np.ndarray], seen: set[str], budget: float,
                       limit: float) -> TabularBatch:
-        """The point's draws merged with the screened first-order candidates, chosen by forward selection:
-        at each step the candidate of highest relevance per cost *given those kept* (its part
-        orthogonal to them, against the residual target with their part removed) joins, while it is
-        above the floor and the budget lasts; a candidate whose multiple correlation with those kept
-        exceeds ``SCREEN_REDUNDANT`` is never taken.  When none is above the floor, the single most
-        relevant; when none can be taken at all, the point's own draws."""
+        """The point's draws merged with the screened first-order candidates, chosen by forward selection.
+
+        First the candidates the search's evaluator rescored (:meth:`bind_evaluator`) with a positive
+        gain, best gain per cost first, each taken while its relevance *given those kept* (its part
+        orthogonal to them, against the residual target with their part removed) is above the floor;
+        rescored candidates without a positive gain are never taken.  Then, at each step, the candidate
+        of highest relevance per cost given those kept joins, while it is above the floor and the budget
+        lasts.  A candidate whose multiple correlation with those kept exceeds ``SCREEN_REDUNDANT`` is
+        never taken.  When none is above the floor, the single most relevant; when none can be taken at
+        all, the point's own draws."""
+        gains = self._rescored
         blocks = []  # (unit columns, weights, usable, expressions): the point's own draws, then the screened
         if vals:
             Zo, wo = self._unit_columns(np.column_stack(vals))
-            blocks.append((Zo, wo, np.ones(len(exprs), dtype=bool), list(exprs)))
-        blocks.append((self._screen_Z, self._screen_w, np.array([k not in seen for k in self._screen_keys], dtype=bool),
+            # a draw the evaluator rescored is taken as the screened candidate (the same structure)
+            own = np.array([not gains or _structure(e) not in gains for e in exprs], dtype=bool)
+            blocks.append((Zo, wo, own, list(exprs)))
+        blocks.append((self._screen_Z, self._screen_w,
+                       np.array([(k not in seen or k in gains) and gains.get(k, 1.0) > 0.0 for k in self._screen_keys],
+                                dtype=bool),
                        [e for e, _ in self._screened]))
         R = self._residual() - self._residual().mean(axis=0)
         state = []
@@ -1067,23 +1108,48 @@ class TabularFamily(FeatureFamily[TabularBatch]):
             state.append({"Z": Z, "w": w, "ok": usable & (n2 > 0.0), "ex": ex, "costs": costs,
                           "ZR": Z.T @ R, "n2": n2.copy()})
         Q: list[np.ndarray] = []
-        QR = np.zeros((0, R.shape[1]))
         chosen: list[dict] = []
-        total = 0.0
+        acc: dict[str, Any] = {"QR": np.zeros((0, R.shape[1])), "total": 0.0}
         min_norm = 1.0 - SCREEN_REDUNDANT**2  # what is left of a unit vector this correlated with those kept
-        while len(chosen) < limit:
+
+        def relevance_given_kept(st: dict) -> np.ndarray:
             # the current residual target is R - Q Q'R; a candidate's part orthogonal to those kept has
             # squared norm n2 and inner product ZR with it (both updated as candidates are kept)
-            r2 = (R**2).sum(axis=0) - (QR**2).sum(axis=0)
+            r2 = (R**2).sum(axis=0) - (acc["QR"] ** 2).sum(axis=0)
+            ok = st["ok"] & (st["n2"] > min_norm) & (acc["total"] + st["costs"] <= budget + 1e-9)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                rel = st["w"] * (st["ZR"] ** 2 / (st["n2"][:, None] * np.where(r2 > 1e-300, r2, np.inf)[None, :])
+                                 ).sum(axis=1)
+            return np.where(ok, rel, -np.inf)
+
+        def take(st: dict, i: int) -> None:
+            z = st["Z"][:, i] - (np.column_stack(Q) @ np.array([q @ st["Z"][:, i] for q in Q]) if Q else 0.0)
+            q = z / np.sqrt(max(float(z @ z), 1e-300))
+            Q.append(q)
+            acc["QR"] = np.vstack([acc["QR"], q @ R])
+            for s2 in state:
+                a = q @ s2["Z"]
+                s2["n2"] -= a**2
+                s2["ZR"] -= np.outer(a, q @ R)
+            st["ok"][i] = False
+            chosen.append(st["ex"][i])
+            acc["total"] += st["costs"][i]
+
+        if gains:  # the evaluator's choice first
+            scr = state[-1]
+            ranked = sorted((-gains[k] / scr["costs"][i], i) for i, k in enumerate(self._screen_keys)
+                            if gains.get(k, 0.0) > 0.0)
+            for _, i in ranked:
+                if len(chosen) >= limit:
+                    break
+                if relevance_given_kept(scr)[i] > self._floor:
+                    take(scr, i)
+        while len(chosen) < limit:
             best, best_b = (-np.inf, -1, 0.0), -1
             for b, st in enumerate(state):
-                ok = st["ok"] & (st["n2"] > min_norm) & (total + st["costs"] <= budget + 1e-9)
-                if not ok.any():
+                rel = relevance_given_kept(st)
+                if not np.isfinite(rel).any():
                     continue
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    rel = st["w"] * (st["ZR"] ** 2 / (st["n2"][:, None] * np.where(r2 > 1e-300, r2, np.inf)[None, :])
-                                     ).sum(axis=1)
-                rel = np.where(ok, rel, -np.inf)
                 i = int(np.argmax(rel / st["costs"]))
                 if rel[i] / st["costs"][i] > best[0]:
                     best, best_b = (rel[i] / st["costs"][i], i, float(rel[i])), b
@@ -1092,24 +1158,12 @@ class TabularFamily(FeatureFamily[TabularBatch]):
             _, i, rel_i = best
             if rel_i <= self._floor and chosen:
                 break
-            st = state[best_b]
-            z = st["Z"][:, i] - (np.column_stack(Q) @ np.array([q @ st["Z"][:, i] for q in Q]) if Q else 0.0)
-            q = z / np.sqrt(max(float(z @ z), 1e-300))
-            Q.append(q)
-            QR = np.vstack([QR, q @ R])
-            for s2 in state:
-                a = q @ s2["Z"]
-                s2["n2"] -= a**2
-                s2["ZR"] -= np.outer(a, q @ R)
-            st["ok"][i] = False
-            chosen.append(st["ex"][i])
-            total += st["costs"][i]
+            take(state[best_b], i)
             if rel_i <= self._floor:  # none above the floor: the most relevant alone
                 break
-        keep = chosen
-        if not keep:  # every candidate (nearly) a copy of the columns: the point's own draws
+        if not chosen:  # every candidate (nearly) a copy of the columns: the point's own draws
             return TabularBatch(list(exprs))
-        return TabularBatch(keep)
+        return TabularBatch(chosen)
 
     def concat(self, batches: Sequence[TabularBatch]) -> TabularBatch:
         return TabularBatch([e for b in batches for e in b.exprs])
