@@ -12,10 +12,10 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ..core.base import FeatureScorer
 from ..core.exceptions import MetafxError, UnknownComponentError, ValidationError
 from ..core.values import StepRecord
 from ..hooks.manager import get_registry
+from ..hooks.registry import EVALUATOR_KINDS
 from ..learn import bounds
 from .files import atomic_write_text, read_regular_file
 from .result_json import FORMAT_VERSION, checksum, result_from_dict, strict
@@ -304,10 +304,11 @@ class SearchResult:
                 data[k] = np.asarray(v)
         table = pd.DataFrame(data, index=pd.RangeIndex(len(batch), name="feature"))
         if X is not None:
-            cls = get_registry().get("evaluator", scorer)
-            if not issubclass(cls, FeatureScorer):
+            reg = get_registry()
+            if ("scorer", scorer) not in reg and any((k, scorer) in reg for k in EVALUATOR_KINDS):
                 raise ValidationError(f"scorer={scorer!r} is not a per-feature scorer; registered: "
-                                      f"{', '.join(n for n in get_registry().names('evaluator') if issubclass(get_registry().get('evaluator', n), FeatureScorer))}")
+                                      f"{', '.join(reg.names('scorer'))}")
+            cls = reg.get("scorer", scorer)
             values = self.transform(X)
             y = np.asarray(y)
             if y.shape[0] != values.shape[0]:
