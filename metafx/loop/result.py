@@ -430,11 +430,19 @@ def missing_plugin_hint(metadata: Mapping[str, Any], kind: str, name: str) -> st
 
 
 def plugin_provenance(registry: Any, components: Mapping[str, str]) -> dict[str, dict[str, Any]]:
-    """Which plugin and distribution provided each ``kind -> name`` (stored in ``metadata["plugins"]``)."""
+    """Which plugin and distribution provided each ``field -> name`` (stored in ``metadata["plugins"]``).
+
+    The fields are the result's (``family``, ``engine``, ``evaluator``: a set evaluator).
+    """
     out: dict[str, dict[str, Any]] = {}
-    for kind, name in components.items():
+    for field_name, name in components.items():
+        kind = _FIELD_KINDS.get(field_name, field_name)
         if (kind, name) in registry:
             reg = registry.registration(kind, name)
             dist = reg.distribution or ("metafx" if reg.plugin.startswith("metafx.builtin") else None)
-            out[kind] = {"name": name, "plugin": reg.plugin, "distribution": dist}
+            out[field_name] = {"name": name, "plugin": reg.plugin, "distribution": dist}
     return out
+
+
+#: the component kind of a result's field, where the two differ
+_FIELD_KINDS = {"evaluator": "set-evaluator"}
