@@ -85,10 +85,8 @@ def _role_words(want: type | tuple[type, ...]) -> str:
 def _others(want: type | tuple[type, ...]) -> str:
     """``"; registered set evaluators: ..."`` for an evaluator base, else nothing."""
     kind = evaluator_kind(want) if isinstance(want, type) else None
-    if kind is None:
-        return ""
-    names = get_registry().names(kind)
-    return f"; registered {role_of(want)}s: {', '.join(names)}" if names and isinstance(want, type) else ""
+    names = get_registry().names(kind) if kind is not None else []
+    return f"; registered {_role_words(want)}s: {', '.join(names)}" if names else ""
 
 
 def load_dataset(name: str, **params: Any) -> tuple[np.ndarray, np.ndarray]:
