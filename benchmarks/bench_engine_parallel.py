@@ -34,7 +34,7 @@ _PROBLEM = None
 def build(data: str, n_train: int, budget: float) -> SearchProblem:
     X, y = metafx.load_dataset(data)
     return SearchProblem(metafx.plugin.make_component("family", "pixel-and"), X[:n_train], y[:n_train],
-                         metafx.plugin.make_component("evaluator", "cv-linear-svm"), budget, eval_seed=0)
+                         metafx.plugin.make_component("set-evaluator", "cv-linear-svm"), budget, eval_seed=0)
 
 
 def _init(data: str, n_train: int, budget: float) -> None:

@@ -41,7 +41,7 @@ def main() -> None:
     X, y = metafx.load_dataset("mnist", data_dir=args.data_dir)
     tr, _ = split_indices(len(y), 2000, 2000, seed=args.partition)
     prob = SearchProblem(make_component("family", "pixel-and"), X[tr], y[tr],
-                         make_component("evaluator", "cv-linear-svm"), args.budget, eval_seed=args.partition)
+                         make_component("set-evaluator", "cv-linear-svm"), args.budget, eval_seed=args.partition)
     k, p, s, sc = args.point.split(",")
     point = {"numInputs": int(k), "percentPos": int(p), "shiftInvLen": int(s), "scatter": float(sc)}
     print(f"partition {args.partition}, budget {args.budget:g}, point {point}")

@@ -59,7 +59,7 @@ def worker(args) -> dict:
     X, y = mnist(args.data_dir)
     tr, _ = split_indices(len(y), 2000, 2000, seed=args.partition)
     prob = SearchProblem(make_component("family", "pixel-and", None), X[tr], y[tr],
-                         make_component("evaluator", "cv-linear-svm", None), args.budget, eval_seed=args.partition)
+                         make_component("set-evaluator", "cv-linear-svm", None), args.budget, eval_seed=args.partition)
     eng = GuidedSearch()
     eng.setup(prob, args.partition)
     eng.point_set(prob, POINTS[0], np.random.default_rng(0))  # compile / load the kernels

@@ -33,6 +33,7 @@ from .core.userdata import DataFile, binarize, looks_like_path, read_data, write
 from .core.validation import split_indices
 from .distributed import ProblemSpec, run_shared_search, run_worker
 from .hooks.manager import get_registry
+from .hooks.registry import EVALUATOR_KINDS, KINDS
 from .loop.api import DEFAULT_BUDGET, DEFAULT_ENGINE, DEFAULT_STEPS, resolve_budget, search
 from .loop.checks import data_record
 from .loop.components import load_dataset, make_component, role_of
@@ -134,22 +135,17 @@ def _defaults_of(cls: type) -> str:
     return ", ".join(parts)
 
 
-def _groups(reg: Any) -> list[tuple[str, str, list[Any]]]:
-    """Registered components in display groups: (title, option, registrations); evaluators by role."""
+def _groups(reg: Any, kind: str | None = None) -> list[tuple[str, str, list[Any]]]:
+    """Registered components in display groups, one per kind: (title, option, registrations)."""
     by_kind: dict[str, list[Any]] = {}
     for r in reg:
-        key = r.kind
-        if r.kind == "evaluator":
-            key = {"set evaluator": "set-evaluator", "per-feature scorer": "scorer",
-                   "selector": "selector"}.get(role_of(r.cls), "evaluator")
-        by_kind.setdefault(key, []).append(r)
+        by_kind.setdefault(r.kind, []).append(r)
     spec = [("family", "families", "--family"), ("engine", "engines", "--engine"),
             ("set-evaluator", "set evaluators: score a feature set", "--evaluator"),
             ("scorer", "per-feature scorers: one score per feature", "--prune-by"),
             ("selector", "selectors: choose feature indices (Python: metafx.select_features)", ""),
-            ("evaluator", "other evaluators", ""), ("describer", "describers: extra meta-features", ""),
-            ("dataset", "datasets", "--data")]
-    return [(title, opt, by_kind[key]) for key, title, opt in spec if by_kind.get(key)]
+            ("describer", "describers: extra meta-features", ""), ("dataset", "datasets", "--data")]
+    return [(title, opt, by_kind[key]) for key, title, opt in spec if by_kind.get(key) and kind in (None, key)]
 
 
 def _components_epilog() -> str:
@@ -214,6 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     pl = sub.add_parser("plugins", help="list registered components by kind and the plugin providing each")
     pl.add_argument("--json", action="store_true", help="machine-readable output")
+    pl.add_argument("--kind", choices=KINDS, default=None, help="list only the components of this kind")
 
     s = sub.add_parser("search", help="run a budgeted meta-feature search on your data; write the result JSON",
                        parents=[logs], description=SEARCH_DESCRIPTION,
@@ -392,12 +389,13 @@ def cmd_plugins(args: argparse.Namespace) -> int:
     reg = get_registry()
     if args.json:
         print(json.dumps([
-            {"kind": r.kind, "role": role_of(r.cls) if r.kind == "evaluator" else r.kind, "name": r.name, "plugin": r.plugin, "distribution": r.distribution,
+            {"kind": r.kind, "role": role_of(r.cls) if r.kind in EVALUATOR_KINDS else r.kind, "name": r.name,
+             "plugin": r.plugin, "distribution": r.distribution,
              "class": f"{r.cls.__module__}.{r.cls.__qualname__}", "summary": r.cls.summary}
-            for r in reg
+            for r in reg if args.kind in (None, r.kind)
         ], indent=1))
         return 0
-    for title, opt, regs in _groups(reg):
+    for title, opt, regs in _groups(reg, args.kind):
         name, _, note = title.partition(": ")
         print(f"{name}:{'  ' + note if note else ''}{f'  [{opt}]' if opt else ''}")
         for r in regs:
@@ -620,7 +618,7 @@ def _held_out(args: argparse.Namespace, result: SearchResult, data: _Data, final
     tabular evaluators), else the error of a linear SVM on the chosen features (recorded as ``holdout_error``)."""
     import numpy as np
 
-    ev = make_component("evaluator", result.evaluator, result.evaluator_params)
+    ev = make_component("set-evaluator", result.evaluator, result.evaluator_params)
     if hasattr(ev, "split_scores") and not _is_image_family(family_class(result.family)):
         family, batch = result.feature_batch()
         if hasattr(data.X_train, "iloc"):

@@ -50,7 +50,7 @@ import numpy as np
 import optuna
 from optuna.trial import TrialState
 
-from .core.base import FeatureFamily, SearchEngine, SetEvaluator
+from .core.base import FeatureFamily, SearchEngine
 from .core.exceptions import MetafxError, StorageError, ValidationError
 from .core.validation import check_int as _check_int
 from .core.validation import check_labels, split_indices
@@ -138,7 +138,7 @@ class ProblemSpec:
     def problem(self, X_train: np.ndarray, y_train: np.ndarray):
         """The :class:`~metafx.plugin.SearchProblem` (as :func:`metafx.search` builds it)."""
         fam = make_component("family", self.family, self.family_params, base=FeatureFamily)
-        ev = make_component("evaluator", self.evaluator, self.evaluator_params, base=SetEvaluator)
+        ev = make_component("set-evaluator", self.evaluator, self.evaluator_params)
         Xc = fam.check_data(X_train)
         y = check_labels(y_train, Xc.shape[0])
         return SearchProblem(fam, Xc, y, ev, float(self.budget), fixed=self.fixed, eval_seed=int(self.seed) % 2**32,

@@ -40,6 +40,7 @@ class TestRadius(DescriberConformance):
 
 class TestCVLinearSVM(EvaluatorConformance):
     evaluator = "cv-linear-svm"
+    kind = "set-evaluator"
 
 
 class TestMufasa(EngineConformance):
@@ -49,6 +50,7 @@ class TestMufasa(EngineConformance):
 # per-feature scorers and selectors (regression scorers get a real-valued target)
 class TestInfogain(EvaluatorConformance):
     evaluator = "infogain"
+    kind = "scorer"
 
 
 class TestRelief(EvaluatorConformance):

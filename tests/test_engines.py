@@ -146,7 +146,7 @@ def test_another_client_reads_what_a_search_wrote(small, tmp_path, where, n_jobs
     X, y = small
 
     def problem():
-        return SearchProblem(make_component("family", "pixel-and"), X, y, make_component("evaluator", "cv-linear-svm"),
+        return SearchProblem(make_component("family", "pixel-and"), X, y, make_component("set-evaluator", "cv-linear-svm"),
                              200.0, eval_seed=0)
 
     engine = make_component("engine", "optuna", {"sampler": "tpe", "heartbeat": 0.002})

@@ -32,7 +32,7 @@ class TestGuidedOversampled(EngineConformance):
     def make_problem(self):
         X, y = metafx.load_dataset("digits")
         return SearchProblem(make_component("family", "pixel-and"), X[:300], y[:300],
-                             make_component("evaluator", "cv-linear-svm"), 30.0, eval_seed=0, oversample=4)
+                             make_component("set-evaluator", "cv-linear-svm"), 30.0, eval_seed=0, oversample=4)
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +43,7 @@ def small(digits):
 
 def _problem(small, budget=30.0, oversample=4.0):
     X, y = small
-    return SearchProblem(make_component("family", "pixel-and"), X, y, make_component("evaluator", "cv-linear-svm"),
+    return SearchProblem(make_component("family", "pixel-and"), X, y, make_component("set-evaluator", "cv-linear-svm"),
                          budget, eval_seed=0, oversample=oversample)
 
 
@@ -374,7 +374,7 @@ def test_feature_map_draws_where_the_map_says(rng):
     y = rng.integers(0, 2, m)
     X = (rng.random((m, 12, 12)) < 0.5).astype(np.uint8)
     X[:, :, :6] = (rng.random((m, 12, 6)) < np.where(y[:, None, None] == 1, 0.8, 0.2)).astype(np.uint8)
-    prob = SearchProblem(make_component("family", "pixel-and"), X, y, make_component("evaluator", "cv-linear-svm"),
+    prob = SearchProblem(make_component("family", "pixel-and"), X, y, make_component("set-evaluator", "cv-linear-svm"),
                          100.0, eval_seed=0)
     eng = GuidedSearch.create({"pool_factor": 8, "feature_map": 4})
     eng.setup(prob, 0)
@@ -413,7 +413,7 @@ def test_feature_map_bad_values_are_refused(params, match):
 def test_feature_map_needs_centres(rng):
     X = rng.normal(size=(60, 4))
     y = rng.integers(0, 2, 60)
-    prob = SearchProblem(make_component("family", "tabular"), X, y, make_component("evaluator", "cv-linear-svm"),
+    prob = SearchProblem(make_component("family", "tabular"), X, y, make_component("set-evaluator", "cv-linear-svm"),
                          10.0, eval_seed=0)
     with pytest.raises(metafx.ValidationError, match="feature_map=2 needs a family whose features have centres"):
         GuidedSearch.create({"feature_map": 2}).setup(prob, 0)

@@ -36,7 +36,7 @@ def test_quality_label_says_what_the_quality_is(digits):
     ("potential-margin", {}, "quality (potential-margin)"),
 ])
 def test_evaluators_name_their_quality(name, params, label):
-    assert metafx.plugin.make_component("evaluator", name, params).quality_label == label
+    assert metafx.plugin.make_component("set-evaluator", name, params).quality_label == label
 
 
 def test_plot_axis_names_the_quality(digits):
@@ -159,7 +159,7 @@ def test_the_evaluation_pool_under_its_old_name_warns_and_still_works(digits):
     assert old is parallel.EvaluationPool
     X, y = digits
     problem = SearchProblem(make_component("family", "pixel-and"), X[:200], y[:200],
-                            make_component("evaluator", "cv-linear-svm"), 20, eval_seed=0)
+                            make_component("set-evaluator", "cv-linear-svm"), 20, eval_seed=0)
     with old(problem, None, 1) as pool:
         ((ev, seconds),) = pool.map([Candidate(problem.space.start(), keys=(0, 1, 1))])
     assert 0 <= ev.quality <= 1 and seconds >= 0

@@ -53,7 +53,7 @@ def test_seed_and_random_state_name_the_same_thing(small):
     assert np.array_equal(metafx.score_features(Z, t, "relief", seed=2),
                           metafx.score_features(Z, t, "relief", random_state=2))
     with pytest.raises(metafx.ValidationError, match="two names"):
-        metafx.plugin.make_component("evaluator", "relief", {"seed": 1, "random_state": 2})
+        metafx.plugin.make_component("scorer", "relief", {"seed": 1, "random_state": 2})
     assert build_parser().parse_args(["search", "--random-state", "7"]).seed == 7
 
 

@@ -165,7 +165,7 @@ def test_evaluator_empty_set_and_bad_design():
     q = CVLinearSVM().evaluate(empty, y, random_state=0)
     assert 0 < q <= counts.max() / len(y) + 0.02
     with pytest.raises(metafx.ValidationError, match="design='dense'"):
-        metafx.plugin.make_component("evaluator", "cv-linear-svm", {"design": "dense"})
+        metafx.plugin.make_component("set-evaluator", "cv-linear-svm", {"design": "dense"})
 
 
 def test_use_threads_rule(monkeypatch):
@@ -284,7 +284,7 @@ def test_evaluator_max_train_fits_on_the_capped_folds():
         assert got != full
     for bad in (1, 0, 2.5, "all"):
         with pytest.raises(metafx.ValidationError, match="max_train"):
-            metafx.plugin.make_component("evaluator", "cv-linear-svm", {"max_train": bad})
+            metafx.plugin.make_component("set-evaluator", "cv-linear-svm", {"max_train": bad})
 
 
 @pytest.mark.parametrize("n_classes", [2, 3])
@@ -342,6 +342,6 @@ def test_complement_dense_flips_rows_set_on_more_than_half(m, rng):
     np.testing.assert_array_equal(M.toarray() if sp.issparse(M) else M, want)
     for bad in ("yes", 1, None, 0.4, 1.0, float("nan")):
         with pytest.raises(metafx.ValidationError, match="complement="):
-            metafx.plugin.make_component("evaluator", "cv-linear-svm", {"complement": bad})
+            metafx.plugin.make_component("set-evaluator", "cv-linear-svm", {"complement": bad})
     for good in (False, True, 0.5, 0.9, np.float32(0.95)):
-        metafx.plugin.make_component("evaluator", "cv-linear-svm", {"complement": good})
+        metafx.plugin.make_component("set-evaluator", "cv-linear-svm", {"complement": good})

@@ -75,18 +75,18 @@ def test_messages_name_the_parameter_the_value_and_what_is_allowed():
     with pytest.raises(metafx.ValidationError, match=r"^mode='grid' is not allowed; choose one of 'point', 'feature'$"):
         metafx.plugin.make_component("engine", "random", {"mode": "grid"})
     with pytest.raises(metafx.ValidationError, match=r"^cv='x' must be an integer >= 2 or one of 'loo'$"):
-        metafx.plugin.make_component("evaluator", "forward", {"cv": "x"})
+        metafx.plugin.make_component("selector", "forward", {"cv": "x"})
     with pytest.raises(metafx.ValidationError, match=r"^subsample=1.5 must be a finite number in \(0, 1\]$"):
-        metafx.plugin.make_component("evaluator", "gflip-stable", {"subsample": 1.5})
+        metafx.plugin.make_component("selector", "gflip-stable", {"subsample": 1.5})
     with pytest.raises(metafx.ValidationError, match=r"^n=-1 must be an integer >= 0 or None$"):
-        metafx.plugin.make_component("evaluator", "top-n", {"n": -1})
+        metafx.plugin.make_component("selector", "top-n", {"n": -1})
     with pytest.raises(metafx.ValidationError, match=r"^average='yes' must be True or False$"):
-        metafx.plugin.make_component("evaluator", "margin", {"average": "yes"})
+        metafx.plugin.make_component("set-evaluator", "margin", {"average": "yes"})
 
 
 def test_cross_parameter_checks_still_run():
     with pytest.raises(metafx.ValidationError, match="cv='loo' is only available with estimator=None"):
-        metafx.plugin.make_component("evaluator", "forward", {"cv": "loo", "estimator": _Est()})
+        metafx.plugin.make_component("selector", "forward", {"cv": "loo", "estimator": _Est()})
 
 
 class _Est:

@@ -18,7 +18,7 @@ from metafx.hooks.manager import get_registry
 def test_builtins_are_registered_through_hooks():
     reg = get_registry()
     for kind, name in [("family", "pixel-and"), ("family", "pixels"), ("describer", "location"),
-                       ("describer", "r"), ("evaluator", "cv-linear-svm"), ("engine", "mufasa"),
+                       ("describer", "r"), ("set-evaluator", "cv-linear-svm"), ("engine", "mufasa"),
                        ("dataset", "digits"), ("dataset", "mnist")]:
         assert (kind, name) in reg
         assert reg.registration(kind, name).plugin.startswith("metafx.builtin:")
@@ -106,4 +106,4 @@ def test_disable_autoload_env_skips_entry_points():
 
 def test_make_component_rejects_unknown_params():
     with pytest.raises(metafx.ValidationError, match="does not take parameter.*'Cee'.*allowed: n_splits, C"):
-        metafx.plugin.make_component("evaluator", "cv-linear-svm", {"Cee": 1})
+        metafx.plugin.make_component("set-evaluator", "cv-linear-svm", {"Cee": 1})

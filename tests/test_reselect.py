@@ -36,7 +36,7 @@ def test_reselect_keeps_the_best_mean_of_two_scores(small, engine):
     # the second score is the evaluator's own, on the derived seed, of the kept set
     assert m["seed"] == reselect_seed(4) != 4
     fam, batch = res.feature_batch()
-    ev = metafx.plugin.make_component("evaluator", res.evaluator, res.evaluator_params)
+    ev = metafx.plugin.make_component("set-evaluator", res.evaluator, res.evaluator_params)
     vals = fam.compute(fam.prepare(fam.check_data(X)), batch)
     assert ev.evaluate(vals, y, random_state=m["seed"]) == m["second_qualities"][k]
     if res.best_step == plain.best_step:

@@ -213,7 +213,7 @@ def _problem(X, y):
     from metafx.loop.problem import SearchProblem
 
     return SearchProblem(metafx.plugin.make_component("family", "pixel-and"), X, y,
-                         metafx.plugin.make_component("evaluator", "cv-linear-svm"), 50)
+                         metafx.plugin.make_component("set-evaluator", "cv-linear-svm"), 50)
 
 
 def test_live_owner_is_not_taken_over():

@@ -101,7 +101,7 @@ def test_resume_from_journal_equals_uninterrupted(small, tmp_path):
     (dict(budget=math.nan), "budget=nan"),
     (dict(steps=0), "steps=0"),
     (dict(engine="mufsa"), "did you mean 'mufasa'"),
-    (dict(evaluator="nope"), "unknown evaluator"),
+    (dict(evaluator="nope"), "unknown set evaluator"),
     (dict(fixed={"shiftInvLen": 12}), r"shiftInvLen=12 is outside"),
     (dict(seed=-3), "seed=-3"),
 ])
@@ -124,7 +124,7 @@ def test_bad_data_is_a_clear_error(small):
 
 
 def test_empty_feature_set_scores_majority():
-    ev = metafx.plugin.make_component("evaluator", "cv-linear-svm")
+    ev = metafx.plugin.make_component("set-evaluator", "cv-linear-svm")
     y = np.array([0] * 6 + [1] * 4)
     q = ev.evaluate(metafx.plugin.FeatureValues.from_dense(np.zeros((10, 0))), y, random_state=0)
     assert 0.0 <= q <= 1.0
@@ -135,7 +135,7 @@ def _oversampling_problem(small, budget):
 
     X, y = small
     fam = metafx.plugin.make_component("family", "pixel-and")
-    ev = metafx.plugin.make_component("evaluator", "cv-linear-svm")
+    ev = metafx.plugin.make_component("set-evaluator", "cv-linear-svm")
     return fam, SearchProblem(fam, X, y, ev, budget, oversample=4)
 
 
@@ -242,8 +242,8 @@ def test_evaluator_merges_repeats_without_changing_the_quality(small):
     values = fam.compute(fam.prepare(X), batch)
     assert len(values.duplicate_groups()[1]) < len(batch)  # 200 draws of 64 pixels repeat
     kw = dict(tol=1e-8, max_iter=100000)
-    a = metafx.plugin.make_component("evaluator", "cv-linear-svm", dict(merge_duplicates=True, **kw))
-    b = metafx.plugin.make_component("evaluator", "cv-linear-svm", dict(merge_duplicates=False, **kw))
+    a = metafx.plugin.make_component("set-evaluator", "cv-linear-svm", dict(merge_duplicates=True, **kw))
+    b = metafx.plugin.make_component("set-evaluator", "cv-linear-svm", dict(merge_duplicates=False, **kw))
     assert a.evaluate(values, y, random_state=3) == pytest.approx(b.evaluate(values, y, random_state=3), abs=0.011)
 
 

@@ -24,7 +24,7 @@ def packed(X):
 
 
 def ev(name, **params):
-    return metafx.plugin.make_component("evaluator", name, params)
+    return metafx.plugin.make_component("set-evaluator", name, params)
 
 
 def codes_of(y):

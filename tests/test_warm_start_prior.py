@@ -62,7 +62,7 @@ def test_multi_task_posterior_matches_the_textbook_formulas(rng, n_prior, n_targ
 def _engine_after_one_step(small, prior, seed=0):
     """A guided engine told step 1 (the warm point, numInputs=1) with ``prior`` observations; its step-2 point."""
     X, y = small
-    prob = SearchProblem(make_component("family", "pixel-and"), X, y, make_component("evaluator", "cv-linear-svm"),
+    prob = SearchProblem(make_component("family", "pixel-and"), X, y, make_component("set-evaluator", "cv-linear-svm"),
                          30.0, eval_seed=0)
     eng = GuidedSearch(n_pool=300)
     eng.setup(prob, seed)

@@ -61,7 +61,7 @@ def test_forward_soft_knn_matches_reference(m, n, n_sel):
     rng = np.random.default_rng(m + n)
     X = rng.uniform(-1, 1, (m, n))
     g = X[:, 1] * X[:, 2] + 0.1 * rng.normal(size=m)
-    sel = metafx.plugin.make_component("evaluator", "forward", {"n_features_to_select": n_sel, "beta": 0.5})
+    sel = metafx.plugin.make_component("selector", "forward", {"n_features_to_select": n_sel, "beta": 0.5})
     ours = sel.select(X, g)
     ref = N.forward(lambda F: N.soft_knn_e(X, g, F, 5, 0.5), n, n_sel)
     assert ours.tolist() == ref
@@ -74,7 +74,7 @@ def test_backward_soft_knn_matches_reference(m, n, n_sel):
     rng = np.random.default_rng(m * n)
     X = rng.uniform(-1, 1, (m, n))
     g = np.sin(3 * X[:, 0]) + 0.2 * rng.normal(size=m)
-    sel = metafx.plugin.make_component("evaluator", "backward", {"n_features_to_select": n_sel, "beta": 0.5})
+    sel = metafx.plugin.make_component("selector", "backward", {"n_features_to_select": n_sel, "beta": 0.5})
     ours = sel.select(X, g)
     ref, removed = N.backward(lambda F: N.soft_knn_e(X, g, F, 5, 0.5), n, n_sel)
     assert ours.tolist() == ref
@@ -107,7 +107,7 @@ def test_forward_with_a_scikit_learn_estimator():
     X = rng.normal(size=(40, 4))
     y = (X[:, 3] > 0).astype(int)
     est = DecisionTreeClassifier(random_state=0)
-    sel = metafx.plugin.make_component("evaluator", "forward", {"estimator": est, "cv": 4, "n_features_to_select": 2})
+    sel = metafx.plugin.make_component("selector", "forward", {"estimator": est, "cv": 4, "n_features_to_select": 2})
     out = sel.select(X, y)
     assert out[0] == 3
     skf = StratifiedKFold(4, shuffle=True, random_state=0)
@@ -172,7 +172,7 @@ def test_r2w2_matches_reference_loop():
     rng = np.random.default_rng(2)
     X = rng.normal(size=(14, 4))
     y = (X[:, 2] + 0.3 * rng.normal(size=14) > 0).astype(int)
-    sc = metafx.plugin.make_component("evaluator", "r2w2", {"n_iter": 4, "gamma": 0.3})
+    sc = metafx.plugin.make_component("scorer", "r2w2", {"n_iter": 4, "gamma": 0.3})
     ours = sc.score(X, y)
     ref = N.r2w2(X, np.where(y == 1, 1.0, -1.0), 0.3, 0.1, 4, 0.2)
     np.testing.assert_allclose(ours, ref, rtol=1e-4, atol=1e-5)
@@ -239,7 +239,7 @@ def test_gflip_stable_matches_reference(m, n, sub, thr):
     rng = np.random.default_rng(m)
     X = rng.normal(size=(m, n))
     y = (X[:, 1] + 0.5 * rng.normal(size=m) > 0).astype(int)
-    sel = metafx.plugin.make_component("evaluator", "gflip-stable",
+    sel = metafx.plugin.make_component("selector", "gflip-stable",
                                 {"n_subsamples": 4, "subsample": sub, "threshold": thr, "random_state": 3})
     ours = sel.select(X, y)
     draw = np.random.default_rng(3)

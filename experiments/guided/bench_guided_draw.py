@@ -109,7 +109,7 @@ def main() -> None:
     for how in hows[1:] if args.only_guided else hows:
         for f in args.factors:
             prob = SearchProblem(make_component("family", "pixel-and", args.family_params), X[tr], y[tr],
-                                 make_component("evaluator", "cv-linear-svm"), args.budget,
+                                 make_component("set-evaluator", "cv-linear-svm"), args.budget,
                                  eval_seed=args.partition, oversample=f)
             engine = {"ovr)": OvrGuided, "relief)": ReliefGuided}.get(how.rsplit(" ", 1)[-1], GuidedSearch)
             eng = engine.create({"pool_factor": f, "max_corr": args.max_corr,

@@ -52,7 +52,7 @@ def result_report(result: SearchResult, n_features: int = 10) -> dict[str, Any]:
     meta = result.metadata
     report: dict[str, Any] = {
         "family": result.family, "engine": result.engine, "evaluator": result.evaluator,
-        "evaluator_summary": _summary_of("evaluator", result.evaluator),
+        "evaluator_summary": _summary_of("set-evaluator", result.evaluator),
         "budget": result.budget, "seed": result.seed, "n_samples": result.n_samples,
         "best_point": dict(result.best_point), "best_step": result.best_step,
         "best_step_kind": best.kind if best is not None else None,

@@ -13,23 +13,19 @@ import numpy as np
 from ..core.base import Component, FeatureScorer, FeatureSelector, SetEvaluator
 from ..core.exceptions import UnknownComponentError, ValidationError
 from ..hooks.manager import get_registry
+from ..hooks.registry import EVALUATOR_KINDS
 
 __all__ = ["score_features", "select_features", "scorer_names", "selector_names"]
 
 
-def _names(base: type) -> list[str]:
-    reg = get_registry()
-    return [n for n in reg.names("evaluator") if issubclass(reg.get("evaluator", n), base)]
-
-
 def scorer_names() -> list[str]:
     """Names of the registered per-feature scorers."""
-    return _names(FeatureScorer)
+    return get_registry().names("scorer")
 
 
 def selector_names() -> list[str]:
     """Names of the registered feature selectors."""
-    return _names(FeatureSelector)
+    return get_registry().names("selector")
 
 
 def _kind(cls: type) -> str:
@@ -50,10 +46,10 @@ def _lookup(method: Any, bases: tuple[type[C], ...], what: str, allowed: list[st
         raise ValidationError(f"{param}={method!r} must be the name of a registered {what}; registered: "
                               f"{', '.join(allowed) or '(none)'}")
     reg = get_registry()
-    if ("evaluator", method) not in reg:
+    if not any((k, method) in reg for k in EVALUATOR_KINDS):
         raise UnknownComponentError(
             f"unknown {what} {param}={method!r}; registered: {', '.join(allowed) or '(none)'}")
-    cls = reg.get("evaluator", method)
+    cls = reg.evaluator(method).cls
     if not issubclass(cls, bases):
         raise ValidationError(
             f"{param}={method!r} is a {_kind(cls)}, not a {what}; registered: {', '.join(allowed)}")

@@ -70,7 +70,7 @@ from .._kernels.cmim import cmim_select
 from .._kernels.diverse import diverse_prefix
 from .._kernels.packing import pack_columns
 from .._kernels.repeats import first_of_repeats
-from ..core.base import Candidate, FeatureScorer, SearchEngine
+from ..core.base import Candidate, SearchEngine
 from ..core.exceptions import ValidationError
 from ..core.params import Interval, Options, Satisfies
 from ..core.values import FeatureValues, PriorObservation, StepRecord
@@ -210,7 +210,7 @@ class GuidedSearch(SearchEngine):
         self.sizes_: list[int] = []  # the number of features of each point step's set (as points_)
         self.proposed_: dict[int, dict[str, Any] | None] = {}  # None: a portfolio step
         self.n_portfolios_ = 0
-        self.scorer_ = make_component("evaluator", "infogain", None, base=FeatureScorer)
+        self.scorer_ = make_component("scorer", "infogain", None)
         self.codes_ = encode_labels(problem.y)[0] if self.selector == "cmim" else None
         self.sets_: dict[Any, Any] = {}  # sets drawn in this search, by (generator keys, point): portfolios reuse them
         self.prior_rows_ = np.empty((0, len(problem.space.free)))  # prior observations' points as rows of codes

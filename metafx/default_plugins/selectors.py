@@ -79,7 +79,7 @@ class TopN(FeatureSelector):
             return self.scorer
 
         cls = _lookup(self.scorer, (FeatureScorer,), "per-feature scorer", scorer_names(), param="scorer")
-        return make_component("evaluator", cls, dict(self.scorer_params or {}), base=FeatureScorer)
+        return make_component("scorer", cls, dict(self.scorer_params or {}))
 
     def select(self, X, y) -> np.ndarray:
         self.check_params()

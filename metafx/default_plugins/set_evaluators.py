@@ -58,7 +58,7 @@ class CVNearestNeighbor(SetEvaluator):
     >>> import numpy as np, metafx
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(60, 3)); y = (X[:, 0] > 0).astype(int)
-    >>> ev = metafx.plugin.make_component("evaluator", "cv-1nn", {"n_splits": 3})
+    >>> ev = metafx.plugin.make_component("set-evaluator", "cv-1nn", {"n_splits": 3})
     >>> ev.evaluate(X[:, :1], y, random_state=0) > ev.evaluate(X[:, 1:], y, random_state=0)
     True
     """
@@ -167,7 +167,7 @@ class LOO1NN(SetEvaluator):
     Examples
     --------
     >>> import numpy as np, metafx
-    >>> ev = metafx.plugin.make_component("evaluator", "loo-1nn")
+    >>> ev = metafx.plugin.make_component("set-evaluator", "loo-1nn")
     >>> ev.evaluate(np.array([[0.], [0.1], [1.], [1.2]]), [0, 0, 1, 1])
     1.0
     """
@@ -208,7 +208,7 @@ class MarginEvaluator(SetEvaluator):
     Examples
     --------
     >>> import numpy as np, metafx
-    >>> ev = metafx.plugin.make_component("evaluator", "margin", {"utility": "zero-one"})
+    >>> ev = metafx.plugin.make_component("set-evaluator", "margin", {"utility": "zero-one"})
     >>> ev.evaluate(np.array([[0.], [0.1], [1.], [1.2]]), [0, 0, 1, 1])
     4.0
     """
@@ -288,7 +288,7 @@ class PotentialMargin(SetEvaluator):
     Examples
     --------
     >>> import numpy as np, metafx
-    >>> ev = metafx.plugin.make_component("evaluator", "potential-margin", {"sigma": 0.5})
+    >>> ev = metafx.plugin.make_component("set-evaluator", "potential-margin", {"sigma": 0.5})
     >>> X = np.array([[0.], [0.1], [1.], [1.2]])
     >>> ev.evaluate(X, [0, 0, 1, 1]) > ev.evaluate(X, [0, 1, 0, 1])
     True

@@ -2,27 +2,98 @@
 
 A :class:`Registry` is built by calling every registration hook once; it knows
 each component's kind, class and the plugin (and distribution) it came from.
+
+The kinds are ``"family"``, ``"describer"``, the three roles of a quality
+evaluator -- ``"set-evaluator"`` (:class:`~metafx.plugin.SetEvaluator`),
+``"scorer"`` (:class:`~metafx.plugin.FeatureScorer`) and ``"selector"``
+(:class:`~metafx.plugin.FeatureSelector`) -- ``"engine"`` and ``"dataset"``.
+The three evaluator roles are registered through one hook and share one
+namespace: a name belongs to one role only.  ``"evaluator"`` is the hook's
+umbrella: registering under it files a class under its role; looking names up
+under it (any of the three roles) still works for this release, with a
+``FutureWarning``.
 """
 
 from __future__ import annotations
 
 import difflib
+import warnings
 from dataclasses import dataclass
 from typing import Any, Generic, Iterator, Literal, TypeVar, overload
 
 from ..core import base
 from ..core.exceptions import DuplicateComponentError, UnknownComponentError, ValidationError
 
-__all__ = ["Registry", "Registration", "Register", "KINDS"]
+__all__ = ["Registry", "Registration", "Register", "KINDS", "EVALUATOR_KINDS", "EVALUATOR", "evaluator_kind",
+           "expected_base"]
 
 C = TypeVar("C", bound=type)
 
-KINDS = ("family", "describer", "evaluator", "engine", "dataset")
+#: the roles of a quality evaluator, each a kind of its own (one shared namespace)
+EVALUATOR_KINDS = ("set-evaluator", "scorer", "selector")
+#: every component kind, in listing order
+KINDS = ("family", "describer", *EVALUATOR_KINDS, "engine", "dataset")
+#: the umbrella of the three evaluator roles: the kind of the hook ``metafx_register_evaluators``;
+#: as a lookup kind it is deprecated (a ``FutureWarning``; it goes in the next release)
+EVALUATOR = "evaluator"
+
+_BASES: dict[str, tuple[type[base.Component], ...]] = {
+    "family": (base.FeatureFamily,),
+    "describer": (base.MetaFeatureDescriber,),
+    "set-evaluator": (base.SetEvaluator,),
+    "scorer": (base.FeatureScorer,),
+    "selector": (base.FeatureSelector,),
+    "engine": (base.SearchEngine,),
+    "dataset": (base.Dataset,),
+    EVALUATOR: (base.FeatureScorer, base.SetEvaluator, base.FeatureSelector),
+}
+
+#: what messages call each kind (singular, plural)
+_WORDS = {"family": ("family", "families"), "set-evaluator": ("set evaluator", "set evaluators"),
+          "scorer": ("per-feature scorer", "per-feature scorers")}
+
+
+def _word(kind: str, plural: bool = False) -> str:
+    one, many = _WORDS.get(kind, (kind, f"{kind}s"))
+    return many if plural else one
+
+
+def _check_kind(kind: Any, *, umbrella: bool = True) -> None:
+    if kind in KINDS or (umbrella and kind == EVALUATOR):
+        return
+    close = difflib.get_close_matches(str(kind), [*KINDS, EVALUATOR], n=1, cutoff=0.5)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    raise ValidationError(f"kind={kind!r} is not a component kind; allowed: {', '.join(KINDS)}"
+                          f" ('{EVALUATOR}', any of {', '.join(EVALUATOR_KINDS)}, is deprecated){hint}")
+
+
+def _unknown(what: str, name: str, names: list[str], plural: str) -> str:
+    close = difflib.get_close_matches(str(name), names, n=1, cutoff=0.4)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return f"unknown {what} {name!r}; registered {plural}: {', '.join(names) or '(none)'}{hint}"
+
+
+def _warn_umbrella() -> None:
+    warnings.warn(f"the component kind '{EVALUATOR}' is renamed by role: 'set-evaluator' (SetEvaluator), 'scorer' "
+                  f"(FeatureScorer) or 'selector' (FeatureSelector); '{EVALUATOR}' as a lookup kind goes in the "
+                  "next release", FutureWarning, stacklevel=3)
+
+
+def evaluator_kind(cls: type) -> str | None:
+    """The evaluator role kind of ``cls`` (``"set-evaluator"``, ``"scorer"``, ``"selector"``), else None."""
+    for kind in EVALUATOR_KINDS:
+        if isinstance(cls, type) and issubclass(cls, _BASES[kind]):
+            return kind
+    return None
 
 
 @dataclass(frozen=True)
 class Registration:
-    """One registered component: its kind, name, class and where it came from."""
+    """One registered component: its kind, name, class and where it came from.
+
+    ``kind`` is one of :data:`KINDS`; an evaluator's is its role (``"set-evaluator"``, ``"scorer"`` or
+    ``"selector"``), whichever hook registered it.
+    """
 
     kind: str
     name: str
@@ -37,14 +108,10 @@ class Registration:
         return self.plugin
 
 
-def _expected_base(kind: str) -> tuple[type[base.Component], ...]:
-    return {
-        "family": (base.FeatureFamily,),
-        "describer": (base.MetaFeatureDescriber,),
-        "evaluator": (base.FeatureScorer, base.SetEvaluator, base.FeatureSelector),
-        "engine": (base.SearchEngine,),
-        "dataset": (base.Dataset,),
-    }[kind]
+def expected_base(kind: str) -> tuple[type[base.Component], ...]:
+    """The base classes a component of ``kind`` subclasses (an unknown kind raises, listing the kinds)."""
+    _check_kind(kind)
+    return _BASES[kind]
 
 
 class Registry:
@@ -54,34 +121,49 @@ class Registry:
         self._items: dict[str, dict[str, Registration]] = {k: {} for k in KINDS}
 
     def add(self, kind: str, cls: type, plugin: str, distribution: str | None = None) -> None:
-        """Add ``cls`` as a component of ``kind``; a duplicate name raises."""
-        if kind not in self._items:
-            raise ValidationError(f"kind={kind!r} is not a component kind; allowed: {', '.join(KINDS)}")
-        bases = _expected_base(kind)
+        """Add ``cls`` as a component of ``kind``; a duplicate name raises.
+
+        ``kind="evaluator"`` (the kind of the hook ``metafx_register_evaluators``) files the class under its
+        role: ``"set-evaluator"``, ``"scorer"`` or ``"selector"`` (under each role whose base it subclasses).
+        """
+        _check_kind(kind)
+        bases = _BASES[kind]
         if not isinstance(cls, type) or not issubclass(cls, bases):
             allowed = " or ".join(b.__name__ for b in bases)
+            a = "an" if kind[0] in "aeiou" else "a"
             raise ValidationError(
-                f"plugin {plugin!r} registered {cls!r} as a {kind}; a {kind} must be a subclass of {allowed}"
+                f"plugin {plugin!r} registered {cls!r} as {a} {kind}; {a} {kind} must be a subclass of {allowed}"
             )
         name = getattr(cls, "name", None)
         if not isinstance(name, str) or not name:
             raise ValidationError(
                 f"plugin {plugin!r} registered {cls.__name__} without a class attribute `name` (a non-empty str)"
             )
-        existing = self._items[kind].get(name)
-        if existing is not None:
-            raise DuplicateComponentError(
-                f"two plugins register a {kind} named {name!r}: {existing.source} "
-                f"({existing.cls.__module__}.{existing.cls.__qualname__}) and "
-                f"{plugin}{f' (distribution {distribution})' if distribution else ''} "
-                f"({cls.__module__}.{cls.__qualname__}); rename one or disable a plugin"
-            )
-        self._items[kind][name] = Registration(kind, name, cls, plugin, distribution)
+        shared = kind == EVALUATOR or kind in EVALUATOR_KINDS  # the evaluator roles share one namespace
+        kinds = [k for k in EVALUATOR_KINDS if issubclass(cls, _BASES[k])] if kind == EVALUATOR else [kind]
+        for k in (EVALUATOR_KINDS if shared else (kind,)):
+            existing = self._items[k].get(name)
+            if existing is not None:
+                what = "an evaluator" if shared else f"a {kind}"
+                raise DuplicateComponentError(
+                    f"two plugins register {what} named {name!r}: {existing.source} "
+                    f"({existing.cls.__module__}.{existing.cls.__qualname__}) and "
+                    f"{plugin}{f' (distribution {distribution})' if distribution else ''} "
+                    f"({cls.__module__}.{cls.__qualname__}); rename one or disable a plugin"
+                )
+        for k in kinds:
+            self._items[k][name] = Registration(k, name, cls, plugin, distribution)
 
     @overload
     def get(self, kind: Literal["family"], name: str) -> type[base.FeatureFamily]: ...
     @overload
     def get(self, kind: Literal["describer"], name: str) -> type[base.MetaFeatureDescriber]: ...
+    @overload
+    def get(self, kind: Literal["set-evaluator"], name: str) -> type[base.SetEvaluator]: ...
+    @overload
+    def get(self, kind: Literal["scorer"], name: str) -> type[base.FeatureScorer]: ...
+    @overload
+    def get(self, kind: Literal["selector"], name: str) -> type[base.FeatureSelector]: ...
     @overload
     def get(self, kind: Literal["evaluator"], name: str) -> (
             type[base.FeatureScorer] | type[base.SetEvaluator] | type[base.FeatureSelector]): ...
@@ -93,20 +175,43 @@ class Registry:
     def get(self, kind: str, name: str) -> type[Any]: ...
     def get(self, kind: str, name: str) -> type[Any]:
         """The class registered as ``kind`` under ``name``."""
+        if kind == EVALUATOR:
+            _warn_umbrella()
+            return self.evaluator(name).cls
         return self.registration(kind, name).cls
 
     def registration(self, kind: str, name: str) -> Registration:
-        items = self._items[kind]
-        if name in items:
-            return items[name]
-        names = sorted(items)
-        close = difflib.get_close_matches(str(name), names, n=1, cutoff=0.4)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise UnknownComponentError(
-            f"unknown {kind} {name!r}; registered {kind}s: {', '.join(names) or '(none)'}{hint}"
-        )
+        """The :class:`Registration` of ``name`` among the components of ``kind``."""
+        _check_kind(kind)
+        if kind == EVALUATOR:
+            _warn_umbrella()
+            return self.evaluator(name)
+        if name in self._items[kind]:
+            return self._items[kind][name]
+        other = next((k for k in EVALUATOR_KINDS if name in self._items[k]), None) if kind in EVALUATOR_KINDS else None
+        if other is not None:
+            raise UnknownComponentError(f"{name!r} is a {_word(other)}, not a {_word(kind)}; registered "
+                                        f"{_word(kind, True)}: {', '.join(self.names(kind)) or '(none)'}")
+        raise UnknownComponentError(_unknown(_word(kind), name, self.names(kind), _word(kind, True)))
+
+    def evaluator(self, name: str) -> Registration:
+        """The quality evaluator registered under ``name``, of whichever role (set evaluator, scorer, selector).
+
+        The evaluator roles share one namespace, so there is at most one; its ``kind`` says the role.
+        """
+        for kind in EVALUATOR_KINDS:
+            if name in self._items[kind]:
+                return self._items[kind][name]
+        names = sorted({n for k in EVALUATOR_KINDS for n in self._items[k]})
+        raise UnknownComponentError(_unknown("evaluator", name, names, "evaluators (set evaluators, per-feature "
+                                                                       "scorers and selectors)"))
 
     def names(self, kind: str) -> list[str]:
+        """The sorted names registered as ``kind``."""
+        _check_kind(kind)
+        if kind == EVALUATOR:
+            _warn_umbrella()
+            return sorted({n for k in EVALUATOR_KINDS for n in self._items[k]})
         return sorted(self._items[kind])
 
     def __iter__(self) -> Iterator[Registration]:
@@ -116,6 +221,9 @@ class Registry:
 
     def __contains__(self, key: tuple[str, str]) -> bool:
         kind, name = key
+        if kind == EVALUATOR:
+            _warn_umbrella()
+            return any(name in self._items[k] for k in EVALUATOR_KINDS)
         return name in self._items.get(kind, {})
 
 
@@ -125,6 +233,9 @@ class Register(Generic[C]):
     ``register(cls)`` and ``register.add(cls)`` are the same; both return
     ``cls``, so either can decorate a class.  The class is checked at once
     (base class, ``name``, duplicates), and the error names the plugin.
+    The register of ``metafx_register_evaluators`` has the kind ``"evaluator"``
+    and files each class under its role (``"set-evaluator"``, ``"scorer"`` or
+    ``"selector"``).
 
     Examples
     --------

@@ -44,11 +44,13 @@ def metafx_register_describers(register: "Register") -> None:
 
 @hookspec
 def metafx_register_evaluators(register: "Register") -> None:
-    """Register quality evaluators.
+    """Register quality evaluators, of three roles.
 
-    Accepted bases: :class:`metafx.plugin.FeatureScorer` (one score per feature),
-    :class:`metafx.plugin.SetEvaluator` (one number per feature set) and
-    :class:`metafx.plugin.FeatureSelector` (returns a subset of columns).
+    Accepted bases, each filed under its own component kind:
+    :class:`metafx.plugin.SetEvaluator` (``"set-evaluator"``: one number per
+    feature set), :class:`metafx.plugin.FeatureScorer` (``"scorer"``: one score
+    per feature) and :class:`metafx.plugin.FeatureSelector` (``"selector"``:
+    returns a subset of columns).  The three roles share one namespace.
     """
 
 
@@ -65,7 +67,7 @@ def metafx_register_datasets(register: "Register") -> None:
 HOOK_KINDS = {
     "metafx_register_families": "family",
     "metafx_register_describers": "describer",
-    "metafx_register_evaluators": "evaluator",
+    "metafx_register_evaluators": "evaluator",  # the umbrella: each class is filed under its role
     "metafx_register_search_engines": "engine",
     "metafx_register_datasets": "dataset",
 }

@@ -183,7 +183,7 @@ def _check_arguments(family: Any, evaluator: Any, engine: Any, family_params: An
     """The first phase of :func:`search`: build the components and check the numbers (in this order)."""
     seed = resolve_seed(seed, random_state, default=0)
     fam = make_component("family", family, family_params, base=FeatureFamily)
-    ev = make_component("evaluator", evaluator, evaluator_params, base=SetEvaluator)
+    ev = make_component("set-evaluator", evaluator, evaluator_params)
     eng = make_component("engine", engine, engine_params, base=SearchEngine)
     steps = check_int("steps", steps, 1)
     n_jobs = check_n_jobs(n_jobs)

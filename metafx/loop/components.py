@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Mapping
 
 import numpy as np
@@ -9,6 +10,7 @@ import numpy as np
 from ..core.base import Component
 from ..core.exceptions import ValidationError
 from ..hooks.manager import get_registry
+from ..hooks.registry import EVALUATOR, EVALUATOR_KINDS, evaluator_kind, expected_base
 
 __all__ = ["make_component", "load_dataset", "role_of", "ROLES"]
 
@@ -17,26 +19,46 @@ def make_component(kind: str, spec: Any, params: Mapping[str, Any] | None = None
                    base: type | None = None) -> Any:
     """An instance from a registered name, a component class or an instance (parameters checked).
 
+    ``kind`` is one of ``"family"``, ``"describer"``, ``"set-evaluator"``,
+    ``"scorer"``, ``"selector"``, ``"engine"``, ``"dataset"``; the instance must
+    be of that kind's base class (and of ``base`` when given).  ``"evaluator"``
+    (any of the three evaluator roles) still works for this release, with a
+    ``FutureWarning``.
+
     Examples
     --------
     >>> import metafx
     >>> metafx.plugin.make_component("engine", "mufasa", {"n_candidates": 2})
     Mufasa(start=None, n_candidates=2)
+    >>> metafx.plugin.make_component("scorer", "infogain", {"pseudo_count": 0.01}).pseudo_count
+    0.01
     """
+    kind_bases = expected_base(kind)  # an unknown kind raises, listing the kinds
+    if kind == EVALUATOR:
+        warnings.warn(f"make_component({EVALUATOR!r}, ...): the kind is renamed by role: 'set-evaluator', 'scorer' "
+                      f"or 'selector'; {EVALUATOR!r} goes in the next release", FutureWarning, stacklevel=2)
+    what = EVALUATOR if kind in EVALUATOR_KINDS or kind == EVALUATOR else kind
     if isinstance(spec, Component):
         if params:
-            raise ValidationError(f"{kind} parameters were given with an already constructed {kind} {spec!r}")
+            raise ValidationError(f"{what} parameters were given with an already constructed {what} {spec!r}")
         obj = spec
         obj.check_params()
     elif isinstance(spec, type) and issubclass(spec, Component):
         obj = spec.create(params)
     elif isinstance(spec, str):
-        obj = get_registry().get(kind, spec).create(params)
+        reg = get_registry()
+        if kind in EVALUATOR_KINDS and (kind, spec) not in reg and any((k, spec) in reg for k in EVALUATOR_KINDS):
+            raise ValidationError(f"{what} {spec!r} is a {role_of(reg.evaluator(spec).cls)}, not a "
+                                  f"{role_of(kind_bases[0])}{_others(kind_bases[0])}")
+        cls = reg.evaluator(spec).cls if kind == EVALUATOR else reg.get(kind, spec)
+        obj = cls.create(params)
     else:
-        raise ValidationError(f"{kind}={spec!r} must be a registered name or a {kind} instance")
-    if base is not None and not isinstance(obj, base):
-        raise ValidationError(f"{kind} {getattr(obj, 'name', obj)!r} is a {role_of(type(obj))}, not a "
-                              f"{role_of(base)}{_others(kind, base)}")
+        raise ValidationError(f"{what}={spec!r} must be a registered name or a {what} instance")
+    for wanted in (kind_bases, base):
+        if wanted is not None and not isinstance(obj, wanted):
+            want = wanted[0] if isinstance(wanted, tuple) and len(wanted) == 1 else wanted
+            raise ValidationError(f"{what} {getattr(obj, 'name', obj)!r} is a {role_of(type(obj))}, not a "
+                                  f"{_role_words(want)}{_others(want)}")
     return obj
 
 
@@ -54,9 +76,17 @@ def role_of(cls: type) -> str:
     return cls.__name__
 
 
-def _others(kind: str, base: type) -> str:
-    names = [n for n in get_registry().names(kind) if issubclass(get_registry().get(kind, n), base)]
-    return f"; registered {role_of(base)}s: {', '.join(names)}" if names else ""
+def _role_words(want: type | tuple[type, ...]) -> str:
+    if isinstance(want, tuple):
+        return " or ".join(role_of(b) for b in want)
+    return role_of(want)
+
+
+def _others(want: type | tuple[type, ...]) -> str:
+    """``"; registered set evaluators: ..."`` for an evaluator base, else nothing."""
+    kind = evaluator_kind(want) if isinstance(want, type) else None
+    names = get_registry().names(kind) if kind is not None else []
+    return f"; registered {_role_words(want)}s: {', '.join(names)}" if names else ""
 
 
 def load_dataset(name: str, **params: Any) -> tuple[np.ndarray, np.ndarray]:

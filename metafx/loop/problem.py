@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from ..core import __version__
-from ..core.base import Candidate, FeatureFamily, FeatureScorer, SetEvaluator, fill_budget
+from ..core.base import Candidate, FeatureFamily, SetEvaluator, fill_budget
 from ..core.exceptions import ValidationError
 from ..core.values import MetaFeatureSpace, StepRecord
 from ..hooks.manager import get_registry
@@ -85,7 +85,7 @@ class SearchProblem:
         self.oversample = float(oversample)
         self.prune_by = prune_by
         if self.oversample > 1.0:
-            self._pruner = make_component("evaluator", prune_by, None, base=FeatureScorer)
+            self._pruner = make_component("scorer", prune_by, None)
         min_cost = float(self.family.min_cost())
         if self.budget < min_cost:
             raise ValidationError(

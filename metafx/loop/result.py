@@ -12,10 +12,10 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ..core.base import FeatureScorer
 from ..core.exceptions import MetafxError, UnknownComponentError, ValidationError
 from ..core.values import StepRecord
 from ..hooks.manager import get_registry
+from ..hooks.registry import EVALUATOR_KINDS
 from ..learn import bounds
 from .files import atomic_write_text, read_regular_file
 from .result_json import FORMAT_VERSION, checksum, result_from_dict, strict
@@ -304,10 +304,11 @@ class SearchResult:
                 data[k] = np.asarray(v)
         table = pd.DataFrame(data, index=pd.RangeIndex(len(batch), name="feature"))
         if X is not None:
-            cls = get_registry().get("evaluator", scorer)
-            if not issubclass(cls, FeatureScorer):
+            reg = get_registry()
+            if ("scorer", scorer) not in reg and any((k, scorer) in reg for k in EVALUATOR_KINDS):
                 raise ValidationError(f"scorer={scorer!r} is not a per-feature scorer; registered: "
-                                      f"{', '.join(n for n in get_registry().names('evaluator') if issubclass(get_registry().get('evaluator', n), FeatureScorer))}")
+                                      f"{', '.join(reg.names('scorer'))}")
+            cls = reg.get("scorer", scorer)
             values = self.transform(X)
             y = np.asarray(y)
             if y.shape[0] != values.shape[0]:
@@ -429,11 +430,19 @@ def missing_plugin_hint(metadata: Mapping[str, Any], kind: str, name: str) -> st
 
 
 def plugin_provenance(registry: Any, components: Mapping[str, str]) -> dict[str, dict[str, Any]]:
-    """Which plugin and distribution provided each ``kind -> name`` (stored in ``metadata["plugins"]``)."""
+    """Which plugin and distribution provided each ``field -> name`` (stored in ``metadata["plugins"]``).
+
+    The fields are the result's (``family``, ``engine``, ``evaluator``: a set evaluator).
+    """
     out: dict[str, dict[str, Any]] = {}
-    for kind, name in components.items():
+    for field_name, name in components.items():
+        kind = _FIELD_KINDS.get(field_name, field_name)
         if (kind, name) in registry:
             reg = registry.registration(kind, name)
             dist = reg.distribution or ("metafx" if reg.plugin.startswith("metafx.builtin") else None)
-            out[kind] = {"name": name, "plugin": reg.plugin, "distribution": dist}
+            out[field_name] = {"name": name, "plugin": reg.plugin, "distribution": dist}
     return out
+
+
+#: the component kind of a result's field, where the two differ
+_FIELD_KINDS = {"evaluator": "set-evaluator"}

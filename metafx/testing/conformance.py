@@ -47,6 +47,7 @@ from ..core.params import declared_constraints, invalid_values
 from ..core.validation import check_binary_images, check_labels, check_table
 from ..core.values import FeatureValues, MetaFeatureSpace
 from ..hooks.manager import get_registry
+from ..hooks.registry import EVALUATOR_KINDS, evaluator_kind, expected_base
 from ..loop.components import make_component
 from ..loop.loop import run_search
 from ..loop.problem import SearchProblem, _jsonable
@@ -90,20 +91,29 @@ def _resolve(kind: Literal["family"], spec: Any, params: Mapping[str, Any] | Non
 @overload
 def _resolve(kind: Literal["describer"], spec: Any, params: Mapping[str, Any] | None) -> MetaFeatureDescriber: ...
 @overload
+def _resolve(kind: Literal["set-evaluator"], spec: Any, params: Mapping[str, Any] | None) -> SetEvaluator: ...
+@overload
+def _resolve(kind: Literal["scorer"], spec: Any, params: Mapping[str, Any] | None) -> FeatureScorer: ...
+@overload
+def _resolve(kind: Literal["selector"], spec: Any, params: Mapping[str, Any] | None) -> FeatureSelector: ...
+@overload
 def _resolve(kind: Literal["engine"], spec: Any, params: Mapping[str, Any] | None) -> SearchEngine: ...
 @overload
 def _resolve(kind: Literal["dataset"], spec: Any, params: Mapping[str, Any] | None) -> Dataset: ...
 @overload
 def _resolve(kind: str, spec: Any, params: Mapping[str, Any] | None) -> Component: ...
 def _resolve(kind: str, spec: Any, params: Mapping[str, Any] | None) -> Component:
-    """The component ``spec`` names (a registered name of ``kind`` or a class), made with ``params``."""
+    """The component ``spec`` names (a registered name of ``kind`` or a class), made with ``params``.
+
+    ``kind="evaluator"``: a quality evaluator of any role (looked up by :meth:`Registry.evaluator`).
+    """
     cls: type[Component]
     if isinstance(spec, str):
-        cls = get_registry().get(kind, spec)
-    elif isinstance(spec, type) and issubclass(spec, Component):
+        cls = get_registry().evaluator(spec).cls if kind == "evaluator" else get_registry().get(kind, spec)
+    elif isinstance(spec, type) and issubclass(spec, expected_base(kind)):
         cls = spec
     else:
-        raise TypeError(f"set the class attribute to a registered {kind} name or a component class, not {spec!r}")
+        raise TypeError(f"set the class attribute to a registered {kind} name or a {kind} class, not {spec!r}")
     return cls.create(dict(params or {}))
 
 
@@ -450,7 +460,9 @@ class EvaluatorConformance:
 
     Class attributes: ``evaluator`` (name or class), ``evaluator_params``,
     ``task`` (``"classification"`` or ``"regression"``; by default the
-    scorer's own ``task``).  The default data are 0/1 columns, the first
+    scorer's own ``task``), ``kind`` (the role: ``"set-evaluator"``,
+    ``"scorer"`` or ``"selector"``; by default the role the evaluator is
+    registered under).  The default data are 0/1 columns, the first
     three informative about the target and five pure noise; override
     :meth:`make_data` (returning ``(X, y, n_informative)``) for other inputs.
     """
@@ -458,14 +470,20 @@ class EvaluatorConformance:
     evaluator: ClassVar[Any] = None
     evaluator_params: ClassVar[Mapping[str, Any]] = {}
     task: ClassVar[str | None] = None
+    kind: ClassVar[str | None] = None
+
+    def _make(self) -> Component:
+        if self.kind is not None and self.kind not in EVALUATOR_KINDS:
+            raise ValidationError(f"kind={self.kind!r}; allowed: {', '.join(EVALUATOR_KINDS)} or None")
+        return _resolve(self.kind or "evaluator", self.evaluator, self.evaluator_params)
 
     def make_data(self) -> tuple[np.ndarray, np.ndarray, int]:
-        ev = _resolve("evaluator", self.evaluator, self.evaluator_params)
+        ev = self._make()
         return _informative(str(self.task or getattr(ev, "task", "classification")))
 
     @pytest.fixture
     def ev(self):
-        return _resolve("evaluator", self.evaluator, self.evaluator_params)
+        return self._make()
 
     @pytest.fixture
     def data(self):
@@ -480,8 +498,10 @@ class EvaluatorConformance:
 
     def test_is_a_registered_evaluator(self, ev):
         assert isinstance(ev, (SetEvaluator, FeatureScorer, FeatureSelector))
+        kind = evaluator_kind(type(ev))
+        assert kind is not None and self.kind in (None, kind)
         if isinstance(self.evaluator, str):
-            assert get_registry().get("evaluator", self.evaluator) is type(ev)
+            assert get_registry().get(kind, self.evaluator) is type(ev)  # registered under its role
         params = ev.get_params()
         assert set(params) == set(type(ev)._get_param_names())
         with pytest.raises(ValidationError):
@@ -558,7 +578,7 @@ class EngineConformance:
     def make_problem(self) -> SearchProblem:
         X, y = load_digits_binary()
         fam = make_component("family", "pixel-and")
-        ev = make_component("evaluator", "cv-linear-svm")
+        ev = make_component("set-evaluator", "cv-linear-svm")
         return SearchProblem(fam, X[:300], y[:300], ev, 15.0, eval_seed=0)
 
     @pytest.fixture

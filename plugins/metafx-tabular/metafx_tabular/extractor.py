@@ -158,7 +158,7 @@ class TableExtractor(MetaFeatureExtractor):
         if self.starts not in ("default", "groups"):
             raise ValidationError(f"starts={self.starts!r}; allowed: 'default', 'groups'")
         # before the search: a bad value must not cost one
-        evaluator = make_component("evaluator", self.evaluator,
+        evaluator = make_component("set-evaluator", self.evaluator,
                                    None if self.evaluator_params is None else dict(self.evaluator_params))
         confirm = getattr(evaluator, "table_confirm", True) if self.confirm == "auto" else self.confirm
         if not _is_confirm(confirm, ("test",)):
