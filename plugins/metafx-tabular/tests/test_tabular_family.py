@@ -41,7 +41,7 @@ def point(fam, **kw):
 def test_registered_from_the_distribution():
     reg = metafx.plugin.get_registry()
     for kind, name in [("family", "tabular"), ("describer", "tabular-ops"), ("describer", "tabular-inputs"),
-                       ("evaluator", "cv-linear")]:
+                       ("set-evaluator", "cv-linear"), ("set-evaluator", "cv-tree")]:
         r = reg.registration(kind, name)
         assert r.plugin == "tabular" and r.distribution == "metafx-tabular", r
 
