@@ -160,7 +160,7 @@ def test_ctrl_c_keeps_the_result_and_says_how_to_resume(tmp_path):
             "--budget", "20", "--no-progress", "--evaluator", "slow-cv-linear-svm", "--storage", str(journal),
             "--out", str(out)]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=_env(METAFX_TEST_SLOW="0.05"),
+                            env=_env(METAFX_TEST_SLOW="0.05", PYTHONFAULTHANDLER="1"),
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     t_end = time.monotonic() + 60
     while time.monotonic() < t_end and (not journal.exists() or journal.read_text().count("\n") < 4):
