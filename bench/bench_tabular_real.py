@@ -421,6 +421,7 @@ def run_table(name: str, args, tmpdir: str, save=lambda partial: None) -> dict:
                                     np.hstack([R_te, O_te[:, :k]]), y_te)
                 if args.confirm:  # OpenFE with as many features as the search's own set
                     ks = k if dropped is None else dropped[0].shape[1]
+                    rec["names"][f"openfe-search-{model_name}"] = onames[:ks]
                     s["openfe-search"] = s["openfe"] if ks == k else score(
                         task, model_fn(task), np.hstack([R_tr, O_tr[:, :ks]]), y_tr, np.hstack([R_te, O_te[:, :ks]]), y_te)
             P_tr, P_te = poly_features(R_tr, y_tr, R_te, task, k)
@@ -482,7 +483,8 @@ def summarize(results: list[dict], openfe: bool) -> str:
     # the issue's targets, on the held-out tables
     held = [r for r in results if r["held_out"]]
     if held:
-        lin_better, pairs, not_worse, ratios = 0, 0, 0, []
+        lin_better, tree_better, pairs, not_worse, ratios = 0, 0, 0, 0, []
+        s_pairs, s_not_worse = 0, 0  # against OpenFE at the search's own k (issue 35's target)
         for r in held:
             sign = -1.0 if r["task"] == "classification" else 1.0
             for model in ("linear", "tree"):
@@ -491,6 +493,12 @@ def summarize(results: list[dict], openfe: bool) -> str:
                 g = {m: np.array([f["scores"][model][m] for f in r["folds"]]) for m in r["folds"][0]["scores"][model]}
                 if model == "linear":
                     lin_better += int(sign * (g["metafx"].mean() - g["raw"].mean()) > 0)
+                else:
+                    tree_better += int(sign * (g["metafx"].mean() - g["raw"].mean()) > 0)
+                if all("openfe-search" in f["scores"][model] for f in r["folds"]):
+                    s_pairs += 1
+                    s_not_worse += int(sign * (g["metafx"].mean()
+                                               - np.mean([f["scores"][model]["openfe-search"] for f in r["folds"]])) >= 0)
                 if "openfe" in g:
                     pairs += 1
                     not_worse += int(sign * (g["metafx"].mean() - g["openfe"].mean()) >= 0)
@@ -520,6 +528,11 @@ def summarize(results: list[dict], openfe: bool) -> str:
                          + f"; summed seconds, one metafx search / OpenFE: "
                          f"{one / (n_s / len(folds)) / sum(f['seconds']['openfe'] for f in folds):.2f}")
         lines.append("")
+        if s_pairs:
+            lines.append(f"held-out tables: metafx no worse than OpenFE at the search's own k (its first k features, k "
+                         f"the size of the search's set before the confirmation) in mean on {s_not_worse} of "
+                         f"{s_pairs} (table x model) pairs")
+        lines.append(f"held-out tables: tree model better than raw in mean on {tree_better} of {len(held)}")
         lines.append(f"held-out tables: linear model better than raw in mean on {lin_better} of {len(held)}; "
                      + (f"metafx no worse than OpenFE in mean on {not_worse} of {pairs} (table x model) pairs; "
                         f"metafx fit time / OpenFE fit time per fold: median {np.median(ratios):.2f}, "
@@ -589,8 +602,10 @@ def with_openfe_from(results: list[dict], earlier: list[dict]) -> list[dict]:
     runs of the same tables and folds.  The folds are the same when the raw columns score the same in
     every fold and model (the split and the downstream models are deterministic); refused otherwise.
     OpenFE's features are the first ``k`` of its ranking, ``k`` the number metafx chose: a fold where
-    metafx now chose none gives OpenFE none (its score is the raw columns'); another ``k`` than the
-    earlier run's is refused (OpenFE would have to be fitted again)."""
+    metafx now chose none gives OpenFE none (its score is the raw columns'); a ``k`` the earlier run
+    scored (its confirmed ``k`` or, in ``--confirm`` runs, its search's own ``k``) takes that score;
+    another is refused (OpenFE would have to be fitted again).  ``openfe-search`` (OpenFE at the
+    search's own ``k``) is copied when the searches' sets have the same size."""
     by_table = {r["table"]: r for r in earlier}
     out = []
     for r in results:
@@ -606,14 +621,25 @@ def with_openfe_from(results: list[dict], earlier: list[dict]) -> list[dict]:
                     raise SystemExit(f"--openfe-from: {r['table']!r} fold {f['fold']} {model}: the raw scores differ "
                                      f"({sc['raw']} against {g['scores'][model]['raw']}): not the same folds")
                 k_now, k_then = f["k"][model], g["k"][model]
+                # the earlier run's search set size (its confirmation may have dropped the set: k_then 0)
+                ks_then = len(g["names"].get(f"metafx-search-{model}", g["names"].get(f"metafx-{model}", [])))
+                ks_now = len(f["names"].get(f"metafx-search-{model}", f["names"].get(f"metafx-{model}", [])))
+                if "openfe-search" in g["scores"][model]:
+                    if ks_now != ks_then:
+                        raise SystemExit(f"--openfe-from: {r['table']!r} fold {f['fold']} {model}: the search's set has "
+                                         f"{ks_now} features, the earlier run's {ks_then}: not the same search")
+                    sc["openfe-search"] = g["scores"][model]["openfe-search"]
                 if k_now == 0:
                     sc["openfe"] = sc["raw"]
                     f["names"][f"openfe-{model}"] = []
                     continue
-                if k_now != k_then:
+                if k_now == k_then:
+                    sc["openfe"] = g["scores"][model]["openfe"]
+                elif k_now == ks_then and "openfe-search" in g["scores"][model]:  # OpenFE's first ks_then features
+                    sc["openfe"] = g["scores"][model]["openfe-search"]
+                else:
                     raise SystemExit(f"--openfe-from: {r['table']!r} fold {f['fold']} {model}: metafx chose {k_now} "
                                      f"features, the earlier run {k_then}: OpenFE must be run again for this k")
-                sc["openfe"] = g["scores"][model]["openfe"]
             f["seconds"]["openfe"] = g["seconds"]["openfe"]
             f["names"].update({k: v for k, v in g["names"].items() if k.startswith("openfe") and k not in f["names"]})
         out.append(r)
