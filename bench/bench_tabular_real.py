@@ -43,6 +43,8 @@ fold (so every generator adds the same number):
   (``metafx-search``; ``--confirm-effect`` pairs the two);
 * ``openfe``: OpenFE (``OpenFE().fit`` with its defaults, ``n_jobs=1``), its
   first ``k`` features;
+* ``metafx-linear-set`` (tree model only, in runs with both models, from 2026-11-26): the ``cv-linear``
+  search's confirmed set given to the tree model (a set chosen for a linear model, read by trees);
 * ``poly``: degree-2 products of the raw columns (mean-imputed), the ``k`` best
   by ``SelectKBest`` (F test).
 
@@ -52,9 +54,13 @@ standardization and ``LogisticRegression`` (log-loss) or ``Ridge`` (R^2)
 '{"cv-linear": {"missing": "indicator"}}'``, the ``cv-linear`` behaviour of the
 records made before issue 35; its default now is ``"mean"``, no indicators);
 ``tree`` = LightGBM (``LGBMClassifier`` / ``LGBMRegressor`` with defaults,
-``verbose=-1``, ``n_jobs=1``) when installed, else scikit-learn's
-``HistGradientBoosting``.  Scores are on the outer test part; differences are
-paired per fold.
+``verbose=-1``, ``n_jobs=1``; a run refuses to start without it), or with
+``--tree-model hgb`` scikit-learn's ``HistGradientBoosting`` (records made
+before 2026-11-26 fell back to it silently where LightGBM was not installed:
+their ``args`` do not say which).  Scores are on the outer test part;
+differences are paired per fold.  Records from 2026-11-26 on carry the
+command, the commit (``dirty``: the work tree differed from it) and the
+library versions.
 
 OpenFE workarounds: its regression path calls scikit-learn's
 ``mean_squared_error(squared=False)``, gone since scikit-learn 1.6, so the
@@ -424,6 +430,10 @@ def run_table(name: str, args, tmpdir: str, save=lambda partial: None) -> dict:
                     rec["names"][f"openfe-search-{model_name}"] = onames[:ks]
                     s["openfe-search"] = s["openfe"] if ks == k else score(
                         task, model_fn(task), np.hstack([R_tr, O_tr[:, :ks]]), y_tr, np.hstack([R_te, O_te[:, :ks]]), y_te)
+            if model_name == "tree" and "linear" in gen:  # the linear search's (confirmed) set, given to the trees
+                L_tr, L_te = gen["linear"][0], gen["linear"][1]
+                s["metafx-linear-set"] = score(task, model_fn(task), np.hstack([R_tr, L_tr]), y_tr,
+                                               np.hstack([R_te, L_te]), y_te)
             P_tr, P_te = poly_features(R_tr, y_tr, R_te, task, k)
             s["poly"] = score(task, model_fn(task), np.hstack([R_tr, P_tr]), y_tr, np.hstack([R_te, P_te]), y_te)
         folds.append(rec)
