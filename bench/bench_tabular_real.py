@@ -556,6 +556,37 @@ def summarize(results: list[dict], openfe: bool) -> str:
     return "\n".join(lines)
 
 
+def targets(results: list[dict]) -> str:
+    """Issue 35's real-table targets, per held-out (table x model): gains (positive: metafx better) as mean
+    +- std over the outer folds (W/L folds) against the raw columns, against OpenFE at the search's own
+    ``k`` (``openfe-search``) and at the confirmed ``k`` (``openfe``); the median per-fold ratio of the
+    search's fit time to OpenFE's."""
+    lines = ["| table | model | folds | metafx - raw | metafx - OpenFE at the search's k | metafx - OpenFE at the confirmed k "
+             "| OpenFE at the search's k - raw | fit time / OpenFE's (median) |", "|---|---|---|---|---|---|---|---|"]
+
+    def cell(d):
+        return (f"{d.mean():+.4f} +- {d.std(ddof=1) if d.size > 1 else 0.0:.4f} "
+                f"({int((d > 1e-12).sum())}/{int((d < -1e-12).sum())})")
+
+    for r in results:
+        if not r["held_out"]:
+            continue
+        sign = -1.0 if r["task"] == "classification" else 1.0
+        for model in ("linear", "tree"):
+            fs = [f for f in r["folds"] if model in f["scores"]]
+            if not fs:
+                continue
+            get = lambda key: np.array([f["scores"][model].get(key, np.nan) for f in fs])  # noqa: E731
+            cells = [r["table"], model, str(len(fs)), cell(sign * (get("metafx") - get("raw")))]
+            for key in ("openfe-search", "openfe"):
+                cells.append(cell(sign * (get("metafx") - get(key))) if np.isfinite(get(key)).all() else "-")
+            cells.append(cell(sign * (get("openfe-search") - get("raw"))) if np.isfinite(get("openfe-search")).all() else "-")
+            t = [f["seconds"][f"metafx-{model}"] / f["seconds"]["openfe"] for f in fs if "openfe" in f["seconds"]]
+            cells.append(f"{np.median(t):.2f}" if t else "-")
+            lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def paired(a: list[dict], b: list[dict]) -> str:
     """metafx's scores of run ``a`` minus run ``b`` (same tables, same folds), paired per fold, by table and model."""
     lines = ["| table | model | metafx, first - second (W/L) | s per search, first / second |", "|---|---|---|---|"]
@@ -804,6 +835,8 @@ def main(argv: list[str] | None = None) -> None:
         if args.openfe_from:
             res = with_openfe_from(res, [r for p in args.openfe_from for r in json.loads(p.read_text())["results"]])
         print(summarize(res, any("openfe" in r["folds"][0]["scores"]["linear"] for r in res)))
+        print()
+        print(targets(res))
         return
     tables = list(DEV) if args.dev else list(DEV_CATEGORICAL) if args.dev_categorical else args.tables
     from threadpoolctl import threadpool_limits
