@@ -644,6 +644,22 @@ def confirm_effect(results: list[dict]) -> str:
                                          f"{worse}, equal on {len(rows) - better - worse}"])
 
 
+def merge_runs(results: list[dict]) -> list[dict]:
+    """One entry per table: the folds of runs of the same table (e.g. a ``--repeats 1`` run and a
+    ``--repeats 3 --from-repeat 1`` run) together, by fold number; a fold given twice is refused."""
+    out: dict = {}
+    for r in results:
+        if r["table"] not in out:
+            out[r["table"]] = {**r, "folds": list(r["folds"])}
+            continue
+        have = {f["fold"] for f in out[r["table"]]["folds"]}
+        twice = sorted(have & {f["fold"] for f in r["folds"]})
+        if twice:
+            raise SystemExit(f"{r['table']!r}: folds {twice} are in two of the runs given")
+        out[r["table"]]["folds"] = sorted(out[r["table"]]["folds"] + r["folds"], key=lambda f: f["fold"])
+    return list(out.values())
+
+
 def with_openfe_from(results: list[dict], earlier: list[dict]) -> list[dict]:
     """``results`` (a run without OpenFE) with OpenFE's scores, seconds and names copied from ``earlier``
     runs of the same tables and folds.  The folds are the same when the raw columns score the same in
@@ -657,10 +673,13 @@ def with_openfe_from(results: list[dict], earlier: list[dict]) -> list[dict]:
     out = []
     for r in results:
         o = by_table.get(r["table"])
-        if o is None or len(o["folds"]) != len(r["folds"]):
-            raise SystemExit(f"--openfe-from has no run of {r['table']!r} with {len(r['folds'])} folds")
+        theirs = {g["fold"]: g for g in (o or {"folds": []})["folds"]}
+        missing = [f["fold"] for f in r["folds"] if f["fold"] not in theirs]
+        if o is None or missing:
+            raise SystemExit(f"--openfe-from has no run of {r['table']!r} with folds {missing}")
         r = json.loads(json.dumps(r))
-        for f, g in zip(r["folds"], o["folds"]):
+        for f in r["folds"]:
+            g = theirs[f["fold"]]
             for model, sc in f["scores"].items():
                 if model not in g["scores"] or "openfe" not in g["scores"][model]:
                     raise SystemExit(f"--openfe-from: {r['table']!r} fold {f['fold']} has no OpenFE score for {model}")
@@ -831,9 +850,10 @@ def main(argv: list[str] | None = None) -> None:
         print(paired(a, b))
         return
     if args.summarize:
-        res = [r for p in args.summarize for r in json.loads(p.read_text())["results"]]
+        res = merge_runs([r for p in args.summarize for r in json.loads(p.read_text())["results"]])
         if args.openfe_from:
-            res = with_openfe_from(res, [r for p in args.openfe_from for r in json.loads(p.read_text())["results"]])
+            res = with_openfe_from(res, merge_runs([r for p in args.openfe_from
+                                                    for r in json.loads(p.read_text())["results"]]))
         print(summarize(res, any("openfe" in r["folds"][0]["scores"]["linear"] for r in res)))
         print()
         print(targets(res))
