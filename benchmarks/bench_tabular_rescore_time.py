@@ -1,5 +1,5 @@
 """Fit time of ``TableExtractor()`` with ``rescore=8`` (the default) against ``rescore=0``, measured
-in the same run, alternating, on the planted-signal tables of ``bench/bench_tabular_planted.py``
+in the same run, alternating, on the planted-signal tables of ``experiments/tabular_planted/bench_tabular_planted.py``
 (first fold's training rows); the ratio of the medians per table.  The evaluators' score cache is
 emptied before every fit, so no fit reuses another's scores.
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "experiments" / "tabular_planted"))
 
 
 def main() -> None:

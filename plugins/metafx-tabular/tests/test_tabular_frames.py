@@ -557,7 +557,7 @@ def test_confirm_test_keeps_a_clear_gain_and_drops_noise():
     assert c["quality"] == float(np.mean(s_set)) and c["columns_quality"] == float(np.mean(s_cols))
     assert (c["t"], c["p"]) == corrected_t_test(s_set - s_cols, 5)
     # the tree search's set passes too when it helps trees clearly (a product: many splits for a tree)
-    tree = TableExtractor(budget=2, steps=12, seed=0, evaluator="cv-tree").fit(X, y)     # confirm="auto": the test
+    tree = TableExtractor(budget=2, steps=12, seed=0, evaluator="cv-tree", confirm="test").fit(X, y)
     c = tree.confirmation_
     assert c["kept"] is True and c["n_folds"] == 9 and c["p"] < 0.05 and c["quality"] > c["columns_quality"] + 0.1
     assert "a * b" in list(tree.get_feature_names_out()) and tree.n_features_out_ > 0
@@ -567,8 +567,10 @@ def test_confirm_test_keeps_a_clear_gain_and_drops_noise():
     c = tree.confirmation_
     assert c["n_folds"] == 9 and c["kept"] is False and c["p"] >= 0.05   # cv-tree: 3 folds x 3 repeats
     assert tree.n_features_out_ == 0 and tree.features_ == []
-    # the default ("auto"): the test for cv-tree, one fresh split for cv-linear
-    assert TableExtractor(budget=2, steps=6, seed=1, evaluator="cv-tree").fit(X, noise).confirmation_ == c
+    # the default ("auto"): one fresh split, for cv-tree as for cv-linear
+    auto = TableExtractor(budget=2, steps=6, seed=1, evaluator="cv-tree").fit(X, noise).confirmation_
+    assert auto is not None and "t" not in auto and auto["seed"] == c["seed"]
+    assert auto == TableExtractor(budget=2, steps=6, seed=1, evaluator="cv-tree", confirm=True).fit(X, noise).confirmation_
     assert set(fx.get_params()["confirm"] for fx in [TableExtractor()]) == {"auto"}
     lin = TableExtractor(budget=2, steps=6, seed=1).fit(X, noise).confirmation_
     assert lin is None or "t" not in lin
