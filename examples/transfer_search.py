@@ -38,7 +38,7 @@ def parse_args(argv=None):
     ap.add_argument("--steps", type=int, nargs="+", default=[5, 10, 20, 50], help="target search lengths J")
     ap.add_argument("--max-steps", type=int, default=50, help="length of the source searches")
     ap.add_argument("--budget", type=float, default=200)
-    ap.add_argument("--engine", default="mufasa")
+    ap.add_argument("--engine", default="guided", help="search engine (default: guided, metafx's default)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default=str(Path(os.environ.get("TMPDIR", "/tmp")) / "metafx-transfer"))
     return ap.parse_args(argv)
