@@ -774,6 +774,17 @@ class TabularFamily(FeatureFamily[TabularBatch]):
             gains = rescore(self, evaluator, prepared, np.asarray(y), int(seed), exprs, idx)
             self._rescored = {self._screen_keys[int(i)]: float(g) for i, g in zip(idx, gains)}
 
+    def offered(self) -> list[dict]:
+        """The screened candidates a point's set may take (before the rescored gains and the forward
+        selection decide): all of them, less the monotone functions of one column when they are left
+        out (``drop_monotone``; for ``"auto"``, once :meth:`bind_evaluator` has told)."""
+        return [e for (e, _), ok in zip(self._screened, self._offered_mask()) if ok]
+
+    def _offered_mask(self) -> np.ndarray:
+        if self._skip_monotone:
+            return ~self._screen_mono
+        return np.ones(len(self._screened), dtype=bool)
+
     def _monotone(self, e: Mapping[str, Any]) -> bool:
         """True when ``e`` is a monotone function of one column (see ``drop_monotone``)."""
         sign = self._one_sign if self._one_sign is not None else np.zeros(int(self.n_columns or 0), dtype=bool)
@@ -1135,9 +1146,8 @@ class TabularFamily(FeatureFamily[TabularBatch]):
             own = np.array([not gains or _structure(e) not in gains for e in exprs], dtype=bool)
             blocks.append((Zo, wo, own, list(exprs)))
         blocks.append((self._screen_Z, self._screen_w,
-                       np.array([(k not in seen or k in gains) and gains.get(k, 1.0) > 0.0
-                                 and not (self._skip_monotone and mono)
-                                 for k, mono in zip(self._screen_keys, self._screen_mono)], dtype=bool),
+                       np.array([(k not in seen or k in gains) and gains.get(k, 1.0) > 0.0 for k in self._screen_keys],
+                                dtype=bool) & self._offered_mask(),
                        [e for e, _ in self._screened]))
         R = self._residual() - self._residual().mean(axis=0)
         state = []
