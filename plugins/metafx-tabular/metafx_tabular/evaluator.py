@@ -444,8 +444,8 @@ class CVTree(CVLinear):
     #: it kept the most gain net of the harm it let through; the significance test (``"test"``) kept
     #: none (experiments/tabular_real/RULE.md, docs/results/tabular.md)
     table_confirm: bool | str = True
-    #: a tree splits ``log(x)``, ``[x > q50]`` or ``x^2`` (``x >= 0``) where it splits ``x``: such features add
-    #: nothing, and the tabular family leaves them out of its candidates (``drop_monotone="auto"``)
+    #: a tree splits ``log(x)``, ``[x > q50]`` or ``x^2`` (``x`` of one sign) where it splits ``x``: the tabular
+    #: family can leave such features out of its candidates (``TabularFamily(drop_monotone="auto")``)
     reads_monotone_transforms: bool = False
 
     def __init__(self, n_splits: int = 3, task: str = "auto", max_iter: int = 30, learning_rate: float = 0.2,

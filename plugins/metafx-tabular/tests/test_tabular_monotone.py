@@ -40,7 +40,7 @@ def _reference(e, df):
 @pytest.mark.parametrize("seed", range(3))
 def test_a_tree_evaluator_removes_exactly_the_monotone_candidates(seed):
     df, y = _table(seed=seed)
-    fam = TabularFamily().fit(df, y)
+    fam = TabularFamily(drop_monotone="auto").fit(df, y)
     screened = [e for e, _ in fam._screened]
     mono = [e for e in screened if _reference(e, df)]
     ops = {e["op"] for e in mono}
@@ -80,7 +80,7 @@ def test_the_square_of_a_centred_column_and_two_column_operators_stay():
 @pytest.mark.parametrize("evaluator,drop", [(CVTree(), True), (CVLinear(), False)])
 def test_draws_under_a_tree_evaluator_hold_no_monotone_feature(evaluator, drop):
     df, y = _table(seed=1)
-    fam = TabularFamily(screen=0).fit(df, y)  # a point's own draws alone
+    fam = TabularFamily(screen=0, drop_monotone="auto").fit(df, y)  # a point's own draws alone
     fam.bind_evaluator(evaluator, fam.prepare(df), y, 0)
     rng = np.random.default_rng(0)
     ops = fam.enabled_operators
@@ -97,7 +97,8 @@ def test_drop_monotone_is_checked_and_can_be_forced():
     df, y = _table()
     with pytest.raises(Exception, match="drop_monotone"):
         TabularFamily(drop_monotone="always").fit(df, y)
-    fam = TabularFamily(drop_monotone=False).fit(df, y)
+    fam = TabularFamily().fit(df, y)  # the default: every candidate, whatever the evaluator
+    assert fam.drop_monotone is False
     fam.bind_evaluator(CVTree(), fam.prepare(df), y, 0)
     assert fam.offered() == [e for e, _ in fam._screened]
     fam = TabularFamily(drop_monotone=True).fit(df, y)
