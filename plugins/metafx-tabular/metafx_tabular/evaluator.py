@@ -218,6 +218,9 @@ class CVLinear(SetEvaluator):
     missing_modes: tuple[str, ...] = ("mean", "indicator")
     #: how ``TableExtractor(confirm="auto")`` confirms this evaluator's set (see its ``confirm``)
     table_confirm: bool | str = True
+    #: whether the model gains from a monotone function of one column (``log(x)``, ``[x > q50]``) over the
+    #: column itself: a linear model does; the tabular family's ``drop_monotone="auto"`` reads this
+    reads_monotone_transforms: bool = True
 
     def __init__(self, n_splits: int = 5, task: str = "auto", C: float = 1.0, alpha: float = 1.0,
                  max_iter: int = 1000, with_columns: bool = True, scoring: str = "auto",
@@ -441,6 +444,9 @@ class CVTree(CVLinear):
     #: it kept the most gain net of the harm it let through; the significance test (``"test"``) kept
     #: none (experiments/tabular_real/RULE.md, docs/results/tabular.md)
     table_confirm: bool | str = True
+    #: a tree splits ``log(x)``, ``[x > q50]`` or ``x^2`` (``x`` of one sign) where it splits ``x``: the tabular
+    #: family can leave such features out of its candidates (``TabularFamily(drop_monotone="auto")``)
+    reads_monotone_transforms: bool = False
 
     def __init__(self, n_splits: int = 3, task: str = "auto", max_iter: int = 30, learning_rate: float = 0.2,
                  max_leaf_nodes: int = 15, min_samples_leaf: int = 10, with_columns: bool = True,

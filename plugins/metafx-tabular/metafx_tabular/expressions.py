@@ -18,7 +18,8 @@ import numpy as np
 
 from .operators import operator
 
-__all__ = ["MAX_ARITY", "MAX_DEPTH", "SYMMETRIC", "COMMUTATIVE", "expr_columns", "expr_depth", "expr_ops"]
+__all__ = ["MAX_ARITY", "MAX_DEPTH", "SYMMETRIC", "COMMUTATIVE", "expr_columns", "expr_depth", "expr_ops",
+           "monotone_in_one_column"]
 
 #: most input columns of a feature (``TabularFamily(max_arity=...)``)
 MAX_ARITY = 3
@@ -46,6 +47,41 @@ def expr_depth(e: Mapping[str, Any]) -> int:
 def expr_ops(e: Mapping[str, Any]) -> list[str]:
     """Operator names of an expression, root first (pre-order)."""
     return [] if "col" in e else [e["op"]] + [o for a in e["args"] for o in expr_ops(a)]
+
+
+def monotone_in_one_column(e: Mapping[str, Any], one_sign: Sequence[bool]) -> bool:
+    """True when the expression is a monotone (non-decreasing or non-increasing) function of one
+    numeric or datetime column, so a tree model reads it as that column (its splits are the column's
+    splits): a column itself, and ``threshold``, ``log`` and ``date_part`` ``"year"`` of such an
+    expression, and ``square`` of such an expression that has one sign -- a column whose scaled
+    training values are all >= 0 or all <= 0 (``one_sign[j]``) or a 0/1 ``threshold``.  A square of
+    a centred column (U-shaped), every operator of two columns, and ``isna``, ``count``, the
+    group-by operators and the other date parts (not monotone) are not.
+
+    >>> col = {"col": 0}
+    >>> monotone_in_one_column({"op": "log", "args": [col]}, [False])
+    True
+    >>> monotone_in_one_column({"op": "square", "args": [col]}, [False]), monotone_in_one_column(
+    ...     {"op": "square", "args": [col]}, [True])
+    (False, True)
+    >>> monotone_in_one_column({"op": "mul", "args": [col, {"col": 1}]}, [True, True])
+    False
+    """
+    if "col" in e:
+        return "levels" not in e  # a numeric column read as a category is not its values
+    op, args = e["op"], e["args"]
+    if op in ("threshold", "log"):
+        return monotone_in_one_column(args[0], one_sign)
+    if op == "date_part":
+        return e.get("part") == "year" and "col" in args[0]
+    if op == "square":
+        a = args[0]
+        if not monotone_in_one_column(a, one_sign):
+            return False
+        if "col" in a:
+            return bool(one_sign[int(a["col"])])
+        return a["op"] == "threshold"  # 0/1; every other node is standardized (centred), so of both signs
+    return False
 
 
 def _structure(e: Mapping[str, Any]) -> str:

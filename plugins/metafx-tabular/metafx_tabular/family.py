@@ -98,6 +98,7 @@ from .expressions import (
     expr_columns,
     expr_depth,
     expr_ops,
+    monotone_in_one_column,
 )
 from .frame import (
     KINDS,
@@ -280,6 +281,17 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         the values: on ``log(a) + b / c`` the proxy prefers ``c / a`` and the
         evaluator ``log(a)``.  0: the screen's order alone.  Results:
         ``docs/results/tabular.md``.
+    drop_monotone : {False, "auto", True}, default False
+        Leave out of the screened candidates, the rescored ones and a point's
+        draws every feature that is a monotone function of one column
+        (``[x > q50]``, ``log(x)``, ``x^2`` of a column of one sign,
+        ``year(date)``; :func:`metafx_tabular.expressions.monotone_in_one_column`):
+        a tree model reads such a feature as the column itself.  ``"auto"``:
+        when the search's evaluator says its model reads them so (its
+        ``reads_monotone_transforms`` is False, as ``cv-tree``'s; learned by
+        :meth:`bind_evaluator`).  Not the default: on the plugin's dev tables
+        it raised LightGBM's gain of the confirmed ``cv-tree`` sets but lowered
+        that of the search's own sets on two tables (docs/results/tabular.md).
     oversample : float, default 1
         ``f > 1`` draws ``f`` times the budget at a point and keeps the draws
         of highest :meth:`relevance` per cost that fit the budget: a
@@ -336,6 +348,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         screen: int = 2000,
         level_columns: int = 20,
         rescore: int = 8,
+        drop_monotone: bool | str = False,
         n_columns: int | None = None,
         column_center: Sequence[float] | None = None,
         column_scale: Sequence[float] | None = None,
@@ -363,6 +376,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         self.screen = screen
         self.level_columns = level_columns
         self.rescore = rescore
+        self.drop_monotone = drop_monotone
         self.column_levels = column_levels
         self.n_columns = n_columns
         self.column_center = column_center
@@ -380,6 +394,9 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         self._design_basis: np.ndarray | None = None
         self._floor = 0.0
         self._rescored: dict[str, float] = {}  # structure key of a rescored candidate -> its gain (bind_evaluator)
+        self._one_sign: np.ndarray | None = None  # per column: scaled training values all >= 0 or all <= 0
+        self._skip_monotone = False  # leave out monotone functions of one column (drop_monotone, bind_evaluator)
+        self._screen_mono: np.ndarray = np.zeros(0, dtype=bool)
 
     # ------------------------------------------------------------------ parameters
     #: what each parameter accepts, checked by :meth:`check_params` (see :mod:`metafx.core.params`)
@@ -403,6 +420,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         "nominal_op": ["boolean"],
         "screen": [Interval("int", 0, None)],
         "rescore": [Interval("int", 0, None)],
+        "drop_monotone": [Options("auto"), "boolean"],
         "level_columns": [Interval("int", 0, None)],
         "n_columns": [None, Interval("int", 1, None)],
         "column_center": [None, "array-like"],
@@ -646,6 +664,11 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         self.enabled_operators  # noqa: B018 - raises when no operator applies
         rows = np.random.default_rng(0).permutation(X.shape[0])[: int(self.sample_size)]
         self._sample = (X[np.sort(rows)] - center) / scale
+        with np.errstate(invalid="ignore"), __import__("warnings").catch_warnings():
+            __import__("warnings").simplefilter("ignore", RuntimeWarning)  # all-missing columns
+            Xs = (X - center) / scale
+            self._one_sign = (np.nanmin(Xs, axis=0) >= 0) | (np.nanmax(Xs, axis=0) <= 0)
+        self._skip_monotone = self.drop_monotone is True
         self._design_basis = _basis(self.design(self._sample))
         self._target = None if y is None else _residual_target(self.design(self._sample), np.asarray(y)[np.sort(rows)],
                                                                  infer_task(y) if self.task == "auto" else self.task)
@@ -690,6 +713,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         """Enumerate the first-order candidates (at most ``screen`` of them, drawn at random beyond),
         build each on the row sample and score it alone (:meth:`relevance`)."""
         self._screened, self._screen_rel, self._floor, self._screen_keys = [], np.zeros(0), 0.0, []
+        self._screen_mono = np.zeros(0, dtype=bool)
         self._rescored = {}
         if not int(self.screen) or self._target is None:
             return
@@ -723,23 +747,49 @@ class TabularFamily(FeatureFamily[TabularBatch]):
             self._screen_keys = [key for key, k in zip(keys, ok) if k]
             V = V[:, ok]
             self._screen_rel = self.relevance(V)
+            self._screen_mono = np.array([self._monotone(e) for e, _ in self._screened], dtype=bool)
             self._screen_Z, self._screen_w = self._unit_columns(V)
         self._floor = self._relevance_floor(max(len(self._screened), 1))
 
     def bind_evaluator(self, evaluator: Any, prepared: Any, y: Any, seed: int) -> None:
         """Score the screen's best candidates by the search's own ``evaluator`` (``rescore``): called once
         by a search after :meth:`fit` and :meth:`prepare` (``prepared``, ``y``: the training rows;
-        ``seed``: the search's evaluation seed).  Without a screen or with ``rescore=0``, nothing."""
+        ``seed``: the search's evaluation seed).  Without a screen or with ``rescore=0``, nothing.
+
+        With ``drop_monotone="auto"``, also learns whether the evaluator's model reads a monotone function
+        of one column as the column itself (``evaluator.reads_monotone_transforms`` False, as ``cv-tree``'s):
+        then such features are left out of the candidates and draws from here on."""
         self._rescored = {}
+        if self.drop_monotone == "auto":
+            self._skip_monotone = not bool(getattr(evaluator, "reads_monotone_transforms", True))
+        else:
+            self._skip_monotone = self.drop_monotone is True
         if not int(self.rescore) or not self._screened:
             return
         from .rescore import rescore, shortlist
 
         exprs = [e for e, _ in self._screened]
-        idx = shortlist(self._screen_rel, [str(e["op"]) for e in exprs], self._floor, int(self.rescore))
+        rel = np.where(self._screen_mono, -np.inf, self._screen_rel) if self._skip_monotone else self._screen_rel
+        idx = shortlist(rel, [str(e["op"]) for e in exprs], self._floor, int(self.rescore))
         if idx.size:
             gains = rescore(self, evaluator, prepared, np.asarray(y), int(seed), exprs, idx)
             self._rescored = {self._screen_keys[int(i)]: float(g) for i, g in zip(idx, gains)}
+
+    def offered(self) -> list[dict]:
+        """The screened candidates a point's set may take (before the rescored gains and the forward
+        selection decide): all of them, less the monotone functions of one column when they are left
+        out (``drop_monotone``; for ``"auto"``, once :meth:`bind_evaluator` has told)."""
+        return [e for (e, _), ok in zip(self._screened, self._offered_mask()) if ok]
+
+    def _offered_mask(self) -> np.ndarray:
+        if self._skip_monotone:
+            return ~self._screen_mono
+        return np.ones(len(self._screened), dtype=bool)
+
+    def _monotone(self, e: Mapping[str, Any]) -> bool:
+        """True when ``e`` is a monotone function of one column (see ``drop_monotone``)."""
+        sign = self._one_sign if self._one_sign is not None else np.zeros(int(self.n_columns or 0), dtype=bool)
+        return monotone_in_one_column(e, sign)
 
     def _relevance_floor(self, n_tests: int) -> float:
         """The relevance noise exceeds with probability ``SCREEN_ALPHA / n_tests``: the squared
@@ -1042,7 +1092,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
             cols = self._draw_columns(k, u["rank"], u.get("tag"), rng, slots)
             expr, values = self._build(shape, root, cols, rng)
             key = _structure(expr)
-            if key in seen or self._redundant(values, cols):
+            if key in seen or self._redundant(values, cols) or (self._skip_monotone and self._monotone(expr)):
                 misses += 1
                 continue
             seen.add(key)
@@ -1098,7 +1148,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
             blocks.append((Zo, wo, own, list(exprs)))
         blocks.append((self._screen_Z, self._screen_w,
                        np.array([(k not in seen or k in gains) and gains.get(k, 1.0) > 0.0 for k in self._screen_keys],
-                                dtype=bool),
+                                dtype=bool) & self._offered_mask(),
                        [e for e, _ in self._screened]))
         R = self._residual() - self._residual().mean(axis=0)
         state = []
