@@ -49,7 +49,7 @@ def expr_ops(e: Mapping[str, Any]) -> list[str]:
     return [] if "col" in e else [e["op"]] + [o for a in e["args"] for o in expr_ops(a)]
 
 
-def monotone_in_one_column(e: Mapping[str, Any], one_sign: Sequence[bool]) -> bool:
+def monotone_in_one_column(e: Mapping[str, Any], one_sign: Sequence[bool] | np.ndarray) -> bool:
     """True when the expression is a monotone (non-decreasing or non-increasing) function of one
     numeric or datetime column, so a tree model reads it as that column (its splits are the column's
     splits): a column itself, and ``threshold``, ``log`` and ``date_part`` ``"year"`` of such an
