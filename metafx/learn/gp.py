@@ -57,13 +57,22 @@ def _gp_posterior(D: np.ndarray, y: np.ndarray, Dq: np.ndarray,
     standard deviation)."""
     mu0, sd0 = float(y.mean()), float(y.std())
     z = (y - mu0) / (sd0 if sd0 > 0 else 1.0)
+    return _fit_predict(D, z, Dq, extra=1e-9 * np.eye(len(z)), cross=0.0, prior_var=0.0, sd=sd)
+
+
+def _fit_predict(D: np.ndarray, z: np.ndarray, Dq: np.ndarray, *, extra: np.ndarray, cross: np.ndarray | float,
+                 prior_var: float, sd: bool) -> tuple[np.ndarray, np.ndarray | None]:
+    """The grid fit and the prediction both posteriors share: the covariance of the rows is
+    ``(1 - noise) K(D) + noise I + extra``, the query rows' covariance with them ``(1 - noise) K(Dq) + cross``
+    and their prior variance ``(1 - noise) + prior_var``, for the (length, noise) pair of the grids with the
+    largest log marginal likelihood of ``z``."""
     n = len(z)
     eye = np.eye(n)
     best = None
     for length in _LENGTHS:
         K0 = _matern52_of(D, length)
         for noise in _NOISES:
-            K = (1.0 - noise) * K0 + noise * eye + 1e-9 * eye
+            K = (1.0 - noise) * K0 + noise * eye + extra
             L = np.linalg.cholesky(K)
             a = solve_triangular(L.T, solve_triangular(L, z, lower=True, check_finite=False), lower=False,
                                  check_finite=False)
@@ -72,12 +81,12 @@ def _gp_posterior(D: np.ndarray, y: np.ndarray, Dq: np.ndarray,
                 best = (ll, length, noise, L, a)
     assert best is not None  # the grids are not empty
     _, length, noise, L, a = best
-    Ks = (1.0 - noise) * _matern52_of(Dq, length)
+    Ks = (1.0 - noise) * _matern52_of(Dq, length) + cross
     mean = Ks @ a
     if not sd:
         return mean, None
     v = solve_triangular(L, Ks.T, lower=True, check_finite=False)
-    var = np.maximum((1.0 - noise) - (v * v).sum(0), 1e-12)
+    var = np.maximum((1.0 - noise) + prior_var - (v * v).sum(0), 1e-12)
     return mean, np.sqrt(var)
 
 
@@ -104,27 +113,7 @@ def gp_posterior_tasks(D: np.ndarray, z: np.ndarray, task: np.ndarray, Dq: np.nd
     same = (task[:, None] == task[None, :]).astype(np.float64)
     related = np.diag((task != TARGET).astype(np.float64))
     base = offset * same + task_noise * related + 1e-9 * np.eye(n)
-    eye = np.eye(n)
-    best = None
-    for length in _LENGTHS:
-        K0 = _matern52_of(D, length)
-        for noise in _NOISES:
-            K = (1.0 - noise) * K0 + noise * eye + base
-            L = np.linalg.cholesky(K)
-            a = solve_triangular(L.T, solve_triangular(L, z, lower=True, check_finite=False), lower=False,
-                                 check_finite=False)
-            ll = -0.5 * float(z @ a) - float(np.log(np.diag(L)).sum())
-            if best is None or ll > best[0] + 1e-12:
-                best = (ll, length, noise, L, a)
-    assert best is not None  # the grids are not empty
-    _, length, noise, L, a = best
-    Ks = (1.0 - noise) * _matern52_of(Dq, length) + offset * (task == TARGET)[None, :]
-    mean = Ks @ a
-    if not sd:
-        return mean, None
-    v = solve_triangular(L, Ks.T, lower=True, check_finite=False)
-    var = np.maximum((1.0 - noise) + offset - (v * v).sum(0), 1e-12)
-    return mean, np.sqrt(var)
+    return _fit_predict(D, z, Dq, extra=base, cross=offset * (task == TARGET)[None, :], prior_var=offset, sd=sd)
 
 
 def expected_improvement(mean: np.ndarray, sd: np.ndarray, best: float, xi: float = 0.0) -> np.ndarray:
