@@ -45,6 +45,18 @@ def digits():
 
 
 @pytest.fixture(scope="module")
+def pairs(digits):
+    """``pairs(a, b)``: the digits of classes ``a`` and ``b`` (a two-class task; related tasks for warm starts)."""
+    X, y = digits
+
+    def task(a, b):
+        m = (y == a) | (y == b)
+        return X[m], y[m]
+
+    return task
+
+
+@pytest.fixture(scope="module")
 def digits120(digits):
     """The first 120 digits: small enough for searches of a few steps."""
     X, y = digits

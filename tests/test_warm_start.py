@@ -9,17 +9,6 @@ import metafx.plugin
 from metafx.loop.loop import warm_start_points
 
 
-@pytest.fixture(scope="module")
-def pairs(digits):
-    X, y = digits
-
-    def task(a, b):
-        m = (y == a) | (y == b)
-        return X[m], y[m]
-
-    return task
-
-
 def test_points_from_results_best_first_fitted_to_the_space(pairs):
     Xs, ys = pairs(0, 1)
     src = [metafx.search(*pairs(a, b), budget=30, steps=4, seed=s, progress=False)

@@ -22,17 +22,6 @@ from metafx.plugin import PriorObservation, SearchEngine
 
 
 @pytest.fixture(scope="module")
-def pairs(digits):
-    X, y = digits
-
-    def task(a, b):
-        m = (y == a) | (y == b)
-        return X[m], y[m]
-
-    return task
-
-
-@pytest.fixture(scope="module")
 def sources(pairs):
     # n_init=2, portfolio_every=2: model steps and portfolio steps within 6 steps
     return [metafx.search(*pairs(a, b), budget=30, steps=6, seed=s, progress=False,
