@@ -33,19 +33,20 @@ def mnist(data_dir: str = DEFAULT_MNIST):
     return metafx.load_dataset("mnist", data_dir=data_dir)
 
 
-def yardstick(X: np.ndarray, y: np.ndarray, repeats: int = 3) -> float:
-    """Seconds of one ``LinearSVC(C=0.1, dual=False)`` fit on the first 2000 images' raw pixels (median)."""
+def yardstick(X: np.ndarray, y: np.ndarray, repeats: int = 3, clock=time.perf_counter) -> float:
+    """Seconds of one ``LinearSVC(C=0.1, dual=False)`` fit on the first 2000 images' raw pixels (median);
+    ``clock=time.process_time`` counts CPU seconds instead of wall seconds."""
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.svm import LinearSVC
 
     A = X[:2000].reshape(2000, -1).astype(np.float64)
     times = []
     for _ in range(repeats):
-        t = time.perf_counter()
+        t = clock()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             LinearSVC(C=0.1, dual=False).fit(A, y[:2000])
-        times.append(time.perf_counter() - t)
+        times.append(clock() - t)
     return float(np.median(times))
 
 

@@ -48,7 +48,7 @@ POINTS = [{"numInputs": 4, "percentPos": 51, "shiftInvLen": 3, "scatter": 1.25},
 def worker(args) -> dict:
     """One tree's measurements (run in a process whose ``PYTHONPATH`` starts with that tree)."""
     sys.path.insert(0, str(HERE))
-    from _yardstick import mnist
+    from _yardstick import mnist, yardstick
 
     import metafx
     from metafx.core.validation import split_indices
@@ -65,7 +65,7 @@ def worker(args) -> dict:
     eng.point_set(prob, POINTS[0], np.random.default_rng(0))  # compile / load the kernels
     metafx.search(X[tr[:300]], y[tr[:300]], family="pixel-and", budget=60, steps=4, engine="guided", seed=0,
                   progress=False, engine_params={"n_init": 2, "portfolio_every": 2})
-    ys = cpu_yardstick(X, y)
+    ys = yardstick(X, y, clock=time.process_time)  # CPU seconds
     digest = hashlib.md5()
     draw = float("inf")
     for rep in range(3):
@@ -98,25 +98,6 @@ def worker(args) -> dict:
     digest.update(json.dumps(res.features, sort_keys=True).encode())
     return {"yardstick": ys, "draw": draw, "search": search, "drawing": spent[0], "wall": wall,
             "digest": digest.hexdigest()}
-
-
-def cpu_yardstick(X, y, repeats: int = 3) -> float:
-    """``_yardstick.yardstick`` in CPU seconds: one ``LinearSVC(C=0.1, dual=False)`` fit on the first 2000 images'
-    raw pixels (median of ``repeats``)."""
-    import warnings
-
-    from sklearn.exceptions import ConvergenceWarning
-    from sklearn.svm import LinearSVC
-
-    A = X[:2000].reshape(2000, -1).astype(np.float64)
-    times = []
-    for _ in range(repeats):
-        t = time.process_time()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            LinearSVC(C=0.1, dual=False).fit(A, y[:2000])
-        times.append(time.process_time() - t)
-    return float(np.median(times))
 
 
 def run_tree(tree: Path, args, partition: int) -> dict:
