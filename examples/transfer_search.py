@@ -39,6 +39,8 @@ def parse_args(argv=None):
     ap.add_argument("--max-steps", type=int, default=50, help="length of the source searches")
     ap.add_argument("--budget", type=float, default=200)
     ap.add_argument("--engine", default="guided", help="search engine (default: guided, metafx's default)")
+    ap.add_argument("--engine-params", type=json.loads, default=None, metavar="JSON",
+                    help='parameters of the engine, e.g. \'{"prior_portfolio_every": 2}\'')
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default=str(Path(os.environ.get("TMPDIR", "/tmp")) / "metafx-transfer"))
     return ap.parse_args(argv)
@@ -75,7 +77,7 @@ def main(argv=None) -> dict:
         for line in runs_path.read_text().splitlines():
             r = json.loads(line)
             done[r["key"]] = r
-    kw = dict(budget=a.budget, engine=a.engine, seed=a.seed, progress=False)
+    kw = dict(budget=a.budget, engine=a.engine, engine_params=a.engine_params, seed=a.seed, progress=False)
 
     def record(r):
         done[r["key"]] = r

@@ -125,6 +125,22 @@ def test_guided_learns_from_the_trajectories_and_resumes_exactly(pairs, sources,
         metafx.search(X, y, storage=str(j), **{**kw, "warm_start": [changed, sources[1]]})
 
 
+@pytest.mark.parametrize("every,expected", [(None, [7]), (2, [4, 6, 8]), (3, [5, 8]), (0, [])])
+def test_prior_portfolio_every_sets_the_portfolio_steps_under_a_prior(pairs, sources, every, expected):
+    # two warm points (steps 1-2); with a prior the model proposes from step 3 and portfolios count from step 2
+    X, y = pairs(0, 1)
+    params = {"n_init": 4, "n_pool": 200, "portfolio_every": 5, "prior_portfolio_every": every}
+    res = metafx.search(X, y, budget=30, steps=8, seed=4, progress=False, warm_start=sources, engine_params=params)
+    assert res.metadata["portfolio_steps"] == expected
+    assert [r.step for r in res.trajectory if r.kind == "portfolio"] == expected
+    # without a prior (points only) the parameter changes nothing
+    warm = res.metadata["warm_start"]
+    plain = metafx.search(X, y, budget=30, steps=8, seed=4, progress=False, warm_start=warm,
+                          engine_params={**params, "prior_portfolio_every": None})
+    other = metafx.search(X, y, budget=30, steps=8, seed=4, progress=False, warm_start=warm, engine_params=params)
+    assert _steps(other) == _steps(plain)
+
+
 def test_prior_observations_are_the_proposed_points_of_point_steps(pairs, sources):
     X, _ = pairs(0, 1)
     space = metafx.plugin.make_component("family", "pixel-and").fit(X).space().with_fixed({"shiftInvLen": 2})

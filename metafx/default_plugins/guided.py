@@ -35,7 +35,7 @@ pseudo-steps), since a few steps measure it poorly.  The model is one smooth fun
 point shared by all tasks, plus a constant per task (variance ``TASK_OFFSET``) and extra noise
 on the related tasks' rows (variance ``TASK_NOISE``); the size model uses this search's steps
 only.  The model proposes from the first step after the warm-start points (no uniform steps),
-and the portfolio steps count from there.
+and the portfolio steps count from there (every ``prior_portfolio_every`` steps, if set).
 
 *Draw at a point* (``pool_factor = F``): ``F * budget`` drawn at the point; repeats
 (equal values on the training images, by a 64-bit hash) dropped; ranked by infogain per
@@ -110,6 +110,11 @@ class GuidedSearch(SearchEngine):
         Uniform points before the model proposes (the points engine ``random`` visits).
     portfolio_every : int, default 5
         Every this many steps after ``n_init``, a portfolio step (0: never).
+    prior_portfolio_every : int or None, default None
+        With prior observations (a warm start holding results of related tasks, see ``observe_prior``), a
+        portfolio step every this many steps after the warm-start points instead of every
+        ``portfolio_every`` (0: never).  ``None``: ``portfolio_every``.  Without prior observations it has
+        no effect.
     portfolio_sizes : sequence of int, default (2, 3, 4, 6, 8)
         Numbers of best sets combined by successive portfolio steps (cycled); how the default was
         chosen: docs/results/guided_engine.md.
@@ -163,16 +168,16 @@ class GuidedSearch(SearchEngine):
     #: the 3 best steps' sets are scored again on a fresh split at the end (search's ``reselect``; how it was
     #: chosen: docs/results/guided_engine.md)
     reselect = 3
-    #: ``feature_map`` came later than the other parameters: while off it is left out of a search's signature,
-    #: so journals written before it was added still resume
-    signature_omits = {"feature_map": None}
+    #: ``feature_map`` and ``prior_portfolio_every`` came later than the other parameters: while unset they are
+    #: left out of a search's signature, so journals written before they were added still resume
+    signature_omits = {"feature_map": None, "prior_portfolio_every": None}
     #: the steps of warm-start results join the quality model (:meth:`observe_prior`)
     uses_prior = True
 
     def __init__(self, n_init: int = 10, portfolio_every: int = 5, portfolio_sizes: Sequence[int] = (2, 3, 4, 6, 8),
                  n_pool: int = 2000, xi: float = 0.01, pool_factor: float | None = 16.0,
                  max_corr: float = 0.5, cost_power: float = 1.0, selector: str = "filter",
-                 feature_map: int | None = None) -> None:
+                 feature_map: int | None = None, prior_portfolio_every: int | None = None) -> None:
         self.n_init = n_init
         self.portfolio_every = portfolio_every
         self.portfolio_sizes = portfolio_sizes
@@ -183,6 +188,7 @@ class GuidedSearch(SearchEngine):
         self.cost_power = cost_power
         self.selector = selector
         self.feature_map = feature_map
+        self.prior_portfolio_every = prior_portfolio_every
 
     _parameter_constraints = {
         "n_init": [Interval("int", 1, None)],
@@ -196,6 +202,7 @@ class GuidedSearch(SearchEngine):
         "cost_power": [Interval("real", 0, 10)],
         "selector": [Options(SELECTORS)],
         "feature_map": [Interval("int", 2, 64), None],
+        "prior_portfolio_every": [Interval("int", 0, None), None],
     }
 
     def check_params(self) -> None:
@@ -243,12 +250,19 @@ class GuidedSearch(SearchEngine):
         """Steps before the model proposes: the warm-start points, and the uniform ones unless there is a prior."""
         return len(self.warm_start_) if len(self.prior_z_) else max(self.n_init, len(self.warm_start_))
 
+    def _portfolio_every(self) -> int:
+        """Steps between portfolio steps: ``prior_portfolio_every`` when there is a prior (and it is set)."""
+        if len(self.prior_z_) and self.prior_portfolio_every is not None:
+            return int(self.prior_portfolio_every)
+        return int(self.portfolio_every)
+
     def _is_portfolio(self, step: int) -> bool:
         init = self._init_steps()
-        if step <= init or self.portfolio_every == 0:
+        every = self._portfolio_every()
+        if step <= init or every == 0:
             return False
         start = init if len(self.prior_z_) else self.n_init
-        return (step - start) % self.portfolio_every == 0 and len(self.points_) >= 2
+        return (step - start) % every == 0 and len(self.points_) >= 2
 
     def ask(self, step: int) -> Candidate:
         if step <= len(self.warm_start_):
@@ -459,6 +473,7 @@ class GuidedSearch(SearchEngine):
                                 "pool_factor": self.pool_factor, "max_corr": self.max_corr,
                                 "cost_power": self.cost_power, "selector": self.selector,
                                 "feature_map": self.feature_map,
+                                "prior_portfolio_every": self.prior_portfolio_every,
                                 "portfolio_steps": sorted(s for s, p in self.proposed_.items() if p is None),
                                 "proposed_points": [self.proposed_[s] for s in sorted(self.proposed_)]}
         if self.warm_start_:
