@@ -86,6 +86,12 @@ Run (needs the plugin's ``bench`` extra: OpenFE 0.0.12, LightGBM, statsmodels, r
     python experiments/tabular_real/bench_tabular_real.py --summarize VARIANT.json --openfe-from EARLIER.json
     python experiments/tabular_real/bench_tabular_real.py --dev-categorical --no-openfe --extractor-params '{"starts": "default"}'
     python experiments/tabular_real/bench_tabular_real.py --confirm-effect RUN.json     # confirmed sets against the searches' own
+    # OpenFE fitted once per fold with the formulas of its first 40 features kept; a later run (another variant of
+    # metafx, another k) computes OpenFE's features from them instead of fitting it again: the same features and
+    # scores (checked on titanic), and the fit seconds of the run that kept them
+    python experiments/tabular_real/bench_tabular_real.py --tables titanic --repeats 3 --openfe-keep 40 --out A.json
+    python experiments/tabular_real/bench_tabular_real.py --tables titanic --repeats 3 --openfe-formulas A.json --out B.json
+    python experiments/tabular_real/bench_tabular_real.py --tables titanic --openfe-only --openfe-keep 40 --out F.json  # OpenFE alone
 
 The split's first repeat does not depend on ``--repeats``: a run with
 ``--repeats 3`` repeats a ``--repeats 1`` run's five folds exactly (scores,
@@ -320,12 +326,12 @@ def _patch_openfe() -> None:
 
 
 def openfe_features(X_tr, y_tr, X_te, task: str, k: int, seed: int, tmpdir: str):
-    """OpenFE's first ``k`` features (fitted on the training part), numeric; their names; fit seconds."""
+    """OpenFE's first ``k`` features (fitted on the training part), numeric; their formulas; fit seconds."""
     import pandas as pd
-    from openfe import OpenFE, transform, tree_to_formula
+    from openfe import OpenFE
 
     _patch_openfe()
-    A, B = _openfe_frame(X_tr), _openfe_frame(X_te)
+    A = _openfe_frame(X_tr)
     cats = [c for c in A.columns if isinstance(A[c].dtype, pd.CategoricalDtype) or A[c].dtype == object]
     t0 = time.perf_counter()
     ofe = OpenFE()
@@ -334,9 +340,22 @@ def openfe_features(X_tr, y_tr, X_te, task: str, k: int, seed: int, tmpdir: str)
         feats = ofe.fit(data=A, label=pd.DataFrame({"y": y_tr}), task=task, categorical_features=cats or None,
                         n_jobs=1, seed=seed, verbose=False, tmp_save_path=os.path.join(tmpdir, "openfe.feather"))
     seconds = time.perf_counter() - t0
-    if k == 0 or not feats:
-        return np.zeros((len(A), 0)), np.zeros((len(B), 0)), [], seconds
-    feats = feats[:k]
+    F_tr, F_te, names = openfe_transform(X_tr, X_te, list(feats or [])[:k], tmpdir)
+    return F_tr, F_te, names, seconds
+
+
+def openfe_transform(X_tr, X_te, feats, tmpdir: str):
+    """OpenFE's features ``feats`` (its trees, or their formulas as ``openfe.tree_to_formula`` writes them)
+    computed on the training and test parts, numeric (a categorical output frequency encoded on the
+    training part); and their formulas.  OpenFE's ``transform`` is deterministic, so the features of
+    formulas stored by an earlier fit are the features of that fit."""
+    import pandas as pd
+    from openfe import formula_to_tree, transform, tree_to_formula
+
+    A, B = _openfe_frame(X_tr), _openfe_frame(X_te)
+    if not len(feats):
+        return np.zeros((len(A), 0)), np.zeros((len(B), 0)), []
+    feats = [formula_to_tree(f) if isinstance(f, str) else f for f in feats]
     cwd = os.getcwd()
     try:  # OpenFE's transform leaves openfe_tmp_data.feather in the working directory
         os.chdir(tmpdir)
@@ -357,7 +376,23 @@ def openfe_features(X_tr, y_tr, X_te, task: str, k: int, seed: int, tmpdir: str)
     names = [tree_to_formula(f) for f in feats]
     F_tr, F_te = np.column_stack(F_tr), np.column_stack(F_te)
     return (np.nan_to_num(F_tr, nan=np.nan, posinf=np.nan, neginf=np.nan),
-            np.nan_to_num(F_te, nan=np.nan, posinf=np.nan, neginf=np.nan), names, seconds)
+            np.nan_to_num(F_te, nan=np.nan, posinf=np.nan, neginf=np.nan), names)
+
+
+def openfe_store(paths) -> dict:
+    """``(table, fold) -> (formulas, fit seconds)`` from earlier ``--out`` files whose folds carry
+    ``openfe_formulas`` (runs with ``--openfe-keep`` or ``--openfe-only``); the longest list wins."""
+    store: dict = {}
+    for p in paths:
+        for r in json.loads(Path(p).read_text())["results"]:
+            for f in r["folds"]:
+                forms = f.get("openfe_formulas")
+                if forms is None:
+                    continue
+                key = (r["table"], f["fold"])
+                if key not in store or len(forms) > len(store[key][0]):
+                    store[key] = (list(forms), float(f["seconds"]["openfe"]))
+    return store
 
 
 def poly_features(R_tr, y_tr, R_te, task: str, k: int):
@@ -399,6 +434,12 @@ def run_table(name: str, args, tmpdir: str, save=lambda partial: None) -> dict:
     for f, X_tr, X_te, y_tr, y_te, R_tr, R_te in outer_folds(X, y, task, args.repeats, args.seed):
         if f < 5 * getattr(args, "from_repeat", 0):  # an earlier run has these folds
             continue
+        if getattr(args, "openfe_only", False):  # OpenFE's ranking alone, kept for later runs (--openfe-formulas)
+            _, _, onames, secs = openfe_features(X_tr, y_tr, X_te, task, args.openfe_keep, args.seed + f, tmpdir)
+            folds.append({"fold": f, "seconds": {"openfe": secs}, "openfe_formulas": onames})
+            save({"table": name, "task": task, "shape": list(X.shape), "held_out": name in HELD_OUT, "folds": folds})
+            print(f"  {name} fold {f}: OpenFE {secs:.1f} s, {len(onames)} formulas kept", flush=True)
+            continue
         rec: dict = {"fold": f, "scores": {}, "k": {}, "seconds": {}, "names": {}}
         models = tuple(m for m in (("linear", linear_model, "cv-linear"), ("tree", tree_model, "cv-tree"))
                        if m[0] in args.models)
@@ -414,7 +455,18 @@ def run_table(name: str, args, tmpdir: str, save=lambda partial: None) -> dict:
                 rec.setdefault("confirm", {})[model_name] = gen[model_name][3]
         if args.openfe:  # OpenFE ranks its features once: the first k of every model are a prefix
             k_all = [g[0].shape[1] if g[4] is None else max(g[0].shape[1], g[4][0].shape[1]) for g in gen.values()]
-            O_tr, O_te, onames, secs = openfe_features(X_tr, y_tr, X_te, task, max(k_all), args.seed + f, tmpdir)
+            stored = getattr(args, "openfe_store", None)
+            if stored is not None:  # OpenFE's features from the formulas of an earlier fit of this fold
+                if (name, f) not in stored or len(stored[(name, f)][0]) < max(k_all):
+                    raise SystemExit(f"--openfe-formulas: {name!r} fold {f} needs OpenFE's first {max(k_all)} "
+                                     f"features; the files given hold {len(stored.get((name, f), ([],))[0])}")
+                forms, secs = stored[(name, f)]
+                O_tr, O_te, onames = openfe_transform(X_tr, X_te, forms[:max(k_all)], tmpdir)
+            else:
+                O_tr, O_te, onames, secs = openfe_features(X_tr, y_tr, X_te, task, max(max(k_all), args.openfe_keep),
+                                                           args.seed + f, tmpdir)
+                if args.openfe_keep:
+                    rec["openfe_formulas"] = onames
             rec["seconds"]["openfe"] = secs
         for model_name, model_fn, _ in models:
             s = rec["scores"].setdefault(model_name, {})
@@ -833,6 +885,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--summarize", type=Path, nargs="+", help="only print the tables of earlier --out files")
     ap.add_argument("--paired", type=Path, nargs=2, metavar=("FIRST", "SECOND"),
                     help="only compare metafx's scores of two earlier --out files (a variant against a baseline)")
+    ap.add_argument("--openfe-keep", type=int, default=0, metavar="N",
+                    help="record the formulas of OpenFE's first N features in every fold (openfe_formulas), for "
+                         "later runs with --openfe-formulas")
+    ap.add_argument("--openfe-only", action="store_true",
+                    help="only fit OpenFE in every fold and record its first --openfe-keep formulas and its fit "
+                         "seconds (no metafx, no scores): a store for --openfe-formulas")
+    ap.add_argument("--openfe-formulas", type=Path, nargs="+", metavar="FILE",
+                    help="OpenFE's features from the formulas an earlier fit of the same fold recorded (--openfe-keep "
+                         "or --openfe-only runs) instead of fitting OpenFE again; its fit seconds are the earlier "
+                         "fit's (the transform is deterministic: the same features)")
     ap.add_argument("--openfe-from", type=Path, nargs="+",
                     help="with --summarize: OpenFE's per-fold scores and seconds from earlier --out files of the same "
                          "tables and folds (checked: the raw columns' scores must be equal fold by fold)")
@@ -859,6 +921,10 @@ def main(argv: list[str] | None = None) -> None:
         print(targets(res))
         return
     tables = list(DEV) if args.dev else list(DEV_CATEGORICAL) if args.dev_categorical else args.tables
+    if args.openfe_only and args.openfe_keep < 1:
+        raise SystemExit(f"--openfe-only records OpenFE's first --openfe-keep formulas: give --openfe-keep N >= 1 "
+                         f"(got {args.openfe_keep})")
+    args.openfe_store = openfe_store(args.openfe_formulas) if args.openfe_formulas else None
     from threadpoolctl import threadpool_limits
 
     import metafx
@@ -889,6 +955,10 @@ def main(argv: list[str] | None = None) -> None:
 
         for name in tables:
             results.append(run_table(name, args, tmpdir, save))
+    if args.openfe_only:
+        print(f"OpenFE formulas recorded for {sum(len(r['folds']) for r in results)} folds"
+              f"{' in ' + str(args.out) if args.out else ' (no --out given: not kept)'}")
+        return
     print()
     print(summarize(results, args.openfe))
     print(f"\ntotal {time.perf_counter() - t0:.0f} s")
