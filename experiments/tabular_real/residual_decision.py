@@ -1,6 +1,7 @@
 """Apply experiments/tabular_real/RULE_TREE_RESIDUAL.md to the records of its runs.
 
     python experiments/tabular_real/residual_decision.py NEW.json... -- CURRENT.json...
+    python experiments/tabular_real/residual_decision.py --info NEW.json... -- CURRENT.json...   # the table alone
 
 For every fold both variants have: LightGBM's gain over the raw columns (positive = better: R^2 up,
 log-loss down) of the extractor's output (A, the decision's measure) and of the search's own set (B),
@@ -32,6 +33,8 @@ def cell(v: np.ndarray) -> str:
 
 
 def main(argv: list[str]) -> None:
+    info = "--info" in argv
+    argv = [a for a in argv if a != "--info"]
     cut = argv.index("--")
     new, cur = folds(argv[:cut]), folds(argv[cut + 1:])
     keys = sorted(set(new) & set(cur))
@@ -50,6 +53,8 @@ def main(argv: list[str]) -> None:
         tot += [an.sum(), ac.sum(), bn.sum(), bc.sum()]
         worst = min(worst, an.sum() - ac.sum())
     print(f"| all | {len(keys)} | {tot[0]:+.4f} | {tot[1]:+.4f} | | | {tot[2]:+.4f} | {tot[3]:+.4f} | |")
+    if info:
+        return
     d = np.array([new[k][0] - cur[k][0] for k in keys])
     up, down = int((d > 1e-12).sum()), int((d < -1e-12).sum())
     c1, c2, c3, c4 = tot[0] > tot[1], tot[0] > 0, up > down, worst >= -0.03

@@ -304,8 +304,12 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         floor, and a point's set holds only the candidates of positive gain, best
         gain per cost first (no near-copy, within the budget): none when no
         candidate explains part of what the columns' model gets wrong.  For
-        features meant for a boosted-tree model.  ``"auto"``: the evaluator's
-        ``table_rescore`` (``"evaluator"`` for ``cv-linear`` and ``cv-tree``).
+        features meant for a boosted-tree model: it adds a feature only where one
+        explains what the columns' trees miss.  ``"auto"``: the evaluator's
+        ``table_rescore`` (``"evaluator"`` for ``cv-linear`` and ``cv-tree``;
+        ``"residual"`` was not adopted for ``cv-tree``: docs/results/tabular.md).
+        With ``"residual"``, a search whose sets are all empty logs that it drew
+        no feature: the table's columns alone are its answer.
     oversample : float, default 1
         ``f > 1`` draws ``f`` times the budget at a point and keeps the draws
         of highest :meth:`relevance` per cost that fit the budget: a
