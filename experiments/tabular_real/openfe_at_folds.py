@@ -92,7 +92,7 @@ def summary(out: Path, records: list[Path], models: list[str]) -> None:
                 if not rows:
                     continue
                 v = np.array(rows)
-                cells = [f"{c.mean():+.4f} +- {c.std():.4f} ({int((c > 0).sum())}/{int((c < 0).sum())})" for c in v.T]
+                cells = [f"{c.mean():+.4f} +- {c.std(ddof=1) if c.size > 1 else 0.0:.4f} ({int((c > 0).sum())}/{int((c < 0).sum())})" for c in v.T]
                 print(f"| {r['table']} | {m} | {len(rows)} | " + " | ".join(cells) + " |")
 
 

@@ -29,7 +29,7 @@ def folds(paths: list[str]) -> dict:
 
 
 def cell(v: np.ndarray) -> str:
-    return f"{v.mean():+.4f} +- {v.std():.4f} ({int((v > 0).sum())}/{int((v < 0).sum())})"
+    return f"{v.mean():+.4f} +- {v.std(ddof=1) if v.size > 1 else 0.0:.4f} ({int((v > 0).sum())}/{int((v < 0).sum())})"
 
 
 def main(argv: list[str]) -> None:
