@@ -309,7 +309,8 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         ``table_rescore`` (``"evaluator"`` for ``cv-linear`` and ``cv-tree``;
         ``"residual"`` was not adopted for ``cv-tree``: docs/results/tabular.md).
         With ``"residual"``, a search whose sets are all empty logs that it drew
-        no feature: the table's columns alone are its answer.
+        no feature: the table's columns alone are its answer.  With ``rescore=0``
+        nothing is rescored and ``rescore_by`` has no effect.
     oversample : float, default 1
         ``f > 1`` draws ``f`` times the budget at a point and keeps the draws
         of highest :meth:`relevance` per cost that fit the budget: a
@@ -786,7 +787,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         if mode not in ("evaluator", "residual"):
             raise ValidationError(f"evaluator {getattr(evaluator, 'name', evaluator)!r} has table_rescore={mode!r} "
                                   "(read by rescore_by='auto'); allowed: 'evaluator', 'residual'")
-        self._residual_only = mode == "residual"
+        self._residual_only = mode == "residual" and int(self.rescore) > 0
         if self.drop_monotone == "auto":
             self._skip_monotone = not bool(getattr(evaluator, "reads_monotone_transforms", True))
         else:
@@ -1281,8 +1282,9 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         correlation) with those kept; empty when none has a positive gain."""
         gains = self._rescored
         costs = [float(len(expr_ops(e))) for e, _ in self._screened]
+        offered = self._offered_mask()
         ranked = sorted((-gains[k] / costs[i], i) for i, k in enumerate(self._screen_keys)
-                        if gains.get(k, 0.0) > 0.0 and self._offered_mask()[i])
+                        if gains.get(k, 0.0) > 0.0 and offered[i])
         Q: list[np.ndarray] = []
         chosen: list[dict] = []
         total = 0.0

@@ -250,3 +250,15 @@ def test_residual_needs_a_model_of_the_columns_and_the_option_is_checked():
         fam.bind_evaluator(NoModel(), fam.prepare(df), y, 0)
     with pytest.raises(ValidationError, match="rescore_by"):
         TabularFamily(rescore_by="tree").fit(df, y)
+
+
+def test_without_rescoring_residual_has_no_effect():
+    df, y = _product_table()
+    point = {"arity": 2, "depth": 1, "op": 0, "rank": 0.5}
+    sets = []
+    for by in ("evaluator", "residual"):
+        fam = TabularFamily(rescore=0, rescore_by=by).fit(df, y)
+        fam.bind_evaluator(CVTree(), fam.prepare(df), y, 0)
+        assert not fam._residual_only and not fam._rescored
+        sets.append(fam.feature_names(fam.draw(point, 10, np.random.default_rng(0))))
+    assert sets[0] == sets[1] and sets[0]
