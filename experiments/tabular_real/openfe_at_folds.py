@@ -75,11 +75,11 @@ def summary(out: Path, records: list[Path], models: list[str]) -> None:
     print("| table | model | folds | metafx - OpenFE at the search's k | metafx - OpenFE at the confirmed k | "
           "OpenFE at the search's k - raw |")
     print("|---|---|---|---|---|---|")
+    rows: dict = {}  # (table, model) -> gains of every fold, across the records (repeats run separately)
     for p in records:
         for r in json.loads(p.read_text())["results"]:
             sign = 1.0 if r["task"] == "regression" else -1.0
             for m in models:
-                rows = []
                 for f in r["folds"]:
                     if m not in f["scores"]:
                         continue
@@ -88,12 +88,13 @@ def summary(out: Path, records: list[Path], models: list[str]) -> None:
                     if o is None and search_k(f, m) > 0:
                         continue  # not run (yet)
                     os_, oc = (o["openfe_search_k"], o["openfe_confirmed_k"]) if o else (s["raw"], s["raw"])
-                    rows.append((sign * (s["metafx"] - os_), sign * (s["metafx"] - oc), sign * (os_ - s["raw"])))
-                if not rows:
-                    continue
-                v = np.array(rows)
-                cells = [f"{c.mean():+.4f} +- {c.std(ddof=1) if c.size > 1 else 0.0:.4f} ({int((c > 0).sum())}/{int((c < 0).sum())})" for c in v.T]
-                print(f"| {r['table']} | {m} | {len(rows)} | " + " | ".join(cells) + " |")
+                    rows.setdefault((r["table"], m), []).append(
+                        (sign * (s["metafx"] - os_), sign * (s["metafx"] - oc), sign * (os_ - s["raw"])))
+    for (table, m), g in rows.items():
+        v = np.array(g)
+        cells = [f"{c.mean():+.4f} +- {c.std(ddof=1) if c.size > 1 else 0.0:.4f} ({int((c > 0).sum())}/{int((c < 0).sum())})"
+                 for c in v.T]
+        print(f"| {table} | {m} | {len(g)} | " + " | ".join(cells) + " |")
 
 
 def main() -> None:
