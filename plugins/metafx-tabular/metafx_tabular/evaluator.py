@@ -221,6 +221,10 @@ class CVLinear(SetEvaluator):
     #: whether the model gains from a monotone function of one column (``log(x)``, ``[x > q50]``) over the
     #: column itself: a linear model does; the tabular family's ``drop_monotone="auto"`` reads this
     reads_monotone_transforms: bool = True
+    #: how the tabular family's ``rescore_by="auto"`` rescores its shortlisted candidates for this evaluator:
+    #: ``"evaluator"`` (a cross-validated score of the columns with each) or ``"residual"`` (what each adds
+    #: to this evaluator's model of the columns; ``metafx_tabular.rescore.residual_gains``)
+    table_rescore: str = "evaluator"
 
     def __init__(self, n_splits: int = 5, task: str = "auto", C: float = 1.0, alpha: float = 1.0,
                  max_iter: int = 1000, with_columns: bool = True, scoring: str = "auto",

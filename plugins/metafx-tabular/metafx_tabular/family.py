@@ -292,6 +292,25 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         :meth:`bind_evaluator`).  Not the default: on the plugin's dev tables
         it raised LightGBM's gain of the confirmed ``cv-tree`` sets but lowered
         that of the search's own sets on two tables (docs/results/tabular.md).
+    rescore_by : {"auto", "evaluator", "residual"}, default "auto"
+        How the shortlisted candidates are rescored (``rescore``).  ``"evaluator"``:
+        by the search's evaluator, as above.  ``"residual"``: by what each adds,
+        alone, to the evaluator's model of the table's columns -- small trees on
+        the one candidate boosted from that model's out-of-fold prediction on the
+        evaluator's folds, their gain in held-out loss
+        (:func:`metafx_tabular.rescore.residual_gains`, the first-order score of
+        OpenFE); the shortlist then takes the ``rescore`` most relevant candidates
+        and the most relevant of every other root operator whatever the screen's
+        floor, and a point's set holds only the candidates of positive gain, best
+        gain per cost first (no near-copy, within the budget): none when no
+        candidate explains part of what the columns' model gets wrong.  For
+        features meant for a boosted-tree model: it adds a feature only where one
+        explains what the columns' trees miss.  ``"auto"``: the evaluator's
+        ``table_rescore`` (``"evaluator"`` for ``cv-linear`` and ``cv-tree``;
+        ``"residual"`` was not adopted for ``cv-tree``: docs/results/tabular.md).
+        With ``"residual"``, a search whose sets are all empty logs that it drew
+        no feature: the table's columns alone are its answer.  With ``rescore=0``
+        nothing is rescored and ``rescore_by`` has no effect.
     oversample : float, default 1
         ``f > 1`` draws ``f`` times the budget at a point and keeps the draws
         of highest :meth:`relevance` per cost that fit the budget: a
@@ -349,6 +368,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         level_columns: int = 20,
         rescore: int = 8,
         drop_monotone: bool | str = False,
+        rescore_by: str = "auto",
         n_columns: int | None = None,
         column_center: Sequence[float] | None = None,
         column_scale: Sequence[float] | None = None,
@@ -377,6 +397,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         self.level_columns = level_columns
         self.rescore = rescore
         self.drop_monotone = drop_monotone
+        self.rescore_by = rescore_by
         self.column_levels = column_levels
         self.n_columns = n_columns
         self.column_center = column_center
@@ -395,6 +416,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         self._floor = 0.0
         self._rescored: dict[str, float] = {}  # structure key of a rescored candidate -> its gain (bind_evaluator)
         self._one_sign: np.ndarray | None = None  # per column: scaled training values all >= 0 or all <= 0
+        self._residual_only = False  # a point's set: only the candidates of positive residual gain (rescore_by)
         self._skip_monotone = False  # leave out monotone functions of one column (drop_monotone, bind_evaluator)
         self._screen_mono: np.ndarray = np.zeros(0, dtype=bool)
 
@@ -421,6 +443,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         "screen": [Interval("int", 0, None)],
         "rescore": [Interval("int", 0, None)],
         "drop_monotone": [Options("auto"), "boolean"],
+        "rescore_by": [Options("auto", "evaluator", "residual")],
         "level_columns": [Interval("int", 0, None)],
         "n_columns": [None, Interval("int", 1, None)],
         "column_center": [None, "array-like"],
@@ -760,6 +783,11 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         of one column as the column itself (``evaluator.reads_monotone_transforms`` False, as ``cv-tree``'s):
         then such features are left out of the candidates and draws from here on."""
         self._rescored = {}
+        mode = str(getattr(evaluator, "table_rescore", "evaluator")) if self.rescore_by == "auto" else self.rescore_by
+        if mode not in ("evaluator", "residual"):
+            raise ValidationError(f"evaluator {getattr(evaluator, 'name', evaluator)!r} has table_rescore={mode!r} "
+                                  "(read by rescore_by='auto'); allowed: 'evaluator', 'residual'")
+        self._residual_only = mode == "residual" and int(self.rescore) > 0
         if self.drop_monotone == "auto":
             self._skip_monotone = not bool(getattr(evaluator, "reads_monotone_transforms", True))
         else:
@@ -770,10 +798,41 @@ class TabularFamily(FeatureFamily[TabularBatch]):
 
         exprs = [e for e, _ in self._screened]
         rel = np.where(self._screen_mono, -np.inf, self._screen_rel) if self._skip_monotone else self._screen_rel
+        if self._residual_only:
+            idx = shortlist(np.where(np.isfinite(rel), rel, -np.inf), [str(e["op"]) for e in exprs], -np.inf,
+                            int(self.rescore))
+            idx = idx[np.isfinite(rel[idx])]
+            if idx.size:
+                gains = self._residual_gains(evaluator, prepared, np.asarray(y), int(seed), exprs, idx)
+                self._rescored = {self._screen_keys[int(i)]: float(g) for i, g in zip(idx, gains)}
+            return
         idx = shortlist(rel, [str(e["op"]) for e in exprs], self._floor, int(self.rescore))
         if idx.size:
             gains = rescore(self, evaluator, prepared, np.asarray(y), int(seed), exprs, idx)
             self._rescored = {self._screen_keys[int(i)]: float(g) for i, g in zip(idx, gains)}
+
+    def _residual_gains(self, evaluator: Any, prepared: Any, y: np.ndarray, seed: int, exprs: list[dict],
+                        idx: np.ndarray) -> np.ndarray:
+        """``rescore_by="residual"``: :func:`metafx_tabular.rescore.residual_gains` of the candidates
+        ``exprs[i]`` (``i`` in ``idx``) over the evaluator's model of the table's columns, on the
+        evaluator's folds (``n_splits``, shuffled with ``seed``; stratified for class labels)."""
+        from sklearn.model_selection import KFold, StratifiedKFold
+
+        from .rescore import residual_gains
+
+        model_for = getattr(evaluator, "_model_for", None)
+        if model_for is None:
+            raise ValidationError(f"rescore_by='residual' needs an evaluator with a model of the table's columns "
+                                  f"(cv-tree, cv-linear); {getattr(evaluator, 'name', evaluator)!r} has none")
+        task = infer_task(y) if self.task == "auto" else str(self.task)
+        M = np.asarray(prepared.get("design", prepared["z"]), dtype=np.float64)
+        n_splits = int(getattr(evaluator, "n_splits", 3))
+        cv = (StratifiedKFold if task == "classification" else KFold)(n_splits=n_splits, shuffle=True,
+                                                                        random_state=seed)
+        folds = list(cv.split(np.zeros((y.shape[0], 1)), y))
+        values = self._values(prepared, TabularBatch([exprs[int(i)] for i in idx]))
+        return residual_gains((model_for(task, M, False), M), [values[:, j] for j in range(values.shape[1])],
+                              y, task, folds)
 
     def offered(self) -> list[dict]:
         """The screened candidates a point's set may take (before the rescored gains and the forward
@@ -1140,6 +1199,8 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         never taken.  When none is above the floor, the single most relevant; when none can be taken at
         all, the point's own draws."""
         gains = self._rescored
+        if self._residual_only:
+            return self._residual_set(budget, limit)
         blocks = []  # (unit columns, weights, usable, expressions): the point's own draws, then the screened
         if vals:
             Zo, wo = self._unit_columns(np.column_stack(vals))
@@ -1213,6 +1274,35 @@ class TabularFamily(FeatureFamily[TabularBatch]):
                 break
         if not chosen:  # every candidate (nearly) a copy of the columns: the point's own draws
             return TabularBatch(list(exprs))
+        return TabularBatch(chosen)
+
+    def _residual_set(self, budget: float, limit: float) -> TabularBatch:
+        """``rescore_by="residual"``: the rescored candidates of positive gain, best gain per cost first,
+        each while the budget lasts and none more than ``SCREEN_REDUNDANT``-correlated (multiple
+        correlation) with those kept; empty when none has a positive gain."""
+        gains = self._rescored
+        costs = [float(len(expr_ops(e))) for e, _ in self._screened]
+        offered = self._offered_mask()
+        ranked = sorted((-gains[k] / costs[i], i) for i, k in enumerate(self._screen_keys)
+                        if gains.get(k, 0.0) > 0.0 and offered[i])
+        Q: list[np.ndarray] = []
+        chosen: list[dict] = []
+        total = 0.0
+        min_norm = 1.0 - SCREEN_REDUNDANT**2
+        for _, i in ranked:
+            if len(chosen) >= limit:
+                break
+            if total + costs[i] > budget + 1e-9:
+                continue
+            z = self._screen_Z[:, i].copy()  # a unit vector less its part in the span of the columns
+            for q in Q:
+                z -= (q @ z) * q
+            left = float(z @ z)
+            if left <= min_norm:
+                continue
+            Q.append(z / np.sqrt(left))
+            chosen.append(self._screened[i][0])
+            total += costs[i]
         return TabularBatch(chosen)
 
     def concat(self, batches: Sequence[TabularBatch]) -> TabularBatch:
