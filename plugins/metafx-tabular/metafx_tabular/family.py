@@ -292,7 +292,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         :meth:`bind_evaluator`).  Not the default: on the plugin's dev tables
         it raised LightGBM's gain of the confirmed ``cv-tree`` sets but lowered
         that of the search's own sets on two tables (docs/results/tabular.md).
-    rescore_by : {"auto", "evaluator", "residual"}, default "auto"
+    rescore_by : {"auto", "evaluator", "residual", "gate"}, default "auto"
         How the shortlisted candidates are rescored (``rescore``).  ``"evaluator"``:
         by the search's evaluator, as above.  ``"residual"``: by what each adds,
         alone, to the evaluator's model of the table's columns -- small trees on
@@ -310,7 +310,11 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         ``"residual"`` was not adopted for ``cv-tree``: docs/results/tabular.md).
         With ``"residual"``, a search whose sets are all empty logs that it drew
         no feature: the table's columns alone are its answer.  With ``rescore=0``
-        nothing is rescored and ``rescore_by`` has no effect.
+        nothing is rescored and ``rescore_by`` has no effect.  ``"gate"``: rescored by
+        the evaluator as with ``"evaluator"``, and the shortlist's residual gains
+        are computed as with ``"residual"``; when no candidate has a positive
+        residual gain, every set is empty (the table's columns alone are the
+        answer), otherwise the sets are those of ``"evaluator"``.
     oversample : float, default 1
         ``f > 1`` draws ``f`` times the budget at a point and keeps the draws
         of highest :meth:`relevance` per cost that fit the budget: a
@@ -417,6 +421,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         self._rescored: dict[str, float] = {}  # structure key of a rescored candidate -> its gain (bind_evaluator)
         self._one_sign: np.ndarray | None = None  # per column: scaled training values all >= 0 or all <= 0
         self._residual_only = False  # a point's set: only the candidates of positive residual gain (rescore_by)
+        self._gate_closed = False  # rescore_by="gate" and no candidate of positive residual gain: empty sets
         self._skip_monotone = False  # leave out monotone functions of one column (drop_monotone, bind_evaluator)
         self._screen_mono: np.ndarray = np.zeros(0, dtype=bool)
 
@@ -443,7 +448,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         "screen": [Interval("int", 0, None)],
         "rescore": [Interval("int", 0, None)],
         "drop_monotone": [Options("auto"), "boolean"],
-        "rescore_by": [Options("auto", "evaluator", "residual")],
+        "rescore_by": [Options("auto", "evaluator", "residual", "gate")],
         "level_columns": [Interval("int", 0, None)],
         "n_columns": [None, Interval("int", 1, None)],
         "column_center": [None, "array-like"],
@@ -784,10 +789,11 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         then such features are left out of the candidates and draws from here on."""
         self._rescored = {}
         mode = str(getattr(evaluator, "table_rescore", "evaluator")) if self.rescore_by == "auto" else self.rescore_by
-        if mode not in ("evaluator", "residual"):
+        if mode not in ("evaluator", "residual", "gate"):
             raise ValidationError(f"evaluator {getattr(evaluator, 'name', evaluator)!r} has table_rescore={mode!r} "
-                                  "(read by rescore_by='auto'); allowed: 'evaluator', 'residual'")
+                                  "(read by rescore_by='auto'); allowed: 'evaluator', 'residual', 'gate'")
         self._residual_only = mode == "residual" and int(self.rescore) > 0
+        self._gate_closed = False
         if self.drop_monotone == "auto":
             self._skip_monotone = not bool(getattr(evaluator, "reads_monotone_transforms", True))
         else:
@@ -798,14 +804,18 @@ class TabularFamily(FeatureFamily[TabularBatch]):
 
         exprs = [e for e, _ in self._screened]
         rel = np.where(self._screen_mono, -np.inf, self._screen_rel) if self._skip_monotone else self._screen_rel
-        if self._residual_only:
+        if self._residual_only or mode == "gate":
             idx = shortlist(np.where(np.isfinite(rel), rel, -np.inf), [str(e["op"]) for e in exprs], -np.inf,
                             int(self.rescore))
             idx = idx[np.isfinite(rel[idx])]
-            if idx.size:
-                gains = self._residual_gains(evaluator, prepared, np.asarray(y), int(seed), exprs, idx)
-                self._rescored = {self._screen_keys[int(i)]: float(g) for i, g in zip(idx, gains)}
-            return
+            residual = (self._residual_gains(evaluator, prepared, np.asarray(y), int(seed), exprs, idx)
+                        if idx.size else np.zeros(0))
+            if self._residual_only:
+                self._rescored = {self._screen_keys[int(i)]: float(g) for i, g in zip(idx, residual)}
+                return
+            self._gate_closed = not bool(np.any(np.asarray(residual) > 0))
+            if self._gate_closed:
+                return
         idx = shortlist(rel, [str(e["op"]) for e in exprs], self._floor, int(self.rescore))
         if idx.size:
             gains = rescore(self, evaluator, prepared, np.asarray(y), int(seed), exprs, idx)
@@ -1129,6 +1139,8 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         u = self.space().check_point(point)
         if self._sample is None:
             raise ValidationError("drawing needs the training rows: call fit(X, y) on this family first")
+        if self._gate_closed:  # rescore_by="gate": no candidate adds to the evaluator's model of the columns
+            return TabularBatch([])
         ops = self.enabled_operators
         mixed = bool(self.mix) and int(u["op"]) == len(ops)
         fixed = None if mixed else self._project(u)

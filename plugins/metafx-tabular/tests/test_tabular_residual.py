@@ -256,9 +256,46 @@ def test_without_rescoring_residual_has_no_effect():
     df, y = _product_table()
     point = {"arity": 2, "depth": 1, "op": 0, "rank": 0.5}
     sets = []
-    for by in ("evaluator", "residual"):
+    for by in ("evaluator", "residual", "gate"):
         fam = TabularFamily(rescore=0, rescore_by=by).fit(df, y)
         fam.bind_evaluator(CVTree(), fam.prepare(df), y, 0)
-        assert not fam._residual_only and not fam._rescored
+        assert not fam._residual_only and not fam._rescored and not fam._gate_closed
         sets.append(fam.feature_names(fam.draw(point, 10, np.random.default_rng(0))))
-    assert sets[0] == sets[1] and sets[0]
+    assert sets[0] == sets[1] == sets[2] and sets[0]
+
+
+POINTS = [{"arity": 2, "depth": 1, "op": 0, "rank": 0.5}, {"arity": 1, "depth": 1, "op": 1, "rank": 0.9},
+          {"arity": 1, "depth": 1, "op": 0, "rank": 0.2}]
+
+
+def test_an_open_gate_gives_the_evaluators_sets():
+    # a*b adds to the linear model of the columns (a positive residual gain): the gate is open
+    evaluator = CVLinear
+    df, y = _product_table()
+    sets = {}
+    for by in ("evaluator", "gate"):
+        fam = TabularFamily(rescore_by=by).fit(df, y)
+        fam.bind_evaluator(evaluator(), fam.prepare(df), y, 0)
+        sets[by] = ([fam.feature_names(fam.draw(p, 10, np.random.default_rng(i))) for i, p in enumerate(POINTS)],
+                    dict(fam._rescored))
+        assert not fam._gate_closed
+    assert sets["gate"] == sets["evaluator"] and any(sets["gate"][0])
+
+
+def test_a_closed_gate_gives_empty_sets_where_no_candidate_adds_to_the_trees():
+    # the gate closes exactly when no shortlisted candidate has a positive residual gain (noise: most tables)
+    closed = 0
+    for seed in range(4):
+        df, y = _product_table(seed=seed, signal=False)
+        res = TabularFamily(rescore_by="residual").fit(df, y)
+        res.bind_evaluator(CVTree(), res.prepare(df), y, 0)
+        gate = TabularFamily(rescore_by="gate").fit(df, y)
+        gate.bind_evaluator(CVTree(), gate.prepare(df), y, 0)
+        assert gate._gate_closed == (max(res._rescored.values()) <= 0)
+        drawn = [len(gate.draw(p, 10, np.random.default_rng(i))) for i, p in enumerate(POINTS)]
+        if gate._gate_closed:
+            closed += 1
+            assert drawn == [0, 0, 0] and not gate._rescored
+        else:
+            assert all(drawn)
+    assert closed >= 3
