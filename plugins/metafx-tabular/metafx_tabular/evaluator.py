@@ -223,7 +223,8 @@ class CVLinear(SetEvaluator):
     reads_monotone_transforms: bool = True
     #: how the tabular family's ``rescore_by="auto"`` rescores its shortlisted candidates for this evaluator:
     #: ``"evaluator"`` (a cross-validated score of the columns with each) or ``"residual"`` (what each adds
-    #: to this evaluator's model of the columns; ``metafx_tabular.rescore.residual_gains``)
+    #: to this evaluator's model of the columns; ``metafx_tabular.rescore.residual_gains``) or ``"gate"``
+    #: (the evaluator's, but no set when no candidate has a positive residual gain)
     table_rescore: str = "evaluator"
 
     def __init__(self, n_splits: int = 5, task: str = "auto", C: float = 1.0, alpha: float = 1.0,

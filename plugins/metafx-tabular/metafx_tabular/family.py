@@ -305,16 +305,15 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         gain per cost first (no near-copy, within the budget): none when no
         candidate explains part of what the columns' model gets wrong.  For
         features meant for a boosted-tree model: it adds a feature only where one
-        explains what the columns' trees miss.  ``"auto"``: the evaluator's
-        ``table_rescore`` (``"evaluator"`` for ``cv-linear`` and ``cv-tree``;
-        ``"residual"`` was not adopted for ``cv-tree``: docs/results/tabular.md).
-        With ``"residual"``, a search whose sets are all empty logs that it drew
-        no feature: the table's columns alone are its answer.  With ``rescore=0``
-        nothing is rescored and ``rescore_by`` has no effect.  ``"gate"``: rescored by
-        the evaluator as with ``"evaluator"``, and the shortlist's residual gains
-        are computed as with ``"residual"``; when no candidate has a positive
-        residual gain, every set is empty (the table's columns alone are the
-        answer), otherwise the sets are those of ``"evaluator"``.
+        explains what the columns' trees miss.  ``"gate"``: the sets of
+        ``"evaluator"``, unless no shortlisted candidate has a positive residual
+        gain (computed as with ``"residual"``): then every set is empty.
+        ``"auto"``: the evaluator's ``table_rescore`` (``"evaluator"`` for
+        ``cv-linear`` and ``cv-tree``; neither ``"residual"`` nor ``"gate"`` was
+        adopted for ``cv-tree``: docs/results/tabular.md).  A search whose sets
+        are all empty logs that it drew no feature: the table's columns alone
+        are its answer.  With ``rescore=0`` nothing is rescored and
+        ``rescore_by`` has no effect.
     oversample : float, default 1
         ``f > 1`` draws ``f`` times the budget at a point and keeps the draws
         of highest :meth:`relevance` per cost that fit the budget: a
