@@ -1,4 +1,4 @@
-"""Apply experiments/tabular_real/RULE_TREE_RESIDUAL.md to the records of its runs.
+"""Apply experiments/tabular_real/RULE_TREE_RESIDUAL.md (and RULE_TREE_GATE.md, the same criteria) to the records of their runs.
 
     python experiments/tabular_real/residual_decision.py NEW.json... -- CURRENT.json...
     python experiments/tabular_real/residual_decision.py --info NEW.json... -- CURRENT.json...   # the table alone
@@ -10,22 +10,10 @@ by table: sums, mean +- std over folds, folds better / worse than raw.
 
 from __future__ import annotations
 
-import json
 import sys
 
 import numpy as np
-
-
-def folds(paths: list[str]) -> dict:
-    out = {}
-    for p in paths:
-        for r in json.load(open(p))["results"]:
-            sign = 1.0 if r["task"] == "regression" else -1.0
-            for f in r["folds"]:
-                s = f["scores"]["tree"]
-                out[(r["table"], f["fold"])] = (sign * (s["metafx"] - s["raw"]), sign * (s["metafx-search"] - s["raw"]),
-                                                f["k"]["tree"])
-    return out
+from monotone_decision import folds  # (table, fold) -> (A, B, the search's names, k)
 
 
 def cell(v: np.ndarray) -> str:
@@ -49,7 +37,7 @@ def main(argv: list[str]) -> None:
         an, ac = np.array([new[k][0] for k in ks]), np.array([cur[k][0] for k in ks])
         bn, bc = np.array([new[k][1] for k in ks]), np.array([cur[k][1] for k in ks])
         print(f"| {t} | {len(ks)} | {an.sum():+.4f} | {ac.sum():+.4f} | {cell(an)} | {cell(ac)} | {bn.sum():+.4f} | "
-              f"{bc.sum():+.4f} | {sum(new[k][2] > 0 for k in ks)} / {sum(cur[k][2] > 0 for k in ks)} |")
+              f"{bc.sum():+.4f} | {sum(new[k][3] > 0 for k in ks)} / {sum(cur[k][3] > 0 for k in ks)} |")
         tot += [an.sum(), ac.sum(), bn.sum(), bc.sum()]
         worst = min(worst, an.sum() - ac.sum())
     print(f"| all | {len(keys)} | {tot[0]:+.4f} | {tot[1]:+.4f} | | | {tot[2]:+.4f} | {tot[3]:+.4f} | |")
@@ -63,7 +51,7 @@ def main(argv: list[str]) -> None:
           f"3. folds where they differ, new higher / lower: {up} / {down}: {c3}; "
           f"4. worst table A(new) - A(current) {worst:+.4f} >= -0.03: {c4}; enough folds ({len(keys)}, "
           f"{len(tables)} tables): {enough}")
-    print("decision:", "ADOPT (CVTree.table_rescore = 'residual')" if (c1 and c2 and c3 and c4 and enough)
+    print("decision:", "ADOPT (the new variant becomes cv-tree's table_rescore)" if (c1 and c2 and c3 and c4 and enough)
           else "NOT ADOPTED")
 
 
