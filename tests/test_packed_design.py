@@ -143,15 +143,15 @@ def test_packed_designs_go_to_the_dual_and_linear_svc_keeps_the_solver_it_is_giv
     from metafx.learn import svm
 
     sets, y = _digits_sets()
-    solvers, public = [], []
-    real_train = svm._LIBLINEAR["train"]
-    assert real_train is not None
-    monkeypatch.setitem(svm._LIBLINEAR, "train", lambda *a: solvers.append(a[3]) or real_train(*a))
+    duals, public = [], []
+    real_svc = svm.linear_svc
+    monkeypatch.setattr(svm, "linear_svc", lambda *a, **k: duals.append(k.get("dual")) or real_svc(*a, **k))
     monkeypatch.setattr(svm_evaluator, "linear_svc", lambda *a, **k: public.append(a))
     for values in sets:
-        solvers.clear()
+        duals.clear()
         CVLinearSVM().evaluate(values, y, random_state=0)
-        assert solvers == [1, 1] and not public  # two folds, each liblinear's dual
+        assert duals == [True, True] and not public  # two folds, each liblinear's dual
+    monkeypatch.undo()
     real = svm.linear_svc
     M = sp.csr_matrix(np.eye(3))
     assert real(0.1, M).dual is True and real(0.1, M.toarray()).dual is False

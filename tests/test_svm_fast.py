@@ -1,15 +1,14 @@
-"""``LiblinearOvR`` (liblinear called as ``LinearSVC.fit`` calls it, without the per-fit checks)
-against ``LinearSVC`` itself: the same coefficients bit for bit, and the public path where the
-fast one cannot be taken."""
+"""``LiblinearOvR`` (the evaluator's per-fold fits) against ``LinearSVC`` itself: the same
+coefficients bit for bit, with and without scikit-learn's per-fit checks."""
 
 import warnings
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
+import sklearn
 from sklearn.exceptions import ConvergenceWarning
 
-from metafx.learn import svm
 from metafx.learn.svm import LiblinearOvR, linear_svc
 
 
@@ -52,7 +51,7 @@ def test_same_coefficients_as_linear_svc(n, d, n_classes, density, tol):
     np.testing.assert_array_equal(fast.classes_, classes)
 
 
-def test_string_labels_and_public_fallbacks(monkeypatch):
+def test_string_labels_other_formats_and_skipped_checks():
     rng = np.random.default_rng(3)
     X = _design(rng, 90, 12, 0.25)
     y = np.array(["a", "b", "c"])[rng.integers(0, 3, 90)]
@@ -60,21 +59,12 @@ def test_string_labels_and_public_fallbacks(monkeypatch):
     fast = LiblinearOvR(y, 0.3, 0.1, 2000)
     np.testing.assert_array_equal(fast.fit(X)[0], coef)
     np.testing.assert_array_equal(fast.classes_, classes)
-    # a dense or COO design goes through LinearSVC itself: the same answer
+    # a dense or COO design: the same answer
     np.testing.assert_array_equal(fast.fit(X.toarray())[0], coef)
     np.testing.assert_array_equal(fast.fit(X.tocoo())[1], intercept)
-    # a training routine of another signature: the public path from then on
-    calls = []
-
-    def other(*args):
-        calls.append(len(args))
-        raise TypeError("train_wrap() takes exactly 11 positional arguments")
-
-    monkeypatch.setitem(svm._LIBLINEAR, "train", other)
-    np.testing.assert_array_equal(fast.fit(X)[0], coef)
-    assert calls == [12] and svm._LIBLINEAR["train"] is None
-    np.testing.assert_array_equal(fast.fit(X)[0], coef)
-    assert calls == [12]
+    # scikit-learn's per-fit checks switched off, as the evaluator does: the same answer
+    with sklearn.config_context(assume_finite=True, skip_parameter_validation=True):
+        np.testing.assert_array_equal(fast.fit(X)[0], coef)
 
 
 def test_convergence_warning_like_linear_svc():

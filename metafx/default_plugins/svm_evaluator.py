@@ -46,9 +46,8 @@ class CVLinearSVM(SetEvaluator):
     to liblinear's dual solver (the same objective as the primal's; at ``tol=0.1``
     the primal stops early on dense designs, see docs/design.md); ``"merge"``
     designs to the dual below density ``SPARSE_BELOW`` (0.3), else the primal.  A
-    ``"packed"`` fold is fitted by :class:`~metafx.learn.svm.LiblinearOvR`: liblinear's
-    training routine called as ``LinearSVC.fit`` calls it, with the labels encoded once per
-    fold instead of checked and encoded at every fit (the same coefficients bit for bit).
+    ``"packed"`` fold is fitted by :class:`~metafx.learn.svm.LiblinearOvR` (``LinearSVC.fit``
+    with scikit-learn's per-fit validation switched off through its public ``config_context``).
     ``tol`` is liblinear's stopping tolerance: the default ``0.1`` stops earlier than
     scikit-learn's ``1e-3`` and ranks candidate sets as ``1e-3`` does (measurements:
     ``docs/results/speed.md``).  ``design="merge", tol=1e-3, max_train=None,

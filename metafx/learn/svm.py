@@ -17,12 +17,6 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.pipeline import Pipeline
 from sklearn.svm import LinearSVC
 
-try:  # liblinear's training routine, as LinearSVC.fit calls it (see LiblinearOvR)
-    from sklearn.svm._liblinear import set_verbosity_wrap as _liblinear_quiet
-    from sklearn.svm._liblinear import train_wrap as _train_wrap
-except ImportError:  # pragma: no cover - every supported scikit-learn has it
-    _train_wrap = _liblinear_quiet = None
-
 from .._kernels.design import rows_to_csr, transpose_bits
 from .._kernels.packing import popcount_rows, tail_mask
 from ..core.exceptions import ValidationError
@@ -172,13 +166,12 @@ def linear_svc(C: float, M=None, max_iter: int = 2000, tol: float = 1e-3, dual: 
 class LiblinearOvR:
     """Fits of ``linear_svc(C, dual=True, tol=..., max_iter=...)`` on one set of labels.
 
-    The labels' encoding, the class weights and the solver's seed are made when the object is
-    made; :meth:`fit` then calls liblinear's training routine as ``LinearSVC.fit`` does, without
-    scikit-learn's per-fit
-    validation and encoding (the evaluator makes one object per fold of an evaluation, which encodes its
-    fold's labels once; what that saves is measured on the results pages, docs/results/speed.md).  The coefficients are
-    those of ``LinearSVC`` bit for bit (``tests/test_svm_fast.py`` compares them); where that
-    routine is not there, or its signature has changed, ``fit`` is ``LinearSVC.fit``.
+    The evaluator makes one object per fold of an evaluation and calls :meth:`fit` on that fold's
+    rows.  Each fit is ``LinearSVC.fit`` (liblinear's one-vs-rest dual solver, seeded as
+    :func:`linear_svc` seeds it), so the coefficients are ``LinearSVC``'s
+    (``tests/test_svm_fast.py``).  Callers that have checked their inputs can skip scikit-learn's
+    per-fit validation with ``sklearn.config_context(assume_finite=True,
+    skip_parameter_validation=True)``, as the evaluator does.
 
     ``y``: the labels of every fit (with one class, ``fit`` raises ``LinearSVC``'s error).
     :meth:`fit` returns ``(coef, intercept)`` with the shapes of ``LinearSVC.coef_`` and
@@ -186,43 +179,14 @@ class LiblinearOvR:
     """
 
     def __init__(self, y, C: float, tol: float, max_iter: int):
-        self.classes_, codes = np.unique(np.asarray(y), return_inverse=True)
         self.y = np.asarray(y)
+        self.classes_ = np.unique(self.y)
         self.C, self.tol, self.max_iter = float(C), float(tol), int(max_iter)
-        self._codes = np.require(codes.astype(np.float64).ravel(), requirements="W")
-        self._class_weight = np.ones(len(self.classes_))
-        self._sample_weight = np.ones(len(codes))
 
     def fit(self, X) -> tuple[np.ndarray, np.ndarray]:
-        """``(coef, intercept)`` of the SVM fitted on the rows of CSR ``X`` (float64, int32 indices)."""
-        train = _LIBLINEAR["train"]  # None where the routine is missing or failed once
-        if (train is not None and len(self.classes_) > 1 and sp.isspmatrix_csr(X) and X.dtype == np.float64
-                and X.indices.dtype == np.int32 and X.shape[0] == len(self.y)):
-            try:
-                _liblinear_quiet(0)  # a process-wide switch, set by every LinearSVC.fit as well
-                raw, n_iter = train(X, self._codes, True, _L2R_L2LOSS_SVC_DUAL, self.tol, 1.0, self.C,
-                                    self._class_weight, self.max_iter, _liblinear_seed(), 0.1, self._sample_weight)
-            except TypeError:  # another scikit-learn's routine: take the public path from now on
-                _LIBLINEAR["train"] = None
-            else:
-                if np.max(n_iter) >= self.max_iter:
-                    warnings.warn("Liblinear failed to converge, increase the number of iterations.",
-                                  ConvergenceWarning, stacklevel=2)
-                return raw[:, :-1], raw[:, -1].copy()
+        """``(coef, intercept)`` of the SVM fitted on the rows of ``X`` (one row per label of ``y``)."""
         model = linear_svc(self.C, None, max_iter=self.max_iter, tol=self.tol, dual=True).fit(X, self.y)
         return model.coef_, model.intercept_
-
-
-#: liblinear's solver number for the L2-regularized squared-hinge loss in the dual (LinearSVC's ``dual=True``)
-_L2R_L2LOSS_SVC_DUAL = 1
-_LIBLINEAR: dict[str, Any] = {"train": _train_wrap}
-
-
-def _liblinear_seed() -> int:
-    """The seed ``LinearSVC(random_state=0)`` gives liblinear (see :func:`linear_svc`)."""
-    if "seed" not in _LIBLINEAR:
-        _LIBLINEAR["seed"] = int(np.random.RandomState(0).randint(np.iinfo("i").max))
-    return _LIBLINEAR["seed"]
 
 
 def stratified_folds(y: np.ndarray, n_splits: int, random_state: int | None, max_train: int | None = None):
