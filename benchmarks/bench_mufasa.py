@@ -8,7 +8,7 @@ Yardstick: one ``LinearSVC(C=0.1, dual=False)`` fit on the raw pixels of 2000 MN
 "loaded" runs the search next to one competing busy process.  Peak memory is the process's
 maximum resident set size (run one ``--n-train`` per process to compare sizes).
 
-    python benchmarks/bench_mufasa.py [--engine mufasa] [--n-train 2000] [--budget 3000] [--steps 50] [--oversample 1]
+    python benchmarks/bench_mufasa.py [--engine mufasa] [--engine-params '{"pool_factor": 8}'] [--n-train 2000] [--budget 3000] [--steps 50] [--oversample 1]
                                  [--load idle|loaded|both] [--evaluator-params '{"design": "merge", "tol": 0.001, "complement": false}']
 """
 
@@ -33,6 +33,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--load", default="idle", choices=["both", "idle", "loaded"])
     ap.add_argument("--evaluator-params", type=json.loads, default=None)
+    ap.add_argument("--engine-params", type=json.loads, default=None)
     ap.add_argument("--engine", default=None, help="a registered search engine (default: metafx.search's default)")
     args = ap.parse_args(argv)
     import inspect
@@ -46,14 +47,14 @@ def main(argv=None) -> int:
     tr, _ = split_indices(len(y), args.n_train, 0, 0)
     metafx.search(X[tr][:200], y[tr][:200], budget=20, steps=1, seed=0, progress=False,
                   engine=engine, evaluator_params=args.evaluator_params)  # compile / load kernels
-    print(f"{engine}: budget {args.budget:g}, {args.steps} steps, {args.n_train} MNIST images, oversample "
+    print(f"{engine} {args.engine_params or ''}: budget {args.budget:g}, {args.steps} steps, {args.n_train} MNIST images, oversample "
           f"{args.oversample:g}, cv-linear-svm {args.evaluator_params or 'defaults'}")
     for label, n_comp in conditions(args.load):
         with competing(n_comp):
             yd0 = yardstick(X, y)
             t = time.perf_counter()
             res = metafx.search(X[tr], y[tr], budget=args.budget, steps=args.steps, seed=args.seed, progress=False,
-                                engine=engine, oversample=args.oversample, evaluator_params=args.evaluator_params)
+                                engine=engine, engine_params=args.engine_params, oversample=args.oversample, evaluator_params=args.evaluator_params)
             wall = time.perf_counter() - t
             yd = (yd0 + yardstick(X, y)) / 2
         tm = res.metadata["timings"]
