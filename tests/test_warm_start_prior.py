@@ -141,6 +141,52 @@ def test_prior_portfolio_every_sets_the_portfolio_steps_under_a_prior(pairs, sou
     assert _steps(other) == _steps(plain)
 
 
+@pytest.mark.parametrize("k", [2, 5])
+def test_prior_portfolio_is_the_first_step_after_the_warm_points(pairs, sources, tmp_path, k):
+    X, y = pairs(0, 1)
+    params = {"n_init": 4, "n_pool": 200, "portfolio_every": 5, "prior_portfolio": k}
+    kw = dict(budget=30, steps=6, seed=4, progress=False, warm_start=sources, engine_params=params)
+    res = metafx.search(X, y, **kw)
+    n_warm = len(res.metadata["warm_start"])
+    assert n_warm == 2 and res.metadata["prior_portfolio"] == k
+    # steps 1-2 the warm points, step 3 the prior's portfolio, then the model (portfolios every 5 after step 2)
+    assert res.metadata["portfolio_steps"] == [3]
+    assert [r.kind for r in res.trajectory] == ["point", "point", "portfolio", "point", "point", "point"]
+    assert res.trajectory[2].point == {} and res.metadata["proposed_points"][2] is None
+    # its sources: the k best distinct prior points by quality standardized within their task
+    prob = SearchProblem(make_component("family", "pixel-and", None), X, y,
+                         make_component("set-evaluator", "cv-linear-svm", None), 30, eval_seed=4)
+    eng = GuidedSearch(**params)
+    eng.setup(prob, 4)
+    prior = prior_observations(sources, prob.space)
+    eng.observe_prior(prior)
+    eng.warm_start_ = res.metadata["warm_start"]
+    cand = eng.ask(3)
+    pts = [src["point"] for src in cand.point["__portfolio__"]]
+    z = np.concatenate([(q - q.mean()) / q.std() for q in
+                        [np.array([o.quality for o in prior if o.task == t]) for t in (0, 1)]])
+    want = []
+    for i in np.argsort(-z, kind="stable"):
+        if prior[i].point not in want:
+            want.append(prior[i].point)
+    assert pts == want[:k] and cand.kind == "portfolio"
+    assert [src["keys"][1:] for src in cand.point["__portfolio__"]] == [[3, 2, i] for i in range(k)]
+    # a resumed search re-draws it exactly
+    j = tmp_path / "w.jsonl"
+    metafx.search(X, y, storage=str(j), callbacks=[lambda s, r: r.step < 3], **kw)
+    assert _steps(metafx.search(X, y, storage=str(j), **kw)) == _steps(res)
+    # without a prior (points only) it changes nothing
+    plain = metafx.search(X, y, **{**kw, "warm_start": res.metadata["warm_start"],
+                                   "engine_params": {**params, "prior_portfolio": None}})
+    other = metafx.search(X, y, **{**kw, "warm_start": res.metadata["warm_start"]})
+    assert _steps(other) == _steps(plain)
+
+
+def test_prior_portfolio_is_checked():
+    with pytest.raises(metafx.ValidationError, match="prior_portfolio"):
+        GuidedSearch(prior_portfolio=1).check_params()
+
+
 def test_prior_observations_are_the_proposed_points_of_point_steps(pairs, sources):
     X, _ = pairs(0, 1)
     space = metafx.plugin.make_component("family", "pixel-and").fit(X).space().with_fixed({"shiftInvLen": 2})

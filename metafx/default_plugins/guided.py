@@ -36,6 +36,9 @@ point shared by all tasks, plus a constant per task (variance ``TASK_OFFSET``) a
 on the related tasks' rows (variance ``TASK_NOISE``); the size model uses this search's steps
 only.  The model proposes from the first step after the warm-start points (no uniform steps),
 and the portfolio steps count from there (every ``prior_portfolio_every`` steps, if set).
+With ``prior_portfolio=k`` the first step after the warm-start points is a portfolio of the
+sets drawn, on this task's data, at the ``k`` best distinct points of the related tasks' steps
+(by their standardized quality), each with a generator of its own.
 
 *Draw at a point* (``pool_factor = F``): ``F * budget`` drawn at the point; repeats
 (equal values on the training images, by a 64-bit hash) dropped; ranked by infogain per
@@ -86,6 +89,7 @@ __all__ = ["GuidedSearch"]
 SELECTORS = ("filter", "cmim")
 _MOVE = 0
 _DRAW = 1
+_PRIOR = 2
 #: key of a portfolio candidate's point holding its sources
 PORTFOLIO = "__portfolio__"
 #: prior observations (warm start): variance of a task's constant, extra noise variance of a related task's
@@ -115,6 +119,11 @@ class GuidedSearch(SearchEngine):
         portfolio step every this many steps after the warm-start points instead of every
         ``portfolio_every`` (0: never).  ``None``: ``portfolio_every``.  Without prior observations it has
         no effect.
+    prior_portfolio : int or None, default None
+        With prior observations, the first step after the warm-start points is a portfolio of the sets
+        drawn on this task's data at the ``prior_portfolio`` best distinct points of the related tasks'
+        steps (ranked by their quality standardized within their task), filtered into the budget as a
+        portfolio's union is.  ``None``: no such step.  Without prior observations it has no effect.
     portfolio_sizes : sequence of int, default (2, 3, 4, 6, 8)
         Numbers of best sets combined by successive portfolio steps (cycled); how the default was
         chosen: docs/results/guided_engine.md.
@@ -170,14 +179,15 @@ class GuidedSearch(SearchEngine):
     reselect = 3
     #: ``feature_map`` and ``prior_portfolio_every`` came later than the other parameters: while unset they are
     #: left out of a search's signature, so journals written before they were added still resume
-    signature_omits = {"feature_map": None, "prior_portfolio_every": None}
+    signature_omits = {"feature_map": None, "prior_portfolio_every": None, "prior_portfolio": None}
     #: the steps of warm-start results join the quality model (:meth:`observe_prior`)
     uses_prior = True
 
     def __init__(self, n_init: int = 10, portfolio_every: int = 5, portfolio_sizes: Sequence[int] = (2, 3, 4, 6, 8),
                  n_pool: int = 2000, xi: float = 0.01, pool_factor: float | None = 16.0,
                  max_corr: float = 0.5, cost_power: float = 1.0, selector: str = "filter",
-                 feature_map: int | None = None, prior_portfolio_every: int | None = None) -> None:
+                 feature_map: int | None = None, prior_portfolio_every: int | None = None,
+                 prior_portfolio: int | None = None) -> None:
         self.n_init = n_init
         self.portfolio_every = portfolio_every
         self.portfolio_sizes = portfolio_sizes
@@ -189,6 +199,7 @@ class GuidedSearch(SearchEngine):
         self.selector = selector
         self.feature_map = feature_map
         self.prior_portfolio_every = prior_portfolio_every
+        self.prior_portfolio = prior_portfolio
 
     _parameter_constraints = {
         "n_init": [Interval("int", 1, None)],
@@ -203,6 +214,7 @@ class GuidedSearch(SearchEngine):
         "selector": [Options(SELECTORS)],
         "feature_map": [Interval("int", 2, 64), None],
         "prior_portfolio_every": [Interval("int", 0, None), None],
+        "prior_portfolio": [Interval("int", 2, 64), None],
     }
 
     def check_params(self) -> None:
@@ -221,6 +233,7 @@ class GuidedSearch(SearchEngine):
         self.codes_ = encode_labels(problem.y)[0] if self.selector == "cmim" else None
         self.sets_: dict[Any, Any] = {}  # sets drawn in this search, by (generator keys, point): portfolios reuse them
         self.prior_rows_ = np.empty((0, len(problem.space.free)))  # prior observations' points as rows of codes
+        self.prior_points_: list[dict[str, Any]] = []  # and as points
         self.prior_z_ = np.empty(0)  # their qualities, standardized within their task
         self.prior_task_ = np.empty(0, dtype=np.intp)
         self.prior_var_ = 0.0  # the mean within-task variance of their qualities
@@ -242,6 +255,7 @@ class GuidedSearch(SearchEngine):
             variances.append(sd * sd)
             z[m] = (q[m] - q[m].mean()) / sd if sd > 0 else 0.0
         self.prior_rows_ = self._encode([o.point for o in obs])
+        self.prior_points_ = [dict(o.point) for o in obs]
         self.prior_z_, self.prior_task_ = z, task
         self.prior_var_ = float(np.mean(variances)) if variances else 0.0
 
@@ -264,9 +278,15 @@ class GuidedSearch(SearchEngine):
         start = init if len(self.prior_z_) else self.n_init
         return (step - start) % every == 0 and len(self.points_) >= 2
 
+    def _is_prior_portfolio(self, step: int) -> bool:
+        return self.prior_portfolio is not None and len(self.prior_z_) > 0 and step == self._init_steps() + 1
+
     def ask(self, step: int) -> Candidate:
         if step <= len(self.warm_start_):
             point = dict(self.warm_start_[step - 1])
+        elif self._is_prior_portfolio(step):
+            self.proposed_[step] = None
+            return self._prior_portfolio(step)
         elif step <= self._init_steps() or len(self.points_) < (1 if len(self.prior_z_) else 2):
             point = self.problem_.space.uniform(step_rng(self.seed_, step, _MOVE))
         elif self._is_portfolio(step):
@@ -367,6 +387,22 @@ class GuidedSearch(SearchEngine):
         self.n_portfolios_ += 1
         order = sorted(self.points_, key=lambda t: (-t[2], t[0]))[:k]
         sources = [{"point": dict(p), "keys": [self.seed_, s, _DRAW]} for s, p, _ in order]
+        return Candidate({PORTFOLIO: sources}, how="engine", keys=(self.seed_, step, _DRAW), kind="portfolio")
+
+    def _prior_portfolio(self, step: int) -> Candidate:
+        """A portfolio of sets drawn at the best distinct points of the prior (related tasks' steps)."""
+        assert self.prior_portfolio is not None
+        chosen: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        for i in np.argsort(-self.prior_z_, kind="stable"):
+            point = self.prior_points_[int(i)]
+            key = repr(sorted(point.items()))
+            if key not in seen:
+                seen.add(key)
+                chosen.append(point)
+            if len(chosen) == self.prior_portfolio:
+                break
+        sources = [{"point": dict(p), "keys": [self.seed_, step, _PRIOR, i]} for i, p in enumerate(chosen)]
         return Candidate({PORTFOLIO: sources}, how="engine", keys=(self.seed_, step, _DRAW), kind="portfolio")
 
     def tell(self, record: StepRecord) -> None:
@@ -474,6 +510,7 @@ class GuidedSearch(SearchEngine):
                                 "cost_power": self.cost_power, "selector": self.selector,
                                 "feature_map": self.feature_map,
                                 "prior_portfolio_every": self.prior_portfolio_every,
+                                "prior_portfolio": self.prior_portfolio,
                                 "portfolio_steps": sorted(s for s, p in self.proposed_.items() if p is None),
                                 "proposed_points": [self.proposed_[s] for s in sorted(self.proposed_)]}
         if self.warm_start_:
