@@ -53,7 +53,7 @@ def _engine_after_one_step(small, prior, seed=0):
     X, y = small
     prob = SearchProblem(make_component("family", "pixel-and"), X, y, make_component("set-evaluator", "cv-linear-svm"),
                          30.0, eval_seed=0)
-    eng = GuidedSearch(n_pool=300)
+    eng = GuidedSearch(n_pool=300, prior_portfolio=None)  # step 2: the model's proposal
     eng.setup(prob, seed)
     warm = prob.space.check_point({"numInputs": 1, "percentPos": 50, "shiftInvLen": 1, "scatter": 2.0})
     eng.warm_start([warm])
@@ -129,7 +129,8 @@ def test_guided_learns_from_the_trajectories_and_resumes_exactly(pairs, sources,
 def test_prior_portfolio_every_sets_the_portfolio_steps_under_a_prior(pairs, sources, every, expected):
     # two warm points (steps 1-2); with a prior the model proposes from step 3 and portfolios count from step 2
     X, y = pairs(0, 1)
-    params = {"n_init": 4, "n_pool": 200, "portfolio_every": 5, "prior_portfolio_every": every}
+    params = {"n_init": 4, "n_pool": 200, "portfolio_every": 5, "prior_portfolio_every": every,
+              "prior_portfolio": None}
     res = metafx.search(X, y, budget=30, steps=8, seed=4, progress=False, warm_start=sources, engine_params=params)
     assert res.metadata["portfolio_steps"] == expected
     assert [r.step for r in res.trajectory if r.kind == "portfolio"] == expected
@@ -180,6 +181,24 @@ def test_prior_portfolio_is_the_first_step_after_the_warm_points(pairs, sources,
                                    "engine_params": {**params, "prior_portfolio": None}})
     other = metafx.search(X, y, **{**kw, "warm_start": res.metadata["warm_start"]})
     assert _steps(other) == _steps(plain)
+
+
+def test_prior_parameters_stay_out_of_a_search_signature_without_a_prior(pairs, sources, tmp_path):
+    X, y = pairs(0, 1)
+    kw = dict(budget=30, steps=4, seed=4, progress=False)
+    j = tmp_path / "cold.jsonl"
+    cold = metafx.search(X, y, storage=str(j), callbacks=[lambda s, r: r.step < 2],
+                         engine_params={"n_init": 2, "prior_portfolio": 3, "prior_portfolio_every": 2}, **kw)
+    assert "prior_portfolio" not in json.loads(j.read_text().splitlines()[0])["signature"]["engine_params"]
+    # no prior: the parameters change nothing, so the journal resumes under the defaults
+    again = metafx.search(X, y, storage=str(j), engine_params={"n_init": 2}, **kw)
+    assert _steps(again)[:2] == _steps(cold) and len(again.trajectory) == 4
+    # with a prior they are part of the search: a journal refuses another value
+    w = tmp_path / "warm.jsonl"
+    metafx.search(X, y, storage=str(w), callbacks=[lambda s, r: r.step < 2], warm_start=sources, **kw)
+    assert json.loads(w.read_text().splitlines()[0])["signature"]["engine_params"]["prior_portfolio"] == 8
+    with pytest.raises(metafx.StorageError, match="differs in"):
+        metafx.search(X, y, storage=str(w), warm_start=sources, engine_params={"prior_portfolio": 4}, **kw)
 
 
 def test_prior_portfolio_is_checked():

@@ -1,6 +1,9 @@
-"""The decision of experiments/transfer/RULE_PORTFOLIO.md from its stored records.
+"""The decision of experiments/transfer/RULE_PORTFOLIO.md (and of RULE_PRIOR_PORTFOLIO.md, which has the same
+conditions) from its stored records.
 
     python experiments/transfer/analyse_portfolio.py      # reads records/portfolio_dev/{T,P2,P3}.json
+    python experiments/transfer/analyse_portfolio.py --records prior_portfolio_dev --candidates K4 K8 \
+        --parameter prior_portfolio                       # reads records/prior_portfolio_dev/{T,K4,K8}.json
 
 Per seed, the mean test error (%) over its 5 targets for every arm and J; d_s(C) = mean over J of (C - T); the
 rule's four conditions; and issue 31's comparison (warm J = 10 against cold J = 50).
@@ -8,17 +11,18 @@ rule's four conditions; and issue 31's comparison (warm J = 10 against cold J = 
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent / "records" / "portfolio_dev"
+RECORDS = Path(__file__).resolve().parent / "records"
 JS = (5, 10, 20, 50)
 
 
-def per_seed(arm: str) -> dict[int, dict[tuple[str, int], float]]:
-    rec = json.loads((HERE / f"{arm}.json").read_text())
+def per_seed(here: Path, arm: str) -> dict[int, dict[tuple[str, int], float]]:
+    rec = json.loads((here / f"{arm}.json").read_text())
     out = {}
     for seed, rows in rec["runs"].items():
         out[int(seed)] = {(a, J): 100 * float(np.mean([r["test_error"] for r in rows if r["arm"] == a and r["J"] == J]))
@@ -30,19 +34,25 @@ def se(x: np.ndarray) -> float:
     return float(x.std(ddof=1) / np.sqrt(len(x)))
 
 
-def main() -> None:
-    data = {arm: per_seed(arm) for arm in ("T", "P2", "P3")}
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--records", default="portfolio_dev", help="folder under records/ holding T.json and the arms")
+    ap.add_argument("--candidates", nargs="+", default=["P2", "P3"], help="arms named <letter><value>")
+    ap.add_argument("--parameter", default="prior_portfolio_every", help="the engine parameter the arms set")
+    args = ap.parse_args(argv)
+    cands = list(args.candidates)
+    data = {arm: per_seed(RECORDS / args.records, arm) for arm in ["T", *cands]}
     seeds = sorted(data["T"])
     print(f"seeds {seeds[0]}-{seeds[-1]} ({len(seeds)}); test error %, mean +- std over seeds\n")
     print("| arm | " + " | ".join(f"J = {J}" for J in JS) + " |")
     print("|---|" + "---|" * len(JS))
-    rows = [("cold (no warm start)", "T", "cold"), ("warm, `prior_portfolio_every=None` (T, default)", "T", "warm"),
-            ("warm, `prior_portfolio_every=2`", "P2", "warm"), ("warm, `prior_portfolio_every=3`", "P3", "warm")]
+    rows = [("cold (no warm start)", "T", "cold"), (f"warm, `{args.parameter}=None` (T, default)", "T", "warm")]
+    rows += [(f"warm, `{args.parameter}={C[1:]}`", C, "warm") for C in cands]
     for label, arm, a in rows:
         cells = [np.array([data[arm][s][(a, J)] for s in seeds]) for J in JS]
         print(f"| {label} | " + " | ".join(f"{c.mean():.2f} +- {c.std(ddof=1):.2f}" for c in cells) + " |")
     best, best_mean = None, np.inf
-    for C in ("P2", "P3"):
+    for C in cands:
         d = np.array([np.mean([data[C][s][("warm", J)] - data["T"][s][("warm", J)] for J in JS]) for s in seeds])
         print(f"\n{C}: d_s = {', '.join(f'{v:+.3f}' for v in d)}; mean {d.mean():+.3f} (se {se(d):.3f}), "
               f"below 0 on {(d < 0).sum()} of {len(d)}")
@@ -57,7 +67,7 @@ def main() -> None:
         np.array([data[best][s][("warm", J)] - data["T"][s][("warm", J)] for s in seeds]))]
     checks = [bool(d.mean() < 0), bool((d < 0).sum() >= 5), bool(e10.mean() < 0), not worse]
     print(f"\nC* = {best}; conditions 1-4: {checks}; adopted: {all(checks)}")
-    for arm in ("T", "P2", "P3"):
+    for arm in ["T", *cands]:
         g = np.array([data[arm][s][("warm", 10)] - data["T"][s][("cold", 50)] for s in seeds])
         print(f"warm J = 10 ({arm}) - cold J = 50: {g.mean():+.3f} (se {se(g):.3f}), at most 0 on {(g <= 0).sum()} "
               f"of {len(g)}")

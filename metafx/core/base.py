@@ -398,6 +398,9 @@ class SearchEngine(Component, ABC):
     #: parameters added after journals were written, with the value that means "as before": a search's
     #: signature leaves such a parameter out while it has that value, so the older journals still resume
     signature_omits: ClassVar[dict[str, Any]] = {}
+    #: parameters that act only on prior observations (a warm start holding results, :meth:`observe_prior`): a
+    #: search without them leaves these parameters out of its signature, so changing them does not refuse its journal
+    prior_params: ClassVar[tuple[str, ...]] = ()
     #: the engine learns from every step of the warm-start results (:meth:`observe_prior`), not only from their
     #: best points; engines that leave it false get the points alone, as before the hook existed
     uses_prior: ClassVar[bool] = False

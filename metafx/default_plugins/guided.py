@@ -36,9 +36,9 @@ point shared by all tasks, plus a constant per task (variance ``TASK_OFFSET``) a
 on the related tasks' rows (variance ``TASK_NOISE``); the size model uses this search's steps
 only.  The model proposes from the first step after the warm-start points (no uniform steps),
 and the portfolio steps count from there (every ``prior_portfolio_every`` steps, if set).
-With ``prior_portfolio=k`` the first step after the warm-start points is a portfolio of the
-sets drawn, on this task's data, at the ``k`` best distinct points of the related tasks' steps
-(by their standardized quality), each with a generator of its own.
+The first step after the warm-start points is a portfolio of the sets drawn, on this task's
+data, at the ``prior_portfolio`` (8) best distinct points of the related tasks' steps (by their
+standardized quality), each with a generator of its own.
 
 *Draw at a point* (``pool_factor = F``): ``F * budget`` drawn at the point; repeats
 (equal values on the training images, by a 64-bit hash) dropped; ranked by infogain per
@@ -55,10 +55,10 @@ least the best so far, so the test images are never used.  ``k`` cycles through
 
 The candidate of a portfolio step holds its sources (points and draw keys), so its draw
 depends on nothing else: a resumed search (journal replay through ``ask``/``tell``)
-re-draws it exactly, and the step's record carries the mean meta-features of the set as
-its point (so do point steps drawn by the engine; ``metadata["proposed_points"]`` keeps
-the points).  Every random number of step ``j`` comes from generators seeded by
-``(seed, j, ...)``: the search is a function of its seed.  ``SearchResult.bound()``
+re-draws it exactly.  Its record has no point (``kind="portfolio"``); a point step drawn by
+the engine records the mean meta-features of its set as its point, and
+``metadata["proposed_points"]`` keeps the proposed points.  Every random number of step ``j``
+comes from generators seeded by ``(seed, j, ...)``: the search is a function of its seed.  ``SearchResult.bound()``
 refuses for this engine (the points are chosen by a model of the data).
 """
 
@@ -119,11 +119,12 @@ class GuidedSearch(SearchEngine):
         portfolio step every this many steps after the warm-start points instead of every
         ``portfolio_every`` (0: never).  ``None``: ``portfolio_every``.  Without prior observations it has
         no effect.
-    prior_portfolio : int or None, default None
+    prior_portfolio : int or None, default 8
         With prior observations, the first step after the warm-start points is a portfolio of the sets
         drawn on this task's data at the ``prior_portfolio`` best distinct points of the related tasks'
         steps (ranked by their quality standardized within their task), filtered into the budget as a
         portfolio's union is.  ``None``: no such step.  Without prior observations it has no effect.
+        How the default was chosen: docs/results/transfer.md.
     portfolio_sizes : sequence of int, default (2, 3, 4, 6, 8)
         Numbers of best sets combined by successive portfolio steps (cycled); how the default was
         chosen: docs/results/guided_engine.md.
@@ -182,12 +183,14 @@ class GuidedSearch(SearchEngine):
     signature_omits = {"feature_map": None, "prior_portfolio_every": None, "prior_portfolio": None}
     #: the steps of warm-start results join the quality model (:meth:`observe_prior`)
     uses_prior = True
+    #: without prior observations these change nothing, so a search without them leaves them out of its signature
+    prior_params = ("prior_portfolio_every", "prior_portfolio")
 
     def __init__(self, n_init: int = 10, portfolio_every: int = 5, portfolio_sizes: Sequence[int] = (2, 3, 4, 6, 8),
                  n_pool: int = 2000, xi: float = 0.01, pool_factor: float | None = 16.0,
                  max_corr: float = 0.5, cost_power: float = 1.0, selector: str = "filter",
                  feature_map: int | None = None, prior_portfolio_every: int | None = None,
-                 prior_portfolio: int | None = None) -> None:
+                 prior_portfolio: int | None = 8) -> None:
         self.n_init = n_init
         self.portfolio_every = portfolio_every
         self.portfolio_sizes = portfolio_sizes

@@ -345,7 +345,8 @@ def _checked(engine: SearchEngine, steps: Any, reselect: Any, n_jobs: Any, timeo
 def search_signature(engine: SearchEngine, problem: SearchProblem, seed: int, warm: list[dict[str, Any]],
                      prior: Sequence[PriorObservation] = ()) -> dict[str, Any]:
     """What determines the search (its store refuses another); the engine's storage options aside."""
-    signature = problem_signature(engine, problem, seed, exclude_params=tuple(engine.storage_options()))
+    exclude = tuple(engine.storage_options()) + (() if prior else tuple(getattr(engine, "prior_params", ())))
+    signature = problem_signature(engine, problem, seed, exclude_params=exclude)
     if warm:
         signature["warm_start"] = warm
     if prior:
