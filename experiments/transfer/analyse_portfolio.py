@@ -4,6 +4,8 @@ conditions) from its stored records.
     python experiments/transfer/analyse_portfolio.py      # reads records/portfolio_dev/{T,P2,P3}.json
     python experiments/transfer/analyse_portfolio.py --records prior_portfolio_dev --candidates K4 K8 \
         --parameter prior_portfolio                       # reads records/prior_portfolio_dev/{T,K4,K8}.json
+    python experiments/transfer/analyse_portfolio.py --records prior_portfolio_default --criteria D
+                                                          # issue 31's criteria for one arm's own cold and warm runs
 
 Per seed, the mean test error (%) over its 5 targets for every arm and J; d_s(C) = mean over J of (C - T); the
 rule's four conditions; and issue 31's comparison (warm J = 10 against cold J = 50).
@@ -39,7 +41,11 @@ def main(argv=None) -> None:
     ap.add_argument("--records", default="portfolio_dev", help="folder under records/ holding T.json and the arms")
     ap.add_argument("--candidates", nargs="+", default=["P2", "P3"], help="arms named <letter><value>")
     ap.add_argument("--parameter", default="prior_portfolio_every", help="the engine parameter the arms set")
+    ap.add_argument("--criteria", metavar="ARM", help="only issue 31's criteria, for this arm's cold and warm runs")
     args = ap.parse_args(argv)
+    if args.criteria:
+        criteria(RECORDS / args.records, args.criteria)
+        return
     cands = list(args.candidates)
     data = {arm: per_seed(RECORDS / args.records, arm) for arm in ["T", *cands]}
     seeds = sorted(data["T"])
@@ -71,6 +77,33 @@ def main(argv=None) -> None:
         g = np.array([data[arm][s][("warm", 10)] - data["T"][s][("cold", 50)] for s in seeds])
         print(f"warm J = 10 ({arm}) - cold J = 50: {g.mean():+.3f} (se {se(g):.3f}), at most 0 on {(g <= 0).sum()} "
               f"of {len(g)}")
+
+
+def criteria(here: Path, arm: str) -> None:
+    """Issue 31's transfer criteria for one arm: warm J = 10 against cold J = 50, and warm against cold at every J;
+    and whether its cold runs equal those stored with the issue's first report (``records/guided_points_s*.json``)."""
+    data = per_seed(here, arm)
+    seeds = sorted(data)
+    print(f"arm {arm}, seeds {seeds[0]}-{seeds[-1]} ({len(seeds)}); test error %, mean +- std over seeds\n")
+    print("| J | cold | warm | warm - cold: mean (se), seeds lower |")
+    print("|---|---|---|---|")
+    for J in JS:
+        c = np.array([data[s][("cold", J)] for s in seeds])
+        w = np.array([data[s][("warm", J)] for s in seeds])
+        print(f"| {J} | {c.mean():.2f} +- {c.std(ddof=1):.2f} | {w.mean():.2f} +- {w.std(ddof=1):.2f} | "
+              f"{(w - c).mean():+.3f} ({se(w - c):.3f}), {(w < c).sum()} of {len(seeds)} |")
+    g = np.array([data[s][("warm", 10)] - data[s][("cold", 50)] for s in seeds])
+    print(f"\nwarm J = 10 - cold J = 50: {g.mean():+.3f} (se {se(g):.3f}), at most 0 on {(g <= 0).sum()} of {len(g)}")
+    rec = json.loads((here / f"{arm}.json").read_text())
+    same = have = 0
+    for seed, rows in rec["runs"].items():
+        stored = RECORDS / f"guided_points_s{seed}.json"
+        if stored.exists():
+            have += 1
+            old = {r["key"]: r["test_error"] for r in json.loads(stored.read_text())["runs"] if r.get("arm") == "cold"}
+            same += all(old.get(r["key"]) == r["test_error"] for r in rows if r["arm"] == "cold")
+    if have:
+        print(f"cold runs equal to the stored ones of records/guided_points_s*.json on {same} of {have} seeds")
 
 
 if __name__ == "__main__":
