@@ -3,8 +3,10 @@ the default result file, --warm-start, and one-line errors naming the file."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
+import re
 
 import numpy as np
 import pytest
@@ -12,6 +14,7 @@ from sklearn.datasets import load_digits, load_wine
 
 import metafx
 from metafx.cli import _default_out, main
+from metafx.loop.api import DEFAULT_ENGINE
 from metafx.core.userdata import auto_threshold, binarize, read_data
 
 SMALL = ["--budget", "40", "--steps", "2", "--no-progress"]
@@ -383,6 +386,19 @@ def test_help_tells_a_new_user_the_way(capsys):
     with pytest.raises(SystemExit):
         main(["transform", "--help"])
     assert "FILE.parquet" in capsys.readouterr().out
+
+
+def test_help_stars_the_defaults_a_search_uses(capsys):
+    """`metafx search --help` marks with * the component each option uses when left out: the defaults of
+    metafx.search (engine guided), not another engine's."""
+    with pytest.raises(SystemExit):
+        main(["search", "--help"])
+    text = capsys.readouterr().out.split("registered components", 1)[1]
+    starred = {opt: name for opt, name in re.findall(r"\[(--[a-z-]+)\](?:(?!\[--).)*?\n   \*([\w-]+)", text, re.S)}
+    params = inspect.signature(metafx.search).parameters
+    assert starred == {"--family": params["family"].default, "--engine": DEFAULT_ENGINE,
+                       "--evaluator": params["evaluator"].default, "--prune-by": params["prune_by"].default,
+                       "--data": "digits"}
 
 
 def test_interrupted_search_without_out_is_kept(tmp_path, monkeypatch, digits, capsys):
