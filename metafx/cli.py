@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
+import math
 import os
 import re
 import sys
@@ -87,7 +88,11 @@ def _BUDGET(text: str) -> float | str:
     """``--budget``: a number, or ``auto``."""
     if text.strip().lower() == "auto":
         return "auto"
-    return _typed(float, "a number or 'auto'; allowed: a total feature cost above 0, e.g. 500, or auto")(text)
+    allowed = "allowed: a total feature cost above 0, e.g. 500, or auto"
+    value = _typed(float, f"a number or 'auto'; {allowed}")(text)
+    if not (math.isfinite(value) and value > 0):  # refused before the data is read
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number above 0; {allowed}")
+    return value
 
 
 def _threshold(text: str) -> float | str:

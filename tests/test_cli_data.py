@@ -14,8 +14,8 @@ from sklearn.datasets import load_digits, load_wine
 
 import metafx
 from metafx.cli import _default_out, main
-from metafx.loop.api import DEFAULT_ENGINE
 from metafx.core.userdata import auto_threshold, binarize, read_data
+from metafx.loop.api import DEFAULT_ENGINE
 
 SMALL = ["--budget", "40", "--steps", "2", "--no-progress"]
 
@@ -356,6 +356,8 @@ def test_hint_sampler_needs_engine_optuna(capsys):
 
 @pytest.mark.parametrize("argv,words", [
     (["search", "--budget", "abc"], ["--budget", "'abc'", "a number", "above 0"]),
+    (["search", "--budget", "-1"], ["--budget", "'-1'", "above 0", "auto"]),
+    (["search", "--budget", "inf"], ["--budget", "'inf'", "above 0"]),
     (["search", "--steps", "2.5"], ["--steps", "'2.5'", "an integer"]),
     (["search", "--test-size", "1.5"], ["--test-size", "'1.5'", "share"]),
     (["show"], ["result"]),
