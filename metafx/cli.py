@@ -620,6 +620,28 @@ def _default_out(now: float | None = None) -> str:
     return name
 
 
+def _check_two_labels(args: argparse.Namespace, y: Any, classes: list[str] | None = None) -> None:
+    """Training labels of one value: refused in the words of the option (or file) that gave them."""
+    import numpy as np
+
+    values = np.unique(np.asarray(y))
+    if values.size >= 2:
+        return
+    if args.target is not None:
+        src = f"--target {args.target!r} of {args.data}"
+    elif args.labels is not None:
+        src = f"--labels {args.labels}"
+    elif os.path.isdir(args.data):
+        name = classes[int(values[0])] if classes and values.size else "?"
+        raise ValidationError(f"--data {args.data} has one class sub-folder with training images ({name!r}); a "
+                              "search needs at least 2 classes")
+    else:
+        src = f"the labels 'y' of --data {args.data}"
+    v = values[0].item() if values.size else None
+    raise ValidationError(f"{src} has a single value ({v!r}) on all {len(y)} training samples; a search needs "
+                          "labels of at least 2 classes (a real target: at least 2 distinct values)")
+
+
 def _held_out(args: argparse.Namespace, result: SearchResult, data: _Data, final_c: float | str) -> None:
     """The test on the held-out part: the evaluator's own model when it offers one (``split_scores``, the
     tabular evaluators), else the error of a linear SVM on the chosen features (recorded as ``holdout_error``)."""
@@ -672,6 +694,8 @@ def _search(args: argparse.Namespace) -> int:
         "/" not in args.data and os.sep not in args.data and args.data in get_registry().names("dataset"))
     data = _file_data(args, cls) if from_file else _registered_data(args)
     print(data.line, file=sys.stderr)
+    if from_file:
+        _check_two_labels(args, data.y_train, data.meta.get("classes"))
     if args.budget == "auto":
         fam = make_component("family", args.family, dict(args.family_param), base=FeatureFamily)
         args.budget = resolve_budget("auto", fam, fam.check_data(data.X_train))

@@ -329,6 +329,29 @@ def test_hint_table_to_an_image_family(capsys, tmp_path):
     assert 'family="tabular"' not in line
 
 
+def test_labels_of_one_class_are_named_by_their_option(tmp_path, digits, capsys):
+    X, y = digits
+    pd = pytest.importorskip("pandas")
+    pd.DataFrame({"a": np.arange(40.0), "b": np.arange(40.0) % 7, "label": 1}).to_csv(tmp_path / "t.csv", index=False)
+    assert main(["search", "--data", str(tmp_path / "t.csv"), "--target", "label", "--family", "tabular",
+                 *SMALL]) == 2
+    _one_line_error(capsys, "--target 'label'", "a single value (1)", "at least 2")
+    assert read_data(tmp_path / "t.csv", target="label").describe().endswith(", 1 class")
+    np.savez(tmp_path / "one.npz", X=X[:60], y=np.zeros(60, int))
+    assert main(["search", "--data", str(tmp_path / "one.npz"), *SMALL]) == 2
+    _one_line_error(capsys, "the labels 'y' of --data", "a single value (0)", "at least 2")
+    np.save(tmp_path / "x.npy", X[:60])
+    np.save(tmp_path / "y.npy", np.full(60, 7))
+    assert main(["search", "--data", str(tmp_path / "x.npy"), "--labels", str(tmp_path / "y.npy"), *SMALL]) == 2
+    _one_line_error(capsys, "--labels", "y.npy", "a single value (7)")
+    Image = pytest.importorskip("PIL.Image")
+    (tmp_path / "pics" / "cats").mkdir(parents=True)
+    for i in range(8):
+        Image.fromarray(X[i] * 255).save(tmp_path / "pics" / "cats" / f"{i}.png")
+    assert main(["search", "--data", str(tmp_path / "pics"), *SMALL]) == 2
+    _one_line_error(capsys, "one class sub-folder", "'cats'", "at least 2 classes")
+
+
 def test_hint_threshold_for_scikit_learn_digits():
     X, y = load_digits(return_X_y=True)  # 0-16
     with pytest.raises(metafx.ValidationError) as e:

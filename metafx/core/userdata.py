@@ -78,7 +78,7 @@ class DataFile:
             what = f"an array of {self.n} x {self.X.shape[1]}"
         if self.y is not None:
             k = len(np.unique(self.y)) if self.y.dtype.kind != "f" else None
-            what += f", {k} classes" if k is not None and k <= 1000 else ""
+            what += f", {k} class{'es' if k != 1 else ''}" if k is not None and k <= 1000 else ""
         return what
 
     def rows(self, idx: np.ndarray) -> Any:
