@@ -30,7 +30,7 @@ from .analysis.report import format_report, result_report
 from .core import __version__
 from .core.base import FeatureFamily
 from .core.exceptions import MetafxError, StorageError, UnknownComponentError, ValidationError
-from .core.userdata import DataFile, binarize, looks_like_path, read_data, write_features
+from .core.userdata import TABLE_SUFFIXES, DataFile, binarize, looks_like_path, read_data, write_features
 from .core.validation import split_indices
 from .distributed import ProblemSpec, run_shared_search, run_worker
 from .hooks.manager import get_registry
@@ -535,14 +535,21 @@ def _registered_data(args: argparse.Namespace) -> _Data:
     return _Data(X[tr], y[tr], X[te] if n_test else None, y[te] if n_test else None, meta, line, data_params)
 
 
-def _check_kind(data: DataFile, cls: type, family: str, what: str = "--data") -> None:
-    """Images for image families, tables for the others: a clear word before any work."""
+def _check_kind(data: DataFile, cls: type, family: str, what: str = "--data", *, of_result: bool = False) -> None:
+    """Images for image families, tables for the others: a clear word before any work.
+
+    ``of_result``: the family is a saved result's (``metafx transform``, which has no ``--family`` to advise)."""
+    fam = f"the result's family {family}" if of_result else f"--family {family}"
     if _is_image_family(cls) and data.kind == "table":
         raise ValidationError(f"{what} {data.path} is a table ({data.n} rows x {len(data.columns)} columns) but "
-                              f"--family {family} reads binary images: for tables use --family tabular")
+                              f"{fam} reads binary images" +
+                              ("; give images like those it was searched on" if of_result
+                               else ": for tables use --family tabular"))
     if not _is_image_family(cls) and data.kind == "images":
         raise ValidationError(f"{what} {data.path} holds images ({data.n} of {data.X.shape[1]} x {data.X.shape[2]}) "
-                              f"but --family {family} reads tables; for images use an image family (pixel-and)")
+                              f"but {fam} reads tables" +
+                              ("; give a table with the columns it was searched on" if of_result
+                               else "; for images use an image family (pixel-and)"))
 
 
 def _file_data(args: argparse.Namespace, cls: type) -> _Data:
@@ -796,8 +803,10 @@ def cmd_transform(args: argparse.Namespace) -> int:
     cls = family_class(result.family)
     recorded = result.metadata.get("data")
     meta: dict[str, Any] = recorded if isinstance(recorded, dict) else {}
-    data = read_data(args.data, target=meta.get("target"), need_labels=False, names=CLI_NAMES)
-    _check_kind(data, cls, result.family)
+    # the target column the search read is split off a table, if there; other kinds of data have none
+    target = meta.get("target") if Path(args.data).suffix.lower() in TABLE_SUFFIXES else None
+    data = read_data(args.data, target=target, need_labels=False, names=CLI_NAMES)
+    _check_kind(data, cls, result.family, of_result=True)
     X = data.X
     if _is_image_family(cls):
         want = result.family_params.get("image_shape")

@@ -216,6 +216,18 @@ def test_csv_table_with_the_tabular_family(tmp_path, wine_csv, capsys):
     # a table given to an image family: one line, pointing to --family tabular
     assert main(["search", "--data", str(wine_csv / "wine.csv"), "--target", "kind", *SMALL]) == 2
     _one_line_error(capsys, "wine.csv is a table", "--family tabular")
+    # transform has no --family: data of the other kind is refused in the words of the result's family
+    np.save(tmp_path / "imgs.npy", np.zeros((5, 8, 8), np.uint8))
+    assert main(["transform", str(out), "--data", str(tmp_path / "imgs.npy"), "--out", str(tmp_path / "f.npy")]) == 2
+    line = _one_line_error(capsys, "imgs.npy holds images", "the result's family tabular reads tables")
+    assert "--target" not in line and "--family" not in line
+    digits_result = tmp_path / "d.json"
+    assert main(["search", "--data", "digits", *SMALL, "--out", str(digits_result)]) == 0
+    capsys.readouterr()
+    assert main(["transform", str(digits_result), "--data", str(wine_csv / "wine.csv"),
+                 "--out", str(tmp_path / "f.npy")]) == 2
+    line = _one_line_error(capsys, "wine.csv is a table", "the result's family pixel-and reads binary images")
+    assert "--family" not in line
 
 
 @pytest.mark.parametrize("make,argv_extra,words", [
