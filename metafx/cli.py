@@ -95,6 +95,17 @@ def _BUDGET(text: str) -> float | str:
     return value
 
 
+def _final_c(text: str) -> float | str:
+    """``--final-c``: a number above 0, or ``cv``."""
+    if text.strip().lower() == "cv":
+        return "cv"
+    allowed = "allowed: the C of the final linear SVM, a number above 0 (e.g. 0.1), or cv"
+    value = _typed(float, f"a number or 'cv'; {allowed}")(text)
+    if not (math.isfinite(value) and value > 0):  # refused before the search, not after it
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number above 0; {allowed}")
+    return value
+
+
 def _threshold(text: str) -> float | str:
     if text == "auto":
         return text
@@ -291,7 +302,7 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--out", default=None,
                    help="write the result JSON here (default: metafx-result-DATE-TIME.json in the current directory, "
                         "never overwriting an existing file; its name is printed)")
-    o.add_argument("--final-c", default="cv", help="C of the final linear SVM, or 'cv' (default) to choose it on the training part")
+    o.add_argument("--final-c", type=_final_c, default="cv", help="C of the final linear SVM, or 'cv' (default) to choose it on the training part")
     prog = o.add_mutually_exclusive_group()
     prog.add_argument("--progress", dest="progress", action="store_true", default=None,
                       help="always show the progress bar (default: on a terminal; elsewhere log lines)")
@@ -682,12 +693,7 @@ def _held_out(args: argparse.Namespace, result: SearchResult, data: _Data, final
 def _search(args: argparse.Namespace) -> int:
     import numpy as np
 
-    final_c: float | str = args.final_c
-    if final_c != "cv":
-        try:
-            final_c = float(final_c)
-        except ValueError:
-            raise ValidationError(f"--final-c={args.final_c!r} must be a number or 'cv'") from None
+    final_c: float | str = args.final_c  # "cv" or a number above 0 (checked by _final_c)
     cls = family_class(args.family)
     engine_params = dict(args.engine_param)
     if args.sampler is not None:

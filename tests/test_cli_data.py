@@ -392,6 +392,8 @@ def test_hint_sampler_needs_engine_optuna(capsys):
 @pytest.mark.parametrize("argv,words", [
     (["search", "--budget", "abc"], ["--budget", "'abc'", "a number", "above 0"]),
     (["search", "--budget", "-1"], ["--budget", "'-1'", "above 0", "auto"]),
+    (["search", "--final-c", "-1"], ["--final-c", "'-1'", "above 0", "cv"]),
+    (["search", "--final-c", "often"], ["--final-c", "'often'", "a number", "cv"]),
     (["search", "--budget", "inf"], ["--budget", "'inf'", "above 0"]),
     (["search", "--steps", "2.5"], ["--steps", "'2.5'", "an integer"]),
     (["search", "--test-size", "1.5"], ["--test-size", "'1.5'", "share"]),
