@@ -121,6 +121,9 @@ def _test_size(text: str) -> float:
 
 def _cli_words(message: str) -> str:
     """A Python-worded message in the command line's words (its options for the parameters named)."""
+    message = re.sub(r"^(steps|budget|oversample|timeout|n_jobs|reselect|seed|split_seed)=",
+                     lambda m: f"--{m[1].replace('_', '-')}=", message)
+    message = re.sub(r"^fixed holds ", "--fix holds ", message)
     message = re.sub(r"""family=(["'])([\w.-]+)\1""", r"--family \2", message)
     message = message.replace("pass image_shape=(H, W)", "give --family-param image_shape=[H,W]")
     for verb in ("raise", "lower"):

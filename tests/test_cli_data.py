@@ -384,6 +384,19 @@ def test_hint_budget_wording(digits, capsys):
     _one_line_error(capsys, "below the cheapest", "raise --budget")
 
 
+@pytest.mark.parametrize("argv, words", [
+    (["--steps", "0"], ["--steps=0", ">= 1"]),
+    (["--oversample", "0"], ["--oversample=0", "[1, 1000]"]),
+    (["--n-jobs", "0"], ["--n-jobs=0", "-1"]),
+    (["--seed", "-1"], ["--seed=-1", "[0, "]),
+    (["--fix", "bogus=1"], ["--fix holds unknown meta-feature 'bogus'", "numInputs"]),
+])
+def test_search_parameters_are_named_by_their_options(capsys, argv, words):
+    assert main(["search", *argv, "--no-progress", "--out", "never.json"]) == 2
+    line = _one_line_error(capsys, *words)
+    assert "steps=" not in line.replace("--steps=", "") and "fixed " not in line
+
+
 def test_hint_sampler_needs_engine_optuna(capsys):
     assert main(["search", "--sampler", "tpe", *SMALL]) == 2
     _one_line_error(capsys, "--sampler tpe", "add --engine optuna")
