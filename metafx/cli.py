@@ -347,6 +347,9 @@ def build_parser() -> argparse.ArgumentParser:
     wprog.add_argument("--progress", dest="progress", action="store_true", default=None)
     wprog.add_argument("--no-progress", dest="progress", action="store_false")
     pp = sub.add_parser("plot", help="draw a result's trajectory, meta-feature path and chosen features as PNG files",
+                        description="Draw a result JSON as PNG files: RESULT_trajectory.png (the quality of each "
+                                    "step), RESULT_path.png (the path through meta-feature space) and, for image "
+                                    "families, RESULT_features.png (the best features on the image grid).",
                         parents=[logs])
     pp.add_argument("result", help="result JSON written by metafx search --out")
     pp.add_argument("--out", default=None, help="directory of the PNG files (default: beside the JSON)")
