@@ -151,7 +151,7 @@ def format_report(r: dict[str, Any]) -> str:
     if t["steps"]:
         qs = ", ".join("-" if v is None else f"{v:.4f}" for v in q)
         secs = "" if t["seconds"] is None else f", {t['seconds']:.1f} s"
-        lines.append(f"trajectory: {t['steps']} steps, {t['accepted']} accepted (new best); quality first, median, "
+        lines.append(f"trajectory: {t['steps']} steps, {t['accepted']} accepted (a new best or a tie); quality first, median, "
                      f"best, last: {qs}{secs}")
     if r["warm_start"]:
         prior = r.get("prior_observations")
