@@ -369,6 +369,7 @@ def test_hint_threshold_for_scikit_learn_digits():
     with pytest.raises(metafx.ValidationError) as e:
         metafx.MetaFeatureExtractor(steps=1).fit(X, y)
     assert "threshold=8" in str(e.value) and "128" not in str(e.value)
+    assert "found value 5.0;" in str(e.value) and "np.float64" not in str(e.value)  # a number, not NumPy's repr
     with pytest.raises(metafx.ValidationError, match=r"\(X >= 8\)"):
         metafx.search(X, y, steps=1, progress=False)
     fx = metafx.MetaFeatureExtractor(budget=20, steps=1, threshold=8, progress=False).fit(X[:200], y[:200])
