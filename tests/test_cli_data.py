@@ -349,6 +349,11 @@ def test_labels_of_one_class_are_named_by_their_option(tmp_path, digits, capsys)
                  *SMALL]) == 2
     _one_line_error(capsys, "--target 'label'", "a single value (1)", "at least 2")
     assert read_data(tmp_path / "t.csv", target="label").describe().endswith(", 1 class")
+    # a table's numeric target of many values (a price) is not called classes: the tabular family regresses on it
+    pd.DataFrame({"a": np.arange(40.0), "price": np.arange(40) * 7}).to_csv(tmp_path / "p.csv", index=False)
+    assert read_data(tmp_path / "p.csv", target="price").describe().endswith(", a numeric target of 40 values")
+    pd.DataFrame({"a": np.arange(40.0), "price": np.arange(40) / 3}).to_csv(tmp_path / "r.csv", index=False)
+    assert read_data(tmp_path / "r.csv", target="price").describe().endswith(", a real-valued target")
     np.savez(tmp_path / "one.npz", X=X[:60], y=np.zeros(60, int))
     assert main(["search", "--data", str(tmp_path / "one.npz"), *SMALL]) == 2
     _one_line_error(capsys, "the labels 'y' of --data", "a single value (0)", "at least 2")
