@@ -173,9 +173,9 @@ def _components_epilog() -> str:
         reg = get_registry()
     except MetafxError as e:  # a broken plugin must not hide --help
         return f"(the registered components could not be listed: {e})"
-    params = inspect.signature(search).parameters  # the defaults a search uses, so the stars cannot drift
-    defaults = {"--family": params["family"].default, "--engine": DEFAULT_ENGINE,
-                "--evaluator": params["evaluator"].default, "--prune-by": params["prune_by"].default,
+    given = inspect.signature(search).parameters  # the defaults a search uses, so the stars cannot drift
+    defaults = {"--family": given["family"].default, "--engine": DEFAULT_ENGINE,
+                "--evaluator": given["evaluator"].default, "--prune-by": given["prune_by"].default,
                 "--data": "digits"}
     lines = ["registered components (* = default; `metafx plugins` lists every kind):"]
     for title, opt, regs in _groups(reg):
