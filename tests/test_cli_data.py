@@ -118,7 +118,7 @@ def test_png_folder_to_result_summary_and_features(tmp_path, png_dir, capsys, mo
 
     assert main(["show", written[0]]) == 0
     text = capsys.readouterr().out
-    for word in ("best point:", "quality:", "CV accuracy of a linear SVM", "held-out error:", "features:",
+    for word in ("best point:", "quality:", "(CV accuracy, 2-fold linear SVM; higher is better)", "held-out error:", "features:",
                  "trajectory: 2 steps", "binarized at value >= 128", "total cost"):
         assert word in text, word
     assert main(["show", written[0], "--json"]) == 0
