@@ -686,7 +686,7 @@ def _held_out(args: argparse.Namespace, result: SearchResult, data: _Data, final
         score = float(ev.split_scores(values, y_all, [(np.arange(n), np.arange(n, len(y_all)))])[0])
         result.metadata["test_score"] = {
             "score": score, "n_test": data.n_test,
-            "what": f"{result.evaluator}'s model fitted on the training rows, scored on the held-out rows; "
+            "what": f"{result.evaluator}'s model fitted on the training rows, scored as above on the held-out rows; "
                     "higher is better"}
         return
     # the final model (C by CV on the training part), kept in the result for prediction and export
