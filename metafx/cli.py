@@ -124,6 +124,7 @@ def _cli_words(message: str) -> str:
     message = re.sub(r"^(steps|budget|oversample|timeout|n_jobs|reselect|seed|split_seed)=",
                      lambda m: f"--{m[1].replace('_', '-')}=", message)
     message = re.sub(r"^fixed holds ", "--fix holds ", message)
+    message = re.sub(r"^n_train \+ n_test = ", "--n-train + --n-test = ", message)
     message = re.sub(r"""family=(["'])([\w.-]+)\1""", r"--family \2", message)
     message = message.replace("pass image_shape=(H, W)", "give --family-param image_shape=[H,W]")
     for verb in ("raise", "lower"):

@@ -396,6 +396,7 @@ def test_hint_budget_wording(digits, capsys):
     (["--n-jobs", "0"], ["--n-jobs=0", "-1"]),
     (["--seed", "-1"], ["--seed=-1", "[0, "]),
     (["--fix", "bogus=1"], ["--fix holds unknown meta-feature 'bogus'", "numInputs"]),
+    (["--n-train", "5000"], ["--n-train + --n-test = 5797", "1797 samples"]),
 ])
 def test_search_parameters_are_named_by_their_options(capsys, argv, words):
     assert main(["search", *argv, "--no-progress", "--out", "never.json"]) == 2
