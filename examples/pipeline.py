@@ -1,14 +1,14 @@
 """metafx inside a scikit-learn Pipeline, with GridSearchCV over the feature budget.
 
 On scikit-learn's bundled 8x8 digits (binarized at >= 8): a
-``MetaFeatureExtractor`` (``pixel-and`` features found by Mufasa) feeds a
+``MetaFeatureExtractor`` (``pixel-and`` features found by the default engine, ``guided``) feeds a
 linear SVM; ``GridSearchCV`` picks the budget by 3-fold cross-validation on
 the training part, and the chosen pipeline is scored on held-out digits next to
 a linear SVM on the raw binary pixels.
 
 Run::
 
-    python examples/pipeline.py                 # about half a minute
+    python examples/pipeline.py                 # under a minute
     python examples/pipeline.py --budgets 50 100 200 400 --steps 20
 """
 
@@ -28,7 +28,7 @@ import metafx
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--budgets", type=float, nargs="+", default=[50.0, 100.0, 200.0, 400.0])
-    ap.add_argument("--steps", type=int, default=20, help="Mufasa steps per fit")
+    ap.add_argument("--steps", type=int, default=20, help="search steps per fit")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
 
@@ -45,7 +45,8 @@ def main(argv: list[str] | None = None) -> None:
     grid.fit(X_tr, y_tr)
     seconds = time.perf_counter() - t0
 
-    print(f"digits: {len(X_tr)} training, {len(X_te)} test images; Mufasa {args.steps} steps per fit")
+    engine = pipe.named_steps["features"].engine
+    print(f"digits: {len(X_tr)} training, {len(X_te)} test images; {engine} search, {args.steps} steps per fit")
     print(f"{'budget':>8} {'cv accuracy':>12}")
     for b, m, s in zip(grid.cv_results_["param_features__budget"], grid.cv_results_["mean_test_score"],
                        grid.cv_results_["std_test_score"]):

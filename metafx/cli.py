@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
+import math
 import os
 import re
 import sys
@@ -29,7 +30,7 @@ from .analysis.report import format_report, result_report
 from .core import __version__
 from .core.base import FeatureFamily
 from .core.exceptions import MetafxError, StorageError, UnknownComponentError, ValidationError
-from .core.userdata import DataFile, binarize, looks_like_path, read_data, write_features
+from .core.userdata import TABLE_SUFFIXES, DataFile, binarize, looks_like_path, read_data, write_features
 from .core.validation import split_indices
 from .distributed import ProblemSpec, run_shared_search, run_worker
 from .hooks.manager import get_registry
@@ -87,7 +88,22 @@ def _BUDGET(text: str) -> float | str:
     """``--budget``: a number, or ``auto``."""
     if text.strip().lower() == "auto":
         return "auto"
-    return _typed(float, "a number or 'auto'; allowed: a total feature cost above 0, e.g. 500, or auto")(text)
+    allowed = "allowed: a total feature cost above 0, e.g. 500, or auto"
+    value = _typed(float, f"a number or 'auto'; {allowed}")(text)
+    if not (math.isfinite(value) and value > 0):  # refused before the data is read
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number above 0; {allowed}")
+    return value
+
+
+def _final_c(text: str) -> float | str:
+    """``--final-c``: a number above 0, or ``cv``."""
+    if text.strip().lower() == "cv":
+        return "cv"
+    allowed = "allowed: the C of the final linear SVM, a number above 0 (e.g. 0.1), or cv"
+    value = _typed(float, f"a number or 'cv'; {allowed}")(text)
+    if not (math.isfinite(value) and value > 0):  # refused before the search, not after it
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number above 0; {allowed}")
+    return value
 
 
 def _threshold(text: str) -> float | str:
@@ -105,6 +121,10 @@ def _test_size(text: str) -> float:
 
 def _cli_words(message: str) -> str:
     """A Python-worded message in the command line's words (its options for the parameters named)."""
+    message = re.sub(r"^(steps|budget|oversample|timeout|n_jobs|reselect|seed|split_seed)=",
+                     lambda m: f"--{m[1].replace('_', '-')}=", message)
+    message = re.sub(r"^fixed holds ", "--fix holds ", message)
+    message = re.sub(r"^n_train \+ n_test = ", "--n-train + --n-test = ", message)
     message = re.sub(r"""family=(["'])([\w.-]+)\1""", r"--family \2", message)
     message = message.replace("pass image_shape=(H, W)", "give --family-param image_shape=[H,W]")
     for verb in ("raise", "lower"):
@@ -154,8 +174,10 @@ def _components_epilog() -> str:
         reg = get_registry()
     except MetafxError as e:  # a broken plugin must not hide --help
         return f"(the registered components could not be listed: {e})"
-    defaults = {"--family": "pixel-and", "--engine": "mufasa", "--evaluator": "cv-linear-svm",
-                "--prune-by": "infogain", "--data": "digits"}
+    given = inspect.signature(search).parameters  # the defaults a search uses, so the stars cannot drift
+    defaults = {"--family": given["family"].default, "--engine": DEFAULT_ENGINE,
+                "--evaluator": given["evaluator"].default, "--prune-by": given["prune_by"].default,
+                "--data": "digits"}
     lines = ["registered components (* = default; `metafx plugins` lists every kind):"]
     for title, opt, regs in _groups(reg):
         if opt not in ("--family", "--engine", "--evaluator", "--prune-by", "--data"):
@@ -284,7 +306,7 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--out", default=None,
                    help="write the result JSON here (default: metafx-result-DATE-TIME.json in the current directory, "
                         "never overwriting an existing file; its name is printed)")
-    o.add_argument("--final-c", default="cv", help="C of the final linear SVM, or 'cv' (default) to choose it on the training part")
+    o.add_argument("--final-c", type=_final_c, default="cv", help="C of the final linear SVM, or 'cv' (default) to choose it on the training part")
     prog = o.add_mutually_exclusive_group()
     prog.add_argument("--progress", dest="progress", action="store_true", default=None,
                       help="always show the progress bar (default: on a terminal; elsewhere log lines)")
@@ -326,6 +348,9 @@ def build_parser() -> argparse.ArgumentParser:
     wprog.add_argument("--progress", dest="progress", action="store_true", default=None)
     wprog.add_argument("--no-progress", dest="progress", action="store_false")
     pp = sub.add_parser("plot", help="draw a result's trajectory, meta-feature path and chosen features as PNG files",
+                        description="Draw a result JSON as PNG files: RESULT_trajectory.png (the quality of each "
+                                    "step), RESULT_path.png (the path through meta-feature space) and, for image "
+                                    "families, RESULT_features.png (the best features on the image grid).",
                         parents=[logs])
     pp.add_argument("result", help="result JSON written by metafx search --out")
     pp.add_argument("--out", default=None, help="directory of the PNG files (default: beside the JSON)")
@@ -528,14 +553,21 @@ def _registered_data(args: argparse.Namespace) -> _Data:
     return _Data(X[tr], y[tr], X[te] if n_test else None, y[te] if n_test else None, meta, line, data_params)
 
 
-def _check_kind(data: DataFile, cls: type, family: str, what: str = "--data") -> None:
-    """Images for image families, tables for the others: a clear word before any work."""
+def _check_kind(data: DataFile, cls: type, family: str, what: str = "--data", *, of_result: bool = False) -> None:
+    """Images for image families, tables for the others: a clear word before any work.
+
+    ``of_result``: the family is a saved result's (``metafx transform``, which has no ``--family`` to advise)."""
+    fam = f"the result's family {family}" if of_result else f"--family {family}"
     if _is_image_family(cls) and data.kind == "table":
         raise ValidationError(f"{what} {data.path} is a table ({data.n} rows x {len(data.columns)} columns) but "
-                              f"--family {family} reads binary images: for tables use --family tabular")
+                              f"{fam} reads binary images" +
+                              ("; give images like those it was searched on" if of_result
+                               else ": for tables use --family tabular"))
     if not _is_image_family(cls) and data.kind == "images":
         raise ValidationError(f"{what} {data.path} holds images ({data.n} of {data.X.shape[1]} x {data.X.shape[2]}) "
-                              f"but --family {family} reads tables; for images use an image family (pixel-and)")
+                              f"but {fam} reads tables" +
+                              ("; give a table with the columns it was searched on" if of_result
+                               else "; for images use an image family (pixel-and)"))
 
 
 def _file_data(args: argparse.Namespace, cls: type) -> _Data:
@@ -613,6 +645,28 @@ def _default_out(now: float | None = None) -> str:
     return name
 
 
+def _check_two_labels(args: argparse.Namespace, y: Any, classes: list[str] | None = None) -> None:
+    """Training labels of one value: refused in the words of the option (or file) that gave them."""
+    import numpy as np
+
+    values = np.unique(np.asarray(y))
+    if values.size >= 2:
+        return
+    if args.target is not None:
+        src = f"--target {args.target!r} of {args.data}"
+    elif args.labels is not None:
+        src = f"--labels {args.labels}"
+    elif os.path.isdir(args.data):
+        name = classes[int(values[0])] if classes and values.size else "?"
+        raise ValidationError(f"--data {args.data} has one class sub-folder with training images ({name!r}); a "
+                              "search needs at least 2 classes")
+    else:
+        src = f"the labels 'y' of --data {args.data}"
+    v = values[0].item() if values.size else None
+    raise ValidationError(f"{src} has a single value ({v!r}) on all {len(y)} training samples; a search needs "
+                          "labels of at least 2 classes (a real target: at least 2 distinct values)")
+
+
 def _held_out(args: argparse.Namespace, result: SearchResult, data: _Data, final_c: float | str) -> None:
     """The test on the held-out part: the evaluator's own model when it offers one (``split_scores``, the
     tabular evaluators), else the error of a linear SVM on the chosen features (recorded as ``holdout_error``)."""
@@ -633,7 +687,7 @@ def _held_out(args: argparse.Namespace, result: SearchResult, data: _Data, final
         score = float(ev.split_scores(values, y_all, [(np.arange(n), np.arange(n, len(y_all)))])[0])
         result.metadata["test_score"] = {
             "score": score, "n_test": data.n_test,
-            "what": f"{result.evaluator}'s model fitted on the training rows, scored on the held-out rows; "
+            "what": f"{result.evaluator}'s model fitted on the training rows, scored as above on the held-out rows; "
                     "higher is better"}
         return
     # the final model (C by CV on the training part), kept in the result for prediction and export
@@ -646,12 +700,7 @@ def _held_out(args: argparse.Namespace, result: SearchResult, data: _Data, final
 def _search(args: argparse.Namespace) -> int:
     import numpy as np
 
-    final_c: float | str = args.final_c
-    if final_c != "cv":
-        try:
-            final_c = float(final_c)
-        except ValueError:
-            raise ValidationError(f"--final-c={args.final_c!r} must be a number or 'cv'") from None
+    final_c: float | str = args.final_c  # "cv" or a number above 0 (checked by _final_c)
     cls = family_class(args.family)
     engine_params = dict(args.engine_param)
     if args.sampler is not None:
@@ -665,6 +714,8 @@ def _search(args: argparse.Namespace) -> int:
         "/" not in args.data and os.sep not in args.data and args.data in get_registry().names("dataset"))
     data = _file_data(args, cls) if from_file else _registered_data(args)
     print(data.line, file=sys.stderr)
+    if from_file:
+        _check_two_labels(args, data.y_train, data.meta.get("classes"))
     if args.budget == "auto":
         fam = make_component("family", args.family, dict(args.family_param), base=FeatureFamily)
         args.budget = resolve_budget("auto", fam, fam.check_data(data.X_train))
@@ -765,8 +816,10 @@ def cmd_transform(args: argparse.Namespace) -> int:
     cls = family_class(result.family)
     recorded = result.metadata.get("data")
     meta: dict[str, Any] = recorded if isinstance(recorded, dict) else {}
-    data = read_data(args.data, target=meta.get("target"), need_labels=False, names=CLI_NAMES)
-    _check_kind(data, cls, result.family)
+    # the target column the search read is split off a table, if there; other kinds of data have none
+    target = meta.get("target") if Path(args.data).suffix.lower() in TABLE_SUFFIXES else None
+    data = read_data(args.data, target=target, need_labels=False, names=CLI_NAMES)
+    _check_kind(data, cls, result.family, of_result=True)
     X = data.X
     if _is_image_family(cls):
         want = result.family_params.get("image_shape")

@@ -3,8 +3,10 @@ the default result file, --warm-start, and one-line errors naming the file."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
+import re
 
 import numpy as np
 import pytest
@@ -13,6 +15,7 @@ from sklearn.datasets import load_digits, load_wine
 import metafx
 from metafx.cli import _default_out, main
 from metafx.core.userdata import auto_threshold, binarize, read_data
+from metafx.loop.api import DEFAULT_ENGINE
 
 SMALL = ["--budget", "40", "--steps", "2", "--no-progress"]
 
@@ -115,7 +118,7 @@ def test_png_folder_to_result_summary_and_features(tmp_path, png_dir, capsys, mo
 
     assert main(["show", written[0]]) == 0
     text = capsys.readouterr().out
-    for word in ("best point:", "quality:", "CV accuracy of a linear SVM", "held-out error:", "features:",
+    for word in ("best point:", "quality:", "(CV accuracy, 2-fold linear SVM; higher is better)", "held-out error:", "features:",
                  "trajectory: 2 steps", "binarized at value >= 128", "total cost"):
         assert word in text, word
     assert main(["show", written[0], "--json"]) == 0
@@ -213,6 +216,18 @@ def test_csv_table_with_the_tabular_family(tmp_path, wine_csv, capsys):
     # a table given to an image family: one line, pointing to --family tabular
     assert main(["search", "--data", str(wine_csv / "wine.csv"), "--target", "kind", *SMALL]) == 2
     _one_line_error(capsys, "wine.csv is a table", "--family tabular")
+    # transform has no --family: data of the other kind is refused in the words of the result's family
+    np.save(tmp_path / "imgs.npy", np.zeros((5, 8, 8), np.uint8))
+    assert main(["transform", str(out), "--data", str(tmp_path / "imgs.npy"), "--out", str(tmp_path / "f.npy")]) == 2
+    line = _one_line_error(capsys, "imgs.npy holds images", "the result's family tabular reads tables")
+    assert "--target" not in line and "--family" not in line
+    digits_result = tmp_path / "d.json"
+    assert main(["search", "--data", "digits", *SMALL, "--out", str(digits_result)]) == 0
+    capsys.readouterr()
+    assert main(["transform", str(digits_result), "--data", str(wine_csv / "wine.csv"),
+                 "--out", str(tmp_path / "f.npy")]) == 2
+    line = _one_line_error(capsys, "wine.csv is a table", "the result's family pixel-and reads binary images")
+    assert "--family" not in line
 
 
 @pytest.mark.parametrize("make,argv_extra,words", [
@@ -326,11 +341,40 @@ def test_hint_table_to_an_image_family(capsys, tmp_path):
     assert 'family="tabular"' not in line
 
 
+def test_labels_of_one_class_are_named_by_their_option(tmp_path, digits, capsys):
+    X, y = digits
+    pd = pytest.importorskip("pandas")
+    pd.DataFrame({"a": np.arange(40.0), "b": np.arange(40.0) % 7, "label": 1}).to_csv(tmp_path / "t.csv", index=False)
+    assert main(["search", "--data", str(tmp_path / "t.csv"), "--target", "label", "--family", "tabular",
+                 *SMALL]) == 2
+    _one_line_error(capsys, "--target 'label'", "a single value (1)", "at least 2")
+    assert read_data(tmp_path / "t.csv", target="label").describe().endswith(", 1 class")
+    # a table's numeric target of many values (a price) is not called classes: the tabular family regresses on it
+    pd.DataFrame({"a": np.arange(40.0), "price": np.arange(40) * 7}).to_csv(tmp_path / "p.csv", index=False)
+    assert read_data(tmp_path / "p.csv", target="price").describe().endswith(", a numeric target of 40 values")
+    pd.DataFrame({"a": np.arange(40.0), "price": np.arange(40) / 3}).to_csv(tmp_path / "r.csv", index=False)
+    assert read_data(tmp_path / "r.csv", target="price").describe().endswith(", a real-valued target")
+    np.savez(tmp_path / "one.npz", X=X[:60], y=np.zeros(60, int))
+    assert main(["search", "--data", str(tmp_path / "one.npz"), *SMALL]) == 2
+    _one_line_error(capsys, "the labels 'y' of --data", "a single value (0)", "at least 2")
+    np.save(tmp_path / "x.npy", X[:60])
+    np.save(tmp_path / "y.npy", np.full(60, 7))
+    assert main(["search", "--data", str(tmp_path / "x.npy"), "--labels", str(tmp_path / "y.npy"), *SMALL]) == 2
+    _one_line_error(capsys, "--labels", "y.npy", "a single value (7)")
+    Image = pytest.importorskip("PIL.Image")
+    (tmp_path / "pics" / "cats").mkdir(parents=True)
+    for i in range(8):
+        Image.fromarray(X[i] * 255).save(tmp_path / "pics" / "cats" / f"{i}.png")
+    assert main(["search", "--data", str(tmp_path / "pics"), *SMALL]) == 2
+    _one_line_error(capsys, "one class sub-folder", "'cats'", "at least 2 classes")
+
+
 def test_hint_threshold_for_scikit_learn_digits():
     X, y = load_digits(return_X_y=True)  # 0-16
     with pytest.raises(metafx.ValidationError) as e:
         metafx.MetaFeatureExtractor(steps=1).fit(X, y)
     assert "threshold=8" in str(e.value) and "128" not in str(e.value)
+    assert "found value 5.0;" in str(e.value) and "np.float64" not in str(e.value)  # a number, not NumPy's repr
     with pytest.raises(metafx.ValidationError, match=r"\(X >= 8\)"):
         metafx.search(X, y, steps=1, progress=False)
     fx = metafx.MetaFeatureExtractor(budget=20, steps=1, threshold=8, progress=False).fit(X[:200], y[:200])
@@ -346,6 +390,20 @@ def test_hint_budget_wording(digits, capsys):
     _one_line_error(capsys, "below the cheapest", "raise --budget")
 
 
+@pytest.mark.parametrize("argv, words", [
+    (["--steps", "0"], ["--steps=0", ">= 1"]),
+    (["--oversample", "0"], ["--oversample=0", "[1, 1000]"]),
+    (["--n-jobs", "0"], ["--n-jobs=0", "-1"]),
+    (["--seed", "-1"], ["--seed=-1", "[0, "]),
+    (["--fix", "bogus=1"], ["--fix holds unknown meta-feature 'bogus'", "numInputs"]),
+    (["--n-train", "5000"], ["--n-train + --n-test = 5797", "1797 samples"]),
+])
+def test_search_parameters_are_named_by_their_options(capsys, argv, words):
+    assert main(["search", *argv, "--no-progress", "--out", "never.json"]) == 2
+    line = _one_line_error(capsys, *words)
+    assert "steps=" not in line.replace("--steps=", "") and "fixed " not in line
+
+
 def test_hint_sampler_needs_engine_optuna(capsys):
     assert main(["search", "--sampler", "tpe", *SMALL]) == 2
     _one_line_error(capsys, "--sampler tpe", "add --engine optuna")
@@ -353,6 +411,10 @@ def test_hint_sampler_needs_engine_optuna(capsys):
 
 @pytest.mark.parametrize("argv,words", [
     (["search", "--budget", "abc"], ["--budget", "'abc'", "a number", "above 0"]),
+    (["search", "--budget", "-1"], ["--budget", "'-1'", "above 0", "auto"]),
+    (["search", "--final-c", "-1"], ["--final-c", "'-1'", "above 0", "cv"]),
+    (["search", "--final-c", "often"], ["--final-c", "'often'", "a number", "cv"]),
+    (["search", "--budget", "inf"], ["--budget", "'inf'", "above 0"]),
     (["search", "--steps", "2.5"], ["--steps", "'2.5'", "an integer"]),
     (["search", "--test-size", "1.5"], ["--test-size", "'1.5'", "share"]),
     (["show"], ["result"]),
@@ -383,6 +445,19 @@ def test_help_tells_a_new_user_the_way(capsys):
     with pytest.raises(SystemExit):
         main(["transform", "--help"])
     assert "FILE.parquet" in capsys.readouterr().out
+
+
+def test_help_stars_the_defaults_a_search_uses(capsys):
+    """`metafx search --help` marks with * the component each option uses when left out: the defaults of
+    metafx.search (engine guided), not another engine's."""
+    with pytest.raises(SystemExit):
+        main(["search", "--help"])
+    text = capsys.readouterr().out.split("registered components", 1)[1]
+    starred = {opt: name for opt, name in re.findall(r"\[(--[a-z-]+)\](?:(?!\[--).)*?\n   \*([\w-]+)", text, re.S)}
+    params = inspect.signature(metafx.search).parameters
+    assert starred == {"--family": params["family"].default, "--engine": DEFAULT_ENGINE,
+                       "--evaluator": params["evaluator"].default, "--prune-by": params["prune_by"].default,
+                       "--data": "digits"}
 
 
 def test_interrupted_search_without_out_is_kept(tmp_path, monkeypatch, digits, capsys):

@@ -52,6 +52,16 @@ def test_plot_axis_names_the_quality(digits):
     assert fig.axes[0].get_ylabel() == "CV accuracy, 2-fold linear SVM"
 
 
+def test_show_names_the_quality_as_the_search_did(digits):
+    from metafx.analysis.report import format_report, result_report
+
+    X, y = digits
+    res = metafx.search(X[:300], y[:300], budget=40, steps=2, engine="mufasa", seed=0, progress=False,
+                        evaluator_params={"n_splits": 3})
+    line = next(t for t in format_report(result_report(res)).splitlines() if t.startswith("quality:"))
+    assert "(CV accuracy, 3-fold linear SVM; higher is better)" in line, line  # not the summary's "k-fold (default 2)"
+
+
 # ------------------------------------------------------------------ two APIs, old names for one release
 def test_the_users_and_the_plugin_authors_apis_share_only_the_exceptions():
     import metafx.plugin

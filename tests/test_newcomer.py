@@ -85,7 +85,7 @@ def test_search_help_lists_components_with_defaults_and_providers(capsys):
     with pytest.raises(SystemExit):
         main(["search", "--help"])
     out = " ".join(capsys.readouterr().out.split())  # argparse wraps the help lines
-    for text in ("families [--family]", "*pixel-and", "engines [--engine]", "*mufasa",
+    for text in ("families [--family]", "*pixel-and", "engines [--engine]", "*guided",
                  "set evaluators [--evaluator]", "*cv-linear-svm", "per-feature scorers [--prune-by]",
                  "built in; parameters: n_splits=2, C=0.1", "--log-level", "'auto' (default)", "default guided"):
         assert text in out, text

@@ -31,6 +31,14 @@ def test_unknown_name_lists_registered_and_closest():
     assert "pixel-and" in msg and "pixels" in msg and "did you mean 'pixel-and'" in msg
 
 
+@pytest.mark.parametrize("kind, name", [("engine", "nope"), ("family", "nope"), ("set-evaluator", "foo")])
+def test_an_unrelated_name_gets_no_suggestion(kind, name):
+    # 'nope' is as close to 'ranked' or 'pixels' as to anything: a guess would send the user the wrong way
+    with pytest.raises(metafx.UnknownComponentError) as e:
+        get_registry().get(kind, name)
+    assert "did you mean" not in str(e.value) and "registered" in str(e.value)
+
+
 class PlusFamily(PixelAndFamily):
     """An out-of-tree family: pixel-and restricted to positive inputs."""
 

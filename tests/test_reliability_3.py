@@ -360,7 +360,7 @@ def test_a_zeroed_sqlite_page_is_one_line(study_db, tmp_path, capsys, page):
 # ------------------------------------------------------------------ 16. arguments checked before any work
 def test_negative_split_seed_is_one_line(capsys):
     code, _, err = run_cli(capsys, *SMALL, "--split-seed", "-1")
-    assert "split_seed=-1" in one_line_error(code, err)
+    assert "--split-seed=-1" in one_line_error(code, err)
 
 
 def test_sampler_params_are_type_checked_before_the_first_trial(capsys):

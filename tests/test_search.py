@@ -173,6 +173,9 @@ def test_search_with_oversample_records_it_and_resumes(small, tmp_path):
     (dict(oversample=0.5), "oversample=0.5"),
     (dict(oversample=2, prune_by="cv-linear-svm"), "not a per-feature scorer"),
     (dict(oversample=2, prune_by="infogian"), "did you mean 'infogain'"),
+    # a misspelt scorer is refused without oversampling too (it would be silently unused)
+    (dict(prune_by="infogian"), "did you mean 'infogain'"),
+    (dict(prune_by="cv-linear-svm"), "not a per-feature scorer"),
 ])
 def test_bad_oversample(small, kw, match):
     X, y = small

@@ -21,6 +21,11 @@ def test_points_from_results_best_first_fitted_to_the_space(pairs):
     assert warm_start_points(None, space) == [] and len(warm_start_points(src, space, limit=1)) == 1
     with pytest.raises(metafx.ValidationError, match="warm_start holds 3"):
         warm_start_points([3], space)
+    # a file name is not a result: the message says how to read it (a string was taken letter by letter)
+    for given in ("src.json", ["src.json"]):
+        with pytest.raises(metafx.ValidationError, match=r"warm_start holds the file name 'src.json'.*"
+                                                         r"metafx.SearchResult.from_json\('src.json'\)"):
+            warm_start_points(given, space)
 
 
 @pytest.mark.parametrize("engine", ["mufasa", "random"])

@@ -53,6 +53,7 @@ def result_report(result: SearchResult, n_features: int = 10) -> dict[str, Any]:
     report: dict[str, Any] = {
         "family": result.family, "engine": result.engine, "evaluator": result.evaluator,
         "evaluator_summary": _summary_of("set-evaluator", result.evaluator),
+        "quality_label": meta.get("quality_label") if isinstance(meta.get("quality_label"), str) else None,
         "budget": result.budget, "seed": result.seed, "n_samples": result.n_samples,
         "best_point": dict(result.best_point), "best_step": result.best_step,
         "best_step_kind": best.kind if best is not None else None,
@@ -122,7 +123,8 @@ def _g(v: Any) -> str:
 def format_report(r: dict[str, Any]) -> str:
     """``result_report`` as text for a terminal."""
     t = r["trajectory"]
-    what = f" ({r['evaluator_summary']}; higher is better)" if r["evaluator_summary"] else " (higher is better)"
+    said = r.get("quality_label") or r["evaluator_summary"]  # what the search called its score, else the summary
+    what = f" ({said}; higher is better)" if said else " (higher is better)"
     lines = [
         f"family {r['family']}, engine {r['engine']}, evaluator {r['evaluator']}, budget {r['budget']:g}, "
         f"seed {r['seed']}",
@@ -151,7 +153,7 @@ def format_report(r: dict[str, Any]) -> str:
     if t["steps"]:
         qs = ", ".join("-" if v is None else f"{v:.4f}" for v in q)
         secs = "" if t["seconds"] is None else f", {t['seconds']:.1f} s"
-        lines.append(f"trajectory: {t['steps']} steps, {t['accepted']} accepted (new best); quality first, median, "
+        lines.append(f"trajectory: {t['steps']} steps, {t['accepted']} accepted (a new best or a tie); quality first, median, "
                      f"best, last: {qs}{secs}")
     if r["warm_start"]:
         prior = r.get("prior_observations")

@@ -36,6 +36,9 @@ __all__ = ["DataFile", "read_data", "read_labels", "binarize", "auto_threshold",
            "looks_like_path", "IMAGE_SUFFIXES", "TABLE_SUFFIXES", "ARRAY_SUFFIXES", "FEATURE_SUFFIXES"]
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".tiff", ".pgm", ".ppm", ".pbm", ".webp")
+#: a table's numeric target with more distinct values is described as a target, not as classes (the tabular
+#: plugin's rule for regression)
+MANY_LEVELS = 20
 TABLE_SUFFIXES = {".csv": "csv", ".tsv": "tsv", ".parquet": "parquet", ".pq": "parquet"}
 ARRAY_SUFFIXES = (".npy", ".npz")
 #: what :func:`write_features` writes
@@ -76,10 +79,15 @@ class DataFile:
             what = f"a table of {self.n} rows x {len(self.columns)} columns"
         else:
             what = f"an array of {self.n} x {self.X.shape[1]}"
-        if self.y is not None:
-            k = len(np.unique(self.y)) if self.y.dtype.kind != "f" else None
-            what += f", {k} classes" if k is not None and k <= 1000 else ""
-        return what
+        if self.y is None:
+            return what
+        y = np.asarray(self.y)
+        if y.dtype.kind == "f" and not np.all(np.mod(y, 1) == 0):
+            return what + ", a real-valued target"
+        k = len(np.unique(y))
+        if self.kind == "table" and y.dtype.kind in "iuf" and k > MANY_LEVELS:  # a price, a count: not classes
+            return what + f", a numeric target of {k} values"
+        return what + (f", {k} class{'es' if k != 1 else ''}" if k <= 1000 else "")
 
     def rows(self, idx: np.ndarray) -> Any:
         """The rows ``idx`` of ``X`` (a DataFrame keeps its columns, with a fresh index)."""

@@ -222,7 +222,7 @@ def not_binary_message(X: np.ndarray, name: str = "X", *, flat: bool = False, ho
     """
     X = np.asarray(X)
     bad = (X != 0) & (X != 1)
-    v = X[bad].flat[0]
+    v = X[bad].flat[0].item()  # a Python number: its repr is 5.0, not np.float64(5.0)
     lo, hi = float(X.min()), float(X.max())
     fractional = X.dtype.kind == "f" and bool(np.any(X != np.round(X)))
     if fractional and hi <= 1 and lo >= 0:

@@ -68,7 +68,7 @@ def _check_kind(kind: Any, *, umbrella: bool = True) -> None:
 
 
 def _unknown(what: str, name: str, names: list[str], plural: str) -> str:
-    close = difflib.get_close_matches(str(name), names, n=1, cutoff=0.4)
+    close = difflib.get_close_matches(str(name), names, n=1, cutoff=0.5)  # 0.4: "nope" -> "ranked"
     hint = f"; did you mean {close[0]!r}?" if close else ""
     return f"unknown {what} {name!r}; registered {plural}: {', '.join(names) or '(none)'}{hint}"
 

@@ -157,7 +157,7 @@ def warm_start_points(warm_start: Any, space: Any, limit: int | None = None) -> 
     """
     if warm_start is None:
         return []
-    items = [warm_start] if isinstance(warm_start, (Mapping, SearchResult)) else list(warm_start)
+    items = [warm_start] if isinstance(warm_start, (Mapping, SearchResult, str, os.PathLike)) else list(warm_start)
     scored: list[tuple[float, int, dict[str, Any]]] = []
     point: Mapping[str, Any]
     for i, item in enumerate(items):
@@ -172,6 +172,9 @@ def warm_start_points(warm_start: Any, space: Any, limit: int | None = None) -> 
                 continue
         elif isinstance(item, Mapping):
             point, q = item, math.inf
+        elif isinstance(item, (str, os.PathLike)):
+            raise ValidationError(f"warm_start holds the file name {str(item)!r}; give the results it holds: "
+                                  f"metafx.SearchResult.from_json({str(item)!r})")
         else:
             raise ValidationError(f"warm_start holds {item!r}; give SearchResults of related tasks or points (dicts)")
         fitted = {d.name: d.clip(point[d.name]) for d in space.dimensions if d.name in point}
@@ -195,7 +198,7 @@ def prior_observations(warm_start: Any, space: Any) -> list[PriorObservation]:
     """
     if warm_start is None:
         return []
-    items = [warm_start] if isinstance(warm_start, (Mapping, SearchResult)) else list(warm_start)
+    items = [warm_start] if isinstance(warm_start, (Mapping, SearchResult, str, os.PathLike)) else list(warm_start)
     results = [r for r in items if isinstance(r, SearchResult)]
     out: list[PriorObservation] = []
     for task, res in enumerate(results):

@@ -84,8 +84,9 @@ class SearchProblem:
             raise ValidationError(f"oversample={oversample!r} must be a number in [1, 1000] (1 = no pruning)")
         self.oversample = float(oversample)
         self.prune_by = prune_by
+        pruner = make_component("scorer", prune_by, None)  # a misspelt name is refused even where it goes unused
         if self.oversample > 1.0:
-            self._pruner = make_component("scorer", prune_by, None)
+            self._pruner = pruner
         min_cost = float(self.family.min_cost())
         if self.budget < min_cost:
             raise ValidationError(

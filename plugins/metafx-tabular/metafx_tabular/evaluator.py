@@ -255,6 +255,20 @@ class CVLinear(SetEvaluator):
         "missing": [Options(*missing_modes)],
     }
 
+    #: the model in :attr:`quality_label`: for class labels, for a real target, for either
+    model_words: tuple[str, str, str] = ("logistic regression", "ridge regression", "linear model")
+
+    @property
+    def quality_label(self) -> str:
+        """What the score is: the metric (by the task, or both while ``task="auto"``), the CV and the model."""
+        words = dict(zip(("classification", "regression", "auto"), self.model_words))
+        metric = {"classification": "-log-loss", "regression": "R^2",
+                  "auto": "-log-loss (classes) or R^2 (real target)"}.get(self.task, "score")
+        if self.scoring != "auto":
+            metric = str(self.scoring)
+        repeats = f" x{self.n_repeats}" if self.n_repeats != 1 else ""
+        return f"{metric}, {self.n_splits}-fold CV{repeats}, {words.get(self.task, self.model_words[2])}"
+
     def _model(self, task: str, empty: bool) -> Any:
         from sklearn.dummy import DummyClassifier, DummyRegressor
         from sklearn.linear_model import LogisticRegression, Ridge
@@ -444,6 +458,7 @@ class CVTree(CVLinear):
     name = "cv-tree"
     summary = "k-fold CV of small gradient-boosted trees (HistGradientBoosting; log-loss or R^2), by target type"
     missing_modes = ("native", "mean", "indicator")
+    model_words = ("boosted trees", "boosted trees", "boosted trees")
     #: ``TableExtractor(confirm="auto")`` confirms this evaluator's set on a fresh split, as ``cv-linear``'s:
     #: of eight confirmations tried on the plugin's dev tables (5 folds x 3 repeats, LightGBM downstream),
     #: it kept the most gain net of the harm it let through; the significance test (``"test"``) kept

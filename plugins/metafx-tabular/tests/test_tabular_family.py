@@ -54,6 +54,18 @@ def test_infer_task():
     assert infer_task(np.arange(100.0)) == "regression"  # many distinct integer values
 
 
+@pytest.mark.parametrize("name, params, label", [
+    ("cv-linear", {}, "-log-loss (classes) or R^2 (real target), 5-fold CV x3, linear model"),
+    ("cv-linear", {"task": "classification"}, "-log-loss, 5-fold CV x3, logistic regression"),
+    ("cv-linear", {"task": "regression", "n_repeats": 1}, "R^2, 5-fold CV, ridge regression"),
+    ("cv-linear", {"scoring": "accuracy", "task": "classification"}, "accuracy, 5-fold CV x3, logistic regression"),
+    ("cv-tree", {}, "-log-loss (classes) or R^2 (real target), 3-fold CV, boosted trees"),
+])
+def test_evaluators_name_their_quality(name, params, label):
+    # what `metafx search` prints as the best quality and plots draw on their axis: the score, not "quality (cv-linear)"
+    assert metafx.plugin.make_component("set-evaluator", name, params).quality_label == label
+
+
 def test_column_rank_puts_the_informative_column_first(table):
     X, _ = table
     y = (X[:, 4] > 0).astype(int)
