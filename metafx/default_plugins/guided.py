@@ -58,8 +58,8 @@ depends on nothing else: a resumed search (journal replay through ``ask``/``tell
 re-draws it exactly.  Its record has no point (``kind="portfolio"``); a point step drawn by
 the engine records the mean meta-features of its set as its point, and
 ``metadata["proposed_points"]`` keeps the proposed points.  Every random number of step ``j``
-comes from generators seeded by ``(seed, j, ...)``: the search is a function of its seed.  ``SearchResult.bound()``
-refuses for this engine (the points are chosen by a model of the data).
+comes from generators seeded by ``(seed, j, ...)``: the search is a function of its seed.
+``SearchResult.bound()`` refuses for this engine (the points are chosen by a model of the data).
 """
 
 from __future__ import annotations
@@ -178,8 +178,8 @@ class GuidedSearch(SearchEngine):
     #: the 3 best steps' sets are scored again on a fresh split at the end (search's ``reselect``; how it was
     #: chosen: docs/results/guided_engine.md)
     reselect = 3
-    #: ``feature_map`` and ``prior_portfolio_every`` came later than the other parameters: while unset they are
-    #: left out of a search's signature, so journals written before they were added still resume
+    #: ``feature_map``, ``prior_portfolio_every`` and ``prior_portfolio`` came later than the other parameters: while
+    #: None (the searches of before) they are left out of a search's signature, so older journals still resume
     signature_omits = {"feature_map": None, "prior_portfolio_every": None, "prior_portfolio": None}
     #: the steps of warm-start results join the quality model (:meth:`observe_prior`)
     uses_prior = True
