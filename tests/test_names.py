@@ -190,3 +190,24 @@ def test_the_shared_search_under_its_old_name_warns_and_still_works(tmp_path):
     assert [r.step for r in res.trajectory] == [1, 2]
     with pytest.raises(AttributeError, match="no attribute 'run_searches'"):
         distributed.run_searches  # noqa: B018
+
+
+def test_dimension_labels_name_the_values_in_reports():
+    """A dimension's labels name its values where a point is shown (a tabular family's operator indices)."""
+    from metafx.core.values import Dimension, MetaFeatureSpace
+    from metafx.loop.result import describe_point
+
+    op = Dimension("op", "int", 0, 2, labels=("log", "mul", "ratio"))
+    cat = Dimension("c", "categorical", choices=(0, 1), labels=("a", "b"))
+    space = MetaFeatureSpace((Dimension("k", "int", 1, 3), op, cat, Dimension("r", "float", 0.0, 1.0)))
+    point = {"k": 2, "op": 1, "c": 0, "r": 0.25}
+    assert space.describe(point) == "k=2, op=1 (mul), c=0 (a), r=0.25"
+    assert op.label(2) == "ratio" and op.label(3) is None and op.label(0.5) is None
+    again = MetaFeatureSpace.from_dict(space.to_dict())
+    assert again == space and "labels" not in space.to_dict()["dimensions"][0]
+    assert describe_point(space.to_dict(), point) == space.describe(point)
+    assert describe_point({}, point) == describe_point({"dimensions": "edited"}, point) == "k=2, op=1, c=0, r=0.25"
+    for bad in (dict(kind="int", low=0, high=2, labels=("a", "b")), dict(kind="float", low=0, high=1, labels=("a",)),
+                dict(kind="int", low=0, high=0, labels=(3,))):
+        with pytest.raises(metafx.ValidationError, match="labels"):
+            Dimension("x", **bad)

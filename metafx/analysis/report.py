@@ -9,7 +9,7 @@ import numpy as np
 
 from ..core.exceptions import MetafxError
 from ..hooks.manager import get_registry
-from ..loop.result import SearchResult
+from ..loop.result import SearchResult, describe_point
 
 __all__ = ["result_report", "format_report"]
 
@@ -55,7 +55,8 @@ def result_report(result: SearchResult, n_features: int = 10) -> dict[str, Any]:
         "evaluator_summary": _summary_of("set-evaluator", result.evaluator),
         "quality_label": meta.get("quality_label") if isinstance(meta.get("quality_label"), str) else None,
         "budget": result.budget, "seed": result.seed, "n_samples": result.n_samples,
-        "best_point": dict(result.best_point), "best_step": result.best_step,
+        "best_point": dict(result.best_point), "best_point_text": describe_point(result.space, result.best_point),
+        "best_step": result.best_step,
         "best_step_kind": best.kind if best is not None else None,
         "best_quality": _num(result.best_quality),
         "holdout_error": _num(result.holdout_error),
@@ -131,7 +132,8 @@ def format_report(r: dict[str, Any]) -> str:
         f"data: {_fmt_data(r['data'])}",
         (f"best point: none, step {r['best_step']} of {t['steps']} was a portfolio step (the union of the best sets "
          "found before it)" if r.get("best_step_kind") == "portfolio" else
-         f"best point: {_fmt_point(r['best_point'])} (step {r['best_step']} of {t['steps']})"),
+         f"best point: {r.get('best_point_text') or _fmt_point(r['best_point'])} (step {r['best_step']} of "
+         f"{t['steps']})"),
         "quality: " + ("none (no step drew features)" if r["best_quality"] is None else f"{r['best_quality']:.4f}")
         + f" = the search's score of the chosen set on the training data{what}",
     ]

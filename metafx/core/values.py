@@ -43,6 +43,10 @@ class Dimension:
         (rounded for integers), or the first choice, when omitted.
     choices : tuple, optional
         The values of a categorical dimension.
+    labels : tuple of str, optional
+        Names of the values, for display only (reports, ``metafx show``): ``labels[i]`` names the
+        ``i``-th value (``low + i`` of an int dimension, ``choices[i]`` of a categorical one), e.g. the
+        operators behind the indices of a tabular family's ``op``.  Not for float dimensions.
 
     Examples
     --------
@@ -60,8 +64,32 @@ class Dimension:
     default: Any = None
     description: str = ""
     choices: tuple = ()
+    labels: tuple = ()
 
     def __post_init__(self) -> None:
+        self._check_kind()
+        labels = tuple(self.labels)
+        object.__setattr__(self, "labels", labels)
+        if labels and (self.kind == "float" or len(labels) != self.n_values
+                       or not all(isinstance(x, str) for x in labels)):
+            raise ValidationError(f"Dimension {self.name!r}: labels={self.labels!r} must be one string per value "
+                                  f"of an int or categorical dimension ({self.n_values} here)")
+
+    def label(self, value: Any) -> str | None:
+        """The name of ``value`` from ``labels`` (None without labels or for a value outside the dimension)."""
+        if not self.labels:
+            return None
+        if self.kind == "categorical":
+            i = next((j for j, c in enumerate(self.choices) if c == value and type(c) is type(value)), None)
+            if i is None:
+                i = next((j for j, c in enumerate(self.choices) if c == value), None)
+        else:
+            low, _ = self._bounds
+            v = float(value) - low if isinstance(value, (int, float, np.integer, np.floating)) else -1.0
+            i = int(v) if v == int(v) and 0 <= v < len(self.labels) else None
+        return None if i is None else self.labels[i]
+
+    def _check_kind(self) -> None:
         if self.kind not in KINDS:
             raise ValidationError(f"Dimension {self.name!r}: kind={self.kind!r}; allowed: {', '.join(map(repr, KINDS))}")
         if self.kind == "categorical":
@@ -289,13 +317,25 @@ class MetaFeatureSpace:
             n *= d.n_values
         return n
 
+    def describe(self, point: Mapping[str, Any]) -> str:
+        """``point`` as text, each value followed by its label where its dimension has labels:
+        ``"arity=2, op=3 (mul), rank=0"``."""
+        dims = {d.name: d for d in self.dimensions}
+        out = []
+        for k, v in point.items():
+            text = f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}"
+            name = dims[k].label(v) if k in dims else None
+            out.append(f"{text} ({name})" if name is not None else text)
+        return ", ".join(out)
+
     def to_dict(self) -> dict[str, Any]:
-        dims = [{k: v for k, v in asdict(d).items() if k != "choices" or v} for d in self.dimensions]
+        dims = [{k: v for k, v in asdict(d).items() if k not in ("choices", "labels") or v} for d in self.dimensions]
         return {"dimensions": dims, "fixed": dict(self.fixed)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MetaFeatureSpace:
-        return cls(tuple(Dimension(**{**d, "choices": tuple(d.get("choices", ()))}) for d in data["dimensions"]),
+        return cls(tuple(Dimension(**{**d, "choices": tuple(d.get("choices", ())), "labels": tuple(d.get("labels", ()))})
+                         for d in data["dimensions"]),
                    data.get("fixed", {}))
 
 

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from ..core.exceptions import MetafxError, UnknownComponentError, ValidationError
-from ..core.values import StepRecord
+from ..core.values import MetaFeatureSpace, StepRecord
 from ..hooks.manager import get_registry
 from ..hooks.registry import EVALUATOR_KINDS
 from ..learn import bounds
@@ -318,7 +318,7 @@ class SearchResult:
         return table
 
     def summary(self) -> str:
-        pt = ", ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}" for k, v in self.best_point.items())
+        pt = describe_point(self.space, self.best_point)
         if not self.best_point and any(r.step == self.best_step and r.kind == "portfolio" for r in self.trajectory):
             pt = "none: a portfolio step, the union of the best sets found before it"
         lines = [
@@ -446,3 +446,16 @@ def plugin_provenance(registry: Any, components: Mapping[str, str]) -> dict[str,
 
 #: the component kind of a result's field, where the two differ
 _FIELD_KINDS = {"evaluator": "set-evaluator"}
+
+
+def describe_point(space: Mapping[str, Any] | None, point: Mapping[str, Any]) -> str:
+    """``point`` as text, with the names a result's recorded ``space`` gives its values (``op=3 (mul)``)."""
+    try:
+        return MetaFeatureSpace.from_dict(space).describe(point) if space else _plain(point)
+    except (KeyError, TypeError, ValueError, ValidationError):  # a space edited by hand, or of another version
+        return _plain(point)
+
+
+def _plain(point: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}" for k, v in point.items())
+

@@ -951,20 +951,23 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         n_op = len(ops) + (1 if self.mix else 0)
         op_desc = ", ".join(f"{i}={o}" for i, o in enumerate(ops)) + (f", {len(ops)}=any (a mixed set)" if self.mix else "")
         op_start = ops.index("mul") if "mul" in ops else 0
+        op_names = tuple(ops) + (("any (a mixed set)",) if self.mix else ())
         dims = [
             Dimension("arity", "int", 1, k_max, step=1, default=min(2, k_max), description="number of input columns"),
             Dimension("depth", "int", 1, int(self.max_depth), step=1, default=1, description="operator nesting depth"),
             # nominal_op: a move goes to any other operator; else to a neighbouring index
             Dimension("op", "categorical", choices=tuple(range(n_op)), default=op_start,
-                      description="root operator: " + op_desc) if self.nominal_op else
-            Dimension("op", "int", 0, n_op - 1, step=1, default=op_start, description="root operator: " + op_desc),
+                      description="root operator: " + op_desc, labels=op_names) if self.nominal_op else
+            Dimension("op", "int", 0, n_op - 1, step=1, default=op_start, description="root operator: " + op_desc,
+                      labels=op_names),
             Dimension("rank", "float", 0.0, 1.0, step=0.15, default=0.25,
                       description="quality rank of the best input column (0 = best)"),
         ]
         tags = self.tag_names()
         if tags:
             dims.append(Dimension("tag", "int", 0, len(tags) - 1, step=1, default=0,
-                                  description="tag of the inputs: " + ", ".join(f"{i}={t}" for i, t in enumerate(tags))))
+                                  description="tag of the inputs: " + ", ".join(f"{i}={t}" for i, t in enumerate(tags)),
+                                  labels=tuple(str(t) for t in tags)))
         return MetaFeatureSpace(tuple(dims))
 
     def min_cost(self) -> float:

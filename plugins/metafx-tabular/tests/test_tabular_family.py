@@ -325,6 +325,11 @@ def test_space_bounds_follow_depth(table):
     assert deep.space()["arity"].high == 3 and deep.space()["depth"].high == 2
     one = TabularFamily().fit(X[:, :1], y)
     assert one.space()["arity"].high == 1
+    # the operator indices are named where a point is shown (op=3 (mul))
+    op = shallow.space()["op"]
+    assert op.labels[:len(shallow.enabled_operators)] == tuple(shallow.enabled_operators)
+    assert shallow.space().describe({"op": shallow.enabled_operators.index("mul")}) == \
+        f"op={shallow.enabled_operators.index('mul')} (mul)"
     # one numeric column: the binary arithmetic operators are not enabled (each op value draws its own features)
     assert one.enabled_operators == ["threshold", "log", "square"]
     assert TabularFamily(max_arity=1).fit(X, y).enabled_operators == ["threshold", "log", "square"]
