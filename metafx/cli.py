@@ -86,22 +86,20 @@ _INT = _typed(int, "an integer")
 _NUMBER = _typed(float, "a number")
 def _BUDGET(text: str) -> float | str:
     """``--budget``: a number, or ``auto``."""
-    if text.strip().lower() == "auto":
-        return "auto"
-    allowed = "allowed: a total feature cost above 0, e.g. 500, or auto"
-    value = _typed(float, f"a number or 'auto'; {allowed}")(text)
-    if not (math.isfinite(value) and value > 0):  # refused before the data is read
-        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number above 0; {allowed}")
-    return value
+    return _above_0_or("auto", text, "allowed: a total feature cost above 0, e.g. 500, or auto")
 
 
 def _final_c(text: str) -> float | str:
     """``--final-c``: a number above 0, or ``cv``."""
-    if text.strip().lower() == "cv":
-        return "cv"
-    allowed = "allowed: the C of the final linear SVM, a number above 0 (e.g. 0.1), or cv"
-    value = _typed(float, f"a number or 'cv'; {allowed}")(text)
-    if not (math.isfinite(value) and value > 0):  # refused before the search, not after it
+    return _above_0_or("cv", text, "allowed: the C of the final linear SVM, a number above 0 (e.g. 0.1), or cv")
+
+
+def _above_0_or(word: str, text: str, allowed: str) -> float | str:
+    """``word``, or a finite number above 0, read when the arguments are (before any data or search)."""
+    if text.strip().lower() == word:
+        return word
+    value = _typed(float, f"a number or {word!r}; {allowed}")(text)
+    if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"{text!r} is not a finite number above 0; {allowed}")
     return value
 

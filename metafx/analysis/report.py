@@ -84,10 +84,6 @@ def result_report(result: SearchResult, n_features: int = 10) -> dict[str, Any]:
     return report
 
 
-def _fmt_point(point: dict[str, Any]) -> str:
-    return ", ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}" for k, v in point.items())
-
-
 def _fmt_data(d: Any) -> str:
     if not isinstance(d, dict):
         return "not recorded"
@@ -132,8 +128,7 @@ def format_report(r: dict[str, Any]) -> str:
         f"data: {_fmt_data(r['data'])}",
         (f"best point: none, step {r['best_step']} of {t['steps']} was a portfolio step (the union of the best sets "
          "found before it)" if r.get("best_step_kind") == "portfolio" else
-         f"best point: {r.get('best_point_text') or _fmt_point(r['best_point'])} (step {r['best_step']} of "
-         f"{t['steps']})"),
+         f"best point: {r['best_point_text']} (step {r['best_step']} of {t['steps']})"),
         "quality: " + ("none (no step drew features)" if r["best_quality"] is None else f"{r['best_quality']:.4f}")
         + f" = the search's score of the chosen set on the training data{what}",
     ]

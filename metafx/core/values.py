@@ -79,15 +79,13 @@ class Dimension:
         """The name of ``value`` from ``labels`` (None without labels or for a value outside the dimension)."""
         if not self.labels:
             return None
-        if self.kind == "categorical":
-            i = next((j for j, c in enumerate(self.choices) if c == value and type(c) is type(value)), None)
-            if i is None:
-                i = next((j for j, c in enumerate(self.choices) if c == value), None)
-        else:
-            low, _ = self._bounds
-            v = float(value) - low if isinstance(value, (int, float, np.integer, np.floating)) else -1.0
-            i = int(v) if v == int(v) and 0 <= v < len(self.labels) else None
-        return None if i is None else self.labels[i]
+        try:
+            v = self.check(value)
+        except ValidationError:
+            return None
+        if self.kind == "categorical":  # check returns the very choice
+            return self.labels[next(j for j, c in enumerate(self.choices) if c is v)]
+        return self.labels[v - int(self._bounds[0])]
 
     def _check_kind(self) -> None:
         if self.kind not in KINDS:

@@ -155,9 +155,7 @@ def warm_start_points(warm_start: Any, space: Any, limit: int | None = None) -> 
     ones take their defaults, fixed ones their fixed value, values are clipped
     to the ranges.  Repeated points are kept once; at most ``limit``.
     """
-    if warm_start is None:
-        return []
-    items = [warm_start] if isinstance(warm_start, (Mapping, SearchResult, str, os.PathLike)) else list(warm_start)
+    items = _warm_items(warm_start)
     scored: list[tuple[float, int, dict[str, Any]]] = []
     point: Mapping[str, Any]
     for i, item in enumerate(items):
@@ -187,6 +185,14 @@ def warm_start_points(warm_start: Any, space: Any, limit: int | None = None) -> 
     return out[:limit] if limit is not None else out
 
 
+def _warm_items(warm_start: Any) -> list[Any]:
+    """``warm_start`` as a list: one result, point or file name alone, or the items of a list of them."""
+    if warm_start is None:
+        return []
+    single = (Mapping, SearchResult, str, os.PathLike)
+    return [warm_start] if isinstance(warm_start, single) else list(warm_start)
+
+
 def prior_observations(warm_start: Any, space: Any) -> list[PriorObservation]:
     """Every point step of the warm-start results, as :class:`~metafx.plugin.PriorObservation` (engines with
     ``uses_prior``): the point the step drew at, its quality and the index of its result among the results given.
@@ -196,9 +202,7 @@ def prior_observations(warm_start: Any, space: Any) -> list[PriorObservation]:
     :func:`warm_start_points` fits points; portfolio steps (no point) and steps of non-finite quality are left
     out, and points given as such (dicts) carry no quality and give none.  In result order, then step order.
     """
-    if warm_start is None:
-        return []
-    items = [warm_start] if isinstance(warm_start, (Mapping, SearchResult, str, os.PathLike)) else list(warm_start)
+    items = _warm_items(warm_start)
     results = [r for r in items if isinstance(r, SearchResult)]
     out: list[PriorObservation] = []
     for task, res in enumerate(results):

@@ -451,11 +451,8 @@ _FIELD_KINDS = {"evaluator": "set-evaluator"}
 def describe_point(space: Mapping[str, Any] | None, point: Mapping[str, Any]) -> str:
     """``point`` as text, with the names a result's recorded ``space`` gives its values (``op=3 (mul)``)."""
     try:
-        return MetaFeatureSpace.from_dict(space).describe(point) if space else _plain(point)
+        known = MetaFeatureSpace.from_dict(space) if space else MetaFeatureSpace(())
     except (KeyError, TypeError, ValueError, ValidationError):  # a space edited by hand, or of another version
-        return _plain(point)
-
-
-def _plain(point: Mapping[str, Any]) -> str:
-    return ", ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}" for k, v in point.items())
+        known = MetaFeatureSpace(())
+    return known.describe(point)
 
