@@ -199,7 +199,7 @@ class TableExtractor(MetaFeatureExtractor):
             return self._fit_holdout(X, y)
         confirm = getattr(evaluator, "table_confirm", True) if self.confirm == "auto" else self.confirm
         if not _is_confirm(confirm, ("test",)):
-            raise ValidationError(f"evaluator {self.evaluator!r} has table_confirm={confirm!r} (read by "
+            raise ValidationError(f"evaluator {self._search_evaluator()!r} has table_confirm={confirm!r} (read by "
                                   "confirm='auto'); allowed: True, False, 'test'")
         yv = np.asarray(y)
         if yv.ndim == 2 and yv.shape[1] == 1:  # a column vector, as the search reads it
