@@ -132,7 +132,8 @@ def paired_differences(model: str, M_cols: np.ndarray, M_set: np.ndarray, catego
         n_splits=n_splits, n_repeats=n_repeats, random_state=seed)
     est_cols = user_model(model, task, categorical_cols)
     est_set = user_model(model, task, categorical_set)
-    s_set, s_cols = [], []
+    s_set: list[float] = []
+    s_cols: list[float] = []
     from threadpoolctl import threadpool_limits
 
     with warnings.catch_warnings(), threadpool_limits(1):
