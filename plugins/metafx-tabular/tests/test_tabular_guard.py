@@ -122,6 +122,15 @@ def test_holdout_split_is_stratified_disjoint_and_seeded():
     assert c.size == 20 and s.size == 21
 
 
+def test_guard_doctests():
+    import doctest
+
+    import metafx_tabular.guard
+
+    res = doctest.testmod(metafx_tabular.guard)
+    assert res.attempted > 0 and res.failed == 0
+
+
 def test_guard_decision_is_the_corrected_t_above_two():
     d = np.array([0.03, 0.01, 0.02, 0.025, 0.015, 0.02, 0.01, 0.03, 0.02, 0.02])
     g = guard_decision(d, n_splits=5)
