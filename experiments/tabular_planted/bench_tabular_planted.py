@@ -350,10 +350,10 @@ def main() -> None:
                 for g in a.generators:
                     runs.append(run_one(g, seed, a.rows, params, style, model) if styled
                                 else run_one(g, seed, a.rows, params))
-            if a.out:
-                Path(a.out).parent.mkdir(parents=True, exist_ok=True)
-                Path(a.out).write_text(json.dumps({"args": vars(a), "command": command, "commit": commit, "runs": runs},
-                                                  indent=1, default=str))
+                    if a.out:  # after every generator: an interrupted run keeps what it measured
+                        Path(a.out).parent.mkdir(parents=True, exist_ok=True)
+                        Path(a.out).write_text(json.dumps({"args": vars(a), "command": command, "commit": commit,
+                                                           "runs": runs}, indent=1, default=str))
     print(summarize(runs))
 
 
