@@ -188,7 +188,7 @@ def check_family_speed(family: Any, X: Any, y: Any, *, budget: float, steps: int
         evaluate = float(res.metadata.get("timings", {}).get("evaluate", 0.0))
         report.rows.append({"engine": engine, "wall": wall, "draw": clock["draw"], "compute": clock["compute"],
                             "evaluate": evaluate, "own": max(wall - clock["draw"] - clock["compute"] - evaluate, 0.0),
-                            "computed": int(clock["computed"]), "holdout_error": res.holdout_error})
+                            "computed": int(clock["computed"]), "result": res})
     # the representation of the family's values
     fam = base(**family.get_params())
     data = fam.check_data(X)
