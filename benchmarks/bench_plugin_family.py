@@ -7,7 +7,8 @@ returned dense) on MNIST images, and ``tabular`` (the plugin) on a table (scikit
 rows).  Ratios are the claim: the default engine's time over plain Mufasa's on the same family, budget and steps,
 and the default engine's time on ``window-or`` over its time on ``pixel-and``.
 
-    python benchmarks/bench_plugin_family.py [--n-train 2000] [--budget 3000] [--steps 30] [--families pixel-and window-or tabular]
+    python benchmarks/bench_plugin_family.py [--n-train 2000] [--budget 3000] [--steps 30] [--partitions 0]
+        [--families pixel-and window-or tabular] [--engines guided mufasa guided:pool_rows=512] [--out rows.json]
 """
 
 from __future__ import annotations
@@ -43,7 +44,9 @@ def main(argv=None) -> int:
     ap.add_argument("--n-train", type=int, default=2000)
     ap.add_argument("--budget", type=float, default=3000)
     ap.add_argument("--steps", type=int, default=30)
-    ap.add_argument("--engines", nargs="+", default=["guided", "mufasa"])
+    ap.add_argument("--engines", nargs="+", default=["guided", "mufasa"],
+                    help="engines, each optionally with parameters: guided:pool_rows=512")
+    ap.add_argument("--partitions", nargs="+", type=int, default=[0], help="split seeds of the MNIST images")
     ap.add_argument("--families", nargs="+", default=["pixel-and", "window-or", "tabular"])
     ap.add_argument("--out", default=None, help="write the rows as JSON here")
     args = ap.parse_args(argv)
@@ -52,12 +55,18 @@ def main(argv=None) -> int:
     from metafx.testing import check_family_speed
 
     metafx.plugin.register_plugin(_window_or(), name="window-or")
+    arms = []
+    for spec in args.engines:
+        engine, _, rest = spec.partition(":")
+        params = {k: json.loads(v) for k, v in (kv.split("=", 1) for kv in rest.split(",") if kv)} or None
+        arms.append((spec, engine, params))
     rows = []
     if set(args.families) & {"pixel-and", "window-or"}:
         X, y = mnist(args.data_dir)
-        tr, te = split_indices(len(y), args.n_train, args.n_train, 0)
-        metafx.search(X[tr][:200], y[tr][:200], budget=20, steps=2, seed=0, progress=False)  # compile the kernels
-    for name in args.families:
+        metafx.search(X[:200], y[:200], budget=20, steps=2, seed=0, progress=False)  # compile the kernels
+    for name, part in [(f, p) for p in args.partitions for f in args.families]:
+        if name != "tabular":
+            tr, te = split_indices(len(y), args.n_train, args.n_train, part)
         if name == "tabular":
             from sklearn.datasets import load_breast_cancer
 
@@ -69,21 +78,23 @@ def main(argv=None) -> int:
             data, budget = (X[tr], y[tr], X[te], y[te]), args.budget
         fam = metafx.plugin.make_component("family", name, None)
         report = check_family_speed(fam, data[0], data[1], budget=budget if budget != "auto" else 500,
-                                    steps=args.steps, engines=args.engines)
-        print(f"\n{name}: budget {budget}, {args.steps} steps, {len(data[1])} training samples")
+                                    steps=args.steps, engines=arms)
+        print(f"\n{name}: budget {budget}, {args.steps} steps, {len(data[1])} training samples, partition {part}")
         print(report)
         for r in report.rows:
             res = r.pop("result")
             err = _error(res, data[0], data[1], data[2], data[3]) if name != "tabular" else None
-            rows.append({"family": name, **r, "holdout_error": err, "n_features": res.n_features})
+            rows.append({"family": name, "partition": part, **r, "holdout_error": err, "n_features": res.n_features})
             print(f"  {r['engine']}: held-out error {'-' if err is None else f'{100 * err:.2f} %'}, "
                   f"{res.n_features} features, draw share {(r['draw'] + r['compute']) / r['wall']:.2f}")
-        if "mufasa" in args.engines and "guided" in args.engines:
-            print(f"  guided / mufasa: {report.ratio('guided'):.2f}")
-    walls = {(r["family"], r["engine"]): r["wall"] for r in rows}
-    if ("pixel-and", "guided") in walls and ("window-or", "guided") in walls:
-        print(f"\nguided on window-or / guided on pixel-and: "
-              f"{walls[('window-or', 'guided')] / walls[('pixel-and', 'guided')]:.2f}")
+        if "mufasa" in args.engines:
+            for label in args.engines:
+                if label != "mufasa":
+                    print(f"  {label} / mufasa: {report.ratio(label):.2f}")
+        walls = {(r["family"], r["engine"]): r["wall"] for r in rows if r["partition"] == part}
+        if ("pixel-and", "guided") in walls and ("window-or", "guided") in walls:
+            print(f"\nguided on window-or / guided on pixel-and: "
+                  f"{walls[('window-or', 'guided')] / walls[('pixel-and', 'guided')]:.2f}")
     if args.out:
         Path(args.out).write_text(json.dumps(rows, indent=1))
     return 0
