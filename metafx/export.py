@@ -1,29 +1,26 @@
 """Export a search result as a dependency-free C99 file or a pure-NumPy module.
 
-The chosen features of the pixel families (``pixel-and``, ``pixel-and-local``,
-``pixels``) are ANDs of (negated) pixels, OR-ed over shifts; a linear
-classifier on them is one sum of weights per class.  :func:`to_c` writes them
-as a C99 file with no dependency beyond ``<stdint.h>`` and ``<float.h>`` and no
-dynamic allocation; :func:`to_numpy` as a Python module that needs NumPy only
-(neither metafx nor numba).  Both compute, from binary images:
+The file holds the result's features and, with one, its linear classifier.  The features' code comes from the
+family (:meth:`FeatureFamily.export_c <metafx.plugin.FeatureFamily.export_c>` and ``export_numpy``, returning a
+:class:`~metafx.plugin.FamilyExport`): the pixel families (``pixel-and``, ``pixel-and-local``, ``pixels``) write
+their ANDs of (negated) pixels OR-ed over shifts, the ``tabular`` plugin its numeric operators, and a plugin family
+whatever it implements (``docs/plugins.md``, "Export").  :func:`to_c` writes a C99 file with no dependency beyond
+the standard headers and no dynamic allocation; :func:`to_numpy` a Python module that needs NumPy only (neither
+metafx nor numba).  Both compute, from one sample (an image, a table's row):
 
-* the features, bit for bit those of :meth:`SearchResult.transform
-  <metafx.SearchResult.transform>`;
+* the features, bit for bit those of the family's ``compute`` (for the image families, :meth:`SearchResult.transform
+  <metafx.SearchResult.transform>`);
 * with a linear classifier (``result.classifier`` when the result carries one,
   or the ``classifier`` argument), its decision and predicted class.
 
-The decision of class row ``c`` is ``sum of coef[c, j] over the features j
-that are 1, added in increasing j starting from 0.0, then + intercept[c]``, in
-IEEE-754 double: the operations of SciPy's sparse product and of metafx's
-``FeatureClassifier.decision_function``, so the decisions are bit-identical to
-Python's and so are the predictions, ties included (two classes: ``classes[1]``
-when the decision is > 0, else ``classes[0]``; more classes, one row each: the
-first largest decision wins, as ``numpy.argmax``).  Single precision (float)
-is not used: its 24-bit significand moves decisions by up to ~1e-7 of the
-weights' size and changes predictions near ties.  (A dense BLAS product, as in
-``LinearSVC.predict`` on a dense array, may add in another order; its decision
-can then differ in the last bits, which changes a prediction only when the
-decision is within that rounding of a tie.)
+The decision of class row ``c`` is ``coef[c, j] * feature j`` added in increasing j starting from 0.0 (for 0/1
+features: the weights of the features that are 1), then ``+ intercept[c]``, in IEEE-754 double: the operations of
+metafx's ``FeatureClassifier.decision_function``, so the decisions are bit-identical to Python's and so are the
+predictions, ties included (two classes: ``classes[1]`` when the decision is > 0, else ``classes[0]``; more
+classes, one row each: the first largest decision wins, as ``numpy.argmax``).  Single precision (float) is not
+used: its 24-bit significand moves decisions by up to ~1e-7 of the weights' size and changes predictions near ties.
+(A dense BLAS product, as in ``LinearSVC.predict`` on a dense array, may add in another order; its decision can
+then differ in the last bits, which changes a prediction only when the decision is within that rounding of a tie.)
 
 Examples
 --------
@@ -53,6 +50,7 @@ import numpy as np
 
 from .core import __version__
 from .core.base import FamilyExport, FeatureFamily
+from .core.codegen import c_table, py_list
 from .core.exceptions import ValidationError
 from .loop.files import atomic_write_text
 
@@ -237,9 +235,6 @@ def _comment_safe(text: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- C
-def _c_table(values: np.ndarray | list[str], per_line: int = 16, indent: str = "    ") -> str:
-    items = [str(v) for v in values]
-    return "\n".join(indent + ", ".join(items[i:i + per_line]) + "," for i in range(0, len(items), per_line))
 
 
 def _c_string(s: str) -> str:
@@ -379,7 +374,7 @@ def _c_classifier(name: str, N: str, part: _Part, lin: _Linear) -> list[str]:
     o = ["",
          f"/* class labels: {name}_predict returns an index into this table */",
          f"{ctype} {name}_classes[{N}_N_CLASSES] = {{",
-         _c_table(labels, per_line=8),
+         c_table(labels, per_line=8),
          "};",
          "/* weights (exact binary64 values, hexadecimal) */"]
     if n:
@@ -389,7 +384,7 @@ def _c_classifier(name: str, N: str, part: _Part, lin: _Linear) -> list[str]:
             o += ["    {" + ", ".join(float(v).hex() for v in lin.coef[:, j]) + "},"]
         o += ["};"]
     o += [f"static const double {name}_intercept[{N}_N_DECISIONS] = {{",
-          _c_table([float(v).hex() for v in lin.intercept], per_line=4),
+          c_table([float(v).hex() for v in lin.intercept], per_line=4),
           "};",
           "",
           f"void {name}_decision(const {part.in_c} *{x}, double *out)",
@@ -441,12 +436,6 @@ def _c_classifier(name: str, N: str, part: _Part, lin: _Linear) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------------- NumPy
-def _py_list(values: Any, per_line: int = 16, indent: str = "    ") -> str:
-    items = [repr(v) for v in values]
-    if not items:
-        return ""
-    return "\n" + "\n".join(indent + ", ".join(items[i:i + per_line]) + "," for i in range(0, len(items), per_line)) \
-        + "\n"
 
 
 _NUMPY_INPUTS = '''
@@ -482,10 +471,23 @@ def decision_function(x):
     Row c: ``COEF[c, j] * feature j`` added in increasing j from 0.0 (for 0/1 features: the weights of the
     features that are 1), then ``+ INTERCEPT[c]`` (float64): bit for bit the decision of metafx's
     ``FeatureClassifier``."""
-    f = features(x).astype(np.float64)
-    acc = np.zeros((f.shape[0], COEF.shape[0]), dtype=np.float64)
-    for j in range(N_FEATURES):
-        acc = acc + f[:, j:j + 1] * COEF[:, j]  # a 0 feature adds +-0.0: a sum from +0.0 does not change
+    f = features(x)
+    n = f.shape[0]
+    if VALUE_TYPE == "binary":
+        i, j = np.nonzero(f)  # in row-major order: by sample, then increasing feature
+        count = np.bincount(i, minlength=n)
+        # idx[i, t]: the t-th feature that is 1 on sample i; N_FEATURES (a row of zero weights) after the last
+        idx = np.full((n, int(count.max()) if n else 0), N_FEATURES, dtype=np.intp)
+        idx[i, np.arange(i.size) - np.repeat(np.cumsum(count) - count, count)] = j
+        w = np.concatenate([COEF.T, np.zeros((1, COEF.shape[0]))])
+        acc = np.zeros((n, COEF.shape[0]), dtype=np.float64)
+        for t in range(idx.shape[1]):
+            acc += w[idx[:, t]]  # adding +0.0 after the last changes nothing: a sum from +0.0 is never -0.0
+    else:
+        f = f.astype(np.float64)
+        acc = np.zeros((n, COEF.shape[0]), dtype=np.float64)
+        for j in range(N_FEATURES):
+            acc = acc + f[:, j:j + 1] * COEF[:, j]
     d = acc + INTERCEPT
     return d[:, 0] if COEF.shape[0] == 1 else d
 
@@ -531,14 +533,15 @@ def to_numpy(result: Any, classifier: Any = None, name: str = "metafx_model", *,
          f"N_INPUTS = {part.fx.n_inputs}",
          f"INPUT_SHAPE = {tuple(part.fx.input_shape)!r}",
          f"INPUT_TYPE = {part.fx.input_type!r}",
+         f"VALUE_TYPE = {part.fx.value_type!r}",
          f"N_FEATURES = {part.n}",
-         f"FEATURE_NAMES = [{_py_list(part.names, 1)}]"]
+         f"FEATURE_NAMES = [{py_list(part.names, 1)}]"]
     if lin is not None:
-        coef_rows = "".join(f"    [{_py_list(lin.coef[c].tolist(), 4, '        ')}    ],\n" for c in range(lin.rows))
-        o += [f"CLASSES = np.array([{_py_list(lin.classes, 8)}])",
+        coef_rows = "".join(f"    [{py_list(lin.coef[c].tolist(), 4, '        ')}    ],\n" for c in range(lin.rows))
+        o += [f"CLASSES = np.array([{py_list(lin.classes, 8)}])",
               "# weights: one row for one or two classes (positive side CLASSES[1]), one per class for more",
               f"COEF = np.array([\n{coef_rows}], dtype=np.float64).reshape({lin.rows}, {part.n})",
-              f"INTERCEPT = np.array([{_py_list(lin.intercept.tolist(), 4)}], dtype=np.float64)",
+              f"INTERCEPT = np.array([{py_list(lin.intercept.tolist(), 4)}], dtype=np.float64)",
               f"N_CLASSES = {len(lin.classes)}"]
     o += ["", "", "# ---- the family's features", part.fx.code.rstrip("\n"), "", "", f"_compute = {name}_compute"]
     return "\n".join(o) + "\n" + _NUMPY_INPUTS + (_NUMPY_CLASSIFIER if lin is not None else "")

@@ -442,19 +442,29 @@ def test_cli_export_bad_input(tmp_path, capsys, argv, match):
     assert match in err and len(err.strip().splitlines()) == 1
 
 
-def test_cli_export_refuses_tabular(tmp_path, capsys):
+def test_cli_export_of_a_tabular_result(tmp_path, capsys):
+    """A tabular result exports from the command line (the family implements export_c); an operator the export
+    does not support is one line, exit 2, and no file."""
     pytest.importorskip("metafx_tabular")
     from metafx_tabular import TableExtractor  # noqa: F401  (the plugin is installed: its family is registered)
 
     rng = np.random.default_rng(0)
     Xt = rng.normal(size=(120, 4))
     yt = (Xt[:, 0] > 0).astype(int)
-    res = metafx.search(Xt, yt, family="tabular", budget=10, steps=2, seed=0, progress=False)
+    res = metafx.search(Xt, yt, family="tabular", budget=10, steps=2, seed=0, progress=False,
+                        family_params={"operators": ["threshold", "mul"]})
     res.to_json(tmp_path / "t.json")
-    assert main(["export", str(tmp_path / "t.json"), "--to", "c", "--out", str(tmp_path / "t.c")]) == 2
-    err = capsys.readouterr().err
-    assert "family 'tabular' cannot be exported" in err and len(err.strip().splitlines()) == 1
-    assert not (tmp_path / "t.c").exists()
+    assert main(["export", str(tmp_path / "t.json"), "--to", "c", "--out", str(tmp_path / "t.c")]) == 0
+    assert "t_features" in (tmp_path / "t.c").read_text() or "metafx_model_features" in (tmp_path / "t.c").read_text()
+    res = metafx.search(np.abs(Xt) + 1, yt, family="tabular", budget=10, steps=2, seed=0, progress=False,
+                        family_params={"operators": ["log"]})
+    if any("log(" in n for n in res.feature_names()):
+        res.to_json(tmp_path / "l.json")
+        capsys.readouterr()
+        assert main(["export", str(tmp_path / "l.json"), "--to", "c", "--out", str(tmp_path / "l.c")]) == 2
+        err = capsys.readouterr().err
+        assert "uses the operator 'log'" in err and len(err.strip().splitlines()) == 1
+        assert not (tmp_path / "l.c").exists()
 
 
 def test_docstring_example():

@@ -48,10 +48,12 @@ from ..core.validation import check_binary_images, check_labels, check_table
 from ..core.values import FeatureValues, MetaFeatureSpace
 from ..hooks.manager import get_registry
 from ..hooks.registry import EVALUATOR_KINDS, evaluator_kind, expected_base
+from ..loop.api import search
 from ..loop.components import make_component
 from ..loop.loop import run_search
 from ..loop.problem import SearchProblem, _jsonable
 from ..loop.result import SearchResult
+from .export_check import check_export
 
 __all__ = [
     "FamilyConformance",
@@ -359,9 +361,6 @@ class FamilyConformance:
         (:func:`metafx.testing.check_export`); skipped for a family that does not export."""
         if type(fam).export_c is FeatureFamily.export_c:
             pytest.skip(f"family {fam.name!r} does not implement export_c")
-        from ..loop.api import search
-        from .export_check import check_export
-
         X, y = data
         res = search(X, y, family=type(fam)(**fam.get_params()), budget=self.budget, steps=2, seed=0, progress=False)
         res.fit_classifier(X, y, C=1.0)
