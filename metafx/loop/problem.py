@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -16,6 +15,7 @@ import numpy as np
 from ..core import __version__
 from ..core.base import Candidate, FeatureFamily, SetEvaluator, fill_budget
 from ..core.exceptions import ValidationError
+from ..core.files import physical_memory
 from ..core.values import MetaFeatureSpace, StepRecord
 from ..hooks.manager import get_registry
 from .checks import MAX_FEATURES_PER_SAMPLE, check_fixed
@@ -383,9 +383,4 @@ def _jsonable(obj: Any) -> Any:
     return repr(obj)
 
 
-def _physical_memory() -> float | None:
-    """Bytes of physical memory (None when the platform does not say)."""
-    try:
-        return float(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
-    except (AttributeError, ValueError, OSError):
-        return None
+_physical_memory = physical_memory  # the machine's memory (metafx.core.files)
