@@ -391,6 +391,7 @@ def _read_table(p: Path, fmt: str, target: str | None, need_labels: bool, names:
         raise ValidationError(f"{p} cannot be read as a {fmt.upper()} table: {str(e).strip().splitlines()[0]}") \
             from None
     df.columns = [str(c) for c in df.columns]
+    _check_unique_names(p, _raw_header(pd, p, fmt) if fmt != "parquet" else list(df.columns))
     if df.shape[0] == 0 or df.shape[1] == 0:
         raise ValidationError(f"{p} is an empty table ({df.shape[0]} rows x {df.shape[1]} columns); expected a "
                               "header line and one row per sample")
@@ -416,6 +417,25 @@ def _read_table(p: Path, fmt: str, target: str | None, need_labels: bool, names:
     if df.shape[1] == 0:
         raise ValidationError(f"{p} has no column besides the target {target!r}")
     return DataFile(str(p), "table", fmt, df, y, target=target, columns=list(df.columns))
+
+
+def _raw_header(pd: Any, p: Path, fmt: str) -> list[str]:
+    """A CSV's header as written: pandas renames a repeated name (``y`` again becomes ``y.1``)."""
+    try:
+        head = pd.read_csv(p, sep="\t" if fmt == "tsv" else ",", header=None, nrows=1, dtype=str,
+                           keep_default_na=False)
+    except Exception:  # read above already: the whole table parsed
+        return []
+    return [str(c) for c in head.iloc[0].tolist()] if head.shape[0] else []
+
+
+def _check_unique_names(p: Path, names: Sequence[str]) -> None:
+    """The rule of the Python API (``X has repeated column names``): every column has its own name."""
+    seen: set[str] = set()
+    repeated = [n for n in names if n and (n in seen or seen.add(n))]  # type: ignore[func-returns-value]
+    if repeated:
+        raise ValidationError(f"{p} has repeated column names {sorted(set(repeated))[:10]} in its header; give "
+                              "every column its own name")
 
 
 # ---------------------------------------------------------------------------- binarization

@@ -3,14 +3,16 @@ bounded size (:mod:`metafx.core.files`, where the one atomic writer lives), and 
 
 from __future__ import annotations
 
+import json
 import os
+from typing import Any, Iterable
 
 from ..core.exceptions import ValidationError
 from ..core.files import atomic_file, atomic_write_bytes, atomic_write_text, check_output_path, read_regular_file
 from .storage import journal_path
 
 __all__ = ["atomic_file", "atomic_write_text", "atomic_write_bytes", "check_output_path", "read_regular_file",
-           "storage_file", "same_file"]
+           "storage_file", "same_file", "check_not_an_input", "is_result_file", "check_keeps_results"]
 
 
 def storage_file(storage: object) -> str | None:
@@ -44,3 +46,42 @@ def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
     except OSError:
         pass
     return os.path.realpath(a) == os.path.realpath(b)
+
+
+def check_not_an_input(out: str | os.PathLike[str], inputs: Iterable[tuple[str, Any]], what: str = "--out") -> None:
+    """Refuse an output path that names one of the command's inputs (``(option, path)`` pairs; a path None is
+    skipped), compared as files: ``sub/../t.csv``, a symbolic link or a hard link to ``t.csv`` is ``t.csv``."""
+    for opt, path in inputs:
+        if path is None or not isinstance(path, (str, os.PathLike)) or not os.path.exists(path):
+            continue  # not a file (a registered dataset's name): nothing to destroy
+        if same_file(out, path):
+            raise ValidationError(f"{what}={os.fspath(out)!r} is the command's input {opt} {os.fspath(path)!r}: "
+                                  "writing there would destroy it; give another " + what)
+
+
+def is_result_file(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is an existing file holding a metafx result (JSON with ``family`` and ``trajectory``)."""
+    p = os.fspath(path)
+    try:
+        if not os.path.isfile(p) or os.path.getsize(p) > MAX_SNIFFED_BYTES:
+            return False
+        with open(p, "rb") as fh:
+            data = fh.read(MAX_SNIFFED_BYTES)
+        if not data.lstrip().startswith(b"{"):
+            return False
+        d = json.loads(data)
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(d, dict) and "family" in d and "trajectory" in d
+
+
+#: a result file larger than this is not recognised as one by :func:`is_result_file`
+MAX_SNIFFED_BYTES = 64 << 20
+
+
+def check_keeps_results(out: str | os.PathLike[str], content: str, what: str = "--out") -> None:
+    """Refuse to write ``content`` (features, C source, ...) over an existing metafx result file: replacing a
+    result by something else takes the explicit choice of removing it first."""
+    if is_result_file(out):
+        raise ValidationError(f"{what}={os.fspath(out)!r} holds a metafx result; writing {content} over it would "
+                              f"destroy it: give another {what} (or remove the result first)")
