@@ -901,9 +901,9 @@ COMMANDS["export"] = cmd_export
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        # inside the guard: building the parser imports the plugins (a Ctrl-C there is one line too)
+        args = build_parser().parse_args(argv)
         with log_level(getattr(args, "log_level", None) or "INFO"):
             code = COMMANDS[args.command](args)
             sys.stdout.flush()

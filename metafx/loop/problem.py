@@ -220,6 +220,21 @@ class SearchProblem:
         return Evaluation(dict(point), batch, quality, float(np.sum(batch.costs)), len(batch),
                           {"draw": t1 - t0, "compute": t2 - t1, "evaluate": t3 - t2})
 
+    def columns_quality(self, batch: Any) -> float | None:
+        """The evaluator's score of the table's columns alone (the empty set), at the search's seed, when it
+        scores a set beside them: an evaluator with ``with_columns`` true (the tabular plugin's ``cv-linear``,
+        ``cv-tree``) given values that carry ``columns``; else None.
+
+        The search's quality of such a set is that of the columns *and* the features, which is not what the
+        features alone (``result.transform``) score: the result records both, so that what the features add
+        is seen (``metadata["columns_quality"]``)."""
+        if not getattr(self.evaluator, "with_columns", False):
+            return None
+        values = self.family.compute(self.prepared, batch.take([]))
+        if getattr(values, "columns", None) is None:
+            return None
+        return float(self.evaluator.evaluate(values, self.y, random_state=self.eval_seed))
+
     def make_result(
         self,
         engine: Any,
@@ -250,6 +265,10 @@ class SearchProblem:
             "plugins": plugin_provenance(get_registry(), {"family": family.name, "engine": engine.name,
                                                           "evaluator": self.evaluator.name}),
         }
+        if best is not None:
+            base = self.columns_quality(best.batch)
+            if base is not None:
+                meta["columns_quality"] = base
         meta.update(metadata or {})
         return SearchResult(
             family=family.name,
