@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from typing import Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 __all__ = ["main", "startup_guard", "running_as_command", "guard_rest_of_startup"]
 
@@ -60,7 +60,7 @@ def guard_rest_of_startup() -> None:
         return
     previous = sys.excepthook
 
-    def hook(kind, value, tb):  # type: ignore[no-untyped-def]
+    def hook(kind: type[BaseException], value: BaseException, tb: Any) -> None:
         if issubclass(kind, KeyboardInterrupt):
             print("metafx: interrupted", file=sys.stderr)
             return

@@ -246,8 +246,8 @@ def test_export_out_over_its_result_is_refused(digits120_result, tmp_path, capsy
 
 # ------------------------------------------------------------------ 3. data files checked before they are read
 def _unblock_later(fifo):
-    """Open ``fifo`` for writing in a daemon thread: if a reader wrongly opened it, it gets EOF instead of
-    blocking the test forever."""
+    """Open ``fifo`` for writing in a daemon thread (the open waits for a reader): if the command wrongly
+    opened it, it reads an empty file instead of blocking the test forever."""
     def open_it():
         try:
             with open(fifo, "wb"):
@@ -261,9 +261,9 @@ def _unblock_later(fifo):
 def test_a_fifo_as_data_is_refused_at_once(tmp_path, capsys, suffix):
     fifo = tmp_path / f"data{suffix}"
     os.mkfifo(fifo)
+    _unblock_later(fifo)
     code, _, err = run_cli(capsys, "search", "--data", str(fifo), "--target" if suffix in (".csv", ".parquet")
                            else "--labels", "y")
-    _unblock_later(fifo)
     assert "is a FIFO (named pipe); give a regular file" in one_line_error(code, err)
 
 
