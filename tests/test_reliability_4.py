@@ -475,7 +475,10 @@ def test_ctrl_c_while_the_parser_loads_the_plugins(monkeypatch, capsys):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(cli, "get_registry", interrupted)
-    code, _, err = run_cli(capsys, "plugins")
+    try:
+        code, _, err = run_cli(capsys, "plugins")
+    except KeyboardInterrupt:
+        pytest.fail("the Ctrl-C escaped metafx.cli.main (a traceback on the command line)")
     assert code == 130 and err == "metafx: interrupted\n"
 
 
