@@ -183,7 +183,8 @@ class WindowOr(FeatureFamily):
             lines += ["    (void)image;", "    (void)out;"]
         lines += ["}"]
         return FamilyExport(code="\n".join(lines), n_inputs=h * w, input_type="binary",
-                            value_type="binary", about=f"OR of pixels of a {h} x {w} image, row-major")
+                            value_type="binary", input_shape=(h, w),
+                            about=f"OR of pixels of a {h} x {w} binary image, row-major")
 
     def export_numpy(self, batch, prefix):
         """The features as a NumPy function ``prefix_compute(X) -> (n, n_features) uint8`` of flat 0/1 images."""
@@ -200,7 +201,7 @@ class WindowOr(FeatureFamily):
             "        out[:, f] = X[:, pixels].max(axis=1)",
             "    return out"])
         return FamilyExport(code=code, n_inputs=h * w, input_type="binary", value_type="binary",
-                            about=f"OR of pixels of a {h} x {w} image, row-major")
+                            input_shape=(h, w), about=f"OR of pixels of a {h} x {w} binary image, row-major")
 
 
 @hookimpl
