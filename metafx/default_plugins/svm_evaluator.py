@@ -9,11 +9,9 @@ import sklearn
 from sklearn.exceptions import ConvergenceWarning
 
 from .._kernels.design import rows_scores, transpose_bits
-from .._kernels.packing import pack_columns
 from ..core.base import SetEvaluator
 from ..core.params import Interval, Options
 from ..core.validation import check_labels
-from ..core.values import FeatureValues
 from ..hooks.spec import hookimpl
 from ..learn.svm import (
     LiblinearOvR,
@@ -114,11 +112,6 @@ class CVLinearSVM(SetEvaluator):
     def fold_accuracies(self, X, y, *, random_state=None) -> list[float]:
         """The accuracy on each fold's test part, in the folds' order (:meth:`evaluate` is their mean)."""
         values = as_values(X)
-        if values.packed is None and self.design == "packed" and values.n_features and values.binary:
-            # 0/1 values given dense (result.transform's) are scored as the search scored them, packed: the two
-            # designs are fitted by different solvers, whose accuracies differ at the default tol
-            dense = values.dense(np.uint8)
-            values = FeatureValues(n_samples=values.n_samples, packed=pack_columns(dense), dense=dense)
         y = check_labels(y, values.n_samples, continuous_ok=False)
         folds = stratified_folds(y, self.n_splits, random_state, self.max_train)
         if values.n_features == 0:
