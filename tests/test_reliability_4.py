@@ -140,6 +140,32 @@ def test_a_kill_before_the_rename_leaves_the_old_file_whole(tmp_path):
     assert len(tmp) == 1 and tmp[0].startswith(".f.csv.")
 
 
+def test_two_writers_of_one_feature_file_leave_one_whole_output(tmp_path):
+    """Two transforms on one --out at once: every read sees one writer's whole file, never a mix."""
+    path = tmp_path / "f.npy"
+    outputs = [np.full((2000, 3), k, dtype=np.float64) for k in (1.0, 2.0)]
+    write_features(path, outputs[0], ["a", "b", "c"])
+    errors, seen = [], set()
+
+    def writer(F):
+        try:
+            for _ in range(15):
+                write_features(path, F, ["a", "b", "c"])
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=writer, args=(F,)) for F in outputs]
+    for t in threads:
+        t.start()
+    while any(t.is_alive() for t in threads):
+        A = np.load(path)
+        assert A.shape == (2000, 3) and np.unique(A).size == 1, "a torn or mixed file"
+        seen.add(float(A[0, 0]))
+    for t in threads:
+        t.join()
+    assert not errors and seen <= {1.0, 2.0} and _leftovers(tmp_path) == []
+
+
 @pytest.mark.parametrize("what", ["result", "export", "plot", "features"])
 def test_every_writer_goes_through_the_one_helper(digits120_result, tmp_path, monkeypatch, what):
     calls = []
