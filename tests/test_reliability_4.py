@@ -336,6 +336,14 @@ def test_an_npy_larger_than_the_memory_is_refused_before_reading(tmp_path, monke
         read_data(p, need_labels=False)
 
 
+def test_a_table_larger_than_the_memory_is_refused_before_reading(tmp_path, monkeypatch):
+    p = tmp_path / "t.csv"
+    pd.DataFrame({"a": np.arange(2000.0), "y": np.arange(2000) % 2}).to_csv(p, index=False)
+    monkeypatch.setattr(core_files.os, "sysconf", lambda name: 1024 if name == "SC_PAGE_SIZE" else 4)  # 4 KiB
+    with pytest.raises(metafx.ValidationError, match="GiB of table, more than this machine's"):
+        read_data(p, target="y")
+
+
 def test_npz_defects_are_one_line(tmp_path, capsys):
     good = tmp_path / "good.npz"
     np.savez(good, X=np.zeros((20, 8, 8), np.uint8), y=np.arange(20) % 2)

@@ -131,8 +131,10 @@ def read_data(path: str | os.PathLike[str], *, labels: str | os.PathLike[str] | 
         raise ValidationError(f"{str(p)!r} does not exist; expected {EXPECTED}")
     if p.is_dir():
         return _read_folder(p, need_labels, names)
-    check_regular_file(p, "data file")  # a FIFO would block the reader, /dev/zero feed it without end
+    size = check_regular_file(p, "data file")  # a FIFO would block the reader, /dev/zero feed it without end
     suffix = p.suffix.lower()
+    if suffix in TABLE_SUFFIXES:  # a table takes at least its file's size once read
+        _check_memory(size, str(p), "of table")
     if suffix in ARRAY_SUFFIXES:
         if target is not None:
             raise ValidationError(f"{p}: {names['target']} names a column of a table; {p.name} is an array "
@@ -174,10 +176,10 @@ def _check_declared(shape: tuple[int, ...], dtype: np.dtype, body: int, where: s
     return need
 
 
-def _check_memory(need: int, where: str) -> None:
+def _check_memory(need: int, where: str, what: str = "of arrays") -> None:
     memory = physical_memory()
     if memory is not None and need > memory:
-        raise ValidationError(f"{where} holds {need / 2**30:.3g} GiB of arrays, more than this machine's "
+        raise ValidationError(f"{where} holds {need / 2**30:.3g} GiB {what}, more than this machine's "
                               f"{memory / 2**30:.3g} GiB of memory")
 
 
