@@ -38,7 +38,7 @@ from .hooks.registry import EVALUATOR_KINDS, KINDS
 from .loop.api import DEFAULT_BUDGET, DEFAULT_ENGINE, DEFAULT_STEPS, resolve_budget, search
 from .loop.checks import data_record
 from .loop.components import load_dataset, make_component, role_of
-from .loop.files import check_output_path, same_file, storage_file
+from .loop.files import check_keeps_results, check_not_an_input, check_output_path, same_file, storage_file
 from .loop.logs import LOG_LEVELS, log_level
 from .loop.loop import SearchInterrupted
 from .loop.result import SearchResult
@@ -431,6 +431,9 @@ def _check_out(args: argparse.Namespace) -> None:
     if args.out is None:
         return
     check_output_path(args.out, "--out")
+    check_not_an_input(args.out, [("--data", args.data), ("--labels", args.labels), ("--test", args.test),
+                                  ("--test-labels", args.test_labels)]
+                       + [("--warm-start", f) for f in args.warm_start or []])
     sfile = storage_file(args.storage) if args.storage is not None else None
     if sfile is not None:
         for f in (sfile, f"{sfile}.lock"):
@@ -810,6 +813,8 @@ def cmd_transform(args: argparse.Namespace) -> int:
     out = check_output_path(args.out, "--out")
     if Path(out).suffix.lower() not in (".npy", ".csv", ".parquet", ".pq"):
         raise ValidationError(f"--out {args.out!r}: features are written as FILE.npy, FILE.csv or FILE.parquet")
+    check_not_an_input(out, [("RESULT", args.result), ("--data", args.data)])
+    check_keeps_results(out, "features")
     result = SearchResult.from_json(args.result)
     cls = family_class(result.family)
     recorded = result.metadata.get("data")
@@ -880,6 +885,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         sys.stdout.write((export.to_c if args.to == "c" else export.to_numpy)(result, name=args.name, source=source))
     else:
         check_output_path(args.out, "--out")
+        check_not_an_input(args.out, [("RESULT", args.result)])
+        check_keeps_results(args.out, "C source" if args.to == "c" or args.out.lower().endswith(".c") else "a module")
         path = export.write(result, args.out, to=args.to, name=args.name, source=source)
         clf = getattr(result, "classifier", None)
         print(f"wrote {path} ({result.n_features} features"
@@ -894,9 +901,9 @@ COMMANDS["export"] = cmd_export
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        # inside the guard: building the parser imports the plugins (a Ctrl-C there is one line too)
+        args = build_parser().parse_args(argv)
         with log_level(getattr(args, "log_level", None) or "INFO"):
             code = COMMANDS[args.command](args)
             sys.stdout.flush()

@@ -26,7 +26,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .core.base import Component, FeatureFamily
 from .core.exceptions import ValidationError
-from .core.validation import not_binary_message
+from .core.validation import check_label_types, not_binary_message
 from .hooks.manager import get_registry
 from .loop.api import DEFAULT_ENGINE, DEFAULT_STEPS, resolve_seed, search
 
@@ -244,6 +244,7 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
             shape = arr.shape[1:]
             arr = arr.reshape(arr.shape[0], -1)
         if reset:
+            check_label_types(y)  # the rule of metafx.search, before the labels are converted
             arr, y = validate_data(self, arr, y, dtype="numeric", y_numeric=False)
             type_of_target(y, input_name="y", raise_unknown=True)
         else:
@@ -300,6 +301,7 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
                 raise ValidationError(f"X must be 2-D (n_samples, n_features), got shape {X.shape}")
         validate_data(self, X, reset=reset, skip_check_array=True)
         if reset:
+            check_label_types(y)  # the rule of metafx.search, before the labels are converted
             y = np.asarray(y)
             if y.ndim == 2 and y.shape[1] == 1:
                 y = y.ravel()

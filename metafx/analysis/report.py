@@ -59,6 +59,8 @@ def result_report(result: SearchResult, n_features: int = 10) -> dict[str, Any]:
         "best_step": result.best_step,
         "best_step_kind": best.kind if best is not None else None,
         "best_quality": _num(result.best_quality),
+        "columns_quality": _num(meta["columns_quality"]) if isinstance(meta.get("columns_quality"), (int, float))
+        else None,
         "holdout_error": _num(result.holdout_error),
         "test_score": meta.get("test_score"),
         "n_features": result.n_features, "total_cost": result.total_cost,
@@ -132,6 +134,12 @@ def format_report(r: dict[str, Any]) -> str:
         "quality: " + ("none (no step drew features)" if r["best_quality"] is None else f"{r['best_quality']:.4f}")
         + f" = the search's score of the chosen set on the training data{what}",
     ]
+    base = r.get("columns_quality")
+    if base is not None and r["best_quality"] is not None:
+        lines[-1] = lines[-1].replace("of the chosen set", "of the table's columns with the chosen set")
+        lines.append(f"columns alone: {base:.4f} (the same score of the table's columns without the features: the "
+                     f"features add {r['best_quality'] - base:+.4f}; `transform` computes the features, for use "
+                     "beside the columns)")
     if r["holdout_error"] is not None:
         lines.append(f"held-out error: {100 * r['holdout_error']:.2f} % (linear SVM on the chosen features, held-out data)")
     ts = r.get("test_score")

@@ -327,6 +327,10 @@ class SearchResult:
             f"best {self.quality_label}: {self.best_quality:.4f}",
             f"features: {self.n_features}, total cost {self.total_cost:g}",
         ]
+        base = self.metadata.get("columns_quality") if isinstance(self.metadata, dict) else None
+        if isinstance(base, (int, float)) and math.isfinite(self.best_quality):
+            lines.insert(3, f"  (the table's columns with the chosen features; the columns alone score {base:.4f}: "
+                            f"the features add {self.best_quality - base:+.4f})")
         if self.holdout_error is not None:
             lines.append(f"held-out error: {100 * self.holdout_error:.2f} % (linear SVM on the chosen features)")
         return "\n".join(lines)

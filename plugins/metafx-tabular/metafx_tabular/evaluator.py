@@ -19,6 +19,10 @@ Constructed features are used *next to* a table's own columns, so by default
 scored together with the table's columns: the search then looks for features
 that add to the raw columns rather than features that merely repeat them.
 Values without columns (from any other family, or plain arrays) are scored alone.
+The quality a search records is then that of the columns *with* the features
+(``result.transform`` computes the features alone): the search also records the
+columns' own score (``metadata["columns_quality"]``), and ``result.summary()`` and
+``metafx show`` say what the features add.
 
 Missing values (NaN) in the table's columns are filled with the training
 fold's column mean (``missing="mean"``, as scikit-learn's ``SimpleImputer``

@@ -145,7 +145,11 @@ def _residual_target(D: np.ndarray, y: np.ndarray, task: str) -> np.ndarray:
     else:
         Y = np.asarray(y, dtype=np.float64)[:, None]
     Y = Y - Y.mean(axis=0)
-    A = D.T @ D + 1e-3 * len(D) * np.eye(D.shape[1])
+    lam = 1e-3 * len(D)
+    if D.shape[1] > D.shape[0]:  # wider than long: the same fit through the n x n kernel (D D' + lam I)
+        K = D @ D.T
+        return Y - K @ np.linalg.solve(K + lam * np.eye(D.shape[0]), Y)
+    A = D.T @ D + lam * np.eye(D.shape[1])
     return Y - D @ np.linalg.solve(A, D.T @ Y)
 
 
@@ -193,6 +197,48 @@ def _known_kinds(value: Any) -> bool:
         return False
     kinds = list(value.values()) if isinstance(value, Mapping) else list(value)
     return all(isinstance(k, str) and k in KINDS for k in kinds)
+
+
+class _Candidates:
+    """A group of first-order candidates, counted without being listed: ``n`` and ``get(k)``, the ``k``-th
+    in the order :meth:`TabularFamily.first_order` lists them."""
+
+    def __init__(self, n: int, get: Any) -> None:
+        self.n = int(n)
+        self.get = get
+
+    @classmethod
+    def listed(cls, items: list) -> _Candidates:
+        return cls(len(items), items.__getitem__)
+
+    @classmethod
+    def pairs(cls, op: str, first: np.ndarray, second: np.ndarray, symmetric: bool, one_pool: bool) -> _Candidates:
+        """Pairs ``[a, b]``, ``a`` in ``first`` and ``b`` in ``second`` in their order, ``a != b``; symmetric
+        operators count each pair once: over one pool (arithmetic) ``a`` before ``b``; over two pools
+        ``a < b``, or ``b`` outside the first pool."""
+        in_first = np.isin(second, first)
+
+        def valid(a: int) -> np.ndarray:  # two pools: the b that pair with a
+            ok = second != a
+            return ok & ((second > a) | ~in_first) if symmetric else ok
+
+        if one_pool:  # closed forms: m (m - 1) / 2 or m (m - 1) pairs
+            m = first.size
+            counts = np.arange(m - 1, -1, -1, dtype=np.int64) if symmetric else np.full(m, max(m - 1, 0), np.int64)
+        else:
+            counts = np.array([int(valid(int(a)).sum()) for a in first], dtype=np.int64)
+        ends = np.cumsum(counts)
+
+        def get(k: int) -> tuple[str, list[int], None]:
+            i = int(np.searchsorted(ends, k, side="right"))
+            r = k - (int(ends[i - 1]) if i else 0)
+            a = int(first[i])
+            if one_pool:
+                j = i + 1 + r if symmetric else (r if r < i else r + 1)
+                return op, [a, int(second[j])], None
+            return op, [a, int(second[np.flatnonzero(valid(a))[r]])], None
+
+        return cls(int(ends[-1]) if ends.size else 0, get)
 
 
 # --------------------------------------------------------------------------- the family
@@ -716,33 +762,40 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         enabled operator over each (pair of) column(s) of the kinds it reads; a threshold at
         three quantiles, a date part for every part that varies (``root constants`` None: learned
         as in a draw)."""
+        groups = self._first_order_groups()
+        return [g.get(k) for g in groups for k in range(g.n)]
+
+    def _first_order_groups(self) -> list[_Candidates]:
+        """:meth:`first_order` as groups that are counted without being listed: a table of ``d``
+        columns has about ``3 d^2`` pair candidates (300 million at 10,000 columns), of which the
+        screen builds ``screen`` (2,000) drawn at random; listing them all took gigabytes."""
         self._need_fit()
         ops = self.enabled_operators
-        num = [int(j) for j in np.flatnonzero(self._eligible("numeric"))]
-        out: list[tuple[str, list[int], dict | None]] = []
+        num = np.flatnonzero(self._eligible("numeric")).astype(np.int64)
+        groups: list[_Candidates] = []
         for o in ops:
             op = OPERATORS[o]
             if o in ARITH:
-                if op.arity == 1:
-                    tuples = [[j] for j in num]
-                elif o in SYMMETRIC:
-                    tuples = [[a, b] for i, a in enumerate(num) for b in num[i + 1:]]
-                else:
-                    tuples = [[a, b] for a in num for b in num if a != b]
+                pools = [num] * op.arity
+                sym = o in SYMMETRIC
+                strict = True  # arithmetic pairs over one pool: a < b when symmetric, a != b otherwise
             else:
-                pools = [[int(j) for j in np.flatnonzero(self._eligible(k))] for k in op.kinds]
-                if len(pools) == 1:
-                    tuples = [[j] for j in pools[0]]
-                elif o in SYMMETRIC:
-                    tuples = [[a, b] for a in pools[0] for b in pools[1] if a < b or (b not in pools[0] and a != b)]
+                pools = [np.flatnonzero(self._eligible(k)).astype(np.int64) for k in op.kinds]
+                sym = o in SYMMETRIC
+                strict = False
+            if len(pools) == 1:
+                cols = [[int(j)] for j in pools[0]]
+                if o in ("threshold", "date_part"):
+                    listed = []
+                    for c in cols:
+                        variants = op.variants([self._rows()[:, c[0]]])
+                        listed += [(o, c, v) for v in (variants if variants else [None])]
                 else:
-                    tuples = [[a, b] for a in pools[0] for b in pools[1] if a != b]
-            for cols in tuples:
-                variants = op.variants([self._rows()[:, j] for j in cols]) if o in ("threshold", "date_part") \
-                    else None
-                for v in variants if variants else [None]:
-                    out.append((o, cols, v))
-        return out
+                    listed = [(o, c, None) for c in cols]
+                groups.append(_Candidates.listed(listed))
+            else:
+                groups.append(_Candidates.pairs(o, pools[0], pools[1], sym, strict))
+        return groups
 
     def _screen_candidates(self) -> None:
         """Enumerate the first-order candidates (at most ``screen`` of them, drawn at random beyond),
@@ -752,11 +805,16 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         self._rescored = {}
         if not int(self.screen) or self._target is None:
             return
-        cands = self.first_order()
+        groups = self._first_order_groups()
+        total = sum(g.n for g in groups)
         rng = np.random.default_rng(0)
-        if len(cands) > int(self.screen):
-            keep = np.sort(rng.choice(len(cands), size=int(self.screen), replace=False))
-            cands = [cands[i] for i in keep]
+        if total > int(self.screen):
+            keep = np.sort(rng.choice(total, size=int(self.screen), replace=False))
+            starts = np.cumsum([0] + [g.n for g in groups])
+            at = np.searchsorted(starts, keep, side="right") - 1
+            cands = [groups[int(g)].get(int(k - starts[g])) for g, k in zip(at, keep)]
+        else:
+            cands = [g.get(k) for g in groups for k in range(g.n)]
         seen: set[str] = set()
         ops = self.enabled_operators
         built, keys = [], []
