@@ -5,7 +5,11 @@ The chosen features of the pixel families (``pixel-and``, ``pixel-and-local``,
 classifier on them is one sum of weights per class.  :func:`to_c` writes them
 as a C99 file with no dependency beyond ``<stdint.h>`` and ``<float.h>`` and no
 dynamic allocation; :func:`to_numpy` as a Python module that needs NumPy only
-(neither metafx nor numba).  Both compute, from binary images:
+(neither metafx nor numba).  Both take images as the result's rule
+(:attr:`SearchResult.input_rule <metafx.SearchResult.input_rule>`, see
+:mod:`metafx.core.binarization`) does: 0/1 images as they are, grey images
+binarized at the threshold the search used (or refused when their values do not
+fit it, or when the result keeps no threshold); and compute:
 
 * the features, bit for bit those of :meth:`SearchResult.transform
   <metafx.SearchResult.transform>`;
@@ -31,7 +35,7 @@ Examples
 >>> from metafx.export import to_c, to_numpy
 >>> X, y = metafx.load_dataset("digits")
 >>> res = metafx.search(X[:300], y[:300], budget=20, steps=2, seed=0, progress=False)
->>> "void metafx_model_features(const uint8_t *image, uint8_t *out)" in to_c(res)
+>>> "int metafx_model_features(const uint8_t *image, uint8_t *out)" in to_c(res)
 True
 >>> "import numpy as np" in to_numpy(res)
 True
@@ -39,6 +43,7 @@ True
 
 from __future__ import annotations
 
+import inspect
 import json
 import keyword
 import math
@@ -51,6 +56,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from .core import __version__
+from .core.binarization import BINARY, InputRule, binarize_input
 from .core.exceptions import ValidationError
 from .loop.files import atomic_write_text
 
@@ -212,7 +218,7 @@ def _about(result: Any, feats: _Features, lin: _Linear | None, source: str | Non
     lines = [
         f"The {feats.n} features chosen by a metafx search"
         + (f" and the linear classifier fitted on them ({len(lin.classes)} classes)" if lin else "")
-        + f", computed from one binary image of {h} x {w} pixels.",
+        + f", computed from one image of {h} x {w} pixels.",
         "",
         "Result" + (f" {source}" if source else "") + f" (content {checksum}):",
         f"  family {result.family}, engine {result.engine}, evaluator {result.evaluator}, budget {result.budget:g}, "
@@ -226,6 +232,8 @@ def _about(result: Any, feats: _Features, lin: _Linear | None, source: str | Non
         "Feature f is 1 when, for some shift (dy, dx) in {0 .. a-1} x {0 .. a-1} (a = its shift length), every",
         "input (row, col, negated) of it has pixel(row + dy, col + dx) != negated, a pixel outside the image",
         "reading 0: the values of SearchResult.transform, bit for bit.",
+        "",
+        f"Input: {_rule(result).describe()}; other images are refused, as Python refuses them.",
     ]
     if lin is not None:
         dec = ("one decision, class classes[1] when it is > 0, else classes[0]" if len(lin.classes) == 2 else
@@ -240,6 +248,52 @@ def _about(result: Any, feats: _Features, lin: _Linear | None, source: str | Non
             "included.  (float would not do: its rounding changes predictions near ties.)",
         ]
     return lines
+
+
+def _rule(result: Any) -> InputRule:
+    """How the result's images are binarized (:attr:`SearchResult.input_rule`; 0/1 images for an object without)."""
+    rule = getattr(result, "input_rule", None)
+    return rule if isinstance(rule, InputRule) else BINARY
+
+
+def _c_binarizer(name: str, N: str, rule: InputRule) -> list[str]:
+    """The C function that applies the result's rule to one image of bytes: the byte threshold for it (1 for a 0/1
+    image, the stored threshold for grey levels), or -1 where Python refuses the image."""
+    o = [f"/* how an image is binarized (the result's rule: {_comment_safe(rule.describe())}): the byte threshold",
+         "   for it (a pixel is 1 where byte >= it): 1 for an image of 0/1 bytes (taken as it is), "
+         f"{N}_THRESHOLD for grey",
+         "   levels; -1 where Python refuses the image (grey levels when the result keeps no threshold, or bytes",
+         "   outside the range of its training images) */",
+         f"static int {name}_binarizer(const uint8_t *image)",
+         "{",
+         "    int i;",
+         f"    for (i = 0; i < {N}_HEIGHT * {N}_WIDTH; ++i)",
+         "        if (image[i] > 1)",
+         "            break;",
+         f"    if (i == {N}_HEIGHT * {N}_WIDTH)",
+         "        return 1;"]
+    if rule.threshold is None:
+        return o + ["    return -1;", "}"]
+    low = min(max(math.ceil(rule.low), 0), 256)  # a byte b is >= low exactly when b >= ceil(low)
+    high = min(max(math.floor(rule.high), -1), 255)
+    if low > 0 or high < 255:
+        tests = ([f"image[i] < {N}_LOW"] if low > 0 else []) + ([f"image[i] > {N}_HIGH"] if high < 255 else [])
+        o += [f"    for (i = 0; i < {N}_HEIGHT * {N}_WIDTH; ++i)",
+              f"        if ({' || '.join(tests)})",
+              "            return -1;"]
+    return o + [f"    return {N}_THRESHOLD;", "}"]
+
+
+def _c_rule_defines(N: str, rule: InputRule) -> list[str]:
+    if rule.threshold is None:
+        return ["/* no threshold: the result was searched on 0/1 images; other images are refused (-1) */"]
+    t = min(max(math.ceil(rule.threshold), 0), 256)  # a byte b is >= threshold exactly when b >= ceil(threshold)
+    return [f"/* grey images: a pixel is 1 where its byte >= {N}_THRESHOLD (the search's threshold "
+            f"{rule.threshold:g}); bytes",
+            f"   must lie in {N}_LOW .. {N}_HIGH (the range of its training images, [{rule.low:g}, {rule.high:g}]) */",
+            f"#define {N}_THRESHOLD {t}",
+            f"#define {N}_LOW {min(max(math.ceil(rule.low), 0), 256)}",
+            f"#define {N}_HIGH {min(max(math.floor(rule.high), -1), 255)}"]
 
 
 def _comment_safe(text: str) -> str:
@@ -291,12 +345,17 @@ def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, sou
     str
         A C99 file with, for ``name = "m"``::
 
-            void m_features(const uint8_t *image, uint8_t *out);  /* out[m_N_FEATURES], 0/1 */
-            void m_decision(const uint8_t *image, double *out);   /* out[m_N_DECISIONS] (with a classifier) */
-            int  m_predict(const uint8_t *image);                 /* index into m_classes (with a classifier) */
+            int m_features(const uint8_t *image, uint8_t *out);  /* out[m_N_FEATURES], 0/1 */
+            int m_decision(const uint8_t *image, double *out);   /* out[m_N_DECISIONS] (with a classifier) */
+            int m_predict(const uint8_t *image);                 /* index into m_classes (with a classifier) */
 
-        ``image`` is ``H * W`` bytes, row-major, 0 or 1 (any nonzero byte counts
-        as 1).  No dynamic allocation; the stack holds the image as bits (8
+        ``image`` is ``H * W`` bytes, row-major: 0/1 (taken as it is), or grey
+        levels binarized by the result's rule (:attr:`SearchResult.input_rule
+        <metafx.SearchResult.input_rule>`: a pixel is 1 where its byte ``>=
+        m_THRESHOLD``).  An image Python refuses (grey levels for a result
+        searched on 0/1 images, bytes outside the range of the training images)
+        is refused: each function returns -1 and writes nothing (else 0, or the
+        class index).  No dynamic allocation; the stack holds the image as bits (8
         bytes per 64 pixels of a row, with ``a - 1`` more rows and columns
         for the largest shift length ``a``) and, for the decision, one byte
         per feature.  The decision needs IEEE
@@ -306,6 +365,7 @@ def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, sou
     name = _check_name(name)
     feats = _features(result)
     lin = _linear(result, classifier, feats.n)
+    rule = _rule(result)
     N = name.upper()
     h, w, n, p = feats.height, feats.width, feats.n, feats.pad
     ph, pw = h + p, w + p
@@ -320,11 +380,12 @@ def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, sou
                     " *"]
     o += [(" * " + s).rstrip() for s in about]
     o += [" *",
-          " * API (image: H x W bytes, row-major, 0 or 1; any nonzero byte counts as 1):",
-          f" *   void {name}_features(const uint8_t *image, uint8_t *out);   out: {N}_N_FEATURES bytes, 0 or 1"]
+          " * API (image: H x W bytes, row-major: 0/1, or grey levels binarized by the result's rule, see Input;",
+          " * each function returns -1 and writes nothing for an image the rule refuses, as Python refuses it):",
+          f" *   int {name}_features(const uint8_t *image, uint8_t *out);   0; out: {N}_N_FEATURES bytes, 0 or 1"]
     if lin is not None:
-        o += [f" *   void {name}_decision(const uint8_t *image, double *out);    out: {N}_N_DECISIONS doubles",
-              f" *   int  {name}_predict(const uint8_t *image);                  class index: {name}_classes[i]"]
+        o += [f" *   int {name}_decision(const uint8_t *image, double *out);    0; out: {N}_N_DECISIONS doubles",
+              f" *   int {name}_predict(const uint8_t *image);                  class index: {name}_classes[i]"]
     o += [f" * No dynamic allocation; stack: {8 * words} bytes (the image as bits)"
           + (f" + {n} (the features) for the decision." if lin is not None else "."),
           f" * Build: cc -std=c99 -O2 -c {name}.c (or #include it in one of your C files); not with -ffast-math.",
@@ -345,6 +406,7 @@ def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, sou
           f"#define {N}_HEIGHT {h}",
           f"#define {N}_WIDTH {w}",
           f"#define {N}_N_FEATURES {n}"]
+    o += _c_rule_defines(N, rule)
     if lin is not None:
         o += [f"#define {N}_N_CLASSES {len(lin.classes)}",
               f"#define {N}_N_DECISIONS {lin.rows}"]
@@ -353,9 +415,9 @@ def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, sou
           f"#define {N}_PADDED_HEIGHT {ph}",
           f"#define {N}_ROW_WORDS {nw}",
           "",
-          f"void {name}_features(const uint8_t *image, uint8_t *out);"]
+          f"int {name}_features(const uint8_t *image, uint8_t *out);"]
     if lin is not None:
-        o += [f"void {name}_decision(const uint8_t *image, double *out);",
+        o += [f"int {name}_decision(const uint8_t *image, double *out);",
               f"int {name}_predict(const uint8_t *image);"]
     if n:
         o += ["",
@@ -374,17 +436,21 @@ def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, sou
             a, b = int(feats.first[f]), int(feats.first[f + 1])
             o.append(f"    {', '.join(str(int(c)) for c in codes[a:b])}, /* {f}: {_comment_safe(feats.names[f])} */")
         o += ["};"]
+    o += [""] + _c_binarizer(name, N, rule)
     o += ["",
-          f"void {name}_features(const uint8_t *image, uint8_t *out)",
-          "{"]
+          f"int {name}_features(const uint8_t *image, uint8_t *out)",
+          "{",
+          f"    const int t = {name}_binarizer(image);"]
     if n:
         o += [f"    uint64_t bits[{N}_PADDED_HEIGHT * {N}_ROW_WORDS + 1];",
               "    int r, c, f;",
+              "    if (t < 0)",
+              "        return -1;",
               f"    for (r = 0; r < {N}_PADDED_HEIGHT * {N}_ROW_WORDS + 1; ++r)",
               "        bits[r] = 0;",
               f"    for (r = 0; r < {N}_HEIGHT; ++r)",
               f"        for (c = 0; c < {N}_WIDTH; ++c)",
-              f"            if (image[r * {N}_WIDTH + c])",
+              f"            if (image[r * {N}_WIDTH + c] >= t)",
               f"                bits[r * {N}_ROW_WORDS + (c >> 6)] |= (uint64_t)1 << (c & 63);",
               "    /* feature f: the a x a window of each input (a bits from col of rows row .. row + a - 1, inverted",
               "       when negated), ANDed over its inputs; 1 when some bit (some shift) is left */",
@@ -419,9 +485,10 @@ def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, sou
               "            v = (uint8_t)(m != 0);",
               "        }",
               "        out[f] = v;",
-              "    }"]
+              "    }",
+              "    return 0;"]
     else:
-        o += ["    (void)image;", "    (void)out;"]
+        o += ["    (void)out;", "    return t < 0 ? -1 : 0;"]
     o += ["}"]
     if lin is not None:
         o += _c_classifier(name, N, feats, lin)
@@ -456,12 +523,13 @@ def _c_classifier(name: str, N: str, feats: _Features, lin: _Linear) -> list[str
           _c_table([float(v).hex() for v in lin.intercept], per_line=4),
           "};",
           "",
-          f"void {name}_decision(const uint8_t *image, double *out)",
+          f"int {name}_decision(const uint8_t *image, double *out)",
           "{"]
     if n:
         o += [f"    uint8_t x[{N}_N_FEATURES];",
               "    int c, j;",
-              f"    {name}_features(image, x);",
+              f"    if ({name}_features(image, x) < 0)",
+              "        return -1;",
               f"    for (c = 0; c < {N}_N_DECISIONS; ++c)",
               "        out[c] = 0.0;",
               "    /* each decision adds its weights in increasing j, as Python does */",
@@ -470,26 +538,31 @@ def _c_classifier(name: str, N: str, feats: _Features, lin: _Linear) -> list[str
               f"            for (c = 0; c < {N}_N_DECISIONS; ++c)",
               f"                out[c] += {name}_coef[j][c];",
               f"    for (c = 0; c < {N}_N_DECISIONS; ++c)",
-              f"        out[c] = out[c] + {name}_intercept[c];"]
+              f"        out[c] = out[c] + {name}_intercept[c];",
+              "    return 0;"]
     else:
         o += ["    int c;",
-              "    (void)image;",
+              f"    if ({name}_binarizer(image) < 0)",
+              "        return -1;",
               f"    for (c = 0; c < {N}_N_DECISIONS; ++c)",
-              f"        out[c] = 0.0 + {name}_intercept[c];"]
+              f"        out[c] = 0.0 + {name}_intercept[c];",
+              "    return 0;"]
     o += ["}",
           "",
           f"int {name}_predict(const uint8_t *image)",
           "{"]
     if len(lin.classes) == 1:
-        o += ["    (void)image;", "    return 0;"]
+        o += [f"    return {name}_binarizer(image) < 0 ? -1 : 0;"]
     elif len(lin.classes) == 2:
         o += ["    double d[1];",
-              f"    {name}_decision(image, d);",
+              f"    if ({name}_decision(image, d) < 0)",
+              "        return -1;",
               "    return d[0] > 0.0 ? 1 : 0;"]
     else:
         o += [f"    double d[{N}_N_DECISIONS];",
               "    int c, best = 0;",
-              f"    {name}_decision(image, d);",
+              f"    if ({name}_decision(image, d) < 0)",
+              "        return -1;",
               f"    for (c = 1; c < {N}_N_DECISIONS; ++c)",
               "        if (d[c] > d[best])",
               "            best = c;",
@@ -510,21 +583,15 @@ def _py_list(values: Any, per_line: int = 16, indent: str = "    ") -> str:
 _NUMPY_BODY = '''
 
 def _images(images):
-    """``images`` as an ``(n, HEIGHT, WIDTH)`` bool array (0/1 values checked)."""
+    """``images`` as an ``(n, HEIGHT, WIDTH)`` bool array, binarized by the result's rule (THRESHOLD, LOW, HIGH;
+    see binarize_input) or refused with ValueError, as metafx binarizes or refuses them."""
     x = np.asarray(images)
     if x.ndim == 2 and x.shape[1] == HEIGHT * WIDTH:
         x = x.reshape(x.shape[0], HEIGHT, WIDTH)
     if x.ndim != 3 or x.shape[1:] != (HEIGHT, WIDTH):
         raise ValueError(f"images must be an array (n, {HEIGHT}, {WIDTH}) or (n, {HEIGHT * WIDTH}) of 0/1, "
                          f"got shape {x.shape}")
-    if x.dtype == bool:
-        return x
-    if x.dtype.kind not in "biuf":
-        raise ValueError(f"images must be numeric 0/1 images, got dtype {x.dtype}")
-    on = x != 0
-    if np.any(on & (x != 1)):
-        raise ValueError("images must be binary (0/1); binarize them as the search's images were (e.g. x >= 128)")
-    return on
+    return binarize_input(x, THRESHOLD, LOW, HIGH, "images", ValueError).astype(bool)
 
 
 def _plan():
@@ -630,9 +697,14 @@ def to_numpy(result: Any, classifier: Any = None, name: str = "metafx_model", *,
     doc = (f"{name}: generated by metafx {__version__} (metafx export --to numpy); needs NumPy only.\n\n{about}\n\n"
            "features(images) -> (n, N_FEATURES) uint8"
            + ("; decision_function(images); predict(images)" if lin is not None else "")
-           + ".\nimages: (n, HEIGHT, WIDTH) or (n, HEIGHT * WIDTH), values 0/1.\n")
+           + ".\nimages: (n, HEIGHT, WIDTH) or (n, HEIGHT * WIDTH): 0/1, or grey levels binarized by the result's "
+             "rule (see Input).\n")
     doc = doc.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
     o = [f'"""{doc}"""',
+         "",
+         "from __future__ import annotations",
+         "",
+         "import math",
          "",
          "import numpy as np",
          "",
@@ -657,6 +729,16 @@ def to_numpy(result: Any, classifier: Any = None, name: str = "metafx_model", *,
               f"COEF = np.array([\n{coef_rows}], dtype=np.float64).reshape({lin.rows}, {feats.n})",
               f"INTERCEPT = np.array([{_py_list(lin.intercept.tolist(), 4)}], dtype=np.float64)",
               f"N_CLASSES = {len(lin.classes)}"]
+    rule = _rule(result)
+    o += ["# the result's input rule (metafx.core.binarization): grey images are binarized at value >= THRESHOLD and",
+          "# must lie in [LOW, HIGH]; THRESHOLD None: 0/1 images only",
+          f"THRESHOLD = {rule.threshold!r}",
+          f"LOW = {rule.low!r}",
+          f"HIGH = {rule.high!r}",
+          "",
+          "",
+          "# metafx.core.binarization.binarize_input, as metafx applies it",
+          inspect.getsource(binarize_input).rstrip()]
     text = "\n".join(o) + "\n" + _NUMPY_BODY + (_NUMPY_CLASSIFIER if lin is not None else "")
     return text
 

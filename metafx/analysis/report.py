@@ -9,7 +9,7 @@ import numpy as np
 
 from ..core.exceptions import MetafxError
 from ..hooks.manager import get_registry
-from ..loop.result import SearchResult, describe_point
+from ..loop.result import SearchResult, describe_point, portfolio_words, reselect_words
 
 __all__ = ["result_report", "format_report"]
 
@@ -58,6 +58,9 @@ def result_report(result: SearchResult, n_features: int = 10) -> dict[str, Any]:
         "best_point": dict(result.best_point), "best_point_text": describe_point(result.space, result.best_point),
         "best_step": result.best_step,
         "best_step_kind": best.kind if best is not None else None,
+        "best_step_text": portfolio_words(meta, result.best_step) if best is not None and best.kind == "portfolio"
+        else None,
+        "reselect_text": reselect_words(meta) or None,
         "best_quality": _num(result.best_quality),
         "holdout_error": _num(result.holdout_error),
         "test_score": meta.get("test_score"),
@@ -126,12 +129,15 @@ def format_report(r: dict[str, Any]) -> str:
         f"family {r['family']}, engine {r['engine']}, evaluator {r['evaluator']}, budget {r['budget']:g}, "
         f"seed {r['seed']}",
         f"data: {_fmt_data(r['data'])}",
-        (f"best point: none, step {r['best_step']} of {t['steps']} was a portfolio step (the union of the best sets "
-         "found before it)" if r.get("best_step_kind") == "portfolio" else
+        (f"best set: step {r['best_step']} of {t['steps']}, "
+         f"{r.get('best_step_text') or 'a portfolio step: the union of the best sets found before it'}"
+         if r.get("best_step_kind") == "portfolio" else
          f"best point: {r['best_point_text']} (step {r['best_step']} of {t['steps']})"),
         "quality: " + ("none (no step drew features)" if r["best_quality"] is None else f"{r['best_quality']:.4f}")
         + f" = the search's score of the chosen set on the training data{what}",
     ]
+    if r.get("reselect_text"):
+        lines.append(r["reselect_text"])
     if r["holdout_error"] is not None:
         lines.append(f"held-out error: {100 * r['holdout_error']:.2f} % (linear SVM on the chosen features, held-out data)")
     ts = r.get("test_score")

@@ -180,7 +180,8 @@ class FeatureClassifier(ClassifierMixin, BaseEstimator):
 
     def _values(self, X: Any) -> FeatureValues:
         family, batch = self.result.feature_batch()
-        return family.compute(family.prepare(X), batch)
+        binarize = getattr(self.result, "binarize", None)  # images by the result's rule (SearchResult.input_rule)
+        return family.compute(family.prepare(X if binarize is None else binarize(X)), batch)
 
     def _set_input_shape(self, X: Any) -> None:
         shape = np.shape(X)
