@@ -753,7 +753,7 @@ def _check_arguments(args: argparse.Namespace, cls: type, from_file: bool, evalu
     """Every argument that can be checked without the data, each refusal naming its option (before any data is
     read: a misspelt engine must not wait for a large folder of images)."""
     if args.steps < 1:
-        raise ValidationError(f"--steps={args.steps} must be at least 1 (the number of search steps)")
+        raise ValidationError(f"--steps={args.steps} must be an integer >= 1 (the number of search steps)")
     if args.target is not None and from_file and not _is_table_path(args, from_file):
         labels = ("its class sub-folders" if os.path.isdir(args.data) else "--labels FILE (or the array 'y' of an .npz)")
         raise ValidationError(f"--target {args.target!r} names the label column of a table; --data {args.data} is "
