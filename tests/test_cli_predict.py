@@ -192,8 +192,9 @@ def test_portfolio_and_reselect_in_words():
     assert "related tasks' best points" in portfolio_words(meta, 12)
     assert "the union of the best sets found before it" in portfolio_words({}, 7)
     words = reselect_words(meta)
-    assert "step 12 has the best mean of its two scores (0.9500 and 0.9460)" in words
-    assert "kept over step 35, the best first score (0.9540, then 0.9300)" in words
+    assert words == ("reselect: step 12 kept, not step 35 (best first score 0.9540, then 0.9300): of the 3 best "
+                     "steps (35, 12 and 40), scored again on a fresh split, it has the best mean of two scores "
+                     "(0.9500, 0.9460)")
     assert reselect_words({"reselect": {**meta["reselect"], "chosen_step": 35}}) == ""  # the best first score kept
 
 
@@ -213,7 +214,7 @@ def test_a_guided_summary_names_its_portfolio_and_reselect(digits):
         chosen = res.metadata.get("reselect", {})
         if chosen and chosen["chosen_step"] != chosen["steps"][0]:
             seen_reselect = True
-            assert f"step {res.best_step} has the best mean of its two scores" in text
+            assert f"reselect: step {res.best_step} kept, not step {chosen['steps'][0]}" in text
         if seen_portfolio and seen_reselect:
             break
     assert seen_portfolio or seen_reselect, "no seed of 0-7 ended on a portfolio step or a reselected step"

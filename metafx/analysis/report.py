@@ -78,6 +78,7 @@ def result_report(result: SearchResult, n_features: int = 10) -> dict[str, Any]:
             "seconds": _num(meta.get("seconds", float(sum(r.seconds for r in traj)))),
         },
         "data": meta.get("data"),
+        "input": _input_words(result),
         "warm_start": meta.get("warm_start"),
         "prior_observations": meta.get("prior_observations"),
         "interrupted": bool(meta.get("interrupted", False)),
@@ -120,6 +121,15 @@ def _g(v: Any) -> str:
     return f"{v:g}" if isinstance(v, (int, float)) and not isinstance(v, bool) else str(v)
 
 
+def _input_words(result: SearchResult) -> str | None:
+    """How the result binarizes new images (:attr:`SearchResult.input_rule`), in words; None for tables."""
+    try:
+        rule = result.input_rule
+    except MetafxError:  # a damaged binarization field: the file reader refuses it before this
+        return None
+    return None if rule is None else rule.describe()
+
+
 def format_report(r: dict[str, Any]) -> str:
     """``result_report`` as text for a terminal."""
     t = r["trajectory"]
@@ -129,6 +139,7 @@ def format_report(r: dict[str, Any]) -> str:
         f"family {r['family']}, engine {r['engine']}, evaluator {r['evaluator']}, budget {r['budget']:g}, "
         f"seed {r['seed']}",
         f"data: {_fmt_data(r['data'])}",
+        *([f"new images: {r['input']}"] if r.get("input") else []),
         (f"best set: step {r['best_step']} of {t['steps']}, "
          f"{r.get('best_step_text') or 'a portfolio step: the union of the best sets found before it'}"
          if r.get("best_step_kind") == "portfolio" else

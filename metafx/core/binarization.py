@@ -50,13 +50,13 @@ def binarize_input(X: Any, threshold: float | None, low: float, high: float, nam
     """
     X = np.asarray(X)
     if X.dtype.kind not in "biuf":
-        raise error(f"{name} must hold numbers (images of 0/1 or grey levels), got dtype {X.dtype}")
+        raise error(f"{name} must hold numbers (0/1 images or grey levels), got dtype {X.dtype}")
     if X.dtype == bool:
         return np.ascontiguousarray(X, dtype=np.uint8)
     if X.size == 0:
         return np.zeros(X.shape, dtype=np.uint8)
     if X.dtype.kind == "f" and not np.isfinite(X).all():
-        raise error(f"{name} holds NaN or infinite values; expected finite 0/1 values or grey levels")
+        raise error(f"{name} holds NaN or infinite values; expected finite numbers (0/1 images or grey levels)")
     on = X != 0
     if not np.any(on & (X != 1)):  # already binary: taken as it is
         return np.ascontiguousarray(on, dtype=np.uint8)

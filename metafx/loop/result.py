@@ -522,10 +522,9 @@ def reselect_words(metadata: Mapping[str, Any]) -> str:
         return ""
     if k == 0:
         return ""
-    return (f"reselect: the {len(steps)} best steps ({_steps_words(steps)}) were scored again on a fresh split; "
-            f"step {chosen} has the best mean of its two scores ({first[k]:.4f} and {second[k]:.4f}) and was kept over "
-            f"step {steps[0]}, the best first score ({first[0]:.4f}, then {second[0]:.4f}): a single score's best is "
-            "optimistic")
+    return (f"reselect: step {chosen} kept, not step {steps[0]} (best first score {first[0]:.4f}, then "
+            f"{second[0]:.4f}): of the {len(steps)} best steps ({_steps_words(steps)}), scored again on a fresh split, "
+            f"it has the best mean of two scores ({first[k]:.4f}, {second[k]:.4f})")
 
 
 def describe_point(space: Mapping[str, Any] | None, point: Mapping[str, Any]) -> str:
