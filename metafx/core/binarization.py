@@ -65,15 +65,15 @@ def binarize_input(X: Any, threshold: float | None, low: float, high: float, nam
     if threshold is None:
         t = "0.5" if X.dtype.kind == "f" and hi <= 1 else ("128" if hi > 16 else str(int(math.ceil(hi / 2))))
         raise error(f"{name} is not binary (found value {v!r}; values in [{lo:g}, {hi:g}]); the result was searched "
-                    f"on 0/1 images and keeps no threshold: binarize them as its training images were, e.g. "
-                    f"({name} >= {t}) (a pixel is 1 where value >= T)")
+                    f"on 0/1 images and keeps no threshold: binarize them as its training images were (a pixel is 1 "
+                    f"where value >= T, e.g. T = {t})")
     rule = f"grey levels in [{low:g}, {high:g}] binarized at value >= {threshold:g}"
     if lo < low or hi > high:
         raise error(f"{name} holds values in [{lo:g}, {hi:g}], outside the range of the images the result was "
                     f"searched on ({rule}); bring them to [{low:g}, {high:g}] first, or give 0/1 images")
     if hi <= 1 < high:
         raise error(f"{name} holds values in [{lo:g}, {hi:g}] (fractions of 1?) but the result was searched on {rule}: "
-                    f"every pixel would be 0; scale them to [{low:g}, {high:g}] first (e.g. {name} * {high:g}), "
+                    f"every pixel would be 0; scale them to [{low:g}, {high:g}] first (multiply them by {high:g}), "
                     "or give 0/1 images")
     return np.ascontiguousarray(X >= threshold, dtype=np.uint8)
 
