@@ -271,3 +271,40 @@ def test_a_threshold_that_leaves_every_pixel_alike_is_refused_before_the_search(
         code, line = _cli(["search", "--data", str(tmp_path / "d.npz"), "--threshold", t, "--steps", "50",
                            "--no-progress", "--out", str(tmp_path / "o.json")], capsys)
         assert code == 2 and "--threshold" in line and words in line and "[0, 255]" in line, line
+
+
+@pytest.mark.parametrize("rule", [{"threshold": 8.0, "range": [0.0, 16.0]},  # digits' 0-16 levels (metafx search
+                                  {"threshold": 0.5, "range": [0.0, 1.0]},  # --data digits), fractions of 1
+                                  {"threshold": 100.5, "range": [3.0, 250.0]}])  # a threshold between bytes
+def test_other_ranges_in_c_numpy_and_python(rule, results, tmp_path):
+    """The C binarizer's byte bounds and threshold follow any stored rule as Python does, image by image."""
+    if _cc() is None:
+        pytest.skip("no C compiler (cc, gcc or clang on PATH, or $CC)")
+    res = SearchResult.from_json(results["grey"])
+    res.binarization = rule
+    cm = _C(to_c(res, name="m"), tmp_path / "c")
+    src = tmp_path / "np_rule.py"
+    src.write_text(to_numpy(res))
+    spec = importlib.util.spec_from_file_location("np_rule", src)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    rng = np.random.default_rng(0)
+    outcomes = set()
+    for high in (1, 2, 16, 17, 249, 250, 251, 255):
+        X = rng.integers(0, high + 1, (40, 8, 8)).astype(np.uint8)
+        if high >= 3:
+            X[:20] = rng.integers(3, high + 1, (20, 8, 8))  # half the images of values 3 and up
+        X[:, 0, 0] = high  # every image reaches the top of its range
+        F, rc, pred = cm(X, res.n_features)
+        outcomes |= set(rc.tolist())
+        for i in range(len(X)):
+            one = X[i:i + 1]
+            refusal = _python_error(lambda: res.transform(one))
+            if refusal is None:
+                assert rc[i] == 0 and np.array_equal(F[i:i + 1], res.transform(one))
+                assert np.array_equal(mod.features(one), res.transform(one))
+            else:
+                assert rc[i] == -1 and pred[i] == -1 and (F[i] == 7).all()
+                with pytest.raises(ValueError):
+                    mod.features(one)
+    assert outcomes == {0, -1}  # both answers and refusals were compared
