@@ -792,7 +792,11 @@ def _check_arguments(args: argparse.Namespace, cls: type, from_file: bool, evalu
         except Exception:  # noqa: BLE001 - any family's own error here only means: checked after the data
             space = None
         if space is not None:
-            space.with_fixed(check_fixed(space, dict(args.fix)))
+            try:
+                space.with_fixed(check_fixed(space, dict(args.fix)))
+            except ValidationError as e:
+                words = _cli_words(str(e))
+                raise ValidationError(words if words.startswith("--fix") else f"--fix: {words}") from None
 
 
 def _is_classes(y: Any) -> bool:
@@ -817,7 +821,10 @@ def _search(args: argparse.Namespace) -> int:
     from_file = looks_like_path(args.data) and not (  # a registered name wins over a folder of that name
         "/" not in args.data and os.sep not in args.data and args.data in get_registry().names("dataset"))
     args.family = _family_for(args, from_file)
-    cls = family_class(args.family)
+    try:
+        cls = family_class(args.family)
+    except UnknownComponentError as e:
+        raise UnknownComponentError(f"--family {args.family!r}: {e}") from None
     engine_params = dict(args.engine_param)
     if args.sampler is not None:
         eng = get_registry().get("engine", args.engine)
