@@ -7,7 +7,7 @@ as a C99 file with no dependency beyond ``<stdint.h>`` and ``<float.h>`` and no
 dynamic allocation; :func:`to_numpy` as a Python module that needs NumPy only
 (neither metafx nor numba).  Both take images as the result's rule
 (:attr:`SearchResult.input_rule <metafx.SearchResult.input_rule>`, see
-:mod:`metafx.core.binarization`) does: 0/1 images as they are, grey images
+``metafx.core.binarization``) does: 0/1 images as they are, grey images
 binarized at the threshold the search used (or refused when their values do not
 fit it, or when the result keeps no threshold); and compute:
 
