@@ -6,7 +6,7 @@ classifier on them is one sum of weights per class.  :func:`to_c` writes them
 as a C99 file with no dependency beyond ``<stdint.h>`` and ``<float.h>`` and no
 dynamic allocation; :func:`to_numpy` as a Python module that needs NumPy only
 (neither metafx nor numba).  Both take images as the result's rule
-(:attr:`SearchResult.input_rule <metafx.SearchResult.input_rule>`, see
+(``SearchResult.input_rule``, see
 ``metafx.core.binarization``) does: 0/1 images as they are, grey images
 binarized at the threshold the search used (or refused when their values do not
 fit it, or when the result keeps no threshold); and compute:
@@ -251,7 +251,7 @@ def _about(result: Any, feats: _Features, lin: _Linear | None, source: str | Non
 
 
 def _rule(result: Any) -> InputRule:
-    """How the result's images are binarized (:attr:`SearchResult.input_rule`; 0/1 images for an object without)."""
+    """How the result's images are binarized (``SearchResult.input_rule``; 0/1 images for an object without)."""
     rule = getattr(result, "input_rule", None)
     return rule if isinstance(rule, InputRule) else BINARY
 
@@ -350,8 +350,7 @@ def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, sou
             int m_predict(const uint8_t *image);                 /* index into m_classes (with a classifier) */
 
         ``image`` is ``H * W`` bytes, row-major: 0/1 (taken as it is), or grey
-        levels binarized by the result's rule (:attr:`SearchResult.input_rule
-        <metafx.SearchResult.input_rule>`: a pixel is 1 where its byte ``>=
+        levels binarized by the result's rule (``SearchResult.input_rule``: a pixel is 1 where its byte ``>=
         m_THRESHOLD``).  An image Python refuses (grey levels for a result
         searched on 0/1 images, bytes outside the range of the training images)
         is refused: each function returns -1 and writes nothing (else 0, or the

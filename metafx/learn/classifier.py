@@ -65,8 +65,8 @@ class FeatureClassifier(ClassifierMixin, BaseEstimator):
     Notes
     -----
     Images are binarized by the result's rule before the features are computed
-    (:meth:`SearchResult.binarize <metafx.SearchResult.binarize>`: 0/1 images as they are, grey images at the
-    threshold the search used, other values refused), in :meth:`fit` as in :meth:`predict`: the same inputs as
+    (``result.binarize``: 0/1 images as they are, grey images at the
+    threshold the search used, other values refused), in ``fit`` as in ``predict``: the same inputs as
     ``result.transform``, ``metafx predict`` and the exports.
 
     The decision of two classes is one column, positive for ``classes_[1]``; of more, one

@@ -45,7 +45,7 @@ class SearchResult:
 
     ``binarization`` (image families; ``None``: kept by no search before it) is how the training images
     were binarized, ``{"threshold": T, "range": [low, high], "seen": [min, max]}`` (``threshold`` null:
-    they were 0/1): :attr:`input_rule` applies it to new images in :meth:`transform`,
+    they were 0/1): ``input_rule`` applies it to new images in :meth:`transform`,
     :class:`metafx.FeatureClassifier`, ``metafx transform`` / ``predict`` and the exports (see
     ``metafx.core.binarization``).
     """
@@ -121,7 +121,7 @@ class SearchResult:
     @property
     def input_rule(self) -> InputRule | None:
         """How new images are binarized (an ``InputRule`` of ``metafx.core.binarization``): the stored
-        :attr:`binarization`; for a result that keeps none, the threshold ``metafx search`` recorded in
+        ``binarization``; for a result that keeps none, the threshold ``metafx search`` recorded in
         ``metadata["data"]`` (results written before the field), else 0/1 images expected.  None for
         families that do not read images."""
         if self.binarization is not None:
