@@ -32,11 +32,20 @@ from .core import __version__
 from .core.base import FeatureFamily
 from .core.binarization import BINARY, InputRule
 from .core.exceptions import MetafxError, StorageError, UnknownComponentError, ValidationError
-from .core.userdata import TABLE_SUFFIXES, DataFile, binarize, looks_like_path, read_data, write_features
+from .core.userdata import (
+    MANY_LEVELS,
+    TABLE_SUFFIXES,
+    DataFile,
+    binarize,
+    looks_like_path,
+    read_data,
+    write_features,
+)
 from .core.validation import split_indices
 from .distributed import ProblemSpec, run_shared_search, run_worker
 from .hooks.manager import get_registry
 from .hooks.registry import EVALUATOR_KINDS, KINDS
+from .learn.classifier import FeatureClassifier
 from .loop.api import DEFAULT_BUDGET, DEFAULT_ENGINE, DEFAULT_STEPS, resolve_budget, search
 from .loop.checks import check_fixed, data_record
 from .loop.components import load_dataset, make_component, role_of
@@ -804,8 +813,6 @@ def _is_classes(y: Any) -> bool:
     whole numbers of at most ``MANY_LEVELS`` values), not a real-valued target."""
     import numpy as np
 
-    from .core.userdata import MANY_LEVELS
-
     y = np.asarray(y)
     if y.dtype.kind not in "biuf":
         return True
@@ -1004,8 +1011,6 @@ def predictions_csv(labels: Any, scores: Any = None, classes: Sequence[Any] = ()
 
 def cmd_predict(args: argparse.Namespace) -> int:
     import numpy as np
-
-    from .learn.classifier import FeatureClassifier
 
     out = None
     if args.out is not None:
