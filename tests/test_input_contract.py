@@ -233,7 +233,7 @@ def test_every_input_through_every_entry_point(rule, kind, entry, results, expor
         if isinstance(want, str):
             with pytest.raises(ValueError) as e:
                 mod.features(X)
-            same_refusal(str(e.value), "images")
+            same_refusal(str(e.value), "x")
             with pytest.raises(ValueError):
                 mod.predict(X)
         else:
