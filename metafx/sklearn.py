@@ -25,6 +25,7 @@ from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .core.base import Component, FeatureFamily
+from .core.binarization import InputRule
 from .core.exceptions import ValidationError
 from .core.validation import check_label_types, not_binary_message
 from .hooks.manager import get_registry
@@ -345,6 +346,10 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
             n_jobs=self.n_jobs, warm_start=self._warm_start(), oversample=self.oversample, timeout=self.timeout,
             reselect=self.reselect,
         )
+        if self.threshold is not None and self._is_image_family():
+            # the result keeps the extractor's binarization: its JSON, metafx transform / predict and the
+            # exports binarize new images as this fit did (SearchResult.input_rule)
+            result.binarization = InputRule.of_training(np.asarray(X), self.threshold).to_dict()
         self.result_ = result
         self.best_point_ = dict(result.best_point)
         self.best_quality_ = float(result.best_quality)

@@ -476,7 +476,14 @@ def binarize(X: np.ndarray, threshold: float | str | None = "auto", source: str 
     t = float(threshold)
     if not np.isfinite(t):
         raise ValidationError(f"threshold={threshold!r} must be a finite number")
-    return np.ascontiguousarray(np.asarray(X) >= t, dtype=np.uint8), t
+    X = np.asarray(X)
+    if X.size and X.dtype != bool:
+        lo, hi = X.min().item(), X.max().item()
+        if hi < t or lo >= t:  # one value for every pixel: nothing a search could tell apart
+            raise ValidationError(f"{names['threshold']}{t:g}: {source} holds values in [{lo:g}, {hi:g}], so every "
+                                  f"pixel would be {0 if hi < t else 1} (a pixel is 1 where value >= T); allowed: a "
+                                  f"threshold above {lo:g} and at most {hi:g}, or auto")
+    return np.ascontiguousarray(X >= t, dtype=np.uint8), t
 
 
 # ---------------------------------------------------------------------------- output
