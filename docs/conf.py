@@ -57,6 +57,17 @@ nitpick_ignore_regex = [
     # an array's shape in a parameter's type ("ndarray of shape (n_samples, n_features)"): napoleon splits it at its
     # commas, and no Python name holds a parenthesis or a bracket
     (r"py:class", r".*[()\[\]].*"),
+    # a literal value in a type ('"table"'), never a name
+    (r"py:class", r'".*"'),
+    # type variables of generic signatures (FeatureFamily[BatchT], Register.add -> C): they have no page
+    (r"py:(class|obj)", r"metafx\.(core\.base\.(BatchT|FamilyT|ComponentT)|hooks\.registry\.C)"),
+    # pluggy's own docstrings of hookimpl and hookspec (the pluggy objects metafx.plugin re-exports)
+    (r"py:(class|meth)", r"(PluginManager(\..+)?|_F)"),
+    # "Returns: self" of scikit-learn's convention
+    (r"py:class", r"self"),
+    # internal classes that public signatures and base classes name, but that are not public (no page of their own)
+    (r"py:class", r"(metafx\.core\.base\.Params|metafx\.core\.params\.Constraint|(metafx\.hooks\.registry\.)?Registry"
+                  r"|metafx\.learn\.compression\.Condensed|metafx\.loop\.store\.StepStore|metafx_tabular\.frame\.EncodedTable)"),
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
@@ -79,12 +90,19 @@ napoleon_type_aliases = {
     "ndarray": "numpy.ndarray",
     "array": "numpy.ndarray",
     "arrays": "numpy.ndarray",
-    "array-like": ":term:`python:sequence`",
     "sequence": ":term:`python:sequence`",
     "callable": ":term:`python:callable`",
     "callables": ":term:`python:callable`",
     "floats": "float",
     "path-like": ":class:`os.PathLike`",
+    "array-like": ":term:`sklearn:array-like`",
+    "scikit-learn regressor": ":term:`scikit-learn regressor <sklearn:regressor>`",
+    "fitted regressor": ":term:`fitted <sklearn:fitted>` :term:`sklearn:regressor`",
+    "fitted estimator": ":term:`fitted <sklearn:fitted>` :term:`sklearn:estimator`",
+    # metafx's own names, as a reader writes them in a type
+    "FeatureScorer subclass": ":class:`~metafx.plugin.FeatureScorer` subclass",
+    "batch": ":class:`batch <metafx.plugin.FeatureBatch>`",
+    "specifications": ":class:`specifications <metafx.plugin.FeatureBatch>`",
 }
 napoleon_use_ivar = True  # dataclass fields: documented once, by autodoc
 autosummary_generate = True
@@ -113,3 +131,15 @@ html_theme_options = {
     "secondary_sidebar_items": ["page-toc"],
 }
 html_static_path: list[str] = []
+
+
+def _skip_metadata_requests(app, what, name, obj, skip, options):
+    """scikit-learn's generated ``set_*_request`` methods of an estimator: not metafx's API (their docstrings link
+    scikit-learn's pages by labels no inventory here holds)."""
+    if name.startswith("set_") and name.endswith("_request"):
+        return True
+    return None
+
+
+def setup(app):
+    app.connect("autodoc-skip-member", _skip_metadata_requests)

@@ -270,7 +270,7 @@ def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, sou
 
     Parameters
     ----------
-    result : SearchResult
+    result : ~metafx.SearchResult
         A result of a family in :data:`SUPPORTED_FAMILIES`; others are refused
         with :class:`~metafx.ValidationError`.
     classifier : dict, fitted estimator, None or False, default None

@@ -61,7 +61,7 @@ def search(
         ``pixel-and``).
     y : array of shape (n,)
         Class labels.
-    family : str or FeatureFamily, default "pixel-and"
+    family : str or ~metafx.plugin.FeatureFamily, default "pixel-and"
         The candidate features and their meta-features: a registered family
         name (``metafx plugins`` lists them; ``"pixel-and"``: ANDs of pixels
         OR-ed over shifts, ``"tabular"`` with the tabular plugin) or a
@@ -76,14 +76,14 @@ def search(
     steps : int, default 50
         Number of search steps (points evaluated).  The defaults are the
         same in the CLI and ``MetaFeatureExtractor``.
-    engine : str or SearchEngine, default "guided"
+    engine : str or ~metafx.plugin.SearchEngine, default "guided"
         How the points are chosen: a registered engine name or a constructed
         :class:`~metafx.plugin.SearchEngine`; its parameters go in
         ``engine_params``.  ``"guided"`` (the default) is the engine that
         chose the best features per unit of search time on development data
         (:doc:`/results/defaults`); ``"mufasa"`` is the thesis's Algorithm 6;
         ``"random"`` and ``"optuna"`` are baselines.  See :doc:`/engines`.
-    evaluator : str or SetEvaluator, default "cv-linear-svm"
+    evaluator : str or ~metafx.plugin.SetEvaluator, default "cv-linear-svm"
         How the quality of a feature set is measured: a registered evaluator
         name or a constructed :class:`~metafx.plugin.SetEvaluator`; its
         parameters go in ``evaluator_params``.  The default is the 2-fold
@@ -132,7 +132,7 @@ def search(
     timeout : float, optional
         Seconds after which no new step starts; the result holds the steps
         finished by then (``metadata["stopped"] == "timeout"``).
-    warm_start : SearchResult, dict or list of them, optional
+    warm_start : ~metafx.SearchResult, dict or list, optional
         Start from searches on related tasks with the same family (an
         extension of this project: the thesis's section 5.5 transfers the
         quality of features between tasks, see :func:`metafx.transfer_quality`,
@@ -167,7 +167,7 @@ def search(
 
     Returns
     -------
-    SearchResult
+    ~metafx.SearchResult
 
     Examples
     --------
