@@ -49,13 +49,20 @@ def test_transfer_table_is_its_records():
 
 
 def test_guided_protocol_rows_are_their_records():
-    """The MNIST page's `guided` row (partitions 0-9, 7 budgets) is the stored protocol records' mean ± std."""
-    recs = [r for r in tables._jsonl(tables.PROTOCOL) if r["method"] == "guided"]
+    """The MNIST page's rows of `guided`, its former default and `random+o4` (partitions 0-9, 7 budgets) are the
+    stored protocol records' mean ± std, and every table row of the page has such a record."""
     page = (REPO / "docs" / "results" / "mnist.md").read_text()
-    cells = _row(page, "guided").split(" | ")
-    for cell, budget in zip(cells, (250, 500, 1000, 2000, 3000, 6000, 12000)):
-        mean, std, n = tables._stats([r["test_error"] for r in recs if r["budget"] == budget], ddof=0)
-        assert cell == f"{mean:.2f} ± {std:.2f} ({n})", f"budget {budget}"
+    methods = ["random+o4", "guided", "guided:portfolio_sizes=[2,3,4]"]
+    for method in methods:
+        recs = [r for r in tables._jsonl(tables.PROTOCOL) if r["method"] == method]
+        cells = _row(page, method).split(" | ")
+        assert len(cells) == 7
+        for cell, budget in zip(cells, (250, 500, 1000, 2000, 3000, 6000, 12000)):
+            mean, std, n = tables._stats([r["test_error"] for r in recs if r["budget"] == budget], ddof=0)
+            assert cell == f"{mean:.2f} ± {std:.2f} ({n})", f"{method}, budget {budget}"
+    # a row of means whose records are not stored (the page's earlier tables) is not on the page
+    rows = re.findall(r"^\| ([^|]+?) \| \d+\.\d\d ± ", page, flags=re.M)
+    assert set(rows) <= set(methods), sorted(set(rows) - set(methods))
 
 
 def test_the_stated_partition_overlap():
