@@ -138,3 +138,14 @@ def test_tabular_readme_shows_every_held_out_set():
         cells = _row(readme, label).split(" | ")
         assert cells[1].replace("**", "") == " / ".join(map(str, first[g])), (g, first[g])
         assert len(second[g]) == 5 and cells[2] == ("5 each" if set(second[g]) == {5} else str(second[g])), g
+
+
+def test_picture_figures_are_its_record():
+    """docs/results/picture.md and the README: the search behind the feature picture, as its stored output says."""
+    record = (REPO / "experiments" / "picture" / "search_output.txt").read_text()
+    assert "best point: numInputs=5, percentPos=48, shiftInvLen=3, scatter=2.42 (step 33)" in record
+    assert "features: 600, total cost 3000" in record and "held-out error: 5.35 %" in record
+    page = " ".join((REPO / "docs" / "results" / "picture.md").read_text().split())
+    assert ("numInputs 5, percentPos 48, shiftInvLen 3, scatter 2.42 (step 33), 600 features, test error 5.35 %"
+            in page)
+    assert "(Test error 5.35 % on 2000 held-out images;" in (REPO / "README.md").read_text()
