@@ -149,3 +149,46 @@ def test_picture_figures_are_its_record():
     assert ("numInputs 5, percentPos 48, shiftInvLen 3, scatter 2.42 (step 33), 600 features, test error 5.35 %"
             in page)
     assert "(Test error 5.35 % on 2000 held-out images;" in (REPO / "README.md").read_text()
+
+
+# ------------------------------------------------------------------ speed figures and their benchmark records
+RECORDS = REPO / "benchmarks" / "records"
+
+
+def _mufasa_row(record: str) -> str:
+    """The speed page's table row of one ``bench_mufasa.py`` record: yardsticks, the split, the peak memory."""
+    text = (RECORDS / record).read_text()
+    n = re.search(r"budget 3000, 50 steps, (\d+) MNIST images", text).group(1)
+    search = re.search(r"^  search +([\d.]+) yardsticks", text, flags=re.M).group(1)
+    parts = [re.search(rf"^  {name} +[\d.]+ yardsticks +([\d.]+ %)", text, flags=re.M).group(1)
+             for name in ("drawing features", "computing features", r"classifier \(CV SVM\)", "other")]
+    peak = re.search(r"peak memory (\d+ MB)", text).group(1)
+    return f"| {n} | {search} | " + " | ".join(parts) + f" | {peak} | `benchmarks/records/{record}` |"
+
+
+def test_speed_page_is_its_records():
+    page = (REPO / "docs" / "results" / "speed.md").read_text()
+    for record in ("mufasa_2000.txt", "mufasa_8000.txt"):
+        assert _mufasa_row(record) in page, _mufasa_row(record)
+    # every row of the search table names its record
+    rows = re.findall(r"^\| \d+ \| .*$", page, flags=re.M)
+    assert rows and all("benchmarks/records/" in row for row in rows)
+
+
+def test_prediction_speed_is_its_record():
+    text = (RECORDS / "classifier_predict.txt").read_text()
+    t, p, pr, f, fr = re.search(r"transform +([\d.]+) .*\npipeline +([\d.]+) +([\d.]+)\nFeatureClassifier +([\d.]+) +"
+                                r"([\d.]+)", text).groups()
+    ratio = re.search(r"pipeline / FeatureClassifier: ([\d.]+)", text).group(1)
+    page = (REPO / "docs" / "results" / "logs" / "evaluation_speed.md").read_text()
+    assert f"| {t} | 1.00 |" in page and f"| {p} | {pr} |" in page and f"| {f} | {fr} |" in page
+    assert f"Pipeline / FeatureClassifier {ratio};" in page
+
+
+def test_export_speed_is_its_record():
+    text = (RECORDS / "export.txt").read_text()
+    rows = [line for line in text.splitlines() if re.match(r"^\| a=\d ", line)]
+    assert len(rows) == 4
+    page = (REPO / "docs" / "results" / "logs" / "export.md").read_text()
+    for row in rows:
+        assert row in page, row
