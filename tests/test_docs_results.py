@@ -192,3 +192,15 @@ def test_export_speed_is_its_record():
     page = (REPO / "docs" / "results" / "logs" / "export.md").read_text()
     for row in rows:
         assert row in page, row
+
+
+def test_optuna_pages_are_their_records():
+    """docs/results/optuna_storage.md: the storage table and the heartbeat times are what the stored output says."""
+    page = (REPO / "docs" / "results" / "optuna_storage.md").read_text()
+    text = (RECORDS / "optuna_storage.txt").read_text()
+    for name, label in (("memory", "memory"), ("sqlite", "SQLite")):
+        cells = re.search(rf"^{name} +(.*)$", text, flags=re.M).group(1).split()
+        assert f"| {label} | " + " | ".join(cells) + " |" in page, name
+    beat = (REPO / "experiments" / "optuna_heartbeat" / "heartbeat_runs.txt").read_text()
+    times = re.findall(r"trial 0: FAIL at .*, finished ([\d.]+) s after the kill", beat)
+    assert len(times) == 3 and f"{times[0]}, {times[1]} and {times[2]} s after the kill" in " ".join(page.split())
