@@ -1358,7 +1358,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
 
     def export_c(self, batch: TabularBatch, prefix: str) -> FamilyExport:
         """The features as C99 (``metafx export --to c``): numeric columns and the operators of
-        :data:`metafx_tabular.export.EXPORTED_OPERATORS`; others are refused with an error naming them."""
+        ``metafx_tabular.export.EXPORTED_OPERATORS``; others are refused with an error naming them."""
         return tabular_c(self, batch, prefix)
 
     def export_numpy(self, batch: TabularBatch, prefix: str) -> FamilyExport:
