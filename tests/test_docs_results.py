@@ -204,3 +204,10 @@ def test_optuna_pages_are_their_records():
     beat = (REPO / "experiments" / "optuna_heartbeat" / "heartbeat_runs.txt").read_text()
     times = re.findall(r"trial 0: FAIL at .*, finished ([\d.]+) s after the kill", beat)
     assert len(times) == 3 and f"{times[0]}, {times[1]} and {times[2]} s after the kill" in " ".join(page.split())
+
+
+def test_net_timings_are_their_record():
+    """docs/results/bounds.md: the net hierarchy's table is the rows bench_nets.py printed."""
+    rows = [line for line in (RECORDS / "nets.txt").read_text().splitlines() if re.match(r"^\| (uniform|digits) ", line)]
+    page = (REPO / "docs" / "results" / "bounds.md").read_text()
+    assert len(rows) == 7 and all(row in page for row in rows)
