@@ -314,9 +314,9 @@ def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, sou
 
     Parameters
     ----------
-    result : SearchResult
+    result : ~metafx.SearchResult
         A result of a family that can export its features (the pixel families, and any family with
-        ``export_c`` / ``export_numpy``: ``docs/plugins.md``, "Export"); others are refused with
+        ``export_c`` / ``export_numpy``: :doc:`/plugins`, "Export"); others are refused with
         :class:`~metafx.ValidationError`.
     classifier : dict, fitted estimator, None or False, default None
         The linear classifier on the features: a dict ``{"classes", "coef",

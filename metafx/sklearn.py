@@ -78,7 +78,7 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
 
     Parameters
     ----------
-    family : str or FeatureFamily, default="pixel-and"
+    family : str or ~metafx.plugin.FeatureFamily, default="pixel-and"
         The feature family (a registered name, see ``metafx plugins``).
     budget : float or "auto", default="auto"
         Total cost of the chosen feature set (for ``pixel-and`` a feature of
@@ -86,9 +86,9 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
         :func:`metafx.search`: 8 per pixel for image families, 500 otherwise.
     steps : int, default=50
         Number of search steps (points of meta-feature space evaluated).
-    engine : str or SearchEngine, default="guided"
+    engine : str or ~metafx.plugin.SearchEngine, default="guided"
         The search engine (``"mufasa"``: the thesis's Algorithm 6).
-    evaluator : str or SetEvaluator, default="cv-linear-svm"
+    evaluator : str or ~metafx.plugin.SetEvaluator, default="cv-linear-svm"
         Scores a candidate feature set on the training data.
     random_state : int or None, default=0
         Seed of the search (``None`` draws one; it is stored in
@@ -111,7 +111,7 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
         (see :func:`metafx.search`).
     seed : int, optional
         Another name for ``random_state`` (the name :func:`metafx.search` uses).
-    warm_start : SearchResult, list of them, or bool, default=None
+    warm_start : ~metafx.SearchResult, list or bool, default=None
         Transfer from related tasks (``warm_start=`` of :func:`metafx.search`:
         their best points are evaluated first, and the default engine's model
         learns from all their steps); ``True`` starts from this extractor's
@@ -126,7 +126,7 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
 
     Attributes
     ----------
-    result_ : SearchResult
+    result_ : ~metafx.SearchResult
         The whole search: trajectory, best point, features, timings.
     best_point_ : dict
         The meta-feature point whose features were kept.
@@ -134,7 +134,7 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
         Their quality on the training data, as measured by ``evaluator``.
     features_ : list of dict
         JSON specifications of the chosen features (``result_.features``).
-    family_ : FeatureFamily
+    family_ : ~metafx.plugin.FeatureFamily
         The fitted family that computes ``features_``.
     n_features_in_ : int
         Number of input columns (pixels) seen in ``fit``.
@@ -315,14 +315,16 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features) or (n_samples, H, W)
-            Training data in the family's layout.
+        X : array-like
+            Training data in the family's layout: ``(n_samples, n_features)``
+            or ``(n_samples, H, W)`` images.
         y : array-like of shape (n_samples,)
             Targets (class labels for ``cv-linear-svm``).
 
         Returns
         -------
-        self
+        self : MetaFeatureExtractor
+            The fitted transformer.
         """
         self.image_shape_ = None
         Xv, y = self._validate(X, y, reset=True)

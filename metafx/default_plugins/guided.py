@@ -27,7 +27,8 @@ second Gaussian process (on ``log(1 + n)`` of the point steps' sizes) predicts a
 number of samples ``m``: sets wider than the data are discounted.  Only point steps train
 the models (a portfolio has no single point).
 
-*Transfer* (``warm_start=`` results of related tasks; thesis section 5.5): every point step of
+*Transfer* (``warm_start=`` results of related tasks; this project's extension, not in the thesis,
+whose section 5.5 transfers the quality of features, not searches): every point step of
 those searches (its proposed point and quality, :meth:`observe_prior`) joins the quality model
 as a prior observation.  Each related task's qualities are standardized within the task; this
 search's by their own mean and a spread shrunk towards the related tasks' (``PRIOR_WEIGHT``

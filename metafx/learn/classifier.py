@@ -53,7 +53,7 @@ class FeatureClassifier(ClassifierMixin, BaseEstimator):
         The weight of every chosen feature (``result.n_features`` columns, in the order of
         ``result.features``); one row for two classes.  Features equal on every training
         sample are merged for the fit (one column ``sqrt(k)`` times their mean, see
-        :func:`metafx.learn.svm.merge_matrix`) and share their merged weight here, divided by
+        ``metafx.learn.svm.merge_matrix``) and share their merged weight here, divided by
         ``sqrt(k)``: the decision is ``result.transform(X) @ coef_.T + intercept_``, the
         merged model's on any data.
     intercept_ : ndarray of shape (1,) or (n_classes,)

@@ -113,7 +113,7 @@ class SearchProblem:
         digits: 0.47 KB + 4 B per sample and feature; 8 B per sample covers a
         float64 column).  More than the machine's physical memory is refused
         with the figures.  So is one allowing more than
-        :data:`~metafx.loop.checks.MAX_FEATURES_PER_SAMPLE` features per
+        ``MAX_FEATURES_PER_SAMPLE`` features per
         training sample (and more than 10,000 in all): the final linear fit on
         such a set runs for minutes and takes gigabytes (docs/reliability.md).
         """

@@ -402,7 +402,7 @@ class SearchResult:
 
     def bound(self, delta: float = 0.05, gamma: float = 1.0, *, train_error: float | None = None,
               fat_d: float | None = None, steps: int | None = None, space_size: float | None = None):
-        """Thesis Theorem 5.1 for this search (see :func:`metafx.bounds.mufasa_bound`).
+        """Thesis Theorem 5.1 for this search (see :func:`metafx.bounds.mufasa_bound <metafx.learn.bounds.mufasa_bound>`).
 
         The theorem counts the feature sets a search can return through the
         data's only influence on it: accepting or rejecting the point of each

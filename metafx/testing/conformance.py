@@ -123,7 +123,7 @@ def check_declared_params(cls: type[Component], params: Mapping[str, Any] | None
     """Every value a declared parameter constraint refuses makes ``cls.create`` raise, naming the parameter.
 
     For each constructor parameter of ``cls`` declared in ``_parameter_constraints``, the values that no
-    constraint accepts (:func:`metafx.core.params.invalid_values`: just outside each interval, an unknown
+    constraint accepts (``metafx.core.params.invalid_values``: just outside each interval, an unknown
     option, a wrong type) are given one at a time with the other parameters of ``params``; each must raise
     :class:`~metafx.ValidationError` whose message starts with ``name=``.  Returns the number of values
     tried (0 for a component that declares nothing).
@@ -145,7 +145,7 @@ def _values_equal(a: FeatureValues, b: FeatureValues) -> None:
 
 # --------------------------------------------------------------------------- families
 class FamilyConformance:
-    """The contract of a :class:`metafx.base.FeatureFamily`.
+    """The contract of a :class:`metafx.plugin.FeatureFamily`.
 
     Class attributes: ``family`` (registered name or class, required),
     ``family_params`` (dict), ``budget`` (a budget that buys several features).
@@ -374,7 +374,7 @@ class FamilyConformance:
 
 # --------------------------------------------------------------------------- describers
 class DescriberConformance:
-    """The contract of a :class:`metafx.base.MetaFeatureDescriber`.
+    """The contract of a :class:`metafx.plugin.MetaFeatureDescriber`.
 
     Class attributes: ``describer`` (name or class), ``describer_params``, and
     the family it is tested on: ``family`` / ``family_params`` (one the
@@ -468,8 +468,8 @@ def _packed(X: np.ndarray) -> FeatureValues:
 
 
 class EvaluatorConformance:
-    """The contract of an evaluator: a :class:`~metafx.base.SetEvaluator`,
-    :class:`~metafx.base.FeatureScorer` or :class:`~metafx.base.FeatureSelector`.
+    """The contract of an evaluator: a :class:`~metafx.plugin.SetEvaluator`,
+    :class:`~metafx.plugin.FeatureScorer` or :class:`~metafx.plugin.FeatureSelector`.
 
     Class attributes: ``evaluator`` (name or class), ``evaluator_params``,
     ``task`` (``"classification"`` or ``"regression"``; by default the
@@ -573,7 +573,7 @@ class EvaluatorConformance:
 
 # --------------------------------------------------------------------------- engines
 class EngineConformance:
-    """The contract of a :class:`metafx.base.SearchEngine`.
+    """The contract of a :class:`metafx.plugin.SearchEngine`.
 
     Class attributes: ``engine`` (name or class), ``engine_params``, ``steps``,
     ``deterministic_in_n_jobs``; override :meth:`storage_for` for an engine
@@ -696,7 +696,7 @@ class EngineConformance:
 
 # --------------------------------------------------------------------------- datasets
 class DatasetConformance:
-    """The contract of a :class:`metafx.base.Dataset`.
+    """The contract of a :class:`metafx.plugin.Dataset`.
 
     Class attributes: ``dataset`` (name or class) and ``dataset_params``.
     """

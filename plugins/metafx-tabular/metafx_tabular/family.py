@@ -1,11 +1,11 @@
 """Feature family ``tabular``: small operator expressions over the columns of a table.
 
 Tables may be pandas DataFrames with numeric, categorical and datetime
-columns and missing values (:mod:`metafx_tabular.frame` encodes them:
+columns and missing values (``metafx_tabular.frame`` encodes them:
 category codes, days since 1970, NaN).  Arithmetic operators read the numeric
 columns; ``isna``, ``count``, ``pair_count``, the group-by operators and the
 date operators read columns of their own kind directly (depth 1, see
-:mod:`metafx_tabular.operators`).  What follows describes the arithmetic
+``metafx_tabular.operators``).  What follows describes the arithmetic
 features; the others follow the same drawing rules with their arguments'
 kinds (the anchor column is the operator's first argument).
 
@@ -13,7 +13,7 @@ A feature is an expression tree whose leaves are 1 to 3 distinct columns
 (divided by their training standard deviation, and centred on their mean
 unless all their training values are positive: a positive quantity keeps its
 origin, so that products, ratios and logarithms mean what they say) and whose
-inner nodes are operators (:mod:`metafx_tabular.operators`): ``threshold``,
+inner nodes are operators (``metafx_tabular.operators``): ``threshold``,
 ``log`` and ``square`` (unary), ``mul``, ``ratio`` and ``diff`` (binary).
 Every inner node's output is clipped to the range it had on the training rows
 (so a ratio or a product cannot explode on an unusual new row; ``clip_quantile``
@@ -266,7 +266,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         adds the ``tag`` meta-feature.
     task : {"auto", "classification", "regression"}, default "auto"
         How ``y`` is read when columns are ranked in :meth:`fit` (``auto``:
-        see :func:`metafx_tabular.tasks.infer_task`).
+        see ``metafx_tabular.tasks.infer_task``).
     sample_size : int, default 2000
         Training rows kept to learn each drawn feature's constants.
     clip_quantile : float, default 0.0
@@ -279,7 +279,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         The kind of every column, ``"numeric"``, ``"categorical"`` or
         ``"datetime"`` (a list, or ``{column index or name: kind}`` for some);
         read from the dtypes when omitted (strings and pandas ``category``
-        columns are categorical; see :mod:`metafx_tabular.frame`).  Learned
+        columns are categorical; see ``metafx_tabular.frame``).  Learned
         (the full list) by :meth:`fit`.
     max_levels : int, default 1000
         Most codes of a categorical column; the rarest categories beyond share
@@ -333,7 +333,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         Leave out of the screened candidates, the rescored ones and a point's
         draws every feature that is a monotone function of one column
         (``[x > q50]``, ``log(x)``, ``x^2`` of a column of one sign,
-        ``year(date)``; :func:`metafx_tabular.expressions.monotone_in_one_column`):
+        ``year(date)``; ``metafx_tabular.expressions.monotone_in_one_column``):
         a tree model reads such a feature as the column itself.  ``"auto"``:
         when the search's evaluator says its model reads them so (its
         ``reads_monotone_transforms`` is False, as ``cv-tree``'s; learned by
@@ -346,7 +346,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         alone, to the evaluator's model of the table's columns -- small trees on
         the one candidate boosted from that model's out-of-fold prediction on the
         evaluator's folds, their gain in held-out loss
-        (:func:`metafx_tabular.rescore.residual_gains`, the first-order score of
+        (``metafx_tabular.rescore.residual_gains``, the first-order score of
         OpenFE); the shortlist then takes the ``rescore`` most relevant candidates
         and the most relevant of every other root operator whatever the screen's
         floor, and a point's set holds only the candidates of positive gain, best
@@ -660,7 +660,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
 
     # ------------------------------------------------------------------ data
     def check_data(self, X: Any) -> EncodedTable:
-        """The table encoded as floats (:mod:`metafx_tabular.frame`): numbers, category codes and
+        """The table encoded as floats (``metafx_tabular.frame``): numbers, category codes and
         days since 1970, NaN where a value is missing.
 
         Accepts a pandas DataFrame, an object array or a numeric array.  Before
@@ -888,7 +888,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
 
     def _residual_gains(self, evaluator: Any, prepared: Any, y: np.ndarray, seed: int, exprs: list[dict],
                         idx: np.ndarray) -> np.ndarray:
-        """``rescore_by="residual"``: :func:`metafx_tabular.rescore.residual_gains` of the candidates
+        """``rescore_by="residual"``: ``metafx_tabular.rescore.residual_gains`` of the candidates
         ``exprs[i]`` (``i`` in ``idx``) over the evaluator's model of the table's columns, on the
         evaluator's folds (``n_splits``, shuffled with ``seed``; stratified for class labels)."""
         from sklearn.model_selection import KFold, StratifiedKFold
@@ -1450,7 +1450,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
 
     def export_c(self, batch: TabularBatch, prefix: str) -> FamilyExport:
         """The features as C99 (``metafx export --to c``): numeric columns and the operators of
-        :data:`metafx_tabular.export.EXPORTED_OPERATORS`; others are refused with an error naming them."""
+        ``metafx_tabular.export.EXPORTED_OPERATORS``; others are refused with an error naming them."""
         return tabular_c(self, batch, prefix)
 
     def export_numpy(self, batch: TabularBatch, prefix: str) -> FamilyExport:
