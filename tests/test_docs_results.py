@@ -175,6 +175,20 @@ def test_speed_page_is_its_records():
     assert rows and all("benchmarks/records/" in row for row in rows)
 
 
+def test_plugin_family_speed_is_its_record():
+    """The plugin-family table of the speed page is the benchmark's stored rows."""
+    import json
+
+    page = (REPO / "docs" / "results" / "speed.md").read_text()
+    rows = json.loads((RECORDS / "plugin_family_window_or.json").read_text())
+    assert len(rows) == 9
+    for r in rows:
+        cells = f"| {r['partition']} | "
+        line = next(line for line in page.splitlines() if line.startswith(cells) and (
+            r["engine"].split(":")[0] in line and (("pool_rows" in line) == ("pool_rows" in r["engine"]))))
+        assert f"| {r['wall']:.1f} | {r['compute']:.1f} | {r['evaluate']:.1f} | {100 * r['holdout_error']:.2f} |" in line
+
+
 def test_prediction_speed_is_its_record():
     text = (RECORDS / "classifier_predict.txt").read_text()
     t, p, pr, f, fr = re.search(r"transform +([\d.]+) .*\npipeline +([\d.]+) +([\d.]+)\nFeatureClassifier +([\d.]+) +"
