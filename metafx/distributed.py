@@ -6,10 +6,10 @@ everything a worker needs to rebuild the problem (dataset name and
 parameters, train/test split, family, budget, evaluator, engine parameters,
 steps and seed).  Any number of workers then join it; each evaluates trials
 until the study has ``steps`` finished ones.  Trial numbers, points and draws
-come from the storage and the seed, so no trial is evaluated twice or lost; a
-trial left running by a worker that died is taken over by another (at once on
-the same machine, after ``stale_after`` seconds without a heartbeat from
-another machine).
+come from the storage and the seed, so no step is evaluated twice or lost; the
+step of a trial left running by a worker that died is retried by another, at
+the same point with the same draw (at once on the same machine, after
+``stale_after`` seconds without a heartbeat from another machine).
 
 Command line::
 
