@@ -44,6 +44,7 @@ import keyword
 import math
 import os
 import re
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -51,13 +52,12 @@ from typing import Any, Mapping
 import numpy as np
 
 from .core import __version__
+from .core.base import FamilyExport, FeatureFamily
 from .core.exceptions import ValidationError
 from .loop.files import atomic_write_text
 
-__all__ = ["SUPPORTED_FAMILIES", "FORMATS", "to_c", "to_numpy", "write"]
+__all__ = ["FORMATS", "to_c", "to_numpy", "write"]
 
-#: families whose features can be exported (ANDs of (negated) pixels, OR-ed over shifts)
-SUPPORTED_FAMILIES = ("pixel-and", "pixel-and-local", "pixels")
 #: export formats, and the file suffix each is recognised by in :func:`write`
 FORMATS = {"c": ".c", "numpy": ".py"}
 
@@ -67,27 +67,6 @@ while _Bool _Complex _Imaginary""".split())
 
 
 # ---------------------------------------------------------------------------------------------- model
-@dataclass
-class _Features:
-    height: int
-    width: int
-    first: np.ndarray  # (n + 1,) inputs of feature f are first[f] .. first[f + 1] - 1
-    rows: np.ndarray  # (n_inputs,)
-    cols: np.ndarray
-    neg: np.ndarray  # bool
-    shift: np.ndarray  # (n,) shift length a >= 1
-    names: list[str]
-
-    @property
-    def n(self) -> int:
-        return int(self.shift.shape[0])
-
-    @property
-    def pad(self) -> int:
-        """Rows and columns of zeros below and right of the image that the shifts reach."""
-        return int(self.shift.max()) - 1 if self.n else 0
-
-
 @dataclass
 class _Linear:
     classes: list[Any]
@@ -99,35 +78,46 @@ class _Linear:
         return int(self.coef.shape[0])
 
 
-def _features(result: Any) -> _Features:
-    family = getattr(result, "family", None)
-    if family not in SUPPORTED_FAMILIES:
+@dataclass
+class _Part:
+    """What the result's family says of its features (its :class:`~metafx.plugin.FamilyExport`) and their
+    names."""
+
+    fx: FamilyExport
+    n: int
+    names: list[str]
+
+    @property
+    def in_c(self) -> str:
+        return "uint8_t" if self.fx.input_type == "binary" else "double"
+
+    @property
+    def out_c(self) -> str:
+        return "uint8_t" if self.fx.value_type == "binary" else "double"
+
+    @property
+    def arg(self) -> str:
+        return "image" if len(self.fx.input_shape) == 2 else "x"
+
+
+def _family_part(result: Any, to: str, name: str) -> _Part:
+    """The family's code for the result's features (``to``: ``"c"`` or ``"numpy"``), or a clear error."""
+    attr = "export_c" if to == "c" else "export_numpy"
+    try:
+        if getattr(type(result.get_family()), attr, None) in (None, getattr(FeatureFamily, attr)):
+            raise NotImplementedError  # before the batch is built: a family that cannot export need not be fitted
+        fam, batch = result.feature_batch()
+        fx = getattr(fam, attr)(batch, name)
+    except NotImplementedError:
         raise ValidationError(
-            f"family {family!r} cannot be exported: export supports the pixel families "
-            f"{', '.join(SUPPORTED_FAMILIES)} (features that are ANDs and ORs of the pixels of a binary image)")
-    fam, batch = result.feature_batch()
-    if fam.image_shape is None:
-        raise ValidationError(f"the result's family_params={result.family_params!r} hold no image_shape; "
-                              "export needs the image size (H, W)")
-    h, w = (int(v) for v in fam.image_shape)
+            f"family {result.family!r} cannot be exported: it has no export_{to}(batch, prefix) method (a family "
+            "that can say how its features compute implements export_c and export_numpy; docs/plugins.md, "
+            "\"Export\")") from None
+    if not isinstance(fx, FamilyExport):
+        raise ValidationError(f"family {result.family!r}: export_{to} returned {type(fx).__name__}, not a "
+                              "metafx.plugin.FamilyExport")
     n = len(batch)
-    if family == "pixels":
-        k = np.ones(n, np.int64)
-        rows = np.asarray(batch.rows, np.int64)
-        cols = np.asarray(batch.cols, np.int64)
-        neg = np.zeros(n, bool)
-        shift = np.ones(n, np.int64)
-    else:
-        k = np.asarray(batch.k, np.int64)
-        used = np.arange(batch.rows.shape[1])[None, :] < k[:, None]
-        rows = np.asarray(batch.rows, np.int64)[used]  # row-major: feature by feature, inputs in order
-        cols = np.asarray(batch.cols, np.int64)[used]
-        neg = np.asarray(batch.neg, bool)[used]
-        shift = np.asarray(batch.shift, np.int64)
-    if n and not 1 <= shift.min() <= shift.max() <= 8:  # the C file holds an a x a window in 64 bits
-        raise ValidationError(f"shift lengths {shift.min()}..{shift.max()}: export supports 1 to 8")
-    first = np.concatenate([[0], np.cumsum(k)]).astype(np.int64)
-    return _Features(h, w, first, rows, cols, neg, shift, list(fam.feature_names(batch)) if n else [])
+    return _Part(fx, n, [str(v) for v in fam.feature_names(batch)] if n else [])
 
 
 def _linear(result: Any, classifier: Any, n_features: int) -> _Linear | None:
@@ -201,18 +191,18 @@ def _check_name(name: Any) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- header text
-def _about(result: Any, feats: _Features, lin: _Linear | None, source: str | None) -> list[str]:
+def _about(result: Any, part: _Part, lin: _Linear | None, source: str | None) -> list[str]:
     """The lines saying what the generated code computes and from which result."""
     pt = ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in result.best_point.items())
     try:
         checksum = json.loads(result.to_json(indent=None))["checksum"]
     except (TypeError, ValueError, KeyError):  # pragma: no cover - to_json always writes one
         checksum = "?"
-    h, w = feats.height, feats.width
+    kind = "0/1" if part.fx.value_type == "binary" else "real-valued"
     lines = [
-        f"The {feats.n} features chosen by a metafx search"
+        f"The {part.n} {kind} features chosen by a metafx search"
         + (f" and the linear classifier fitted on them ({len(lin.classes)} classes)" if lin else "")
-        + f", computed from one binary image of {h} x {w} pixels.",
+        + f", computed from {part.fx.about or f'{part.fx.n_inputs} input values'}",
         "",
         "Result" + (f" {source}" if source else "") + f" (content {checksum}):",
         f"  family {result.family}, engine {result.engine}, evaluator {result.evaluator}, budget {result.budget:g}, "
@@ -223,23 +213,23 @@ def _about(result: Any, feats: _Features, lin: _Linear | None, source: str | Non
         f"{result.n_features} features of total cost {result.total_cost:g}"
         + ("" if result.holdout_error is None else f"; held-out error {100 * result.holdout_error:.2f} %"),
         "",
-        "Feature f is 1 when, for some shift (dy, dx) in {0 .. a-1} x {0 .. a-1} (a = its shift length), every",
-        "input (row, col, negated) of it has pixel(row + dy, col + dx) != negated, a pixel outside the image",
-        "reading 0: the values of SearchResult.transform, bit for bit.",
+        "The features are the values of SearchResult.transform, bit for bit.",
     ]
     if lin is not None:
         dec = ("one decision, class classes[1] when it is > 0, else classes[0]" if len(lin.classes) == 2 else
                "one decision per class (one-vs-rest), the first largest wins" if len(lin.classes) > 2 else
                "one decision; a single class is always predicted")
+        term = "the weights in decision c of the features j that are 1" if part.fx.value_type == "binary" else \
+            "weight(c, j) * feature j"
         lines += [
             "",
             f"Classifier: classes {lin.classes}; {dec}.",
-            "Decision c: the weights in decision c of the features j that are 1, added in increasing j",
-            "starting from 0.0, then + its intercept, in IEEE-754 double: the operations of SciPy's sparse product",
-            "and of metafx's FeatureClassifier, so decisions and predictions are Python's, bit for bit, ties",
+            f"Decision c: {term}, added in increasing j",
+            "starting from 0.0, then + its intercept, in IEEE-754 double: the operations of metafx's",
+            "FeatureClassifier, so decisions and predictions are Python's, bit for bit, ties",
             "included.  (float would not do: its rounding changes predictions near ties.)",
         ]
-    return lines
+    return [textwrap.fill(line, 110) if len(line) > 110 else line for line in lines]
 
 
 def _comment_safe(text: str) -> str:
@@ -266,13 +256,14 @@ def _c_string(s: str) -> str:
 
 
 def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, source: str | None = None) -> str:
-    """The C99 source computing ``result``'s features (and a linear classifier's decision) from one image.
+    """The C99 source computing ``result``'s features (and a linear classifier's decision) from one sample.
 
     Parameters
     ----------
     result : SearchResult
-        A result of a family in :data:`SUPPORTED_FAMILIES`; others are refused
-        with :class:`~metafx.ValidationError`.
+        A result of a family that can export its features (the pixel families, and any family with
+        ``export_c`` / ``export_numpy``: ``docs/plugins.md``, "Export"); others are refused with
+        :class:`~metafx.ValidationError`.
     classifier : dict, fitted estimator, None or False, default None
         The linear classifier on the features: a dict ``{"classes", "coef",
         "intercept"}`` (``coef``: one row of ``result.n_features`` weights for
@@ -289,47 +280,57 @@ def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, sou
     Returns
     -------
     str
-        A C99 file with, for ``name = "m"``::
+        A C99 file with, for ``name = "m"`` and an image family::
 
             void m_features(const uint8_t *image, uint8_t *out);  /* out[m_N_FEATURES], 0/1 */
             void m_decision(const uint8_t *image, double *out);   /* out[m_N_DECISIONS] (with a classifier) */
             int  m_predict(const uint8_t *image);                 /* index into m_classes (with a classifier) */
 
         ``image`` is ``H * W`` bytes, row-major, 0 or 1 (any nonzero byte counts
-        as 1).  No dynamic allocation; the stack holds the image as bits (8
-        bytes per 64 pixels of a row, with ``a - 1`` more rows and columns
-        for the largest shift length ``a``) and, for the decision, one byte
-        per feature.  The decision needs IEEE
-        binary64 ``double`` without excess precision (checked at compile time:
+        as 1).  A family of real-valued input (a table) takes ``const double *x`` (one row's
+        ``m_N_INPUTS`` values); real-valued features are ``double``.  No dynamic allocation.
+        The decision needs IEEE binary64 ``double`` without excess precision (checked at compile time:
         ``FLT_EVAL_METHOD == 0``, ``DBL_MANT_DIG == 53``, no ``-ffast-math``).
     """
     name = _check_name(name)
-    feats = _features(result)
-    lin = _linear(result, classifier, feats.n)
+    part = _family_part(result, "c", name)
+    lin = _linear(result, classifier, part.n)
     N = name.upper()
-    h, w, n, p = feats.height, feats.width, feats.n, feats.pad
-    ph, pw = h + p, w + p
-    nw = -(-pw // 64)  # 64-bit words per row of the padded image
-    words = ph * nw + 1  # one more: a read of an input's second word never leaves the array
-    codes = ((feats.rows * nw + feats.cols // 64) << 7) | ((feats.cols % 64) << 1) | feats.neg.astype(np.int64)
-    index_t = "uint16_t" if (codes.max() if codes.size else 0) <= 0xFFFF else "uint32_t"
-    first_t = "uint16_t" if int(feats.first[-1]) <= 0xFFFF else "uint32_t"
+    o = _c_header(result, part, lin, name, source)
+    o += ["", "/* ---- the family's features */", part.fx.code.rstrip("\n"), ""]
+    o += [f"void {name}_features(const {part.in_c} *{part.arg}, {part.out_c} *out)",
+          "{",
+          f"    {name}_compute({part.arg}, out);",
+          "}"]
+    if lin is not None:
+        o += _c_classifier(name, N, part, lin)
+    return "\n".join(o) + "\n"
 
-    about = [_comment_safe(s) for s in _about(result, feats, lin, source)]
+
+def _c_header(result: Any, part: _Part, lin: _Linear | None, name: str, source: str | None) -> list[str]:
+    """The header comment, the includes, the compile-time checks and the sizes."""
+    N = name.upper()
+    fx = part.fx
+    about = [_comment_safe(s) for s in _about(result, part, lin, source)]
+    shape = " x ".join(str(v) for v in fx.input_shape)
+    what = (f"{shape} bytes, row-major, 0 or 1 (any nonzero byte counts as 1)" if fx.input_type == "binary"
+            else f"{fx.n_inputs} doubles")
     o: list[str] = ["/* " + f"{name}.c: generated by metafx {__version__} (metafx export --to c); C99, no dependency.",
                     " *"]
     o += [(" * " + s).rstrip() for s in about]
     o += [" *",
-          " * API (image: H x W bytes, row-major, 0 or 1; any nonzero byte counts as 1):",
-          f" *   void {name}_features(const uint8_t *image, uint8_t *out);   out: {N}_N_FEATURES bytes, 0 or 1"]
+          f" * API ({part.arg}: {what}):",
+          f" *   void {name}_features(const {part.in_c} *{part.arg}, {part.out_c} *out);   out: {N}_N_FEATURES values"]
     if lin is not None:
-        o += [f" *   void {name}_decision(const uint8_t *image, double *out);    out: {N}_N_DECISIONS doubles",
-              f" *   int  {name}_predict(const uint8_t *image);                  class index: {name}_classes[i]"]
-    o += [f" * No dynamic allocation; stack: {8 * words} bytes (the image as bits)"
-          + (f" + {n} (the features) for the decision." if lin is not None else "."),
-          f" * Build: cc -std=c99 -O2 -c {name}.c (or #include it in one of your C files); not with -ffast-math.",
+        o += [f" *   void {name}_decision(const {part.in_c} *{part.arg}, double *out);    out: {N}_N_DECISIONS doubles",
+              f" *   int  {name}_predict(const {part.in_c} *{part.arg});                  class index: {name}_classes[i]"]
+    o += [" * No dynamic allocation.",
+          f" * Build: cc -std=c99 -O2 -c {name}.c (or #include it in one of your C files); not with -ffast-math"
+          + (" (and, for\n *   real-valued features, without contracting a * b + c into one fused operation:"
+             " -std=c99 or\n *   -ffp-contract=off)." if fx.value_type == "real" else "."),
           " */",
           "#include <stdint.h>"]
+    o += [f"#include <{h}>" for h in fx.includes if not (h == "float.h" and lin is not None)]
     if lin is not None:
         o += ["#include <float.h>",
               "",
@@ -341,95 +342,30 @@ def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, sou
               "#if defined(__FAST_MATH__)",
               f'#error "{name}: do not compile with -ffast-math: it reorders the additions of the decision"',
               "#endif"]
+        if fx.value_type == "real":
+            o += ["#if defined(__clang__)",
+                  "#pragma STDC FP_CONTRACT OFF",
+                  "#endif"]
     o += ["",
-          f"#define {N}_HEIGHT {h}",
-          f"#define {N}_WIDTH {w}",
-          f"#define {N}_N_FEATURES {n}"]
+          f"#define {N}_N_INPUTS {fx.n_inputs}"]
+    if len(fx.input_shape) == 2:
+        o += [f"#define {N}_HEIGHT {fx.input_shape[0]}",
+              f"#define {N}_WIDTH {fx.input_shape[1]}"]
+    o += [f"#define {N}_N_FEATURES {part.n}"]
     if lin is not None:
         o += [f"#define {N}_N_CLASSES {len(lin.classes)}",
               f"#define {N}_N_DECISIONS {lin.rows}"]
-    o += [f"/* the image as rows of bits: {N}_ROW_WORDS 64-bit words per row, bit c of a row is column c,",
-          f"   zero beyond the image; {p} rows of zeros below it (largest shift length - 1) */",
-          f"#define {N}_PADDED_HEIGHT {ph}",
-          f"#define {N}_ROW_WORDS {nw}",
-          "",
-          f"void {name}_features(const uint8_t *image, uint8_t *out);"]
-    if lin is not None:
-        o += [f"void {name}_decision(const uint8_t *image, double *out);",
-              f"int {name}_predict(const uint8_t *image);"]
-    if n:
-        o += ["",
-              f"/* feature f: inputs {name}_first[f] .. {name}_first[f + 1] - 1 of {name}_input, shift length "
-              f"{name}_shift[f] */",
-              f"static const {first_t} {name}_first[{n + 1}] = {{",
-              _c_table(feats.first),
-              "};",
-              f"static const uint8_t {name}_shift[{n}] = {{",
-              _c_table(feats.shift, per_line=32),
-              "};",
-              f"/* input (row, col, negated): (row * {N}_ROW_WORDS + col / 64) << 7 | (col % 64) << 1 | negated; "
-              "one line per feature */",
-              f"static const {index_t} {name}_input[{len(codes)}] = {{"]
-        for f in range(n):
-            a, b = int(feats.first[f]), int(feats.first[f + 1])
-            o.append(f"    {', '.join(str(int(c)) for c in codes[a:b])}, /* {f}: {_comment_safe(feats.names[f])} */")
-        o += ["};"]
     o += ["",
-          f"void {name}_features(const uint8_t *image, uint8_t *out)",
-          "{"]
-    if n:
-        o += [f"    uint64_t bits[{N}_PADDED_HEIGHT * {N}_ROW_WORDS + 1];",
-              "    int r, c, f;",
-              f"    for (r = 0; r < {N}_PADDED_HEIGHT * {N}_ROW_WORDS + 1; ++r)",
-              "        bits[r] = 0;",
-              f"    for (r = 0; r < {N}_HEIGHT; ++r)",
-              f"        for (c = 0; c < {N}_WIDTH; ++c)",
-              f"            if (image[r * {N}_WIDTH + c])",
-              f"                bits[r * {N}_ROW_WORDS + (c >> 6)] |= (uint64_t)1 << (c & 63);",
-              "    /* feature f: the a x a window of each input (a bits from col of rows row .. row + a - 1, inverted",
-              "       when negated), ANDed over its inputs; 1 when some bit (some shift) is left */",
-              f"    for (f = 0; f < {N}_N_FEATURES; ++f) {{",
-              f"        const {index_t} *in = {name}_input + {name}_first[f];",
-              f"        const int k = (int)({name}_first[f + 1] - {name}_first[f]);",
-              f"        const int a = {name}_shift[f];",
-              "        int j;",
-              "        uint8_t v;",
-              "        if (a == 1) {",
-              "            uint64_t m = 1;",
-              "            for (j = 0; j < k; ++j) {",
-              "                const uint32_t e = in[j];",
-              "                const uint64_t *q = bits + (e >> 7);",
-              "                const unsigned o = (e >> 1) & 63u;",
-              "                m &= ((q[0] >> o) | ((q[1] << 1) << (63u - o))) ^ ((uint64_t)0 - (e & 1u));",
-              "            }",
-              "            v = (uint8_t)(m & 1u);",
-              "        } else {",
-              "            const uint64_t dx_mask = ((uint64_t)1 << a) - 1;",
-              "            uint64_t m = a == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (a * a)) - 1;",
-              "            for (j = 0; j < k && m; ++j) {",
-              "                const uint32_t e = in[j];",
-              "                const uint64_t *q = bits + (e >> 7);",
-              "                const unsigned o = (e >> 1) & 63u;",
-              "                uint64_t window = 0;",
-              "                int dy;",
-              f"                for (dy = 0; dy < a; ++dy, q += {N}_ROW_WORDS)",
-              "                    window |= (((q[0] >> o) | ((q[1] << 1) << (63u - o))) & dx_mask) << (dy * a);",
-              "                m &= window ^ ((uint64_t)0 - (e & 1u));",
-              "            }",
-              "            v = (uint8_t)(m != 0);",
-              "        }",
-              "        out[f] = v;",
-              "    }"]
-    else:
-        o += ["    (void)image;", "    (void)out;"]
-    o += ["}"]
+          f"void {name}_features(const {part.in_c} *{part.arg}, {part.out_c} *out);"]
     if lin is not None:
-        o += _c_classifier(name, N, feats, lin)
-    return "\n".join(o) + "\n"
+        o += [f"void {name}_decision(const {part.in_c} *{part.arg}, double *out);",
+              f"int {name}_predict(const {part.in_c} *{part.arg});"]
+    return o
 
 
-def _c_classifier(name: str, N: str, feats: _Features, lin: _Linear) -> list[str]:
-    n = feats.n
+def _c_classifier(name: str, N: str, part: _Part, lin: _Linear) -> list[str]:
+    n = part.n
+    x = part.arg
     kind = _label_kind(lin.classes[0])
     if kind == "str":
         ctype, labels = "const char *const", [_c_string(s) for s in lin.classes]
@@ -456,40 +392,46 @@ def _c_classifier(name: str, N: str, feats: _Features, lin: _Linear) -> list[str
           _c_table([float(v).hex() for v in lin.intercept], per_line=4),
           "};",
           "",
-          f"void {name}_decision(const uint8_t *image, double *out)",
+          f"void {name}_decision(const {part.in_c} *{x}, double *out)",
           "{"]
     if n:
-        o += [f"    uint8_t x[{N}_N_FEATURES];",
+        o += [f"    {part.out_c} v[{N}_N_FEATURES];",
               "    int c, j;",
-              f"    {name}_features(image, x);",
+              f"    {name}_features({x}, v);",
               f"    for (c = 0; c < {N}_N_DECISIONS; ++c)",
               "        out[c] = 0.0;",
-              "    /* each decision adds its weights in increasing j, as Python does */",
-              f"    for (j = 0; j < {N}_N_FEATURES; ++j)",
-              "        if (x[j])",
-              f"            for (c = 0; c < {N}_N_DECISIONS; ++c)",
-              f"                out[c] += {name}_coef[j][c];",
-              f"    for (c = 0; c < {N}_N_DECISIONS; ++c)",
+              "    /* each decision adds its terms in increasing j, as Python does */",
+              f"    for (j = 0; j < {N}_N_FEATURES; ++j)"]
+        if part.fx.value_type == "binary":
+            o += ["        if (v[j])",
+                  f"            for (c = 0; c < {N}_N_DECISIONS; ++c)",
+                  f"                out[c] += {name}_coef[j][c];"]
+        else:
+            o += [f"        for (c = 0; c < {N}_N_DECISIONS; ++c) {{",
+                  f"            const double t = {name}_coef[j][c] * v[j];",
+                  "            out[c] = out[c] + t;",
+                  "        }"]
+        o += [f"    for (c = 0; c < {N}_N_DECISIONS; ++c)",
               f"        out[c] = out[c] + {name}_intercept[c];"]
     else:
         o += ["    int c;",
-              "    (void)image;",
+              f"    (void){x};",
               f"    for (c = 0; c < {N}_N_DECISIONS; ++c)",
               f"        out[c] = 0.0 + {name}_intercept[c];"]
     o += ["}",
           "",
-          f"int {name}_predict(const uint8_t *image)",
+          f"int {name}_predict(const {part.in_c} *{x})",
           "{"]
     if len(lin.classes) == 1:
-        o += ["    (void)image;", "    return 0;"]
+        o += [f"    (void){x};", "    return 0;"]
     elif len(lin.classes) == 2:
         o += ["    double d[1];",
-              f"    {name}_decision(image, d);",
+              f"    {name}_decision({x}, d);",
               "    return d[0] > 0.0 ? 1 : 0;"]
     else:
         o += [f"    double d[{N}_N_DECISIONS];",
               "    int c, best = 0;",
-              f"    {name}_decision(image, d);",
+              f"    {name}_decision({x}, d);",
               f"    for (c = 1; c < {N}_N_DECISIONS; ++c)",
               "        if (d[c] > d[best])",
               "            best = c;",
@@ -507,104 +449,51 @@ def _py_list(values: Any, per_line: int = 16, indent: str = "    ") -> str:
         + "\n"
 
 
-_NUMPY_BODY = '''
+_NUMPY_INPUTS = '''
 
-def _images(images):
-    """``images`` as an ``(n, HEIGHT, WIDTH)`` bool array (0/1 values checked)."""
-    x = np.asarray(images)
-    if x.ndim == 2 and x.shape[1] == HEIGHT * WIDTH:
-        x = x.reshape(x.shape[0], HEIGHT, WIDTH)
-    if x.ndim != 3 or x.shape[1:] != (HEIGHT, WIDTH):
-        raise ValueError(f"images must be an array (n, {HEIGHT}, {WIDTH}) or (n, {HEIGHT * WIDTH}) of 0/1, "
-                         f"got shape {x.shape}")
-    if x.dtype == bool:
-        return x
+def _inputs(x):
+    """One sample per row: ``(n, N_INPUTS)`` (from ``(n,) + INPUT_SHAPE`` too), checked."""
+    x = np.asarray(x)
+    if x.ndim == 1 + len(INPUT_SHAPE) and x.shape[1:] == INPUT_SHAPE:
+        x = x.reshape(x.shape[0], N_INPUTS)
+    if x.ndim != 2 or x.shape[1] != N_INPUTS:
+        shape = ", ".join(str(v) for v in INPUT_SHAPE)
+        raise ValueError(f"x must be an array (n, {shape}) or (n, {N_INPUTS}), got shape {x.shape}")
     if x.dtype.kind not in "biuf":
-        raise ValueError(f"images must be numeric 0/1 images, got dtype {x.dtype}")
+        raise ValueError(f"x must be numeric, got dtype {x.dtype}")
+    if INPUT_TYPE == "real":
+        return x.astype(np.float64)
     on = x != 0
     if np.any(on & (x != 1)):
-        raise ValueError("images must be binary (0/1); binarize them as the search's images were (e.g. x >= 128)")
-    return on
+        raise ValueError("x must be binary (0/1); binarize it as the search's data was (e.g. x >= 128)")
+    return on.view(np.uint8)
 
 
-def _plan():
-    """For each shift (dy, dx): the features whose shift length exceeds max(dy, dx), the positions of their
-    inputs moved by (dy, dx) in the zero-padded image, the inputs' negation masks, and where each feature's inputs
-    start."""
-    pw = WIDTH + PAD
-    pos = ROW * pw + COL
-    plan = []
-    a_max = int(SHIFT.max()) if SHIFT.size else 1
-    for dy in range(a_max):
-        for dx in range(a_max):
-            sel = np.flatnonzero(SHIFT > max(dy, dx))
-            if sel.size == 0:
-                continue
-            k = FIRST[sel + 1] - FIRST[sel]
-            starts = np.concatenate([[0], np.cumsum(k)[:-1]]).astype(np.intp)
-            idx = np.repeat(FIRST[sel] - starts, k) + np.arange(int(k.sum()))
-            flip = np.where(NEG[idx], np.uint64(0xFFFFFFFFFFFFFFFF), np.uint64(0))[:, None]
-            plan.append((sel, pos[idx] + dy * pw + dx, flip, starts))
-    return plan
-
-
-_PLAN = _plan()
-_CHUNK = 8192  # images per pass: 128 words of 64 images
-
-
-def features(images):
-    """The features of binary images ``(n, HEIGHT, WIDTH)`` (or ``(n, HEIGHT * WIDTH)``): ``(n, N_FEATURES)`` uint8
-    0/1, the values of metafx's ``SearchResult.transform``.
-
-    Each padded pixel holds its value on 64 images per uint64 word; a feature is, for each shift, the AND of its
-    inputs' words (a negated input XOR-ed with all ones), OR-ed over the shifts."""
-    x = _images(images)
-    n = x.shape[0]
-    out = np.zeros((n, N_FEATURES), dtype=np.uint8)
-    for lo in range(0, n, _CHUNK):
-        xs = x[lo:lo + _CHUNK]
-        m = xs.shape[0]
-        words = -(-m // 64)
-        pad = np.zeros((words * 64, HEIGHT + PAD, WIDTH + PAD), dtype=bool)
-        pad[:m, :HEIGHT, :WIDTH] = xs
-        # (pixels, words): bit i of word w of pixel q is pixel q of image 64 w + i
-        planes = np.packbits(pad.reshape(words * 64, -1), axis=0, bitorder="little")
-        planes = np.ascontiguousarray(planes.T).view(np.uint64)
-        acc = np.zeros((N_FEATURES, words), dtype=np.uint64)
-        for sel, pos, flip, starts in _PLAN:
-            acc[sel] |= np.bitwise_and.reduceat(planes[pos] ^ flip, starts, axis=0)
-        bits = np.unpackbits(acc.view(np.uint8), axis=1, bitorder="little")[:, :m]
-        out[lo:lo + m] = bits.T
-    return out
+def features(x):
+    """The features of the samples ``x``: ``(n, N_FEATURES)``, the values of metafx's ``SearchResult.transform``."""
+    return np.asarray(_compute(_inputs(x)))
 '''
 
 _NUMPY_CLASSIFIER = '''
 
-def decision_function(images):
+def decision_function(x):
     """The classifier's decision: ``(n,)`` for one or two classes, ``(n, N_CLASSES)`` for more.
 
-    Row c: the weights ``COEF[c, j]`` of the features j that are 1, added in increasing j from 0.0, then
-    ``+ INTERCEPT[c]`` (float64): bit for bit the decision of metafx's ``FeatureClassifier`` and of SciPy's sparse
-    product ``csr_matrix(features) @ COEF.T + INTERCEPT``."""
-    x = features(images)
-    n = x.shape[0]
-    i, j = np.nonzero(x)  # in row-major order: by image, then increasing feature
-    count = np.bincount(i, minlength=n)
-    # idx[i, t]: the t-th feature that is 1 on image i; N_FEATURES (a row of zero weights) after the last
-    idx = np.full((n, int(count.max()) if n else 0), N_FEATURES, dtype=np.intp)
-    idx[i, np.arange(i.size) - np.repeat(np.cumsum(count) - count, count)] = j
-    w = np.concatenate([COEF.T, np.zeros((1, COEF.shape[0]))])
-    acc = np.zeros((n, COEF.shape[0]), dtype=np.float64)
-    for t in range(idx.shape[1]):
-        acc += w[idx[:, t]]  # adding +0.0 after the last changes nothing: a sum from +0.0 is never -0.0
+    Row c: ``COEF[c, j] * feature j`` added in increasing j from 0.0 (for 0/1 features: the weights of the
+    features that are 1), then ``+ INTERCEPT[c]`` (float64): bit for bit the decision of metafx's
+    ``FeatureClassifier``."""
+    f = features(x).astype(np.float64)
+    acc = np.zeros((f.shape[0], COEF.shape[0]), dtype=np.float64)
+    for j in range(N_FEATURES):
+        acc = acc + f[:, j:j + 1] * COEF[:, j]  # a 0 feature adds +-0.0: a sum from +0.0 does not change
     d = acc + INTERCEPT
     return d[:, 0] if COEF.shape[0] == 1 else d
 
 
-def predict(images):
-    """The class of every image: for two classes ``CLASSES[1]`` where the decision is > 0, else ``CLASSES[0]``;
+def predict(x):
+    """The class of every sample: for two classes ``CLASSES[1]`` where the decision is > 0, else ``CLASSES[0]``;
     for more, the class of the first largest decision."""
-    d = decision_function(images)
+    d = decision_function(x)
     if len(CLASSES) == 1:
         return CLASSES[np.zeros(d.shape[0], dtype=np.intp)]
     if d.ndim == 1:
@@ -616,21 +505,22 @@ def predict(images):
 def to_numpy(result: Any, classifier: Any = None, name: str = "metafx_model", *, source: str | None = None) -> str:
     """The source of a Python module (NumPy only) computing ``result``'s features and classifier.
 
-    Parameters are those of :func:`to_c`.  The module defines ``features(images)``
-    (``(n, N_FEATURES)`` uint8, as ``result.transform``) and, with a classifier,
-    ``decision_function(images)`` and ``predict(images)``, plus the tables
-    ``SHIFT``, ``FIRST``, ``ROW``, ``COL``, ``NEG``, ``FEATURE_NAMES``, ``CLASSES``,
-    ``COEF``, ``INTERCEPT``.  ``images`` are ``(n, H, W)`` or ``(n, H * W)``
-    arrays of 0/1 (other values raise ``ValueError``).
+    Parameters are those of :func:`to_c`.  The module defines ``features(x)``
+    (``(n, N_FEATURES)``, as ``result.transform``) and, with a classifier,
+    ``decision_function(x)`` and ``predict(x)``, plus ``N_INPUTS``, ``INPUT_SHAPE``,
+    ``FEATURE_NAMES``, ``CLASSES``, ``COEF``, ``INTERCEPT``.  ``x`` holds one sample per row:
+    ``(n, H, W)`` or ``(n, H * W)`` arrays of 0/1 for an image family (other values raise
+    ``ValueError``), ``(n, N_INPUTS)`` numbers for a family of real-valued input.
     """
     name = _check_name(name)
-    feats = _features(result)
-    lin = _linear(result, classifier, feats.n)
-    about = "\n".join(_about(result, feats, lin, source))
+    part = _family_part(result, "numpy", name)
+    lin = _linear(result, classifier, part.n)
+    about = "\n".join(_about(result, part, lin, source))
+    values = "values 0/1" if part.fx.input_type == "binary" else "numbers"
     doc = (f"{name}: generated by metafx {__version__} (metafx export --to numpy); needs NumPy only.\n\n{about}\n\n"
-           "features(images) -> (n, N_FEATURES) uint8"
-           + ("; decision_function(images); predict(images)" if lin is not None else "")
-           + ".\nimages: (n, HEIGHT, WIDTH) or (n, HEIGHT * WIDTH), values 0/1.\n")
+           "features(x) -> (n, N_FEATURES)"
+           + ("; decision_function(x); predict(x)" if lin is not None else "")
+           + f".\nx: (n,) + INPUT_SHAPE or (n, N_INPUTS), {values}.\n")
     doc = doc.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
     o = [f'"""{doc}"""',
          "",
@@ -638,27 +528,20 @@ def to_numpy(result: Any, classifier: Any = None, name: str = "metafx_model", *,
          "",
          f"__all__ = {['features'] + (['decision_function', 'predict'] if lin is not None else [])!r}",
          "",
-         f"HEIGHT = {feats.height}",
-         f"WIDTH = {feats.width}",
-         f"N_FEATURES = {feats.n}",
-         f"PAD = {feats.pad}  # zero rows and columns below and right of the image (largest shift length - 1)",
-         "# feature f: inputs FIRST[f] .. FIRST[f + 1] - 1, shift length SHIFT[f]",
-         f"SHIFT = np.array([{_py_list(feats.shift.tolist(), 32)}], dtype=np.intp)",
-         f"FIRST = np.array([{_py_list(feats.first.tolist())}], dtype=np.intp)",
-         "# input: pixel (ROW, COL), negated when NEG",
-         f"ROW = np.array([{_py_list(feats.rows.tolist())}], dtype=np.intp)",
-         f"COL = np.array([{_py_list(feats.cols.tolist())}], dtype=np.intp)",
-         f"NEG = np.array([{_py_list([int(v) for v in feats.neg], 32)}], dtype=bool)",
-         f"FEATURE_NAMES = [{_py_list(feats.names, 1)}]"]
+         f"N_INPUTS = {part.fx.n_inputs}",
+         f"INPUT_SHAPE = {tuple(part.fx.input_shape)!r}",
+         f"INPUT_TYPE = {part.fx.input_type!r}",
+         f"N_FEATURES = {part.n}",
+         f"FEATURE_NAMES = [{_py_list(part.names, 1)}]"]
     if lin is not None:
         coef_rows = "".join(f"    [{_py_list(lin.coef[c].tolist(), 4, '        ')}    ],\n" for c in range(lin.rows))
         o += [f"CLASSES = np.array([{_py_list(lin.classes, 8)}])",
               "# weights: one row for one or two classes (positive side CLASSES[1]), one per class for more",
-              f"COEF = np.array([\n{coef_rows}], dtype=np.float64).reshape({lin.rows}, {feats.n})",
+              f"COEF = np.array([\n{coef_rows}], dtype=np.float64).reshape({lin.rows}, {part.n})",
               f"INTERCEPT = np.array([{_py_list(lin.intercept.tolist(), 4)}], dtype=np.float64)",
               f"N_CLASSES = {len(lin.classes)}"]
-    text = "\n".join(o) + "\n" + _NUMPY_BODY + (_NUMPY_CLASSIFIER if lin is not None else "")
-    return text
+    o += ["", "", "# ---- the family's features", part.fx.code.rstrip("\n"), "", "", f"_compute = {name}_compute"]
+    return "\n".join(o) + "\n" + _NUMPY_INPUTS + (_NUMPY_CLASSIFIER if lin is not None else "")
 
 
 # ---------------------------------------------------------------------------------------------- files

@@ -356,3 +356,15 @@ def merged_design(X: np.ndarray) -> np.ndarray:
     if not cols:
         return np.zeros((X.shape[0], 0))
     return np.column_stack([np.sqrt(k) * c.astype(np.float64) for c, k in zip(cols, counts)])
+
+
+def sequential_scores(X, W):
+    """``X @ W.T`` with Python floats: each entry ``W[c, j] * X[i, j]`` added in increasing ``j`` from 0.0."""
+    out = np.empty((len(X), len(W)))
+    for i in range(len(X)):
+        for c in range(len(W)):
+            s = 0.0
+            for j in range(X.shape[1]):
+                s = s + float(W[c, j]) * float(X[i, j])
+            out[i, c] = s
+    return out

@@ -102,6 +102,28 @@ def diverse(D, order, costs, budget, max_corr):
     return kept
 
 
+def dense_diverse(X, order, costs, budget, max_corr):
+    """The real-valued filter as the ``guided`` engine ran it in Python before it was compiled (kept as the
+    twin of :func:`metafx._kernels.diverse.dense_diverse_prefix`): a loop over ``order`` that copies the kept
+    centred columns for every candidate."""
+    X = np.asarray(X, dtype=np.float64)
+    Z = X - X.mean(0)
+    norm = np.sqrt((Z * Z).sum(0))
+    kept = []
+    spent = 0.0
+    limit = float(budget) * (1 + 1e-12)
+    for i in np.asarray(order, dtype=np.intp):
+        if spent + costs[i] > limit or norm[i] == 0:
+            continue
+        if kept:
+            r = np.abs(Z[:, kept].T @ Z[:, i]) / (norm[kept] * norm[i])
+            if np.any(r > max_corr):
+                continue
+        kept.append(int(i))
+        spent += float(costs[i])
+    return kept
+
+
 def conditional_infogain(col, y, given):
     """I(Y; col | given) in nats: the infogain of col within each value of the given column, weighted."""
     n = len(y)

@@ -24,7 +24,7 @@ import scipy.sparse as sp
 import metafx
 from metafx import SearchResult, ValidationError
 from metafx.cli import main
-from metafx.export import SUPPORTED_FAMILIES, to_c, to_numpy, write
+from metafx.export import to_c, to_numpy, write
 
 SAVED = Path(__file__).parent / "data" / "saved_results"
 
@@ -209,7 +209,9 @@ def test_pixels_and_local_families(tmp_path, cc, digits):
                                          for r, c in rng.integers(0, 8, (20, 2))], radius=2.0)
     F, _, _ = check_export(pix, X, tmp_path, cc, classifier=random_classifier(rng, 20, ["a", "b", "c"]))
     assert np.array_equal(F, X.reshape(len(X), -1)[:, [s["row"] * 8 + s["col"] for s in pix.features]])
-    assert set(SUPPORTED_FAMILIES) == {"pixel-and", "pixel-and-local", "pixels"}
+    for name in ("pixel-and", "pixel-and-local", "pixels"):  # the built-in image families say how they compute
+        fam = metafx.plugin.make_component("family", name, {"image_shape": [8, 8]})
+        assert callable(fam.export_c) and fam.export_c(fam.from_json([]), "m").n_inputs == 64
 
 
 def test_nonzero_bytes_count_as_one_in_c(tmp_path, cc):
@@ -361,11 +363,19 @@ def test_mnist(tmp_path, cc, mnist):
 
 
 # ---------------------------------------------------------------------------------------------- refusals
-def test_other_families_are_refused():
-    res = dataclasses.replace(saved("mufasa"), family="tabular", family_params={}, features=[])
-    for fn in (to_c, to_numpy):
-        with pytest.raises(ValidationError, match=r"family 'tabular' cannot be exported: export supports the "
-                                                  r"pixel families pixel-and, pixel-and-local, pixels"):
+def test_families_without_export_are_refused():
+    """A family that does not implement export_c / export_numpy gets one clear error naming the method."""
+    from metafx.plugin import FeatureFamily
+
+    class NoExport(FeatureFamily):
+        name = "no-export"
+        data_kind = "table"
+
+    NoExport.__abstractmethods__ = frozenset()  # only its export methods matter here
+    res = dataclasses.replace(saved("mufasa"), family="no-export", family_params={}, features=[])
+    res.get_family = lambda: NoExport()  # the result rebuilds its family by name: stand the class in
+    for fn, method in ((to_c, "export_c"), (to_numpy, "export_numpy")):
+        with pytest.raises(ValidationError, match=rf"family 'no-export' cannot be exported: it has no {method}"):
             fn(res)
 
 

@@ -10,7 +10,7 @@ import naive_guided
 import numpy as np
 import pytest
 
-from metafx._kernels.diverse import diverse_prefix
+from metafx._kernels.diverse import dense_diverse_prefix, diverse_prefix
 from metafx._kernels.draws import EDGE, negated_slots, propose_positions
 from metafx._kernels.packing import pack_columns
 from metafx._kernels.repeats import first_of_repeats
@@ -157,6 +157,43 @@ def test_filter_at_its_limit_matches_the_reference(m, rng):
             got = diverse_prefix(pack_columns(D), m, order, costs, budget, max_corr)
             assert got.tolist() == naive_guided.diverse(D, order, costs, budget, max_corr), (max_corr, budget)
     assert diverse_prefix(pack_columns(D), m, order[:0], costs, 10.0, 0.5).shape == (0,)
+
+
+@pytest.mark.parametrize("m", [1, 7, 64, 129, 300])
+@pytest.mark.parametrize("kind", ["real", "binary", "few-levels"])
+def test_dense_filter_matches_the_python_loop(m, kind, rng):
+    """The compiled real-valued filter keeps the features the Python loop the engine ran before kept
+    (tests/naive_guided.dense_diverse), on random columns with copies, negated copies, constants and costs
+    that leave the budget short; and nothing from an empty order.  (A correlation equal to ``max_corr`` is decided
+    by rounding, differently by BLAS and by the kernel: copies have |r| = 1, so ``max_corr`` stays below 1.)"""
+    n = 80
+    if kind == "real":
+        X = rng.standard_normal((m, n)) * rng.uniform(0.1, 10, n)
+    elif kind == "binary":
+        X = (rng.random((m, n)) < rng.uniform(0.05, 0.95, n)).astype(float)
+    else:
+        X = rng.integers(0, 3, (m, n)).astype(float)
+    X[:, 5] = X[:, 4]
+    X[:, 7] = -2 * X[:, 6] + 1
+    X[:, 9] = 3.0
+    order = rng.permutation(n)
+    costs = rng.choice([1.0, 2.5, 5.0], n)
+    for max_corr in (0.1, 0.3, 0.5, 0.9, 0.999):
+        for budget in (0.5, 20.0, 1e9):
+            got = dense_diverse_prefix(X, order, costs, budget, max_corr)
+            assert got.tolist() == naive_guided.dense_diverse(X, order, costs, budget, max_corr), (max_corr, budget)
+    assert dense_diverse_prefix(X, order[:0], costs, 10.0, 0.5).shape == (0,)
+    assert dense_diverse_prefix(X[:, :0], order[:0], costs[:0], 10.0, 0.5).shape == (0,)
+
+
+def test_dense_and_packed_filters_agree_on_binary_columns(rng):
+    """Phi is Pearson's correlation of 0/1 columns: away from the threshold the two filters keep the same."""
+    m, n = 257, 120
+    D = (rng.random((m, n)) < rng.uniform(0.05, 0.95, n)).astype(np.uint8)
+    order, costs = rng.permutation(n), rng.uniform(1, 3, n)
+    for max_corr in (0.05, 0.2, 0.5):
+        assert (dense_diverse_prefix(D.astype(float), order, costs, 1e9, max_corr).tolist()
+                == diverse_prefix(pack_columns(D), m, order, costs, 1e9, max_corr).tolist())
 
 
 @pytest.mark.parametrize("k", [1, 2, 10])

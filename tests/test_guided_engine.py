@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 import metafx
+from metafx._kernels.diverse import dense_diverse_prefix
 from metafx.core.base import Candidate
-from metafx.default_plugins.guided import PORTFOLIO, GuidedSearch, dense_diverse_prefix
+from metafx.default_plugins.guided import PORTFOLIO, GuidedSearch
 from metafx.learn.gp import _distances, _gp_posterior, expected_improvement, gp_posterior
 from metafx.loop.components import make_component
 from metafx.loop.problem import SearchProblem, step_rng

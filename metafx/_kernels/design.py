@@ -20,7 +20,7 @@ import numpy as np
 from . import JIT
 from .packing import _popcount64
 
-__all__ = ["transpose_bits", "rows_to_csr", "rows_scores"]
+__all__ = ["transpose_bits", "rows_to_csr", "rows_scores", "dense_scores"]
 
 _MASKS = np.array([0x00000000FFFFFFFF, 0x0000FFFF0000FFFF, 0x00FF00FF00FF00FF, 0x0F0F0F0F0F0F0F0F,
                    0x3333333333333333, 0x5555555555555555], dtype=np.uint64)
@@ -158,4 +158,29 @@ def rows_scores(T: np.ndarray, weights: np.ndarray, coef: np.ndarray, rows=None)
     out = np.zeros((rows.shape[0], W.shape[1]), dtype=np.float64)
     if out.size and T.shape[1]:
         _scores(T, rows, W, out)
+    return out
+
+
+@numba.njit(**JIT)
+def _dense_scores(X, W, out):
+    n, p = X.shape
+    k = W.shape[0]
+    for i in range(n):
+        for c in range(k):
+            s = 0.0
+            for j in range(p):
+                t = W[c, j] * X[i, j]
+                s = s + t
+            out[i, c] = s
+
+
+def dense_scores(X: np.ndarray, W: np.ndarray) -> np.ndarray:
+    """``X @ W.T`` for real-valued features ``X`` (``(n, p)``) and weights ``W`` (``(k, p)``), each entry the sum
+    of ``W[c, j] * X[i, j]`` in increasing ``j`` from 0.0, in float64: an order of additions fixed, so that an
+    exported model (``metafx export``) computes the same bits (a BLAS product may add in any order)."""
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    W = np.ascontiguousarray(W, dtype=np.float64)
+    out = np.empty((X.shape[0], W.shape[0]), dtype=np.float64)
+    if out.size:
+        _dense_scores(X, W, out)
     return out

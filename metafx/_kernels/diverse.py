@@ -26,7 +26,7 @@ import numpy as np
 from . import JIT
 from .packing import _popcount64, popcount_rows
 
-__all__ = ["diverse_prefix"]
+__all__ = ["dense_diverse_prefix", "diverse_prefix"]
 
 #: relative margin of the squared comparison (the exact test decides within it)
 MARGIN = 1e-9
@@ -102,4 +102,49 @@ def diverse_prefix(packed: np.ndarray, m: int, order: np.ndarray, costs: np.ndar
     ones = popcount_rows(packed)
     min_cost = float(costs[order].min())
     nc = _diverse(packed, ones, order, costs, float(budget) * (1 + 1e-12), float(max_corr), int(m), min_cost, out)
+    return out[:nc]
+
+
+@numba.njit(**JIT)
+def _dense_diverse(Z, norm, order, costs, budget, max_corr, min_cost, out):
+    nc = 0
+    spent = 0.0
+    m = Z.shape[1]
+    for t in range(order.shape[0]):
+        if budget - spent < min_cost:
+            break
+        i = order[t]
+        if spent + costs[i] > budget or norm[i] == 0.0:
+            continue
+        ok = True
+        for q in range(nc):  # the latest kept first
+            k = out[nc - 1 - q]
+            s = 0.0
+            for r in range(m):
+                s += Z[k, r] * Z[i, r]
+            if abs(s) / (norm[k] * norm[i]) > max_corr:
+                ok = False
+                break
+        if ok:
+            out[nc] = i
+            nc += 1
+            spent += costs[i]
+    return nc
+
+
+def dense_diverse_prefix(X: np.ndarray, order: np.ndarray, costs: np.ndarray, budget: float,
+                         max_corr: float) -> np.ndarray:
+    """:func:`diverse_prefix` for real-valued columns ``X`` (samples x features): the absolute Pearson
+    correlation of the centred columns, ``|z_a . z_b| / (|z_a| |z_b|)``, in place of phi; constant columns are
+    never kept.  Compiled, with the packed kernel's early stop once no feature of ``order`` can fit."""
+    X = np.asarray(X, dtype=np.float64)
+    order = np.ascontiguousarray(order, dtype=np.int64)
+    costs = np.ascontiguousarray(costs, dtype=np.float64)
+    out = np.empty(order.shape[0], dtype=np.int64)
+    if order.shape[0] == 0:
+        return out
+    Z = np.ascontiguousarray((X - X.mean(0)).T)  # features x samples: each feature's values contiguous
+    norm = np.sqrt((Z * Z).sum(1))
+    min_cost = float(costs[order].min())
+    nc = _dense_diverse(Z, norm, order, costs, float(budget) * (1 + 1e-12), float(max_corr), min_cost, out)
     return out[:nc]

@@ -25,6 +25,7 @@ __all__ = [
     "Component",
     "FeatureBatch",
     "FeatureFamily",
+    "FamilyExport",
     "MetaFeatureDescriber",
     "FeatureScorer",
     "SetEvaluator",
@@ -247,6 +248,88 @@ class FeatureFamily(Component, ABC, Generic[BatchT]):
             f"family {self.name!r} ({type(self).__name__}) does not draw its features: implement "
             "plot_features(batch, ax, background=None) to get its picture from metafx.plotting.plot_features "
             "and `metafx plot` (docs/plugins.md)")
+
+    def export_c(self, batch: BatchT, prefix: str) -> FamilyExport:
+        """The features of ``batch`` as C99 code (optional hook; ``metafx export --to c`` calls it).
+
+        Return a :class:`FamilyExport` whose ``code`` defines
+        ``static void <prefix>_compute(const IN *x, OUT *out)``: ``x`` holds one sample's ``n_inputs``
+        values (``IN`` is ``uint8_t`` 0/1 for ``input_type="binary"``, ``double`` for ``"real"``, in the
+        order of the family's prepared data: an image row-major, a table's columns), ``out`` receives the
+        ``len(batch)`` feature values (``OUT`` is ``uint8_t`` 0/1 or ``double`` by ``value_type``), exactly
+        those of ``compute``.  Every other name it defines starts with ``prefix``; it may use ``<stdint.h>``
+        and the headers listed in ``includes``.  Families that do not implement it are refused by the export
+        with a clear error.  ``docs/plugins.md`` ("Export") has an example.
+        """
+        raise NotImplementedError(
+            f"family {self.name!r} ({type(self).__name__}) cannot be exported: implement export_c(batch, prefix) "
+            "and export_numpy(batch, prefix) to get `metafx export` (docs/plugins.md, \"Export\")")
+
+    def export_numpy(self, batch: BatchT, prefix: str) -> FamilyExport:
+        """The features of ``batch`` as Python source that needs NumPy only (optional hook; ``metafx export
+        --to numpy``).  ``code`` defines ``<prefix>_compute(X)``: ``X`` is an ``(n, n_inputs)`` array
+        (uint8 0/1 for binary input, float64 for real), the return value the ``(n, len(batch))`` feature values
+        (uint8 0/1 or float64), exactly those of ``compute``.  ``np`` is imported; every other name it defines
+        starts with ``_<prefix>`` or ``<prefix>``."""
+        raise NotImplementedError(
+            f"family {self.name!r} ({type(self).__name__}) cannot be exported: implement export_c(batch, prefix) "
+            "and export_numpy(batch, prefix) to get `metafx export` (docs/plugins.md, \"Export\")")
+
+
+@dataclass(frozen=True)
+class FamilyExport:
+    """A family's features as code for ``metafx export`` (what :meth:`FeatureFamily.export_c` and
+    :meth:`FeatureFamily.export_numpy` return).
+
+    Attributes
+    ----------
+    code : str
+        The source: C99 for ``export_c``, Python for ``export_numpy`` (see those methods).
+    n_inputs : int
+        How many values of one sample the code reads.
+    input_type : {"binary", "real"}
+        ``"binary"``: 0/1 values (images after binarization); ``"real"``: float64 (table columns).
+    value_type : {"binary", "real"}
+        What the features are: 0/1, or real numbers.
+    input_shape : tuple of int
+        The shape of one sample as users hold it (``(H, W)`` for images; ``(n_inputs,)`` by default).
+    about : str
+        One line saying what the input is, quoted in the generated file.
+    includes : tuple of str
+        Standard C headers the C code needs beyond ``<stdint.h>`` (e.g. ``("math.h",)``).
+    """
+
+    code: str
+    n_inputs: int
+    input_type: str = "binary"
+    value_type: str = "binary"
+    input_shape: tuple[int, ...] = ()
+    about: str = ""
+    includes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        for field_name in ("input_type", "value_type"):
+            value = getattr(self, field_name)
+            if value not in ("binary", "real"):
+                raise ValidationError(f"FamilyExport {field_name}={value!r} must be 'binary' or 'real'")
+        if not isinstance(self.code, str):
+            raise ValidationError(f"FamilyExport code must be a string, got {type(self.code).__name__}")
+        if isinstance(self.n_inputs, bool) or not isinstance(self.n_inputs, (int, np.integer)) or self.n_inputs < 0:
+            raise ValidationError(f"FamilyExport n_inputs={self.n_inputs!r} must be an integer >= 0")
+        shape = tuple(int(v) for v in (self.input_shape or (int(self.n_inputs),)))
+        if int(np.prod(shape)) != int(self.n_inputs):
+            raise ValidationError(f"FamilyExport input_shape={shape} holds {int(np.prod(shape))} values, "
+                                  f"not n_inputs={self.n_inputs}")
+        object.__setattr__(self, "input_shape", shape)
+        object.__setattr__(self, "n_inputs", int(self.n_inputs))
+        bad = [h for h in self.includes if h not in C_HEADERS]
+        if bad:
+            raise ValidationError(f"FamilyExport includes={list(self.includes)!r}: {bad} not among the standard "
+                                  f"headers allowed ({', '.join(C_HEADERS)})")
+
+
+#: the standard C headers a family's exported code may include
+C_HEADERS = ("math.h", "float.h", "stddef.h", "string.h", "limits.h")
 
 
 FamilyT = TypeVar("FamilyT", bound=FeatureFamily)

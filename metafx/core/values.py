@@ -352,6 +352,47 @@ def unpack_packed(packed: np.ndarray, n_samples: int) -> np.ndarray:
     return np.ascontiguousarray(bits.T)
 
 
+def is_binary(X: np.ndarray) -> bool:
+    """Whether every value of ``X`` is 0 or 1 (a bool array always is).
+
+    >>> is_binary(np.array([[0, 1], [1, 1]])), is_binary(np.array([0.0, 0.5])), is_binary(np.array([2, 0]))
+    (True, False, False)
+    """
+    X = np.asarray(X)
+    if X.dtype == bool:
+        return True
+    if X.size == 0:
+        return True
+    if X.dtype.kind in "ui":
+        return bool(X.min() >= 0 and X.max() <= 1)
+    if X.dtype.kind == "f":
+        return bool(np.all((X == 0) | (X == 1)))
+    return False
+
+
+def pack_binary(X: np.ndarray) -> np.ndarray:
+    """The columns of a 0/1 ``(n_samples, n_features)`` array as bit-packed rows, ``(n_features,
+    ceil(n_samples / 64))`` uint64 (the layout :func:`unpack_packed` reads; any nonzero value is a 1).
+
+    >>> pack_binary(np.array([[1, 0], [0, 1], [1, 1]])).tolist()
+    [[5], [6]]
+    """
+    X = np.asarray(X)
+    m, p = X.shape
+    words = -(-m // 64)
+    X = X.view(np.uint8) if X.dtype == bool else (X != 0).view(np.uint8)
+    n8 = -(-m // 8)
+    if m % 8:
+        X = np.concatenate([X, np.zeros((8 * n8 - m, p), np.uint8)])
+    X = X.reshape(n8, 8, p)
+    bits = X[:, 0].copy()  # (ceil(m / 8), p): byte r holds samples 8r .. 8r + 7 (whole rows: faster than packbits)
+    for k in range(1, 8):
+        bits |= X[:, k] << np.uint8(k)
+    out = np.zeros((p, 8 * words), dtype=np.uint8)
+    out[:, :n8] = bits.T
+    return out.view("<u8").astype(np.uint64, copy=False).reshape(p, words)
+
+
 class FeatureValues:
     """Values of ``n_features`` features on ``n_samples`` samples.
 
@@ -377,10 +418,22 @@ class FeatureValues:
 
     @classmethod
     def from_dense(cls, X: np.ndarray) -> FeatureValues:
+        """Values from a dense ``(n_samples, n_features)`` array.
+
+        Binary values (a bool array, or every value 0 or 1) are also packed into bits, once, here: the
+        engines, scorers and evaluators then take their compiled paths for them, as for a built-in
+        family's packed values (``docs/plugins.md``, "Performance").
+
+        >>> FeatureValues.from_dense(np.array([[1, 0], [0, 1], [1, 1]], dtype=np.uint8)).packed.tolist()
+        [[5], [6]]
+        >>> FeatureValues.from_dense(np.array([[0.5], [1.0]])).packed is None
+        True
+        """
         X = np.asarray(X)
         if X.ndim != 2:
             raise ValidationError(f"X must be 2-D (n_samples, n_features), got shape {X.shape}")
-        return cls(n_samples=X.shape[0], dense=X)
+        packed = pack_binary(X) if X.size and is_binary(X) else None
+        return cls(n_samples=X.shape[0], dense=X, packed=packed)
 
     def _unpacked(self) -> np.ndarray:
         """The dense matrix as held, unpacked from the packed words the first time it is asked for."""

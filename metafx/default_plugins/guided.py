@@ -70,7 +70,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from .._kernels.cmim import cmim_select
-from .._kernels.diverse import diverse_prefix
+from .._kernels.diverse import dense_diverse_prefix, diverse_prefix
 from .._kernels.packing import pack_columns
 from .._kernels.repeats import first_of_repeats
 from ..core.base import Candidate, SearchEngine
@@ -548,27 +548,6 @@ def _first_of_repeats(values: Any) -> np.ndarray:
     keep = np.zeros(values.n_features, dtype=bool)
     keep[values.duplicate_groups()[1]] = True
     return keep
-
-
-def dense_diverse_prefix(X: np.ndarray, order: np.ndarray, costs: np.ndarray, budget: float,
-                         max_corr: float) -> np.ndarray:
-    """:func:`metafx._kernels.diverse.diverse_prefix` for real-valued columns ``X`` (samples x features)."""
-    X = np.asarray(X, dtype=np.float64)
-    Z = X - X.mean(0)
-    norm = np.sqrt((Z * Z).sum(0))
-    kept: list[int] = []
-    spent = 0.0
-    limit = float(budget) * (1 + 1e-12)
-    for i in np.asarray(order, dtype=np.intp):
-        if spent + costs[i] > limit or norm[i] == 0:
-            continue
-        if kept:
-            r = np.abs(Z[:, kept].T @ Z[:, i]) / (norm[kept] * norm[i])
-            if np.any(r > max_corr):
-                continue
-        kept.append(int(i))
-        spent += float(costs[i])
-    return np.array(kept, dtype=np.intp)
 
 
 @hookimpl

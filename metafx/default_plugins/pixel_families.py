@@ -40,11 +40,12 @@ import numpy as np
 from .._kernels.draws import negated_slots, propose_positions
 from .._kernels.packing import pack_columns
 from .._kernels.pixel_and import eval_pixel_and, make_planes
-from ..core.base import FeatureFamily, MetaFeatureDescriber
+from ..core.base import FamilyExport, FeatureFamily, MetaFeatureDescriber
 from ..core.exceptions import ValidationError
 from ..core.params import Interval, Options, Satisfies
 from ..core.validation import check_binary_images
 from ..core.values import Dimension, FeatureValues, MetaFeatureSpace
+from .pixel_export import pixel_c, pixel_numpy
 
 __all__ = ["PixelAndFamily", "PixelsFamily", "PixelAndBatch", "PixelBatch", "LocationDescriber", "RadiusDescriber"]
 
@@ -163,6 +164,14 @@ class _ImageFamily(FeatureFamily):
         imgs = self.check_data(X)
         self.image_shape = [int(imgs.shape[1]), int(imgs.shape[2])]
         return self
+
+    def export_c(self, batch: Any, prefix: str) -> FamilyExport:
+        """The features as C99 (``metafx export --to c``): :mod:`metafx.default_plugins.pixel_export`."""
+        return pixel_c(self, batch, prefix)
+
+    def export_numpy(self, batch: Any, prefix: str) -> FamilyExport:
+        """The features as NumPy code (``metafx export --to numpy``)."""
+        return pixel_numpy(self, batch, prefix)
 
 
 class PixelAndFamily(_ImageFamily):

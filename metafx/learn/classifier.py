@@ -17,7 +17,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._kernels.design import rows_scores, transpose_bits
+from .._kernels.design import dense_scores, rows_scores, transpose_bits
 from ..core.exceptions import ValidationError
 from ..core.validation import check_int, check_labels, check_number, check_seed
 from ..core.values import FeatureValues
@@ -191,7 +191,8 @@ class FeatureClassifier(ClassifierMixin, BaseEstimator):
 
 
 def _scores(values: FeatureValues, coef: np.ndarray) -> np.ndarray:
-    """``values @ coef.T`` (``(n_samples, rows)`` float64), from the packed bits when there are any."""
+    """``values @ coef.T`` (``(n_samples, rows)`` float64), from the packed bits when there are any; the terms
+    added in increasing feature order from 0.0 either way (the order of an exported model's decision)."""
     if values.packed is not None:
         return rows_scores(transpose_bits(values.packed, values.n_samples), np.ones(coef.shape[1]), coef)
-    return values.dense(np.float64) @ coef.T
+    return dense_scores(values.dense(np.float64), coef)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 # a failing check in a plugin's test run shows the values compared, not a bare AssertionError
-pytest.register_assert_rewrite("metafx.testing.conformance")
+pytest.register_assert_rewrite("metafx.testing.conformance", "metafx.testing.export_check")
 
 from .conformance import (  # noqa: E402
     DatasetConformance,
@@ -20,6 +20,7 @@ from .conformance import (  # noqa: E402
     check_declared_params,
     synthetic_data,
 )
+from .export_check import SpeedReport, check_export, check_family_speed  # noqa: E402
 
 __all__ = [
     "FamilyConformance",
@@ -29,4 +30,7 @@ __all__ = [
     "DatasetConformance",
     "synthetic_data",
     "check_declared_params",
+    "check_export",
+    "check_family_speed",
+    "SpeedReport",
 ]

@@ -353,6 +353,20 @@ class FamilyConformance:
         assert len(names) == len(batch) and all(isinstance(n, str) and n for n in names), \
             f"feature_names must give one non-empty str per feature ({len(batch)}), got {names[:3]!r}..."
 
+    def test_export_matches_python(self, fam, data, tmp_path):
+        """A family with ``export_c`` / ``export_numpy``: a search's result (with a fitted classifier) exports
+        to C and NumPy code that computes Python's features, decisions and predictions bit for bit
+        (:func:`metafx.testing.check_export`); skipped for a family that does not export."""
+        if type(fam).export_c is FeatureFamily.export_c:
+            pytest.skip(f"family {fam.name!r} does not implement export_c")
+        from ..loop.api import search
+        from .export_check import check_export
+
+        X, y = data
+        res = search(X, y, family=type(fam)(**fam.get_params()), budget=self.budget, steps=2, seed=0, progress=False)
+        res.fit_classifier(X, y, C=1.0)
+        check_export(res, X, tmp_dir=tmp_path)
+
     def test_pickle(self, fam, batch, data):
         X, _ = data
         f2, b2 = pickle.loads(pickle.dumps((fam, batch)))

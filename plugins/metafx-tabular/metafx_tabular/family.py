@@ -77,6 +77,7 @@ import numpy as np
 
 from metafx.plugin import (
     Dimension,
+    FamilyExport,
     FeatureFamily,
     FeatureValues,
     Interval,
@@ -87,6 +88,7 @@ from metafx.plugin import (
 )
 
 from .batch import TableValues, TabularBatch
+from .export import tabular_c, tabular_numpy
 from .expressions import (
     COMMUTATIVE,
     MAX_ARITY,
@@ -1353,6 +1355,15 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         feature, "no" for a 0/1 one); ``columns`` holds :meth:`design` (NaN where missing)."""
         out = np.nan_to_num(self._values(prepared, batch), nan=0.0)
         return TableValues(dense=out, columns=prepared.get("design", prepared["z"]))
+
+    def export_c(self, batch: TabularBatch, prefix: str) -> FamilyExport:
+        """The features as C99 (``metafx export --to c``): numeric columns and the operators of
+        :data:`metafx_tabular.export.EXPORTED_OPERATORS`; others are refused with an error naming them."""
+        return tabular_c(self, batch, prefix)
+
+    def export_numpy(self, batch: TabularBatch, prefix: str) -> FamilyExport:
+        """The features as NumPy code (``metafx export --to numpy``), as :meth:`export_c`."""
+        return tabular_numpy(self, batch, prefix)
 
     def transform(self, X: Any, batch: TabularBatch) -> np.ndarray:
         """Dense values of ``batch`` on ``X``: NaN where a feature's input is missing

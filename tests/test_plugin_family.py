@@ -1,0 +1,95 @@
+"""The reference plugin family (examples/window_or_family.py, written against metafx.plugin alone, in plain
+NumPy) gets what the built-in family gets: the conformance suite, every engine, export to C and NumPy bit for bit,
+and the speed check."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+
+import numpy as np
+import pytest
+from conftest import REPO
+
+import metafx
+from metafx.testing import FamilyConformance, check_export, check_family_speed
+
+
+def _module():
+    name = "window_or_family"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, REPO / "examples" / f"{name}.py")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+    return sys.modules[name]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def registered():
+    mod = _module()
+    metafx.plugin.register_plugin(mod, name="window-or")
+    yield mod
+    metafx.plugin.unregister_plugin(mod)
+
+
+@pytest.fixture(scope="module")
+def digits():
+    X, y = metafx.load_dataset("digits")
+    return X[:500], y[:500]
+
+
+class TestWindowOrConformance(FamilyConformance):
+    family = "window-or"
+    budget = 20.0
+
+
+@pytest.mark.parametrize("engine", ["guided", "mufasa", "optuna", "random"])
+def test_every_engine_searches_the_plugin_family(engine, digits):
+    X, y = digits
+    res = metafx.search(X[:300], y[:300], family="window-or", engine=engine, budget=60, steps=4, seed=0,
+                        progress=False)
+    assert res.n_features > 0 and res.total_cost <= 60
+    assert res.transform(X[300:]).shape == (200, res.n_features)
+
+
+def test_binary_values_arrive_packed(digits):
+    """The family returns dense 0/1 values with FeatureValues.from_dense: they are packed once, so the engines,
+    scorers and evaluators take their compiled paths."""
+    X, y = digits
+    fam = metafx.plugin.make_component("family", "window-or", None).fit(X, y)
+    batch = fam.draw({"numInputs": 3, "window": 4}, 50, np.random.default_rng(0))
+    values = fam.compute(fam.prepare(X), batch)
+    assert values.packed is not None and values.n_features == len(batch)
+
+
+def test_result_exports_to_c_and_numpy_exactly(digits, tmp_path):
+    X, y = digits
+    res = metafx.search(X[:300], y[:300], family="window-or", budget=80, steps=3, seed=1, progress=False)
+    res.fit_classifier(X[:300], y[:300])
+    out = check_export(res, X, tmp_dir=tmp_path)
+    assert out["numpy"] and out["n"] == len(X)
+    grey = X * 200  # 0/200 bytes: the C file reads any nonzero byte as 1, the NumPy module refuses them
+    mod_err = pytest.raises(ValueError, match="binary")
+    import importlib.util as iu
+
+    from metafx.export import to_numpy
+    p = tmp_path / "m.py"
+    p.write_text(to_numpy(res))
+    spec = iu.spec_from_file_location("m_grey", p)
+    m = iu.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    with mod_err:
+        m.features(grey)
+
+
+def test_speed_check_reports_every_engine(digits):
+    X, y = digits
+    report = check_family_speed(metafx.plugin.make_component("family", "window-or", None), X[:200], y[:200],
+                                budget=40, steps=3, engines=("guided", "mufasa"))
+    assert [r["engine"] for r in report.rows] == ["guided", "mufasa"]
+    guided, mufasa = report.rows
+    assert guided["computed"] > mufasa["computed"] > 0  # the guided engine computes a pool per step
+    for r in report.rows:
+        assert r["wall"] >= r["draw"] + r["compute"] + r["evaluate"] - 1e-6 and r["own"] >= 0
+    assert report.ratio("guided") > 0 and "engine" in str(report)
