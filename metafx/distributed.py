@@ -42,7 +42,6 @@ import os
 import subprocess
 import sys
 import time
-import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
@@ -266,8 +265,6 @@ def run_shared_search(spec: ProblemSpec, storage: Any, study_name: str, *, n_wor
     ``n_workers = 1``: this process evaluates the trials; ``n_workers = k > 1``:
     it also starts ``k - 1`` ``metafx worker`` processes; ``n_workers = 0``: it
     only waits for workers started elsewhere and collects the result.
-    (Named ``run_search`` before, like the search loop :func:`metafx.plugin.run_search`;
-    the old name still works for one release, with a FutureWarning.)
     """
     if isinstance(n_workers, bool) or not isinstance(n_workers, int) or n_workers < 0:
         raise ValidationError(f"n_workers={n_workers!r} must be an integer >= 0")
@@ -291,10 +288,3 @@ def run_shared_search(spec: ProblemSpec, storage: Any, study_name: str, *, n_wor
                 p.terminate()
                 p.wait()
 
-
-def __getattr__(name: str) -> Any:
-    if name == "run_search":  # renamed: metafx.plugin.run_search is the search loop, this starts shared workers
-        warnings.warn("metafx.distributed.run_search is renamed run_shared_search; the old name goes in the next "
-                      "release", FutureWarning, stacklevel=2)
-        return run_shared_search
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -478,9 +478,6 @@ class SearchEngine(Component, ABC):
     storage_kinds: ClassVar[tuple[str, ...]] = ("journal",)
     #: ``reselect`` of a search that does not set it: how many of the best steps are scored again at the end
     reselect: ClassVar[int] = 1
-    #: parameters added after journals were written, with the value that means "as before": a search's
-    #: signature leaves such a parameter out while it has that value, so the older journals still resume
-    signature_omits: ClassVar[dict[str, Any]] = {}
     #: parameters that act only on prior observations (a warm start holding results, :meth:`observe_prior`): a
     #: search without them leaves these parameters out of its signature, so changing them does not refuse its journal
     prior_params: ClassVar[tuple[str, ...]] = ()

@@ -344,9 +344,7 @@ def problem_signature(engine: Any, problem: SearchProblem, seed: int, *,
                       exclude_params: Sequence[str] = ()) -> dict[str, Any]:
     """Everything that determines a search's steps (not its length ``steps``,
     so a finished search can be extended)."""
-    omits = getattr(engine, "signature_omits", {})
-    params = {k: v for k, v in engine.get_params().items()
-              if k not in exclude_params and not (k in omits and v == omits[k])}
+    params = {k: v for k, v in engine.get_params().items() if k not in exclude_params}
     return _jsonable({
         "engine": engine.name,
         "engine_params": params,

@@ -6,7 +6,6 @@ import importlib
 import json
 import math
 import os
-import warnings
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -67,19 +66,6 @@ class SearchResult:
     @property
     def n_features(self) -> int:
         return len(self.features)
-
-    @property
-    def test_error(self) -> float | None:
-        """Renamed :attr:`holdout_error` (the old name works for one release, with a FutureWarning)."""
-        warnings.warn("SearchResult.test_error is renamed holdout_error; the old name goes in the next release",
-                      FutureWarning, stacklevel=2)
-        return self.holdout_error
-
-    @test_error.setter
-    def test_error(self, value: float | None) -> None:
-        warnings.warn("SearchResult.test_error is renamed holdout_error; the old name goes in the next release",
-                      FutureWarning, stacklevel=2)
-        self.holdout_error = value
 
     @property
     def quality_label(self) -> str:
