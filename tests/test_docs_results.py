@@ -1,15 +1,33 @@
-"""The README's headline numbers and the results pages' tables are the ones their stored records give."""
+"""The README's headline numbers and the results pages' tables are the ones their stored records give.
+
+The tables come from the experiments' own scripts, run as commands (``experiments/tables.py --json``,
+``experiments/transfer/analyse.py --json``) over the records in the experiments' archives: no test imports
+``experiments/``."""
 
 from __future__ import annotations
 
-import importlib.util
+import json
 import re
+import subprocess
+import sys
+from functools import lru_cache
 
 from conftest import REPO
 
-_spec = importlib.util.spec_from_file_location("tables", REPO / "experiments" / "tables.py")
-tables = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(tables)
+
+@lru_cache(maxsize=None)
+def _tables() -> dict:
+    out = subprocess.run([sys.executable, str(REPO / "experiments" / "tables.py"), "--json"], capture_output=True,
+                         text=True, check=True, cwd=REPO)
+    return json.loads(out.stdout)
+
+
+def _transfer_summary(tmp_path, seeds: list[int] | None = None) -> dict:
+    out = tmp_path / f"summary_{len(seeds or [])}.json"
+    cmd = [sys.executable, str(REPO / "experiments" / "transfer" / "analyse.py"), "--json", str(out)]
+    subprocess.run(cmd + (["--seeds", *map(str, seeds)] if seeds else []), capture_output=True, text=True,
+                   check=True, cwd=REPO)
+    return json.loads(out.read_text())
 
 
 def _row(text: str, label: str) -> str:
@@ -21,8 +39,8 @@ def _row(text: str, label: str) -> str:
 def test_readme_headline_table_is_its_records():
     readme = (REPO / "README.md").read_text()
     page = (REPO / "docs" / "results" / "headline.md").read_text()
-    rows = tables.headline()
-    for label, method in tables.HEADLINE_ROWS:
+    rows = _tables()["headline"]
+    for label, method in _tables()["headline_rows"]:
         mean, std, n = rows[method]
         assert n == 20, f"{method}: {n} partitions in the records, the table says 20"
         shown = f"{mean:.2f} ± {std:.2f}"
@@ -32,7 +50,7 @@ def test_readme_headline_table_is_its_records():
 
 def test_transfer_table_is_its_records():
     page = (REPO / "docs" / "results" / "transfer.md").read_text()
-    t = tables.transfer()
+    t = {(k.split()[0], int(k.split()[1])): v for k, v in _tables()["transfer"].items()}
     for J in (5, 10, 20, 50):
         cold, warm = t[("cold", J)], t[("warm", J)]
         assert cold["n"] == warm["n"] == 4
@@ -50,11 +68,11 @@ def test_transfer_table_is_its_records():
 
 def test_guided_protocol_rows_are_their_records():
     """The MNIST page's `guided` row (partitions 0-9, 7 budgets) is the stored protocol records' mean ± std."""
-    recs = [r for r in tables._jsonl(tables.PROTOCOL) if r["method"] == "guided"]
+    per_budget = _tables()["protocol_guided"]
     page = (REPO / "docs" / "results" / "mnist.md").read_text()
     cells = _row(page, "guided").split(" | ")
     for cell, budget in zip(cells, (250, 500, 1000, 2000, 3000, 6000, 12000)):
-        mean, std, n = tables._stats([r["test_error"] for r in recs if r["budget"] == budget], ddof=0)
+        mean, std, n = per_budget[str(budget)]
         assert cell == f"{mean:.2f} ± {std:.2f} ({n})", f"budget {budget}"
 
 
@@ -70,21 +88,16 @@ def test_the_stated_partition_overlap():
     assert "about 89 % of the protocol's test images" in (REPO / "docs" / "results" / "mnist.md").read_text()
 
 
-_aspec = importlib.util.spec_from_file_location("transfer_analyse", REPO / "experiments" / "transfer" / "analyse.py")
-transfer_analyse = importlib.util.module_from_spec(_aspec)
-_aspec.loader.exec_module(transfer_analyse)
-
-
-def test_transfer_guided_table_is_its_records():
+def test_transfer_guided_table_is_its_records(tmp_path):
     """docs/results/transfer.md's default-engine table and the rule's decision are what the stored records give."""
     page = (REPO / "docs" / "results" / "transfer.md").read_text()
-    s = transfer_analyse.summarize()
+    s = _transfer_summary(tmp_path)
     assert len(s["seeds"]) >= 8
-    for J in transfer_analyse.JS:
+    for J in (5, 10, 20, 50):
         cells = _row(page, f"J = {J}").split(" | ")
-        for cell, arm in zip(cells, transfer_analyse.ARMS):
+        for cell, arm in zip(cells, ("cold", "points", "trajectories")):
             t = s["table"][f"{arm} J={J}"]
             assert cell == f"{t['mean']:.2f} ± {t['std']:.2f}", (J, arm)
-    rule = transfer_analyse.summarize(list(range(8)))["decision"]
+    rule = _transfer_summary(tmp_path, list(range(8)))["decision"]
     assert rule["adopted"] and rule["negative_seeds"] == 6
     assert f"{rule['mean_d']:+.2f} ± {rule['se']:.2f}" in page
