@@ -65,7 +65,7 @@ def search(
         Registered names (see ``metafx plugins``) or constructed components.
         The default engine, ``"guided"``, is the one that chose the best
         features per unit of search time on development data; ``"mufasa"``
-        is the thesis's Algorithm 6 (see ``docs/results/defaults.md``).
+        is the thesis's Algorithm 6 (see ``docs/engines.md``).
     budget : float or "auto", default "auto"
         Total cost of the returned feature set (``pixel-and``: a feature with
         shift length ``a`` costs ``0.5 * (1 + a**2)``).  ``"auto"``: the

@@ -107,10 +107,9 @@ class SearchProblem:
     def check_size(self, min_cost: float, memory: float | None = None) -> None:
         """Refuse a budget whose feature set cannot fit in memory, before allocating anything.
 
-        A step may hold ``oversample * budget / min_cost`` features; each takes
-        about ``512 + 8 * n_samples`` bytes (measured for ``pixel-and`` on
-        digits: 0.47 KB + 4 B per sample and feature; 8 B per sample covers a
-        float64 column).  More than the machine's physical memory is refused
+        A step may hold ``oversample * budget / min_cost`` features; each is
+        counted as ``512 + 8 * n_samples`` bytes (a float64 column and the
+        feature's description).  More than the machine's physical memory is refused
         with the figures.  So is one allowing more than
         :data:`~metafx.loop.checks.MAX_FEATURES_PER_SAMPLE` features per
         training sample (and more than 10,000 in all): the final linear fit on
