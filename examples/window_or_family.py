@@ -2,7 +2,7 @@
 
 Feature ``i`` is the OR of ``k`` pixels drawn inside a ``w x w`` window of a binary image, the window placed
 at random.  Two meta-features: ``numInputs`` (``k``, 1-8) and ``window`` (``w``, 2-8; a window holds at least
-``k`` pixels).  Every feature costs 1.
+``k`` pixels).  A feature costs its number of inputs, ``k``.
 
 It is written the way the plugin guide (``docs/plugins.md``) shows a family: values returned as a dense 0/1
 array with ``FeatureValues.from_dense``, no numba, no bit packing.  The project keeps it to check that a
@@ -59,7 +59,7 @@ class Windows:
 
     @property
     def costs(self) -> np.ndarray:
-        return np.ones(len(self))
+        return self.k.astype(np.float64)
 
     def take(self, idx) -> Windows:
         idx = np.asarray(idx, dtype=np.intp)
@@ -98,7 +98,7 @@ class WindowOr(FeatureFamily):
         h, wd = self.image_shape
         w = min(w, h, wd)
         k = min(k, w * w)
-        n = int(budget) if max_features is None else min(int(budget), int(max_features))
+        n = int(budget // k) if max_features is None else min(int(budget // k), int(max_features))
         if n <= 0:
             return _empty()
         top = rng.integers(0, h - w + 1, n)

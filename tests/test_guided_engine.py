@@ -434,3 +434,22 @@ def test_feature_map_is_part_of_the_signature(small, tmp_path):
     with pytest.raises(metafx.MetafxError, match="engine_params"):
         run_search(prob, GuidedSearch.create({**PARAMS, "feature_map": 2}), storage=str(j), steps=3, seed=1,
                    progress=False)
+
+
+def test_pool_rows_ranks_the_pool_on_a_sample_of_rows():
+    """pool_rows: the pool is ranked and filtered on a class-stratified sample of rows (reproducible), the set
+    computed on every row; with at least as many rows as samples it is the search of before."""
+    X, y = metafx.load_dataset("digits")
+    X, y = X[:400], y[:400]
+    kw = dict(budget=60, steps=4, seed=3, progress=False, engine="guided")
+    base = metafx.search(X, y, engine_params={"n_init": 2}, **kw)
+    same = metafx.search(X, y, engine_params={"n_init": 2, "pool_rows": 400}, **kw)
+    assert same.features == base.features and same.best_quality == base.best_quality
+    a = metafx.search(X, y, engine_params={"n_init": 2, "pool_rows": 100}, **kw)
+    b = metafx.search(X, y, engine_params={"n_init": 2, "pool_rows": 100}, **kw)
+    assert a.features == b.features and a.total_cost <= 60
+    from metafx.default_plugins.guided import _stratified_rows
+    rows = _stratified_rows(y, 100, 3)
+    assert len(np.unique(rows)) == len(rows) and set(y[rows]) == set(y) and abs(len(rows) - 100) <= 10
+    with pytest.raises(metafx.ValidationError, match="pool_rows=100 ranks the engine's own pool"):
+        metafx.search(X, y, engine_params={"pool_rows": 100, "pool_factor": None}, **kw)

@@ -136,6 +136,12 @@ class GuidedSearch(SearchEngine):
         A point's set is chosen from ``pool_factor * budget`` drawn at the point: by infogain per
         cost, repeats dropped, keeping a feature only if its correlation with every feature kept
         so far is at most ``max_corr``.  ``None``: the loop's draw (``oversample`` of the search).
+    pool_rows : int or None, default None
+        Rank and filter a point's pool on this many training rows (a class-stratified sample drawn once per
+        search) instead of all of them; the chosen set is then computed on every row as usual.  It cuts the
+        family's compute of the pool by ``n_samples / pool_rows``, which matters for a family whose
+        ``compute`` costs as much as an evaluation (``docs/plugins.md``, "Performance"); the ranking is
+        noisier.  ``None``: every row.  Needs ``pool_factor`` and no ``feature_map``.
     max_corr : float, default 0.5
         Largest absolute correlation (phi coefficient for binary features) between two kept features.
     selector : {"filter", "cmim"}, default "filter"
@@ -187,7 +193,7 @@ class GuidedSearch(SearchEngine):
                  n_pool: int = 2000, xi: float = 0.01, pool_factor: float | None = 16.0,
                  max_corr: float = 0.5, cost_power: float = 1.0, selector: str = "filter",
                  feature_map: int | None = None, prior_portfolio_every: int | None = None,
-                 prior_portfolio: int | None = 8) -> None:
+                 prior_portfolio: int | None = 8, pool_rows: int | None = None) -> None:
         self.n_init = n_init
         self.portfolio_every = portfolio_every
         self.portfolio_sizes = portfolio_sizes
@@ -200,6 +206,7 @@ class GuidedSearch(SearchEngine):
         self.feature_map = feature_map
         self.prior_portfolio_every = prior_portfolio_every
         self.prior_portfolio = prior_portfolio
+        self.pool_rows = pool_rows
 
     _parameter_constraints = {
         "n_init": [Interval("int", 1, None)],
@@ -215,6 +222,7 @@ class GuidedSearch(SearchEngine):
         "feature_map": [Interval("int", 2, 64), None],
         "prior_portfolio_every": [Interval("int", 0, None), None],
         "prior_portfolio": [Interval("int", 2, 64), None],
+        "pool_rows": [Interval("int", 16, None), None],
     }
 
     def check_params(self) -> None:
@@ -222,6 +230,9 @@ class GuidedSearch(SearchEngine):
         if self.feature_map is not None and self.pool_factor is None:
             raise ValidationError(f"feature_map={self.feature_map} biases the engine's own pool; it needs a "
                                   "pool_factor (got None, the loop's draw)")
+        if self.pool_rows is not None and (self.pool_factor is None or self.feature_map is not None):
+            raise ValidationError(f"pool_rows={self.pool_rows} ranks the engine's own pool on a sample of rows; it "
+                                  "needs a pool_factor and feature_map=None")
 
     def setup(self, problem, seed: int) -> None:
         super().setup(problem, seed)
@@ -237,6 +248,10 @@ class GuidedSearch(SearchEngine):
         self.prior_z_ = np.empty(0)  # their qualities, standardized within their task
         self.prior_task_ = np.empty(0, dtype=np.intp)
         self.prior_var_ = 0.0  # the mean within-task variance of their qualities
+        self.rows_ = None  # pool_rows: the sample of rows the pools are ranked on, its data and labels
+        if self.pool_rows is not None and problem.n_samples > self.pool_rows:
+            rows = _stratified_rows(problem.y, int(self.pool_rows), seed)
+            self.rows_ = (problem.family.prepare(_take_rows(problem.X, rows)), problem.y[rows])
         if self.feature_map is not None and not callable(getattr(problem.family, "centres", None)):
             raise ValidationError(f"feature_map={self.feature_map} needs a family whose features have centres "
                                   f"(a centres(batch) method, as pixel-and and pixels have); "
@@ -458,11 +473,13 @@ class GuidedSearch(SearchEngine):
             pool, values = self.mapped_pool(problem, point, rng)
         else:
             pool = problem.family.draw(point, problem.budget * float(self.pool_factor), rng)
-            values = problem.family.compute(problem.prepared, pool) if len(pool) else None
+            prepared = problem.prepared if self.rows_ is None else self.rows_[0]
+            values = problem.family.compute(prepared, pool) if len(pool) else None
         if len(pool) == 0:
             return pool
         costs = np.asarray(pool.costs, dtype=np.float64)
-        order = self._pool_order(problem, values, costs, np.flatnonzero(_first_of_repeats(values)))
+        y = problem.y if self.rows_ is None else self.rows_[1]
+        order = self._pool_order(y, values, costs, np.flatnonzero(_first_of_repeats(values)))
         return pool.take(self._filter(values, costs, order, problem.budget))
 
     def mapped_pool(self, problem: SearchProblem, point: Mapping[str, Any], rng: np.random.Generator) -> tuple[Any, Any]:
@@ -489,10 +506,10 @@ class GuidedSearch(SearchEngine):
         second = specs.take(np.sort(np.argsort(-predicted, kind="stable")[:n_second]))
         return fam.concat([first, second]), _joined(values, fam.compute(problem.prepared, second))
 
-    def _pool_order(self, problem: SearchProblem, values: Any, costs: np.ndarray, first: np.ndarray) -> np.ndarray:
+    def _pool_order(self, y: np.ndarray, values: Any, costs: np.ndarray, first: np.ndarray) -> np.ndarray:
         """The order in which the filter takes a pool's features: ``first`` (the features that repeat no
-        earlier one) by infogain per cost, best first, ties in draw order."""
-        score = np.asarray(self.scorer_.score(values, problem.y), dtype=np.float64) / costs
+        earlier one) by infogain (on labels ``y``) per cost, best first, ties in draw order."""
+        score = np.asarray(self.scorer_.score(values, y), dtype=np.float64) / costs
         return first[np.argsort(-score[first], kind="stable")]
 
     def _filter(self, values: Any, costs: Any, order: np.ndarray, budget: float) -> np.ndarray:
@@ -508,7 +525,7 @@ class GuidedSearch(SearchEngine):
         meta: dict[str, Any] = {"n_init": self.n_init, "portfolio_every": self.portfolio_every,
                                 "pool_factor": self.pool_factor, "max_corr": self.max_corr,
                                 "cost_power": self.cost_power, "selector": self.selector,
-                                "feature_map": self.feature_map,
+                                "feature_map": self.feature_map, "pool_rows": self.pool_rows,
                                 "prior_portfolio_every": self.prior_portfolio_every,
                                 "prior_portfolio": self.prior_portfolio,
                                 "portfolio_steps": sorted(s for s, p in self.proposed_.items() if p is None),
@@ -518,6 +535,22 @@ class GuidedSearch(SearchEngine):
         if len(self.prior_z_):
             meta["prior_observations"] = len(self.prior_z_)
         return meta
+
+
+def _stratified_rows(y: np.ndarray, n: int, seed: int) -> np.ndarray:
+    """``n`` row indices (sorted), each class in its share of the rows (at least one row of each), drawn by a
+    generator of the search's seed alone."""
+    rng = np.random.default_rng([int(seed), 0x706F6F6C])  # "pool": a stream of its own
+    classes, codes = np.unique(y, return_inverse=True)
+    take = np.maximum(1, np.round(n * np.bincount(codes) / len(y)).astype(np.intp))
+    rows = [rng.choice(np.flatnonzero(codes == c), size=min(int(k), int((codes == c).sum())), replace=False)
+            for c, k in enumerate(take)]
+    return np.sort(np.concatenate(rows))
+
+
+def _take_rows(X: Any, rows: np.ndarray) -> Any:
+    """Rows ``rows`` of the user's data ``X`` (an array, or a table with ``iloc``)."""
+    return X.iloc[rows] if hasattr(X, "iloc") else np.asarray(X)[rows]
 
 
 def _joined(a: FeatureValues, b: FeatureValues) -> FeatureValues:

@@ -71,6 +71,7 @@ class SearchProblem:
         prune_by: str = "infogain",
     ) -> None:
         self.family = family.fit(X, y)
+        self.X = X  #: the data as the user gave it (engines that prepare a sample of its rows read it)
         self.prepared = self.family.prepare(X)
         self.y = np.asarray(y)
         self.n_samples = int(self.y.shape[0])

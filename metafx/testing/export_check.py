@@ -165,9 +165,9 @@ def _timed_class(cls: Any, clock: dict[str, float]) -> type:
 
 
 def check_family_speed(family: Any, X: Any, y: Any, *, budget: float, steps: int = 10,
-                       engines: Sequence[str] = ("guided", "mufasa"), seed: int = 0) -> SpeedReport:
+                       engines: Sequence[Any] = ("guided", "mufasa"), seed: int = 0) -> SpeedReport:
     """Run a search per engine on ``(X, y)`` with ``family`` (an instance, unfitted or fitted) and split each
-    search's wall time into the family's ``draw`` and ``compute``, the evaluation (the set evaluator) and the
+    search's wall time (``engines``: names, or ``(label, name, engine_params)`` triples) into the family's ``draw`` and ``compute``, the evaluation (the set evaluator) and the
     engine's own work (the rest: proposing points, ranking and filtering pools, bookkeeping).
 
     The notes say where the family's values send an engine down a slow path (0/1 values held dense, not
@@ -179,16 +179,18 @@ def check_family_speed(family: Any, X: Any, y: Any, *, budget: float, steps: int
 
     report = SpeedReport()
     base = type(family)
-    for engine in engines:
+    for arm in engines:
+        label, engine, params = (arm, arm, None) if isinstance(arm, str) else arm
         clock = {"draw": 0.0, "compute": 0.0, "computed": 0}
         fam = _timed_class(base, clock)(**family.get_params())
         t = time.perf_counter()
-        res = search(X, y, family=fam, engine=engine, budget=budget, steps=steps, seed=seed, progress=False)
+        res = search(X, y, family=fam, engine=engine, engine_params=params, budget=budget, steps=steps, seed=seed,
+                     progress=False)
         wall = time.perf_counter() - t
         evaluate = float(res.metadata.get("timings", {}).get("evaluate", 0.0))
-        report.rows.append({"engine": engine, "wall": wall, "draw": clock["draw"], "compute": clock["compute"],
+        report.rows.append({"engine": label, "wall": wall, "draw": clock["draw"], "compute": clock["compute"],
                             "evaluate": evaluate, "own": max(wall - clock["draw"] - clock["compute"] - evaluate, 0.0),
-                            "computed": int(clock["computed"]), "holdout_error": res.holdout_error})
+                            "computed": int(clock["computed"]), "result": res})
     # the representation of the family's values
     fam = base(**family.get_params())
     data = fam.check_data(X)
@@ -207,9 +209,9 @@ def check_family_speed(family: Any, X: Any, y: Any, *, budget: float, steps: int
             report.notes.append("real-valued features: the engines' filter and scorers are compiled for them; the "
                                 "linear-SVM evaluator fits a dense design (slower than on packed 0/1 values)")
     for r in report.rows:
-        if r["engine"] == "guided" and r["compute"] > r["evaluate"]:
+        if r["engine"].startswith("guided") and r["compute"] > r["evaluate"]:
             report.notes.append(f"guided spends {r['compute']:.2f} s in the family's compute ({r['computed']} features"
                                 f") against {r['evaluate']:.2f} s evaluating: it computes a pool of pool_factor x "
                                 "budget per step; a faster compute (vectorized, bit-packed) or "
-                                "engine_params={'pool_factor': 4} cuts it")
+                                "engine_params={'pool_rows': 512} (rank the pool on a sample of rows) cuts it")
     return report

@@ -1,0 +1,104 @@
+"""Every engine on a plugin family written from the docs, beside the built-in families: the time of a search split
+into the family's draw and compute, the engine's own work and the evaluation (metafx.testing.check_family_speed),
+and the held-out error, all in one run.
+
+Families: ``pixel-and`` (built in, compiled), ``window-or`` (examples/window_or_family.py: plain NumPy, 0/1 values
+returned dense) on MNIST images, and ``tabular`` (the plugin) on a table (scikit-learn's breast-cancer table, 569
+rows).  Ratios are the claim: the default engine's time over plain Mufasa's on the same family, budget and steps,
+and the default engine's time on ``window-or`` over its time on ``pixel-and``.
+
+    python benchmarks/bench_plugin_family.py [--n-train 2000] [--budget 3000] [--steps 30] [--partitions 0]
+        [--families pixel-and window-or tabular] [--engines guided mufasa guided:pool_rows=512] [--out rows.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+from _yardstick import DEFAULT_MNIST, mnist
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _window_or():
+    spec = importlib.util.spec_from_file_location("window_or_family", REPO / "examples" / "window_or_family.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["window_or_family"] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _error(res, X, y, Xte, yte) -> float:
+    clf = res.fit_classifier(X, y, keep=False)
+    return float(np.mean(clf.predict(Xte) != yte))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data-dir", default=DEFAULT_MNIST)
+    ap.add_argument("--n-train", type=int, default=2000)
+    ap.add_argument("--budget", type=float, default=3000)
+    ap.add_argument("--steps", type=int, default=30)
+    ap.add_argument("--engines", nargs="+", default=["guided", "mufasa"],
+                    help="engines, each optionally with parameters: guided:pool_rows=512")
+    ap.add_argument("--partitions", nargs="+", type=int, default=[0], help="split seeds of the MNIST images")
+    ap.add_argument("--families", nargs="+", default=["pixel-and", "window-or", "tabular"])
+    ap.add_argument("--out", default=None, help="write the rows as JSON here")
+    args = ap.parse_args(argv)
+    import metafx
+    from metafx.core.validation import split_indices
+    from metafx.testing import check_family_speed
+
+    metafx.plugin.register_plugin(_window_or(), name="window-or")
+    arms = []
+    for spec in args.engines:
+        engine, _, rest = spec.partition(":")
+        params = {k: json.loads(v) for k, v in (kv.split("=", 1) for kv in rest.split(",") if kv)} or None
+        arms.append((spec, engine, params))
+    rows = []
+    if set(args.families) & {"pixel-and", "window-or"}:
+        X, y = mnist(args.data_dir)
+        metafx.search(X[:200], y[:200], budget=20, steps=2, seed=0, progress=False)  # compile the kernels
+    for name, part in [(f, p) for p in args.partitions for f in args.families]:
+        if name != "tabular":
+            tr, te = split_indices(len(y), args.n_train, args.n_train, part)
+        if name == "tabular":
+            from sklearn.datasets import load_breast_cancer
+
+            Xt, yt = load_breast_cancer(return_X_y=True)
+            split = np.random.default_rng(0).permutation(len(yt))
+            a, b = split[:427], split[427:]
+            data, budget = (Xt[a], yt[a], Xt[b], yt[b]), "auto"
+        else:
+            data, budget = (X[tr], y[tr], X[te], y[te]), args.budget
+        fam = metafx.plugin.make_component("family", name, None)
+        report = check_family_speed(fam, data[0], data[1], budget=budget if budget != "auto" else 500,
+                                    steps=args.steps, engines=arms)
+        print(f"\n{name}: budget {budget}, {args.steps} steps, {len(data[1])} training samples, partition {part}")
+        print(report)
+        for r in report.rows:
+            res = r.pop("result")
+            err = _error(res, data[0], data[1], data[2], data[3]) if name != "tabular" else None
+            rows.append({"family": name, "partition": part, **r, "holdout_error": err, "n_features": res.n_features})
+            print(f"  {r['engine']}: held-out error {'-' if err is None else f'{100 * err:.2f} %'}, "
+                  f"{res.n_features} features, draw share {(r['draw'] + r['compute']) / r['wall']:.2f}")
+        if "mufasa" in args.engines:
+            for label in args.engines:
+                if label != "mufasa":
+                    print(f"  {label} / mufasa: {report.ratio(label):.2f}")
+        walls = {(r["family"], r["engine"]): r["wall"] for r in rows if r["partition"] == part}
+        if ("pixel-and", "guided") in walls and ("window-or", "guided") in walls:
+            print(f"\nguided on window-or / guided on pixel-and: "
+                  f"{walls[('window-or', 'guided')] / walls[('pixel-and', 'guided')]:.2f}")
+    if args.out:
+        Path(args.out).write_text(json.dumps(rows, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
