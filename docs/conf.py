@@ -33,7 +33,7 @@ extensions = [
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "**/.ipynb_checkpoints", "results/logs"]  # results/logs: page bodies, included
+exclude_patterns = ["_build", "**/.ipynb_checkpoints"]
 templates_path = ["_templates"]
 
 # MyST: headings get anchors for links like engines.md#resume-nothing-lost
