@@ -91,10 +91,14 @@ def watch_parent(parent: int | tuple[str, int], interval: float = INTERVAL) -> b
 def pool_config() -> Any:
     """The joblib configuration a pool of this process is made under: the loky backend with
     :func:`watch_parent` as its workers' initializer when loky is the active backend (joblib's
-    default) and no initializer is set; the active configuration as it is otherwise."""
+    default), no initializer is set and joblib's backends take executor arguments (joblib 1.3's do not);
+    the active configuration as it is otherwise."""
     active, _ = joblib.parallel.get_active_backend()
     with joblib.parallel_config(backend="loky"):
         loky, _ = joblib.parallel.get_active_backend()
     if type(active) is not type(loky) or "initializer" in getattr(active, "backend_kwargs", {}):
         return contextlib.nullcontext()
-    return joblib.parallel_config(backend="loky", initializer=watch_parent, initargs=(parent_id(),))
+    try:
+        return joblib.parallel_config(backend="loky", initializer=watch_parent, initargs=(parent_id(),))
+    except TypeError:  # a joblib whose backends take no executor arguments (1.3): the pool's workers then
+        return contextlib.nullcontext()  # outlive a killed parent, as they do without metafx
