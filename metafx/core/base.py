@@ -332,7 +332,7 @@ class FamilyExport:
 C_HEADERS = ("math.h", "float.h", "stddef.h", "string.h", "limits.h")
 
 
-FamilyT = TypeVar("FamilyT", bound=FeatureFamily)
+FamilyT = TypeVar("FamilyT", bound=FeatureFamily[Any])
 
 
 def fill_budget(family: FeatureFamily[BatchT], space: MetaFeatureSpace, budget: float,
@@ -376,7 +376,7 @@ class MetaFeatureDescriber(Component, ABC, Generic[FamilyT]):
     def describe(self, family: FamilyT, batch: Any) -> np.ndarray:
         """``(n_features, len(columns))`` meta-feature matrix."""
 
-    def applies_to(self, family: FeatureFamily | str) -> bool:
+    def applies_to(self, family: FeatureFamily[Any] | str) -> bool:
         name = family if isinstance(family, str) else family.name
         return "*" in self.families or name in self.families
 

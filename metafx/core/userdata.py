@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence, cast
 
 import numpy as np
 
@@ -153,7 +153,7 @@ def _load_npy(p: Path, what: str) -> np.ndarray:
     if isinstance(arr, np.lib.npyio.NpzFile):
         arr.close()
         raise ValidationError(f"{p} is an .npz archive, not {what}; name it .npz")
-    return arr
+    return cast("np.ndarray", arr)
 
 
 def read_labels(path: str | os.PathLike[str], n: int | None = None, *, of: str = "X") -> np.ndarray:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 import numpy as np
 
@@ -93,4 +93,4 @@ def load_dataset(name: str, **params: Any) -> tuple[np.ndarray, np.ndarray]:
     >>> X.shape, sorted(set(X.ravel().tolist()))
     ((1797, 8, 8), [0, 1])
     """
-    return make_component("dataset", name, params).load()
+    return cast("tuple[np.ndarray, np.ndarray]", make_component("dataset", name, params).load())

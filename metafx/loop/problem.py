@@ -59,7 +59,7 @@ class SearchProblem:
 
     def __init__(
         self,
-        family: FeatureFamily,
+        family: FeatureFamily[Any],
         X: np.ndarray,
         y: np.ndarray,
         evaluator: SetEvaluator,
@@ -345,7 +345,7 @@ def problem_signature(engine: Any, problem: SearchProblem, seed: int, *,
     """Everything that determines a search's steps (not its length ``steps``,
     so a finished search can be extended)."""
     params = {k: v for k, v in engine.get_params().items() if k not in exclude_params}
-    return _jsonable({
+    out: dict[str, Any] = _jsonable({
         "engine": engine.name,
         "engine_params": params,
         "family": problem.family.name,
@@ -359,6 +359,7 @@ def problem_signature(engine: Any, problem: SearchProblem, seed: int, *,
         "seed": seed,
         "data": data_fingerprint(problem),
     })
+    return out
 
 
 def signature_digest(signature: Mapping[str, Any]) -> str:

@@ -7,7 +7,7 @@ import json
 import math
 import os
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 import numpy as np
 
@@ -74,7 +74,7 @@ class SearchResult:
         label = self.metadata.get("quality_label") if isinstance(self.metadata, dict) else None
         return label if isinstance(label, str) and label else f"quality ({self.evaluator})"
 
-    def get_family(self):
+    def get_family(self) -> Any:
         """A family instance able to compute ``features`` (from the registry).
 
         When the family is not registered (its plugin is not installed), the
@@ -87,7 +87,7 @@ class SearchResult:
             raise UnknownComponentError(f"{e}{missing_plugin_hint(self.metadata, 'family', self.family)}") from None
         return cls(**self.family_params)
 
-    def feature_batch(self):
+    def feature_batch(self) -> tuple[Any, Any]:
         """``features`` as the family's internal batch object."""
         cached = self.__dict__.get("_batch_cache")
         if cached is None or cached[0] is not self.features:
@@ -99,17 +99,17 @@ class SearchResult:
     def transform(self, X: np.ndarray) -> np.ndarray:
         """Compute the chosen features on ``X``: an ``(n_samples, n_features)`` 0/1 array."""
         family, batch = self.feature_batch()
-        return family.transform(X, batch)
+        return cast("np.ndarray", family.transform(X, batch))
 
     def feature_names(self) -> list[str]:
         family, batch = self.feature_batch()
-        return family.feature_names(batch)
+        return cast("list[str]", family.feature_names(batch))
 
     @property
     def qualities(self) -> np.ndarray:
         return np.array([r.quality for r in self.trajectory])
 
-    def fit_classifier(self, X: Any, y: Any, *, keep: bool = True, **params: Any):
+    def fit_classifier(self, X: Any, y: Any, *, keep: bool = True, **params: Any) -> Any:
         """A :class:`metafx.FeatureClassifier` on these features, fitted on ``(X, y)``.
 
         ``params`` go to its constructor (``C=None``: chosen by CV on ``(X, y)``, ``Cs``,
@@ -148,7 +148,7 @@ class SearchResult:
         coerced (``"false"`` is no boolean, ``1.7`` no coordinate).  A
         ``checksum`` (written by :meth:`to_json`) must match the content.
         """
-        return result_from_dict(cls, d)
+        return cast("SearchResult", result_from_dict(cls, d))
 
     def to_json(self, path: str | os.PathLike[str] | None = None, indent: int | None = 1) -> str:
         """The result as strict JSON (returned; also written to ``path`` when given).
@@ -227,7 +227,7 @@ class SearchResult:
                 f"at step {self.best_step}, n_features={self.n_features}, total_cost={self.total_cost:g}{test})")
 
     # ---------------------------------------------------------------- tables
-    def trajectory_frame(self):
+    def trajectory_frame(self) -> Any:
         """The trajectory as a pandas DataFrame, one row per step (as optuna's ``trials_dataframe``).
 
         Columns: ``step``, ``quality``, ``best_quality`` (best so far),
@@ -259,7 +259,7 @@ class SearchResult:
         cols = ["step", "quality", "best_quality", "accepted", "n_features", "cost", "seconds", "kind"]
         return pd.DataFrame(rows, columns=cols + [c for c in (rows[0] if rows else {}) if c not in cols])
 
-    def feature_table(self, X: Any = None, y: Any = None, *, scorer: str = "infogain"):
+    def feature_table(self, X: Any = None, y: Any = None, *, scorer: str = "infogain") -> Any:
         """The chosen features as a pandas DataFrame, one row per feature.
 
         Columns: ``name`` (readable description), ``cost``, the family's
@@ -339,7 +339,7 @@ class SearchResult:
         return engine
 
     def bound(self, delta: float = 0.05, gamma: float = 1.0, *, train_error: float | None = None,
-              fat_d: float | None = None, steps: int | None = None, space_size: float | None = None):
+              fat_d: float | None = None, steps: int | None = None, space_size: float | None = None) -> Any:
         """Thesis Theorem 5.1 for this search (see :func:`metafx.bounds.mufasa_bound`).
 
         The theorem counts the feature sets a search can return through the
@@ -394,7 +394,7 @@ class SearchResult:
         return b
 
 
-def _pandas(what: str):
+def _pandas(what: str) -> Any:
     try:
         import pandas as pd
     except ImportError:  # pragma: no cover - pandas is in the test extra

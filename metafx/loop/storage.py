@@ -42,7 +42,7 @@ import re
 import sqlite3
 import threading
 import time
-from typing import Any, Callable
+from typing import Any, Callable, cast
 from urllib.parse import parse_qsl, quote, unquote, urlencode
 
 import optuna
@@ -132,7 +132,7 @@ def mask_url(url: Any) -> str:
     url = str(url)
     p = _parts(url)
     if p is None:
-        return url
+        return cast("str", url)
     try:
         from sqlalchemy.engine import make_url
 
@@ -164,7 +164,7 @@ def scrub(text: Any, url: Any) -> str:
     text = str(text)
     for s in _secrets(str(url)):
         text = text.replace(s, "***")
-    return text
+    return cast("str", text)
 
 
 def split_password(url: str) -> tuple[str, str | None]:
@@ -422,7 +422,7 @@ def _open_journal(storage: str, path: str) -> Any:
         raise StorageError(f"cannot open optuna journal file {path!r}: {e}") from None
 
 
-def open_storage(storage: Any, *, connect_timeout: float = 10.0):
+def open_storage(storage: Any, *, connect_timeout: float = 10.0) -> Any:
     """An optuna storage object for ``storage`` (``None``: in memory): optuna's public
     ``RDBStorage``, ``JournalStorage`` or ``InMemoryStorage``.
 

@@ -35,7 +35,7 @@ import math
 import os
 import threading
 import time
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping, cast
 
 import optuna
 from optuna.trial import FrozenTrial, Trial, TrialState
@@ -281,9 +281,13 @@ class StudyStore(StepStore):
         return out
 
     def _load_or_create(self, storage: Any) -> optuna.Study:
+        study: optuna.Study = self._open_study(storage)
+        return study
+
+    def _open_study(self, storage: Any) -> Any:
         with quiet_optuna():
             try:
-                return self.retry(optuna.load_study, study_name=self.name, storage=storage, sampler=self.sampler)
+                return cast("optuna.Study", self.retry(optuna.load_study, study_name=self.name, storage=storage, sampler=self.sampler))
             except KeyError:
                 if not self.create:
                     raise StorageError(f"there is no study {self.name!r} in storage {self.where!r}") from None
@@ -291,7 +295,7 @@ class StudyStore(StepStore):
                 return self.retry(optuna.create_study, storage=storage, study_name=self.name, sampler=self.sampler,
                                   direction="maximize")
             except optuna.exceptions.DuplicatedStudyError:  # created meanwhile by another process
-                return self.retry(optuna.load_study, study_name=self.name, storage=storage, sampler=self.sampler)
+                return cast("optuna.Study", self.retry(optuna.load_study, study_name=self.name, storage=storage, sampler=self.sampler))
 
     def _check_signature(self, sig: dict[str, Any]) -> None:
         study = self._study()
