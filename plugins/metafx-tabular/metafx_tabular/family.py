@@ -112,7 +112,7 @@ from .frame import (
     learn_categories,
     needs_encoding,
 )
-from .operators import ARITH, OPERATORS, operator
+from .operators import ARITH, OPERATORS, QUANTILES, operator
 from .shapes import _shape_ops, tree_shapes
 from .tasks import column_scores, infer_task
 
@@ -546,11 +546,17 @@ class TabularFamily(FeatureFamily[TabularBatch]):
 
     def _eligible(self, kind: str) -> np.ndarray:
         """Columns an argument of ``kind`` can read ("missing": columns with missing values)."""
+        cache = self.__dict__.get("_draw_cache")
+        if cache is not None and ("eligible", kind) in cache:
+            return cache[("eligible", kind)].copy()
         if kind == "missing":
-            return np.asarray(self.column_missing, dtype=bool)
-        out = np.array([k == kind for k in self._kinds()], dtype=bool)
-        if kind == "categorical" and self.column_levels is not None:
-            out |= np.array([lv is not None for lv in self.column_levels], dtype=bool)
+            out = np.asarray(self.column_missing, dtype=bool)
+        else:
+            out = np.array([k == kind for k in self._kinds()], dtype=bool)
+            if kind == "categorical" and self.column_levels is not None:
+                out |= np.array([lv is not None for lv in self.column_levels], dtype=bool)
+        if cache is not None:
+            cache[("eligible", kind)] = out.copy()
         return out
 
     def _levels(self, j: int) -> Sequence[float] | None:
@@ -1030,22 +1036,30 @@ class TabularFamily(FeatureFamily[TabularBatch]):
 
         ``slots`` gives the kind each argument needs (:attr:`Operator.kinds`); by default
         (arithmetic operators) every column is numeric and the columns come in random order."""
-        r = np.asarray(self.column_rank, dtype=np.float64)
         typed = slots is not None
         slots = list(slots) if slots is not None else ["numeric"] * k
-        first = self._eligible(slots[0])
-        if typed and len(slots) == 2:  # the anchor must leave a partner (a column can be numeric and a category)
-            second = self._eligible(slots[1])
-            if second.sum() == 1:
-                first = first & ~second
-        allowed = first
-        if tag is not None:
-            names = self.tag_names()
-            mask = np.array([t == names[int(tag)] for t in self._tags()]) & first
-            if mask.sum() >= (1 if typed else k):
-                allowed = mask
-        w = (np.exp(-0.5 * ((r - float(rank)) / float(self.rank_width)) ** 2) + 1e-12) * allowed
-        anchor = int(rng.choice(r.size, p=w / w.sum()))
+        cache = self.__dict__.get("_draw_cache")
+        key = ("columns", k, float(rank), tag, tuple(slots), typed)
+        if cache is not None and key in cache:
+            r, allowed, p = cache[key]
+        else:
+            r = np.asarray(self.column_rank, dtype=np.float64)
+            first = self._eligible(slots[0])
+            if typed and len(slots) == 2:  # the anchor must leave a partner (a column can be numeric and a category)
+                second = self._eligible(slots[1])
+                if second.sum() == 1:
+                    first = first & ~second
+            allowed = first
+            if tag is not None:
+                names = self.tag_names()
+                mask = np.array([t == names[int(tag)] for t in self._tags()]) & first
+                if mask.sum() >= (1 if typed else k):
+                    allowed = mask
+            w = (np.exp(-0.5 * ((r - float(rank)) / float(self.rank_width)) ** 2) + 1e-12) * allowed
+            p = w / w.sum()
+            if cache is not None:
+                cache[key] = (r, allowed, p)
+        anchor = int(rng.choice(r.size, p=p))
         if not typed:
             others = np.flatnonzero(allowed & (r >= r[anchor]))
             others = others[others != anchor]
@@ -1091,7 +1105,17 @@ class TabularFamily(FeatureFamily[TabularBatch]):
             if op_name in COMMUTATIVE:  # the same values either way: one canonical order
                 kids.sort(key=lambda kid: _structure(kid[0]))
             args = [v for _, v in kids]
-            consts = dict(root_consts) if is_root and root_consts is not None else op.fit(args, rng)
+            cache = self.__dict__.get("_draw_cache")
+            if op_name == "threshold" and cache is not None and not (is_root and root_consts is not None) \
+                    and set(kids[0][0]) == {"col"}:
+                # Threshold.fit on a column: the same generator call, the quantile computed once per column and q
+                q = float(rng.choice(QUANTILES))
+                qkey = ("quantile", int(kids[0][0]["col"]), q)
+                if qkey not in cache:
+                    cache[qkey] = op._at(args[0], q)  # type: ignore[attr-defined]
+                consts = dict(cache[qkey])
+            else:
+                consts = dict(root_consts) if is_root and root_consts is not None else op.fit(args, rng)
             with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
                 v = op.apply(args, consts)
             node = {"op": op_name, "args": [e for e, _ in kids], **consts}
@@ -1140,6 +1164,16 @@ class TabularFamily(FeatureFamily[TabularBatch]):
 
     def draw(self, point: Mapping[str, Any], budget: float, rng: np.random.Generator,
              max_features: int | None = None) -> TabularBatch:
+        # what a draw computes again and again for the same inputs (columns a kind can read, a rank's column
+        # weights, a column's quantiles) is kept for the call: the same draws, in less time
+        self.__dict__["_draw_cache"] = {}
+        try:
+            return self._draw(point, budget, rng, max_features)
+        finally:
+            self.__dict__.pop("_draw_cache", None)
+
+    def _draw(self, point: Mapping[str, Any], budget: float, rng: np.random.Generator,
+              max_features: int | None) -> TabularBatch:
         u = self.space().check_point(point)
         if self._sample is None:
             raise ValidationError("drawing needs the training rows: call fit(X, y) on this family first")
@@ -1165,7 +1199,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
                 continue
             slots = None if root in ARITH else OPERATORS[root].kinds
             cols = self._draw_columns(k, u["rank"], u.get("tag"), rng, slots)
-            expr, values = self._build(shape, root, cols, rng)
+            expr, values = self._build(shape, root, cols, rng, ops=ops)
             key = _structure(expr)
             if key in seen or self._redundant(values, cols) or (self._skip_monotone and self._monotone(expr)):
                 misses += 1
