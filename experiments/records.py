@@ -25,7 +25,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ARCHIVE = "records.tar.xz"
-SUFFIXES = (".json", ".jsonl", ".log")
+SUFFIXES = (".json", ".jsonl", ".log", ".txt")
 
 
 def _split(path: Path) -> tuple[Path, str]:

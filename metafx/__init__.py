@@ -17,22 +17,28 @@ from __future__ import annotations
 
 import importlib
 
-from . import _environment  # noqa: F401 - first: checks the environment before numba is imported
-from .analysis.scoring import score_features, select_features
-from .core import __version__
-from .core.exceptions import (
-    DuplicateComponentError,
-    MetafxError,
-    StorageError,
-    UnknownComponentError,
-    ValidationError,
-)
-from .learn import bounds
-from .loop.api import search
-from .loop.components import load_dataset
-from .loop.logs import set_log_level
-from .loop.loop import SearchInterrupted
-from .loop.result import SearchResult
+from metafx_cli import guard_rest_of_startup, startup_guard  # nothing heavy: the command's one-line guard
+
+# `python -m metafx.cli` imports this package before any code of the command: a Ctrl-C or a bad environment
+# during these imports is one line there (a program importing metafx gets the exception as it is)
+with startup_guard():
+    from . import _environment  # noqa: F401 - first: checks the environment before numba is imported
+    from .analysis.scoring import score_features, select_features
+    from .core import __version__
+    from .core.exceptions import (
+        DuplicateComponentError,
+        MetafxError,
+        StorageError,
+        UnknownComponentError,
+        ValidationError,
+    )
+    from .learn import bounds
+    from .loop.api import search
+    from .loop.components import load_dataset
+    from .loop.logs import set_log_level
+    from .loop.loop import SearchInterrupted
+    from .loop.result import SearchResult
+guard_rest_of_startup()
 
 __all__ = [
     "__version__",

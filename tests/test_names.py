@@ -150,8 +150,8 @@ def test_a_portfolio_best_is_reported_as_such(digits):
     else:
         pytest.skip("no seed of 0-5 ended on a portfolio step")
     assert res.best_point == {}
-    assert "best point: none: a portfolio step" in res.summary()
-    assert "was a portfolio step" in format_report(result_report(res))
+    assert "best set: step" in res.summary() and "a portfolio step: the union of the sets of steps" in res.summary()
+    assert "a portfolio step: the union of the sets of steps" in format_report(result_report(res))
     # a warm start from it hands over its best point step instead
     from metafx.loop.loop import warm_start_points
 

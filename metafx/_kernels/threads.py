@@ -5,7 +5,7 @@ forks its work to every numba thread and waits at a barrier for the slowest
 one; on a machine whose cores are busy with other processes a thread may wait
 a whole scheduler time slice (milliseconds) to run, so a kernel of a few
 hundred microseconds can become many times *slower* with two threads than with
-one (``benchmarks/bench_threads.py``).  Threads pay only when the work dwarfs that wait, so kernels
+one (``benchmarks/bench_threads.py`` measures it).  Threads pay only when the work dwarfs that wait, so kernels
 with a parallel and a serial twin run the parallel one only when
 
 * numba has more than one thread (``numba.get_num_threads()``, which honours

@@ -73,9 +73,9 @@ class Params:
 class Component(Params):
     """Common behaviour of every pluggable component: a ``name`` and parameters.
 
-    Parameters follow :class:`Params` (scikit-learn's convention).  Each
+    Parameters follow ``Params`` (scikit-learn's convention).  Each
     parameter's constraints are declared in ``_parameter_constraints`` (see
-    :mod:`metafx.core.params`); :meth:`check_params`, which
+    ``metafx.core.params``); :meth:`check_params`, which
     :func:`metafx.plugin.make_component` and the search call before any work, checks
     them.
     """
@@ -83,7 +83,7 @@ class Component(Params):
     name: ClassVar[str] = ""
     #: one line shown by ``metafx plugins``
     summary: ClassVar[str] = ""
-    #: parameter name -> list of constraints (any one satisfied is enough); see :mod:`metafx.core.params`
+    #: parameter name -> list of constraints (any one satisfied is enough); see ``metafx.core.params``
     _parameter_constraints: ClassVar[dict[str, list[Any]]] = {}
 
     def check_params(self) -> None:
@@ -193,7 +193,7 @@ class FeatureFamily(Component, ABC, Generic[BatchT]):
         """Features drawn from the whole family (each at its own uniform point), filling ``budget``.
 
         Points where the family cannot draw a feature (its ``draw`` raises
-        :class:`ValidationError`, or returns nothing because the feature would
+        :class:`~metafx.ValidationError`, or returns nothing because the feature would
         exceed what is left of the budget) are skipped; after 1000 such points
         in a row the budget left is taken as unusable.
         """
@@ -473,7 +473,7 @@ class SearchEngine(Component, ABC):
     independent_steps: ClassVar[bool] = False
     #: at most this many steps per search (``None``: as many as asked)
     max_steps: ClassVar[int | None] = None
-    #: the step stores a search by this engine may record its steps in (the first: the default when
+    #: the step stores a search by this engine may record its steps in (the first is the default when
     #: ``storage=None``): ``"journal"`` (a JSON-lines file), ``"study"`` (an optuna study)
     storage_kinds: ClassVar[tuple[str, ...]] = ("journal",)
     #: ``reselect`` of a search that does not set it: how many of the best steps are scored again at the end

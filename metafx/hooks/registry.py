@@ -1,6 +1,6 @@
 """Typed lookup of the components that plugins registered.
 
-A :class:`Registry` is built by calling every registration hook once; it knows
+A ``Registry`` is built by calling every registration hook once; it knows
 each component's kind, class and the plugin (and distribution) it came from.
 
 The kinds are ``"family"``, ``"describer"``, the three roles of a quality

@@ -2,7 +2,7 @@
 
 The sample potential function classifier (their eqs. 8-9) is
 ``f_S(x) = argmax_k phi_k(x, S)``, ``phi_k(x, S) = (1/|S|) sum_{i: z_i = k} psi(x, x_i)``.
-:class:`metafx.neighbors.PotentialFunctionClassifier` implements it with the
+``metafx.neighbors.PotentialFunctionClassifier`` implements it with the
 Gaussian potential; the model-selection criterion ``h`` (eq. 17) is the
 ``potential-margin`` evaluator.  This module adds the paper's two bounds, each
 applied only where its assumptions hold; otherwise a
@@ -201,7 +201,7 @@ def pfr_bayes_bound(gap: float, n: int, n_classes: int, s: float, dim: int, *, k
 
     Returns
     -------
-    Bound
+    ~metafx.learn.bounds.Bound
         ``value`` (= ``gap``, with ``train_error = 0``) is the probability bound,
         capped at nothing: values above 1 are vacuous.
     """

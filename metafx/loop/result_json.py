@@ -12,6 +12,7 @@ import json
 import math
 from typing import Any, Mapping, cast
 
+from ..core.binarization import InputRule
 from ..core.exceptions import MetafxError, UnknownComponentError, ValidationError
 from ..core.values import StepRecord
 
@@ -123,6 +124,8 @@ def _check_fields(d: dict[str, Any]) -> None:
              "null or a number in [0, 1]")
     if d.get("classifier") is not None:
         _check_classifier(d["classifier"], len(d["features"]))
+    if d.get("binarization") is not None:
+        InputRule.from_dict(d["binarization"])
     meta = d.get("metadata")
     if isinstance(meta, dict) and "space_size" in meta and meta["space_size"] is None:
         meta["space_size"] = math.inf  # strict JSON's inf: a continuous space

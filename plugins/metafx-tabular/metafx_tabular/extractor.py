@@ -41,7 +41,7 @@ import numpy as np
 
 # the transformer and the result type are user-facing names of `metafx`, not in `metafx.plugin`
 from metafx import MetaFeatureExtractor, SearchResult
-from metafx.plugin import FeatureBatch, FeatureFamily, ValidationError, make_component
+from metafx.plugin import FeatureBatch, FeatureFamily, ValidationError, check_label_types, make_component
 
 from .frame import check_frame_names
 
@@ -163,6 +163,7 @@ class TableExtractor(MetaFeatureExtractor):
         if not _is_confirm(confirm, ("test",)):
             raise ValidationError(f"evaluator {self.evaluator!r} has table_confirm={confirm!r} (read by "
                                   "confirm='auto'); allowed: True, False, 'test'")
+        check_label_types(y)  # metafx.search's rule, before np.asarray turns [1, 'a'] into ['1', 'a']
         yv = np.asarray(y)
         if yv.ndim == 2 and yv.shape[1] == 1:  # a column vector, as the search reads it
             yv = yv.ravel()
