@@ -73,7 +73,7 @@ nitpick_ignore_regex = [
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "**/.ipynb_checkpoints", "results/logs", "_intersphinx"]  # results/logs: page bodies, included
+exclude_patterns = ["_build", "**/.ipynb_checkpoints", "_intersphinx"]
 templates_path = ["_templates"]
 
 # MyST: headings get anchors for links like engines.md#resume-nothing-lost

@@ -332,7 +332,7 @@ class FamilyExport:
 C_HEADERS = ("math.h", "float.h", "stddef.h", "string.h", "limits.h")
 
 
-FamilyT = TypeVar("FamilyT", bound=FeatureFamily)
+FamilyT = TypeVar("FamilyT", bound=FeatureFamily[Any])
 
 
 def fill_budget(family: FeatureFamily[BatchT], space: MetaFeatureSpace, budget: float,
@@ -376,7 +376,7 @@ class MetaFeatureDescriber(Component, ABC, Generic[FamilyT]):
     def describe(self, family: FamilyT, batch: Any) -> np.ndarray:
         """``(n_features, len(columns))`` meta-feature matrix."""
 
-    def applies_to(self, family: FeatureFamily | str) -> bool:
+    def applies_to(self, family: FeatureFamily[Any] | str) -> bool:
         name = family if isinstance(family, str) else family.name
         return "*" in self.families or name in self.families
 
@@ -478,9 +478,6 @@ class SearchEngine(Component, ABC):
     storage_kinds: ClassVar[tuple[str, ...]] = ("journal",)
     #: ``reselect`` of a search that does not set it: how many of the best steps are scored again at the end
     reselect: ClassVar[int] = 1
-    #: parameters added after journals were written, with the value that means "as before" -- a search's
-    #: signature leaves such a parameter out while it has that value, so the older journals still resume
-    signature_omits: ClassVar[dict[str, Any]] = {}
     #: parameters that act only on prior observations (a warm start holding results, :meth:`observe_prior`): a
     #: search without them leaves these parameters out of its signature, so changing them does not refuse its journal
     prior_params: ClassVar[tuple[str, ...]] = ()

@@ -29,7 +29,7 @@ import zipfile
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence, cast
 
 import numpy as np
 
@@ -201,7 +201,7 @@ def _load_npy(p: Path, what: str) -> np.ndarray:
     if isinstance(arr, np.lib.npyio.NpzFile):
         arr.close()
         raise ValidationError(f"{p} is an .npz archive, not {what}; name it .npz")
-    return arr
+    return cast("np.ndarray", arr)
 
 
 def _check_npz(p: Path) -> None:

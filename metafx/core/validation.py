@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any, Literal, Sequence, overload
+from typing import Any, Literal, Sequence, cast, overload
 
 import numpy as np
 
@@ -149,7 +149,7 @@ def check_labels(y: Any, n_samples: int | None = None, *, min_classes: int = 2, 
     n_classes = len(np.unique(y)) if y.size else 0
     if n_classes < min_classes:
         raise ValidationError(f"{name} has {n_classes} class(es); at least {min_classes} are needed")
-    return y
+    return cast("np.ndarray", y)
 
 
 def check_label_types(y: Any, name: str = "y") -> None:
@@ -257,7 +257,7 @@ def check_table(X: Any, *, name: str = "X") -> np.ndarray:
     X = X.astype(np.float64, copy=False)
     if not np.isfinite(X).all():
         raise ValidationError(f"{name} contains NaN or infinite values")
-    return X
+    return cast("np.ndarray", X)
 
 
 def split_indices(n: int, n_train: int, n_test: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -289,7 +289,7 @@ def check_regression_target(y: Any, n_samples: int) -> np.ndarray:
     y = y.astype(np.float64)
     if not np.isfinite(y).all():
         raise ValidationError(f"y holds a non-finite value at index {int(np.flatnonzero(~np.isfinite(y))[0])}")
-    return y
+    return cast("np.ndarray", y)
 
 
 def check_xy(X: Any, y: Any, *, min_classes: int = 1, task: str = "classification",

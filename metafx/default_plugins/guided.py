@@ -185,9 +185,6 @@ class GuidedSearch(SearchEngine):
     #: the 3 best steps' sets are scored again on a fresh split at the end (search's ``reselect``; how it was
     #: chosen: docs/results/guided_engine.md)
     reselect = 3
-    #: ``feature_map``, ``prior_portfolio_every`` and ``prior_portfolio`` came later than the other parameters: while
-    #: None (the searches of before) they are left out of a search's signature, so older journals still resume
-    signature_omits = {"feature_map": None, "prior_portfolio_every": None, "prior_portfolio": None}
     #: the steps of warm-start results join the quality model (:meth:`observe_prior`)
     uses_prior = True
     #: without prior observations these change nothing, so a search without them leaves them out of its signature

@@ -28,7 +28,7 @@ DEFAULT_ENGINE = "guided"
 def search(
     X: Any,
     y: Any,
-    family: str | FeatureFamily = "pixel-and",
+    family: str | FeatureFamily[Any] = "pixel-and",
     budget: float | str = "auto",
     steps: int = DEFAULT_STEPS,
     engine: str | SearchEngine = DEFAULT_ENGINE,
@@ -191,7 +191,7 @@ def search(
 class _Checked(NamedTuple):
     """A search's components, built, and its checked numbers."""
 
-    family: FeatureFamily
+    family: FeatureFamily[Any]
     evaluator: SetEvaluator
     engine: SearchEngine
     steps: int
@@ -213,7 +213,7 @@ def _check_arguments(family: Any, evaluator: Any, engine: Any, family_params: An
 
 
 def _build_problem(checked: _Checked, X: Any, y: Any, budget: Any, *, fixed: Any, oversample: Any, prune_by: Any,
-                   warm_start: Any) -> tuple[SearchProblem, list, list]:
+                   warm_start: Any) -> tuple[SearchProblem, list[Any], list[Any]]:
     """The second phase of :func:`search`: the checked data, the budget, the problem, the warm-start points and
     the prior observations for an engine that takes them."""
     X_checked = checked.family.check_data(X)
@@ -227,7 +227,7 @@ def _build_problem(checked: _Checked, X: Any, y: Any, budget: Any, *, fixed: Any
     return problem, warm, prior
 
 
-def resolve_budget(budget: Any, family: FeatureFamily, X: Any) -> float:
+def resolve_budget(budget: Any, family: FeatureFamily[Any], X: Any) -> float:
     """The number a search's ``budget`` stands for: itself, or with ``"auto"`` the family's default for ``X``.
 
     ``X`` is the family's checked data (:meth:`~metafx.plugin.FeatureFamily.check_data`); a family without a
@@ -260,9 +260,9 @@ def resolve_seed(seed: Any, random_state: Any, *, default: Any = 0,
     return random_state
 
 
-def _dims(dimensions: Sequence[Any]) -> dict[str, tuple]:
+def _dims(dimensions: Sequence[Any]) -> dict[str, tuple[Any, ...]]:
     """What makes two spaces the same: each dimension's kind, range and choices (not its default or step)."""
-    out: dict[str, tuple] = {}
+    out: dict[str, tuple[Any, ...]] = {}
     name: Any
     low: Any
     high: Any
@@ -277,7 +277,7 @@ def _dims(dimensions: Sequence[Any]) -> dict[str, tuple]:
     return out
 
 
-def check_warm_start(warm_start: Any, family: FeatureFamily, space: Any) -> None:
+def check_warm_start(warm_start: Any, family: FeatureFamily[Any], space: Any) -> None:
     """Refuse warm-start results whose points mean something else in this search, with the reason.
 
     A :class:`SearchResult` must come from the same family, on images of the
@@ -325,7 +325,7 @@ def check_warm_start(warm_start: Any, family: FeatureFamily, space: Any) -> None
                                   "takes results of the same family over the same space")
 
 
-def _range_text(dim: tuple) -> str:
+def _range_text(dim: tuple[Any, ...]) -> str:
     kind, rng = dim
     if kind == "categorical":
         return f"choices {list(rng)}"

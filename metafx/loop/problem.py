@@ -59,7 +59,7 @@ class SearchProblem:
 
     def __init__(
         self,
-        family: FeatureFamily,
+        family: FeatureFamily[Any],
         X: np.ndarray,
         y: np.ndarray,
         evaluator: SetEvaluator,
@@ -108,10 +108,9 @@ class SearchProblem:
     def check_size(self, min_cost: float, memory: float | None = None) -> None:
         """Refuse a budget whose feature set cannot fit in memory, before allocating anything.
 
-        A step may hold ``oversample * budget / min_cost`` features; each takes
-        about ``512 + 8 * n_samples`` bytes (measured for ``pixel-and`` on
-        digits: 0.47 KB + 4 B per sample and feature; 8 B per sample covers a
-        float64 column).  More than the machine's physical memory is refused
+        A step may hold ``oversample * budget / min_cost`` features; each is
+        counted as ``512 + 8 * n_samples`` bytes (a float64 column and the
+        feature's description).  More than the machine's physical memory is refused
         with the figures.  So is one allowing more than
         ``MAX_FEATURES_PER_SAMPLE`` features per
         training sample (and more than 10,000 in all): the final linear fit on
@@ -364,10 +363,8 @@ def problem_signature(engine: Any, problem: SearchProblem, seed: int, *,
                       exclude_params: Sequence[str] = ()) -> dict[str, Any]:
     """Everything that determines a search's steps (not its length ``steps``,
     so a finished search can be extended)."""
-    omits = getattr(engine, "signature_omits", {})
-    params = {k: v for k, v in engine.get_params().items()
-              if k not in exclude_params and not (k in omits and v == omits[k])}
-    return _jsonable({
+    params = {k: v for k, v in engine.get_params().items() if k not in exclude_params}
+    out: dict[str, Any] = _jsonable({
         "engine": engine.name,
         "engine_params": params,
         "family": problem.family.name,
@@ -381,6 +378,7 @@ def problem_signature(engine: Any, problem: SearchProblem, seed: int, *,
         "seed": seed,
         "data": data_fingerprint(problem),
     })
+    return out
 
 
 def signature_digest(signature: Mapping[str, Any]) -> str:

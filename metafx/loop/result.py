@@ -6,9 +6,8 @@ import importlib
 import json
 import math
 import os
-import warnings
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 import numpy as np
 
@@ -77,26 +76,13 @@ class SearchResult:
         return len(self.features)
 
     @property
-    def test_error(self) -> float | None:
-        """Renamed :attr:`holdout_error` (the old name works for one release, with a FutureWarning)."""
-        warnings.warn("SearchResult.test_error is renamed holdout_error; the old name goes in the next release",
-                      FutureWarning, stacklevel=2)
-        return self.holdout_error
-
-    @test_error.setter
-    def test_error(self, value: float | None) -> None:
-        warnings.warn("SearchResult.test_error is renamed holdout_error; the old name goes in the next release",
-                      FutureWarning, stacklevel=2)
-        self.holdout_error = value
-
-    @property
     def quality_label(self) -> str:
         """What ``best_quality`` and the trajectory's qualities are, in words (e.g. ``"CV accuracy, 2-fold
         linear SVM"``): the evaluator's :attr:`~metafx.plugin.SetEvaluator.quality_label`, recorded by the search."""
         label = self.metadata.get("quality_label") if isinstance(self.metadata, dict) else None
         return label if isinstance(label, str) and label else f"quality ({self.evaluator})"
 
-    def get_family(self):
+    def get_family(self) -> Any:
         """A family instance able to compute ``features`` (from the registry).
 
         When the family is not registered (its plugin is not installed), the
@@ -109,7 +95,7 @@ class SearchResult:
             raise UnknownComponentError(f"{e}{missing_plugin_hint(self.metadata, 'family', self.family)}") from None
         return cls(**self.family_params)
 
-    def feature_batch(self):
+    def feature_batch(self) -> tuple[Any, Any]:
         """``features`` as the family's internal batch object."""
         cached = self.__dict__.get("_batch_cache")
         if cached is None or cached[0] is not self.features:
@@ -151,17 +137,17 @@ class SearchResult:
         Images are binarized first by :attr:`input_rule` (0/1 images as they are; grey images by the
         threshold the search used, or refused when their values do not fit it)."""
         family, batch = self.feature_batch()
-        return family.transform(self.binarize(X), batch)
+        return cast("np.ndarray", family.transform(self.binarize(X), batch))
 
     def feature_names(self) -> list[str]:
         family, batch = self.feature_batch()
-        return family.feature_names(batch)
+        return cast("list[str]", family.feature_names(batch))
 
     @property
     def qualities(self) -> np.ndarray:
         return np.array([r.quality for r in self.trajectory])
 
-    def fit_classifier(self, X: Any, y: Any, *, keep: bool = True, **params: Any):
+    def fit_classifier(self, X: Any, y: Any, *, keep: bool = True, **params: Any) -> Any:
         """A :class:`metafx.FeatureClassifier` on these features, fitted on ``(X, y)``.
 
         ``params`` go to its constructor (``C=None``: chosen by CV on ``(X, y)``, ``Cs``,
@@ -201,7 +187,7 @@ class SearchResult:
         coerced (``"false"`` is no boolean, ``1.7`` no coordinate).  A
         ``checksum`` (written by :meth:`to_json`) must match the content.
         """
-        return result_from_dict(cls, d)
+        return cast("SearchResult", result_from_dict(cls, d))
 
     def to_json(self, path: str | os.PathLike[str] | None = None, indent: int | None = 1) -> str:
         """The result as strict JSON (returned; also written to ``path`` when given).
@@ -280,7 +266,7 @@ class SearchResult:
                 f"at step {self.best_step}, n_features={self.n_features}, total_cost={self.total_cost:g}{test})")
 
     # ---------------------------------------------------------------- tables
-    def trajectory_frame(self):
+    def trajectory_frame(self) -> Any:
         """The trajectory as a pandas DataFrame, one row per step (as optuna's ``trials_dataframe``).
 
         Columns: ``step``, ``quality``, ``best_quality`` (best so far),
@@ -312,7 +298,7 @@ class SearchResult:
         cols = ["step", "quality", "best_quality", "accepted", "n_features", "cost", "seconds", "kind"]
         return pd.DataFrame(rows, columns=cols + [c for c in (rows[0] if rows else {}) if c not in cols])
 
-    def feature_table(self, X: Any = None, y: Any = None, *, scorer: str = "infogain"):
+    def feature_table(self, X: Any = None, y: Any = None, *, scorer: str = "infogain") -> Any:
         """The chosen features as a pandas DataFrame, one row per feature.
 
         Columns: ``name`` (readable description), ``cost``, the family's
@@ -401,7 +387,7 @@ class SearchResult:
         return engine
 
     def bound(self, delta: float = 0.05, gamma: float = 1.0, *, train_error: float | None = None,
-              fat_d: float | None = None, steps: int | None = None, space_size: float | None = None):
+              fat_d: float | None = None, steps: int | None = None, space_size: float | None = None) -> Any:
         """Thesis Theorem 5.1 for this search (see :func:`metafx.bounds.mufasa_bound <metafx.learn.bounds.mufasa_bound>`).
 
         The theorem counts the feature sets a search can return through the
@@ -456,7 +442,7 @@ class SearchResult:
         return b
 
 
-def _pandas(what: str):
+def _pandas(what: str) -> Any:
     try:
         import pandas as pd
     except ImportError:  # pragma: no cover - pandas is in the test extra

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 from ..core.binarization import InputRule
 from ..core.exceptions import MetafxError, UnknownComponentError, ValidationError
@@ -91,7 +91,7 @@ def _opened(d: Any, fields: set[str]) -> dict[str, Any]:
     missing = [k for k in _REQUIRED if k not in d]
     if missing:
         raise ValidationError(f"fields missing from result JSON: {missing}")
-    return d
+    return cast("dict[str, Any]", d)
 
 
 def _check_fields(d: dict[str, Any]) -> None:

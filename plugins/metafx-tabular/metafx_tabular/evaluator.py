@@ -467,10 +467,8 @@ class CVTree(CVLinear):
     summary = "k-fold CV of small gradient-boosted trees (HistGradientBoosting; log-loss or R^2), by target type"
     missing_modes = ("native", "mean", "indicator")
     model_words = ("boosted trees", "boosted trees", "boosted trees")
-    #: ``TableExtractor(confirm="auto")`` confirms this evaluator's set on a fresh split, as ``cv-linear``'s:
-    #: of eight confirmations tried on the plugin's dev tables (5 folds x 3 repeats, LightGBM downstream),
-    #: it kept the most gain net of the harm it let through; the significance test (``"test"``) kept
-    #: none (experiments/tabular_real/RULE.md, docs/results/tabular.md)
+    #: ``TableExtractor(confirm="auto")`` confirms this evaluator's set on a fresh split, as ``cv-linear``'s
+    #: (the plugin's guide, docs/plugins.md, says how the confirmations compare)
     table_confirm: bool | str = True
     #: a tree splits ``log(x)``, ``[x > q50]`` or ``x^2`` (``x`` of one sign) where it splits ``x``: the tabular
     #: family can leave such features out of its candidates (``TabularFamily(drop_monotone="auto")``)

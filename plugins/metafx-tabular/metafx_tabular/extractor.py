@@ -90,8 +90,7 @@ class TableExtractor(MetaFeatureExtractor):
     ----------
     confirm : bool, "test" or "auto", default "auto"
         ``"auto"``: the evaluator's ``table_confirm`` (``True`` for ``cv-linear`` and ``cv-tree``;
-        ``True`` when it has none), chosen on the dev tables of the plugin's benchmark
-        (docs/results/tabular.md, "Issue 35: the tree set's confirmation").  ``True``: keep the search's
+        ``True`` when it has none).  ``True``: keep the search's
         best set only if, on a fresh split of the training rows (the evaluator's protocol with a
         seed derived from the search's), it scores higher than the table's columns alone;
         otherwise output no features.  Costs two more evaluations.  ``"test"``: both are
