@@ -164,7 +164,7 @@ def svm_baselines(Xtr, ytr, Xte, yte, seed):
 
 def run(args) -> None:
     import metafx
-    from metafx.analysis.evaluation import holdout_error
+    from metafx import holdout_error
     from metafx.core.validation import split_indices
 
     out = Path(args.out)

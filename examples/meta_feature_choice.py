@@ -79,7 +79,8 @@ def main(argv=None) -> dict:
     from sklearn.svm import LinearSVC
 
     import metafx
-    from metafx.default_plugins.local_families import PixelAndLocalFamily
+
+    PixelAndLocalFamily = metafx.plugin.get_registry().get("family", "pixel-and-local")
 
     timer = Timer()
     X, y = load(args)

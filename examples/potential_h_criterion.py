@@ -83,7 +83,9 @@ def raw_normalized_margins(Xtr: np.ndarray, codes: np.ndarray, K: int, sigma: fl
     """Normalized LOO margins from potentials computed plainly in float64, without the common factor
     divided out: ``exp(-d^2/sigma^2)`` underflows to 0 for far points, and a point with no potential
     mass left gets margin 0 (ALGORITHMS.md 7.4)."""
-    from metafx.learn.potential_bounds import gaussian_potential
+    import metafx
+
+    gaussian_potential = metafx.potential_bounds.gaussian_potential
 
     P = gaussian_potential(Xtr, Xtr, sigma)
     np.fill_diagonal(P, 0.0)
@@ -98,9 +100,12 @@ def raw_normalized_margins(Xtr: np.ndarray, codes: np.ndarray, K: int, sigma: fl
 
 
 def one_run(X, y, n_train, n_test, rng, potentials="shifted", scaling="minmax"):
+    import metafx
     from metafx.default_plugins.set_evaluators import normalized_potential_margins
     from metafx.learn.neighbors import PotentialFunctionClassifier, mean_pairwise_sqdist
-    from metafx.learn.potential_bounds import pfr_loo_margins, pfr_margin_bound_from_margins
+
+    pfr_loo_margins = metafx.potential_bounds.pfr_loo_margins
+    pfr_margin_bound_from_margins = metafx.potential_bounds.pfr_margin_bound_from_margins
 
     tr, te = split(y, n_train, n_test, rng)
     if scaling == "minmax":

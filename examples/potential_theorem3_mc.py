@@ -20,7 +20,9 @@ import math
 
 import numpy as np
 
-from metafx.learn import potential_bounds as pb
+import metafx
+
+pb = metafx.potential_bounds
 
 
 def main(argv: list[str] | None = None) -> list[dict]:

@@ -43,8 +43,9 @@ def main(argv=None) -> dict:
     args = ap.parse_args(argv)
 
     import metafx
-    from metafx.analysis.quality_map import measure_qualities
-    from metafx.learn.rbf import RBFGridRegressor
+
+    RBFGridRegressor = metafx.quality_map.RBFGridRegressor
+    measure_qualities = metafx.quality_map.measure_qualities
 
     timer = Timer()
     X, y = load(args)

@@ -71,8 +71,10 @@ def draw(y: np.ndarray, per_label: int, rng: np.random.Generator):
 
 
 def one_trial(X, y, per_label, rng, do_srm):
-    from metafx.learn import compression as cp
-    from metafx.learn.bounds import compression_bound
+    import metafx
+
+    cp = metafx.compression
+    compression_bound = metafx.bounds.compression_bound
 
     L, T = draw(y, per_label, rng)
     lo, hi = X[L].min(0), X[L].max(0)

@@ -44,8 +44,10 @@ def main(argv=None) -> dict:
     args = ap.parse_args(argv)
 
     import metafx
-    from metafx.analysis.quality_map import default_domain, meta_feature_matrix
-    from metafx.learn.rbf import RBFGridRegressor
+
+    RBFGridRegressor = metafx.quality_map.RBFGridRegressor
+    default_domain = metafx.quality_map.default_domain
+    meta_feature_matrix = metafx.quality_map.meta_feature_matrix
 
     timer = Timer()
     X, y = load(args)

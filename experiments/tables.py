@@ -1,17 +1,20 @@
 """The tables of the README and of the results pages, computed from the stored records they cite.
 
-``tests/test_docs_results.py`` checks that every number these functions give is the one the pages print, so a
-page cannot drift from its records.  Run as a script, it prints the tables.
+``tests/test_docs_results.py`` runs it (``--json``) and checks that every number it gives is the one the pages
+print, so a page cannot drift from its records.  The records are read from the experiments' archives
+(``experiments/records.py``).  Run as a script, it prints the tables.
 
-    python experiments/tables.py
+    python experiments/tables.py [--json]
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
+import records
 
 HERE = Path(__file__).resolve().parent
 BASELINES = HERE / "headline" / "mnist_baselines.jsonl"
@@ -21,7 +24,7 @@ PROTOCOL = HERE / "guided" / "protocol_s19_portfolio8.jsonl"
 
 
 def _jsonl(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return records.read_jsonl(path)
 
 
 def _stats(errors, ddof: int = 1) -> tuple[float, float, int]:
@@ -67,10 +70,10 @@ def paired(a: str, b: str) -> tuple[float, int, int]:
 def transfer() -> dict[tuple[str, int], dict]:
     """Transfer protocol (``examples/transfer_search.py``, plain mufasa, budget 200), seeds 0-3: per (arm, J) the
     mean and std over seeds of the seed's mean test error % over its 5 targets, and the per-seed means."""
-    seeds = sorted(TRANSFER.glob("transfer_mufasa_s*.json"))
+    seeds = sorted(records.glob(TRANSFER, "transfer_mufasa_s*.json"))
     out: dict[tuple[str, int], dict] = {}
     for path in seeds:
-        for row in json.loads(path.read_text())["rows"].values():
+        for row in json.loads(records.read_text(path))["rows"].values():
             out.setdefault((row["arm"], row["J"]), {"per_seed": []})["per_seed"].append(100 * row["test_error"])
     for v in out.values():
         a = np.asarray(v["per_seed"])
@@ -78,11 +81,29 @@ def transfer() -> dict[tuple[str, int], dict]:
     return out
 
 
+def protocol(method: str = "guided") -> dict[int, tuple[float, float, int]]:
+    """MNIST protocol (partitions 0-9): test error % per budget of ``method`` (mean, std with ``ddof=0`` as the
+    protocol script prints it, n)."""
+    recs = [r for r in _jsonl(PROTOCOL) if r["method"] == method]
+    return {int(b): _stats([r["test_error"] for r in recs if r["budget"] == b], ddof=0)
+            for b in sorted({r["budget"] for r in recs})}
+
+
+def as_json() -> dict:
+    """Every table, for the page tests: ``{"headline": {method: [mean, std, n]}, "headline_rows": [[label,
+    method]], "transfer": {"arm J": {...}}, "protocol_guided": {budget: [mean, std, n]}}``."""
+    return {"headline": headline(), "headline_rows": HEADLINE_ROWS,
+            "transfer": {f"{arm} {J}": v for (arm, J), v in transfer().items()},
+            "protocol_guided": protocol("guided")}
+
+
 def _fmt(m: float, s: float, n: int) -> str:
     return f"{m:.2f} ± {s:.2f} ({n})"
 
 
-if __name__ == "__main__":
+if __name__ == "__main__" and "--json" in sys.argv[1:]:
+    print(json.dumps(as_json()))
+elif __name__ == "__main__":
     print("headline (partitions 10-29):")
     for k, v in sorted(headline().items(), key=lambda kv: -kv[1][0]):
         print(f"  {k}: {_fmt(*v)}")

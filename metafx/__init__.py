@@ -16,24 +16,29 @@ Plugin authors find every name they need in :mod:`metafx.plugin`.
 from __future__ import annotations
 
 import importlib
-import warnings
 
-from . import _environment  # noqa: F401 - first: checks the environment before numba is imported
-from .analysis.scoring import score_features, select_features
-from .core import __version__
-from .core.exceptions import (
-    DuplicateComponentError,
-    MetafxError,
-    StorageError,
-    UnknownComponentError,
-    ValidationError,
-)
-from .learn import bounds
-from .loop.api import search
-from .loop.components import load_dataset
-from .loop.logs import set_log_level
-from .loop.loop import SearchInterrupted
-from .loop.result import SearchResult
+from metafx_cli import guard_rest_of_startup, startup_guard  # nothing heavy: the command's one-line guard
+
+# `python -m metafx.cli` imports this package before any code of the command: a Ctrl-C or a bad environment
+# during these imports is one line there (a program importing metafx gets the exception as it is)
+with startup_guard():
+    from . import _environment  # noqa: F401 - first: checks the environment before numba is imported
+    from .analysis.scoring import score_features, select_features
+    from .core import __version__
+    from .core.exceptions import (
+        DuplicateComponentError,
+        MetafxError,
+        StorageError,
+        UnknownComponentError,
+        ValidationError,
+    )
+    from .learn import bounds
+    from .loop.api import search
+    from .loop.components import load_dataset
+    from .loop.logs import set_log_level
+    from .loop.loop import SearchInterrupted
+    from .loop.result import SearchResult
+guard_rest_of_startup()
 
 __all__ = [
     "__version__",
@@ -69,16 +74,6 @@ _LAZY_MODULES = {"transfer": "metafx.analysis.transfer", "quality_map": "metafx.
                  "plotting": "metafx.plotting", "export": "metafx.export"}
 __all__ += list(_LAZY) + list(_LAZY_MODULES)
 
-#: names that moved to :mod:`metafx.plugin` (plugin authors' API); ``metafx.NAME`` still works for one release,
-#: with a FutureWarning
-_MOVED_TO_PLUGIN = frozenset({
-    "make_component", "get_registry", "register_plugin", "unregister_plugin", "hookimpl", "hookspec",
-    "StepRecord", "MetaFeatureSpace", "Dimension", "FeatureValues", "FeatureFamily", "MetaFeatureDescriber",
-    "FeatureScorer", "SetEvaluator", "FeatureSelector", "SearchEngine", "Candidate", "Dataset",
-})
-#: renamed: the old name still works for one release, with a FutureWarning
-_RENAMED = {"test_error": ("metafx.analysis.evaluation", "holdout_error",
-                           "metafx.test_error is renamed metafx.holdout_error (it returns the same (error, C) pair)")}
 _LAZY["holdout_error"] = "metafx.analysis.evaluation"
 __all__.append("holdout_error")
 
@@ -90,14 +85,6 @@ def __getattr__(name: str):
         return getattr(importlib.import_module(_LAZY[name]), name)
     if name in _LAZY_MODULES:
         return importlib.import_module(_LAZY_MODULES[name])
-    if name in _MOVED_TO_PLUGIN:
-        warnings.warn(f"metafx.{name} is part of the plugin authors' API: import it from metafx.plugin "
-                      f"(metafx.{name} goes in the next release)", FutureWarning, stacklevel=2)
-        return getattr(importlib.import_module("metafx.plugin"), name)
-    if name in _RENAMED:
-        module, new, message = _RENAMED[name]
-        warnings.warn(f"{message}; the old name goes in the next release", FutureWarning, stacklevel=2)
-        return getattr(importlib.import_module(module), new)
     raise AttributeError(f"module 'metafx' has no attribute {name!r}")
 
 

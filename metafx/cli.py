@@ -4,6 +4,7 @@
 ``metafx search --data PATH|digits ...``  run a budgeted search, test it, write the result JSON
 ``metafx show RESULT``                    a result in a few lines (``--json`` for machines)
 ``metafx transform RESULT --data PATH``   the chosen features of new data (.npy, .csv, .parquet)
+``metafx predict RESULT --data PATH``     the labels (and decision scores) of new data from the result's classifier
 ``metafx plot RESULT``                    draw a result as PNG files
 ``metafx worker``                         join a shared optuna search
 
@@ -29,16 +30,33 @@ from . import export
 from .analysis.report import format_report, result_report
 from .core import __version__
 from .core.base import FeatureFamily
+from .core.binarization import BINARY, InputRule
 from .core.exceptions import MetafxError, StorageError, UnknownComponentError, ValidationError
-from .core.userdata import TABLE_SUFFIXES, DataFile, binarize, looks_like_path, read_data, write_features
+from .core.userdata import (
+    MANY_LEVELS,
+    TABLE_SUFFIXES,
+    DataFile,
+    binarize,
+    looks_like_path,
+    read_data,
+    write_features,
+)
 from .core.validation import split_indices
 from .distributed import ProblemSpec, run_shared_search, run_worker
 from .hooks.manager import get_registry
 from .hooks.registry import EVALUATOR_KINDS, KINDS
+from .learn.classifier import FeatureClassifier
 from .loop.api import DEFAULT_BUDGET, DEFAULT_ENGINE, DEFAULT_STEPS, resolve_budget, search
-from .loop.checks import data_record
+from .loop.checks import check_fixed, data_record
 from .loop.components import load_dataset, make_component, role_of
-from .loop.files import check_output_path, same_file, storage_file
+from .loop.files import (
+    atomic_write_text,
+    check_keeps_results,
+    check_not_an_input,
+    check_output_path,
+    same_file,
+    storage_file,
+)
 from .loop.logs import LOG_LEVELS, log_level
 from .loop.loop import SearchInterrupted
 from .loop.result import SearchResult
@@ -107,7 +125,11 @@ def _above_0_or(word: str, text: str, allowed: str) -> float | str:
 def _threshold(text: str) -> float | str:
     if text == "auto":
         return text
-    return _typed(float, "a number or 'auto'")(text)
+    value = _typed(float, "a number or 'auto'")(text)
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number; allowed: a number (a pixel is 1 where "
+                                         "value >= T) or auto")
+    return value
 
 
 def _test_size(text: str) -> float:
@@ -119,7 +141,7 @@ def _test_size(text: str) -> float:
 
 def _cli_words(message: str) -> str:
     """A Python-worded message in the command line's words (its options for the parameters named)."""
-    message = re.sub(r"^(steps|budget|oversample|timeout|n_jobs|reselect|seed|split_seed)=",
+    message = re.sub(r"^(steps|budget|oversample|timeout|n_jobs|reselect|seed|split_seed|threshold)=",
                      lambda m: f"--{m[1].replace('_', '-')}=", message)
     message = re.sub(r"^fixed holds ", "--fix holds ", message)
     message = re.sub(r"^n_train \+ n_test = ", "--n-train + --n-test = ", message)
@@ -203,17 +225,19 @@ Your data (--data PATH), by its kind:
   images.npy / images.npz   images (n, H, W); labels from --labels FILE or the array 'y' of the .npz
   FOLDER/                   one sub-folder per class holding its images (PNG, JPEG, ...; one size;
                             needs Pillow: pip install "metafx[images]")
-  table.csv / table.parquet a table; --target COLUMN is the label; use --family tabular (the metafx-tabular
-                            plugin; pandas and pyarrow: pip install "metafx[tabular]")
+  table.csv / table.parquet a table; --target COLUMN is the label; searched by the tabular family (the
+                            metafx-tabular plugin; pandas and pyarrow: pip install "metafx[tabular]")
 Grey images are binarized: a pixel is 1 where value >= --threshold (default auto: 0/1 images as they are,
-grey levels 0-255 at 128, values in [0, 1] at 0.5; other ranges need --threshold). Held-out data: --test PATH,
+grey levels 0-255 at 128, values in [0, 1] at 0.5; other ranges need --threshold). The result keeps this rule:
+`metafx transform`, `metafx predict` and the exports binarize new images by it. Held-out data: --test PATH,
 or --test-size (default 0.25 of a data file).
 
 Examples:
   metafx search --data digits_png/ --budget 300 --out digits.json
-  metafx search --data houses.csv --target price --family tabular --budget 20 --out houses.json
+  metafx search --data houses.csv --target price --budget 20 --out houses.json
   metafx show digits.json
-  metafx transform digits.json --data new_png/ --out features.csv"""
+  metafx transform digits.json --data new_png/ --out features.csv
+  metafx predict digits.json --data new_png/ --out labels.csv"""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -258,8 +282,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="held-out test samples (default: digits 797, mnist 2000; 0 = none)")
     d.add_argument("--split-seed", type=_INT, default=0, help="seed of the random train/test split")
     g = s.add_argument_group("search")
-    g.add_argument("--family", default="pixel-and",
-                   help="feature family (default pixel-and, for binary images; tabular for tables; list below)")
+    g.add_argument("--family", default=None,
+                   help="feature family (default: tabular for a .csv/.tsv/.parquet table, else pixel-and, for "
+                        "binary images; list below)")
     g.add_argument("--budget", type=_BUDGET, default="auto",
                    help="total cost of the chosen features, or 'auto' (default): the family's default for the data "
                         f"(image families: 8 per pixel; others {DEFAULT_BUDGET:g})")
@@ -333,6 +358,21 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--threshold", type=_threshold, default=None, metavar="T|auto",
                     help="binarize grey images at value >= T (default: the threshold the search used, recorded in "
                          "the result)")
+
+    pr = sub.add_parser("predict", help="the labels (and decision scores) of new data from a result's classifier",
+                        description="Predict the class of every sample of new data of the kind the result was "
+                                    "searched on, with the linear classifier the result keeps (result.classifier, "
+                                    "kept by metafx search when it holds out test data): the labels of "
+                                    "FeatureClassifier.from_result(result).predict. Images are binarized by the "
+                                    "result's rule (see metafx show). Written as CSV: a 'file' column for a folder "
+                                    "of images, 'label', and with --scores the decision scores.",
+                        parents=[logs])
+    pr.add_argument("result", help="result JSON written by metafx search")
+    pr.add_argument("--data", required=True, metavar="PATH", help="the new data (as for metafx transform)")
+    pr.add_argument("--out", default=None, metavar="FILE.csv", help="where the labels go (default: standard output)")
+    pr.add_argument("--scores", action="store_true",
+                    help="add the decision scores: one column 'score' for two classes (positive for the second "
+                         "class), else one 'score_CLASS' per class")
 
     # `metafx export` (a result's features as dependency-free code) registers its parser here
 
@@ -431,6 +471,9 @@ def _check_out(args: argparse.Namespace) -> None:
     if args.out is None:
         return
     check_output_path(args.out, "--out")
+    check_not_an_input(args.out, [("--data", args.data), ("--labels", args.labels), ("--test", args.test),
+                                  ("--test-labels", args.test_labels)]
+                       + [("--warm-start", f) for f in args.warm_start or []])
     sfile = storage_file(args.storage) if args.storage is not None else None
     if sfile is not None:
         for f in (sfile, f"{sfile}.lock"):
@@ -495,6 +538,7 @@ class _Data:
     meta: dict[str, Any] = field(default_factory=dict)
     line: str = ""
     params: dict[str, Any] = field(default_factory=dict)  # a registered dataset's parameters
+    rule: InputRule | None = None  # how the images were binarized (image families), kept in the result
 
     @property
     def n_test(self) -> int:
@@ -544,11 +588,13 @@ def _registered_data(args: argparse.Namespace) -> _Data:
     tr, te = split_indices(len(y), n_train, n_test, args.split_seed)
     meta = {"name": args.data, "n_train": n_train, "n_test": n_test, "split_seed": args.split_seed,
             **{k: str(v) for k, v in data_params.items()}}
+    rule = BINARY
     if isinstance(getattr(dataset, "threshold", None), (int, float)):  # what `metafx transform` binarizes new images at
         meta["threshold"] = dataset.threshold
+        rule = InputRule.of_threshold(dataset.threshold, getattr(dataset, "value_range", None))
     line = (f"data {args.data}: {n_train} training and {n_test} test samples of shape {X.shape[1:]} "
             f"(split seed {args.split_seed})")
-    return _Data(X[tr], y[tr], X[te] if n_test else None, y[te] if n_test else None, meta, line, data_params)
+    return _Data(X[tr], y[tr], X[te] if n_test else None, y[te] if n_test else None, meta, line, data_params, rule)
 
 
 def _check_kind(data: DataFile, cls: type, family: str, what: str = "--data", *, of_result: bool = False) -> None:
@@ -597,6 +643,7 @@ def _file_data(args: argparse.Namespace, cls: type) -> _Data:
         if v is not None:
             meta[k] = os.path.abspath(str(v)) if k == "labels" else v
     X = data.X
+    rule = None
     if _is_image_family(cls):
         try:
             X, t = binarize(X, "auto" if args.threshold is None else args.threshold, data.path, CLI_NAMES)
@@ -606,23 +653,18 @@ def _file_data(args: argparse.Namespace, cls: type) -> _Data:
                                       "--family tabular") from None
             raise
         meta["threshold"] = t
-    elif args.threshold is not None:
-        raise ValidationError(f"--threshold binarizes images; --family {args.family} reads tables: leave it out")
+        rule = InputRule.of_training(data.X, t)  # kept in the result: new images are binarized by it
     if data.kind != "images":
         meta["image_shape"] = None
     if test is not None:
         Xte = test.X
-        if _is_image_family(cls):
-            Xte = binarize(Xte, meta["threshold"] if meta["threshold"] is not None else "auto", test.path,
-                           CLI_NAMES)[0]
-            if meta["threshold"] is None and not ((test.X == 0) | (test.X == 1)).all():
-                raise ValidationError(f"--test {test.path} holds grey levels but --data {data.path} holds 0/1 "
-                                      "images; give both in the same form (or --threshold T)")
+        if rule is not None:  # the held-out images by the rule of the training images (0/1 ones as they are)
+            Xte = rule.apply(Xte, f"--test {test.path}")
         meta.update({"n_train": data.n, "n_test": test.n, "test": os.path.abspath(test.path)})
         if args.test_labels is not None:
             meta["test_labels"] = os.path.abspath(args.test_labels)
         line = f"data {data.path}: {data.describe()}; test {test.path}: {test.describe()}"
-        return _Data(X, data.y, Xte, test.y, meta, line)
+        return _Data(X, data.y, Xte, test.y, meta, line, rule=rule)
     n_train, n_test = _split_sizes(args, data.n, None)
     tr, te = split_indices(data.n, n_train, n_test, args.split_seed)
     rows = (lambda idx: X.iloc[idx].reset_index(drop=True)) if hasattr(X, "iloc") else (lambda idx: X[idx])
@@ -630,7 +672,8 @@ def _file_data(args: argparse.Namespace, cls: type) -> _Data:
     assert data.y is not None  # read_data refuses data without labels unless need_labels=False
     line = (f"data {data.path}: {data.describe()}; {n_train} training and {n_test} test samples "
             f"(split seed {args.split_seed})")
-    return _Data(rows(tr), data.y[tr], rows(te) if n_test else None, data.y[te] if n_test else None, meta, line)
+    return _Data(rows(tr), data.y[tr], rows(te) if n_test else None, data.y[te] if n_test else None, meta, line,
+                 rule=rule)
 
 
 def _default_out(now: float | None = None) -> str:
@@ -682,11 +725,23 @@ def _held_out(args: argparse.Namespace, result: SearchResult, data: _Data, final
         y_all = np.concatenate([np.asarray(data.y_train), np.asarray(data.y_test)])
         n = len(data.y_train)
         values = family.compute(family.prepare(X_all), batch)
-        score = float(ev.split_scores(values, y_all, [(np.arange(n), np.arange(n, len(y_all)))])[0])
+        split = [(np.arange(n), np.arange(n, len(y_all)))]
+        score = float(ev.split_scores(values, y_all, split)[0])
         result.metadata["test_score"] = {
             "score": score, "n_test": data.n_test,
             "what": f"{result.evaluator}'s model fitted on the training rows, scored as above on the held-out rows; "
                     "higher is better"}
+        if _is_classes(data.y_train):
+            # a classification table: the accuracy of the same model beside its (log-loss) score, and the final
+            # linear classifier kept for `metafx predict`
+            if "scoring" in ev.get_params() and ev.get_params()["scoring"] != "accuracy":
+                acc = make_component("set-evaluator", result.evaluator, {**result.evaluator_params, "scoring": "accuracy"})
+                result.metadata["test_score"]["accuracy"] = float(acc.split_scores(values, y_all, split)[0])
+            try:
+                result.fit_classifier(data.X_train, data.y_train, C=None if final_c == "cv" else final_c,
+                                      random_state=args.seed)
+            except MetafxError as e:
+                print(f"metafx: no classifier is kept for metafx predict ({_cli_words(str(e))})", file=sys.stderr)
         return
     # the final model (C by CV on the training part), kept in the result for prediction and export
     clf = result.fit_classifier(data.X_train, data.y_train, C=None if final_c == "cv" else final_c,
@@ -695,11 +750,98 @@ def _held_out(args: argparse.Namespace, result: SearchResult, data: _Data, final
     result.metadata["final_C"] = clf.C_
 
 
+def _is_table_path(args: argparse.Namespace, from_file: bool) -> bool:
+    return from_file and Path(args.data).suffix.lower() in TABLE_SUFFIXES
+
+
+def _family_for(args: argparse.Namespace, from_file: bool) -> str:
+    """``--family``, else the family the data call for: ``tabular`` for a table file, ``pixel-and`` else."""
+    if args.family is not None:
+        return args.family
+    if _is_table_path(args, from_file):
+        if ("family", "tabular") not in get_registry():
+            raise ValidationError(f"--data {args.data} is a table, searched by the tabular family, which is not "
+                                  f"installed: {TABULAR_PLUGIN_HINT}")
+        print(f"family tabular (--data {args.data} is a table; --family chooses another)", file=sys.stderr)
+        return "tabular"
+    return "pixel-and"
+
+
+def _check_arguments(args: argparse.Namespace, cls: type, from_file: bool, evaluator: str,
+                     engine_params: dict[str, Any]) -> None:
+    """Every argument that can be checked without the data, each refusal naming its option (before any data is
+    read: a misspelt engine must not wait for a large folder of images)."""
+    if args.steps < 1:
+        raise ValidationError(f"--steps={args.steps} must be an integer >= 1 (the number of search steps)")
+    if args.target is not None and from_file and not _is_table_path(args, from_file):
+        labels = ("its class sub-folders" if os.path.isdir(args.data) else "--labels FILE (or the array 'y' of an .npz)")
+        raise ValidationError(f"--target {args.target!r} names the label column of a table; --data {args.data} is "
+                              f"not a table (.csv/.tsv/.parquet): its labels come from {labels}; leave out --target")
+    image = _is_image_family(cls)
+    if args.threshold is not None and not image:
+        raise ValidationError(f"--threshold binarizes images; --family {args.family} reads tables: leave it out")
+    if isinstance(args.threshold, float) and from_file and os.path.isdir(args.data) and not 0 < args.threshold <= 255:
+        raise ValidationError(f"--threshold {args.threshold:g} is outside the grey levels of images read from a "
+                              f"folder (0-255): every pixel would be {0 if args.threshold > 255 else 1}; allowed: a "
+                              "number in (0, 255], or auto")
+    try:
+        make_component("engine", args.engine, engine_params)
+    except UnknownComponentError as e:
+        raise UnknownComponentError(f"--engine {args.engine!r}: {e}") from None
+    except ValidationError as e:
+        raise ValidationError(f"--engine-param (engine {args.engine}): {_cli_words(str(e))}") from None
+    try:
+        make_component("set-evaluator", evaluator, dict(args.evaluator_param))
+    except UnknownComponentError as e:
+        raise UnknownComponentError(f"--evaluator {evaluator!r}: {e}") from None
+    except ValidationError as e:
+        opt = "--evaluator" if (("set-evaluator", evaluator) not in get_registry()) else "--evaluator-param"
+        raise ValidationError(f"{opt} (evaluator {evaluator}): {_cli_words(str(e))}") from None
+    try:
+        make_component("scorer", args.prune_by, None)
+    except (UnknownComponentError, ValidationError) as e:
+        raise ValidationError(f"--prune-by {args.prune_by!r}: {e}") from None
+    try:
+        family = make_component("family", args.family, dict(args.family_param), base=FeatureFamily)
+    except ValidationError as e:
+        raise ValidationError(f"--family-param (family {args.family}): {_cli_words(str(e))}") from None
+    if args.fix:
+        try:  # the family's space without data, where it has one (a table's family may need its columns first)
+            space = family.space()
+        except Exception:  # noqa: BLE001 - any family's own error here only means: checked after the data
+            space = None
+        if space is not None:
+            try:
+                space.with_fixed(check_fixed(space, dict(args.fix)))
+            except ValidationError as e:
+                words = _cli_words(str(e))
+                raise ValidationError(words if words.startswith("--fix") else f"--fix: {words}") from None
+
+
+def _is_classes(y: Any) -> bool:
+    """Whether labels ``y`` are classes (as :meth:`DataFile.describe` tells them from a numeric target: text,
+    whole numbers of at most ``MANY_LEVELS`` values), not a real-valued target."""
+    import numpy as np
+
+    y = np.asarray(y)
+    if y.dtype.kind not in "biuf":
+        return True
+    if y.dtype.kind == "f" and not np.all(np.mod(y, 1) == 0):
+        return False
+    return len(np.unique(y)) <= MANY_LEVELS
+
+
 def _search(args: argparse.Namespace) -> int:
     import numpy as np
 
     final_c: float | str = args.final_c  # "cv" or a number above 0 (checked by _final_c)
-    cls = family_class(args.family)
+    from_file = looks_like_path(args.data) and not (  # a registered name wins over a folder of that name
+        "/" not in args.data and os.sep not in args.data and args.data in get_registry().names("dataset"))
+    args.family = _family_for(args, from_file)
+    try:
+        cls = family_class(args.family)
+    except UnknownComponentError as e:
+        raise UnknownComponentError(f"--family {args.family!r}: {e}") from None
     engine_params = dict(args.engine_param)
     if args.sampler is not None:
         eng = get_registry().get("engine", args.engine)
@@ -708,8 +850,7 @@ def _search(args: argparse.Namespace) -> int:
                                   f"{args.engine}: add --engine optuna")
         engine_params["sampler"] = args.sampler
     evaluator = args.evaluator or getattr(cls, "default_evaluator", None) or "cv-linear-svm"
-    from_file = looks_like_path(args.data) and not (  # a registered name wins over a folder of that name
-        "/" not in args.data and os.sep not in args.data and args.data in get_registry().names("dataset"))
+    _check_arguments(args, cls, from_file, evaluator, engine_params)
     data = _file_data(args, cls) if from_file else _registered_data(args)
     print(data.line, file=sys.stderr)
     if from_file:
@@ -744,6 +885,8 @@ def _search(args: argparse.Namespace) -> int:
             "the result would be an empty feature set; nothing was written. Check --budget, --fix, "
             "--family-param and the data")
     result.metadata["data"] = data.meta
+    if _is_image_family(cls) and data.rule is not None:
+        result.binarization = data.rule.to_dict()  # new images are binarized by it (SearchResult.input_rule)
     if data.n_test > 0 and result.n_features > 0:
         try:
             _held_out(args, result, data, final_c)
@@ -754,6 +897,9 @@ def _search(args: argparse.Namespace) -> int:
     ts = result.metadata.get("test_score")
     if ts:
         print(f"held-out score: {ts['score']:.4f} ({ts['what']})")
+        if ts.get("accuracy") is not None:
+            print(f"held-out accuracy: {ts['accuracy']:.4f} (the same model's share of held-out rows classified "
+                  "right)")
     t = result.metadata.get("timings", {})
     if t:
         print("time: " + ", ".join(f"{k} {v:.2f} s" for k, v in t.items()))
@@ -806,11 +952,9 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_transform(args: argparse.Namespace) -> int:
-    out = check_output_path(args.out, "--out")
-    if Path(out).suffix.lower() not in (".npy", ".csv", ".parquet", ".pq"):
-        raise ValidationError(f"--out {args.out!r}: features are written as FILE.npy, FILE.csv or FILE.parquet")
-    result = SearchResult.from_json(args.result)
+def _new_data(args: argparse.Namespace, result: SearchResult) -> tuple[Any, DataFile]:
+    """``--data`` of ``metafx transform`` / ``predict``, checked against the result and ready for its features:
+    images binarized by the result's rule (or ``--threshold``), a table's columns in the training order."""
     cls = family_class(result.family)
     recorded = result.metadata.get("data")
     meta: dict[str, Any] = recorded if isinstance(recorded, dict) else {}
@@ -819,23 +963,99 @@ def cmd_transform(args: argparse.Namespace) -> int:
     data = read_data(args.data, target=target, need_labels=False, names=CLI_NAMES)
     _check_kind(data, cls, result.family, of_result=True)
     X = data.X
+    threshold = getattr(args, "threshold", None)
     if _is_image_family(cls):
         want = result.family_params.get("image_shape")
         if want is not None and data.kind == "images" and list(X.shape[1:]) != list(want):
             raise ValidationError(f"--data {data.path} holds images of {X.shape[1]} x {X.shape[2]} but the result's "
                                   f"features are for images of {want[0]} x {want[1]}")
-        t = args.threshold if args.threshold is not None else meta.get("threshold", "auto")
-        X, _ = binarize(X, "auto" if t is None and not ((X == 0) | (X == 1)).all() else t, data.path, CLI_NAMES)
-    elif args.threshold is not None:
+        if threshold is not None:  # these images by the threshold given (0/1 images as they are)
+            X, _ = binarize(X, threshold, data.path, CLI_NAMES)
+        else:  # by the result's rule: the threshold and value range of its training images
+            X = result.binarize(X, f"--data {data.path}")
+    elif threshold is not None:
         raise ValidationError(f"--threshold binarizes images; the result's family {result.family} reads tables")
     elif data.kind == "table" and meta.get("columns"):
         missing = [c for c in meta["columns"] if c not in data.columns]
         if missing:
             raise ValidationError(f"--data {data.path} lacks the columns {missing[:10]} the result was searched on")
         X = X[meta["columns"]]
+    return X, data
+
+
+def cmd_transform(args: argparse.Namespace) -> int:
+    out = check_output_path(args.out, "--out")
+    if Path(out).suffix.lower() not in (".npy", ".csv", ".parquet", ".pq"):
+        raise ValidationError(f"--out {args.out!r}: features are written as FILE.npy, FILE.csv or FILE.parquet")
+    check_not_an_input(out, [("RESULT", args.result), ("--data", args.data)])
+    check_keeps_results(out, "features")
+    result = SearchResult.from_json(args.result)
+    X, data = _new_data(args, result)
     F = result.transform(X)
     write_features(out, F, result.feature_names(), rows=data.files)
     print(f"wrote {out}: {F.shape[0]} rows x {F.shape[1]} features of {data.path}")
+    return 0
+
+
+def predictions_csv(labels: Any, scores: Any = None, classes: Sequence[Any] = (), files: Sequence[str] | None = None) \
+        -> str:
+    """The text of ``metafx predict``'s CSV: ``file`` (a folder's images), ``label``, and the decision scores
+    (``score`` for two classes, ``score_CLASS`` per class for more)."""
+    import csv
+    import io
+
+    import numpy as np
+
+    head = (["file"] if files is not None else []) + ["label"]
+    S = None if scores is None else np.asarray(scores, dtype=np.float64)
+    if S is not None:
+        head += ["score"] if S.ndim == 1 else [f"score_{c}" for c in classes]
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(head)
+    for i, label in enumerate(labels):
+        row = ([files[i]] if files is not None else []) + [label]
+        if S is not None:
+            row += [repr(float(v)) for v in np.atleast_1d(S[i])]
+        w.writerow(row)
+    return buf.getvalue()
+
+
+def cmd_predict(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    out = None
+    if args.out is not None:
+        out = check_output_path(args.out, "--out")
+        if Path(out).suffix.lower() != ".csv":
+            raise ValidationError(f"--out {args.out!r}: labels are written as FILE.csv (or to standard output without "
+                                  "--out)")
+        check_not_an_input(out, [("RESULT", args.result), ("--data", args.data)])
+        check_keeps_results(out, "labels")
+    result = SearchResult.from_json(args.result)
+    if result.classifier is None:
+        raise ValidationError(f"{args.result} keeps no classifier (result.classifier): metafx search keeps one when it "
+                              "holds out test data (--test-size above 0, or --test); in Python, "
+                              "result.fit_classifier(X, y) then result.to_json(path)")
+    X, data = _new_data(args, result)
+    clf = FeatureClassifier.from_result(result)
+    labels = clf.predict(X)
+    scores = clf.decision_function(X) if args.scores else None
+    names = (result.metadata.get("data") or {}).get("classes") if isinstance(result.metadata, dict) else None
+    if isinstance(names, list) and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) and 0 <= int(v) < len(names)
+                                       for v in clf.classes_):
+        # a folder's classes are the sub-folders' names (label k is names[k])
+        shown = [names[int(v)] for v in labels]
+        classes = [names[int(v)] for v in clf.classes_]
+    else:
+        shown = [v.item() if hasattr(v, "item") else v for v in labels]
+        classes = [v.item() if hasattr(v, "item") else v for v in clf.classes_]
+    text = predictions_csv(shown, scores, classes, data.files)
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        atomic_write_text(out, text)
+        print(f"wrote {out}: {len(shown)} labels of {data.path}" + (" with decision scores" if args.scores else ""))
     return 0
 
 
@@ -849,7 +1069,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
 #: subcommand -> handler (a new subcommand, e.g. `export`, adds its parser in build_parser and its handler here)
 COMMANDS = {"plugins": cmd_plugins, "search": cmd_search, "show": cmd_show, "transform": cmd_transform,
-            "plot": cmd_plot, "worker": cmd_worker}
+            "predict": cmd_predict, "plot": cmd_plot, "worker": cmd_worker}
 
 
 # ---------------------------------------------------------------------------------------------- metafx export
@@ -880,6 +1100,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         sys.stdout.write((export.to_c if args.to == "c" else export.to_numpy)(result, name=args.name, source=source))
     else:
         check_output_path(args.out, "--out")
+        check_not_an_input(args.out, [("RESULT", args.result)])
+        check_keeps_results(args.out, "C source" if args.to == "c" or args.out.lower().endswith(".c") else "a module")
         path = export.write(result, args.out, to=args.to, name=args.name, source=source)
         clf = getattr(result, "classifier", None)
         print(f"wrote {path} ({result.n_features} features"
@@ -894,9 +1116,9 @@ COMMANDS["export"] = cmd_export
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        # inside the guard: building the parser imports the plugins (a Ctrl-C there is one line too)
+        args = build_parser().parse_args(argv)
         with log_level(getattr(args, "log_level", None) or "INFO"):
             code = COMMANDS[args.command](args)
             sys.stdout.flush()

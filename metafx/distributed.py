@@ -6,10 +6,10 @@ everything a worker needs to rebuild the problem (dataset name and
 parameters, train/test split, family, budget, evaluator, engine parameters,
 steps and seed).  Any number of workers then join it; each evaluates trials
 until the study has ``steps`` finished ones.  Trial numbers, points and draws
-come from the storage and the seed, so no trial is evaluated twice or lost; a
-trial left running by a worker that died is taken over by another (at once on
-the same machine, after ``stale_after`` seconds without a heartbeat from
-another machine).
+come from the storage and the seed, so no step is evaluated twice or lost; the
+step of a trial left running by a worker that died is retried by another, at
+the same point with the same draw (at once on the same machine, after
+``stale_after`` seconds without a heartbeat from another machine).
 
 Command line::
 
@@ -42,7 +42,6 @@ import os
 import subprocess
 import sys
 import time
-import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
@@ -266,8 +265,6 @@ def run_shared_search(spec: ProblemSpec, storage: Any, study_name: str, *, n_wor
     ``n_workers = 1``: this process evaluates the trials; ``n_workers = k > 1``:
     it also starts ``k - 1`` ``metafx worker`` processes; ``n_workers = 0``: it
     only waits for workers started elsewhere and collects the result.
-    (Named ``run_search`` before, like the search loop :func:`metafx.plugin.run_search`;
-    the old name still works for one release, with a FutureWarning.)
     """
     if isinstance(n_workers, bool) or not isinstance(n_workers, int) or n_workers < 0:
         raise ValidationError(f"n_workers={n_workers!r} must be an integer >= 0")
@@ -291,10 +288,3 @@ def run_shared_search(spec: ProblemSpec, storage: Any, study_name: str, *, n_wor
                 p.terminate()
                 p.wait()
 
-
-def __getattr__(name: str) -> Any:
-    if name == "run_search":  # renamed: metafx.plugin.run_search is the search loop, this starts shared workers
-        warnings.warn("metafx.distributed.run_search is renamed run_shared_search; the old name goes in the next "
-                      "release", FutureWarning, stacklevel=2)
-        return run_shared_search
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,29 +1,29 @@
 """Export a search result as a dependency-free C99 file or a pure-NumPy module.
 
-The chosen features of the pixel families (``pixel-and``, ``pixel-and-local``,
-``pixels``) are ANDs of (negated) pixels, OR-ed over shifts; a linear
-classifier on them is one sum of weights per class.  :func:`to_c` writes them
-as a C99 file with no dependency beyond ``<stdint.h>`` and ``<float.h>`` and no
-dynamic allocation; :func:`to_numpy` as a Python module that needs NumPy only
-(neither metafx nor numba).  Both compute, from binary images:
+The file holds the result's features and, with one, its linear classifier.  The features' code comes from the
+family (:meth:`FeatureFamily.export_c <metafx.plugin.FeatureFamily.export_c>` and ``export_numpy``, returning a
+:class:`~metafx.plugin.FamilyExport`): the pixel families (``pixel-and``, ``pixel-and-local``, ``pixels``) write
+their ANDs of (negated) pixels OR-ed over shifts, the ``tabular`` plugin its numeric operators, and a plugin family
+whatever it implements (``docs/plugins.md``, "Export").  :func:`to_c` writes a C99 file with no dependency beyond
+the standard headers and no dynamic allocation; :func:`to_numpy` a Python module that needs NumPy only (neither
+metafx nor numba).  Both take images as the result's rule (``SearchResult.input_rule``, see
+``metafx.core.binarization``) does: 0/1 images as they are, grey images binarized at the threshold the search
+used (or refused when their values do not fit it, or when the result keeps no threshold); and compute, from one
+sample (an image, a table's row):
 
-* the features, bit for bit those of :meth:`SearchResult.transform
-  <metafx.SearchResult.transform>`;
+* the features, bit for bit those of the family's ``compute`` (for the image families, :meth:`SearchResult.transform
+  <metafx.SearchResult.transform>`);
 * with a linear classifier (``result.classifier`` when the result carries one,
   or the ``classifier`` argument), its decision and predicted class.
 
-The decision of class row ``c`` is ``sum of coef[c, j] over the features j
-that are 1, added in increasing j starting from 0.0, then + intercept[c]``, in
-IEEE-754 double: the operations of SciPy's sparse product and of metafx's
-``FeatureClassifier.decision_function``, so the decisions are bit-identical to
-Python's and so are the predictions, ties included (two classes: ``classes[1]``
-when the decision is > 0, else ``classes[0]``; more classes, one row each: the
-first largest decision wins, as ``numpy.argmax``).  Single precision (float)
-is not used: its 24-bit significand moves decisions by up to ~1e-7 of the
-weights' size and changes predictions near ties.  (A dense BLAS product, as in
-``LinearSVC.predict`` on a dense array, may add in another order; its decision
-can then differ in the last bits, which changes a prediction only when the
-decision is within that rounding of a tie.)
+The decision of class row ``c`` is ``coef[c, j] * feature j`` added in increasing j starting from 0.0 (for 0/1
+features: the weights of the features that are 1), then ``+ intercept[c]``, in IEEE-754 double: the operations of
+metafx's ``FeatureClassifier.decision_function``, so the decisions are bit-identical to Python's and so are the
+predictions, ties included (two classes: ``classes[1]`` when the decision is > 0, else ``classes[0]``; more
+classes, one row each: the first largest decision wins, as ``numpy.argmax``).  Single precision (float) is not
+used: its 24-bit significand moves decisions by up to ~1e-7 of the weights' size and changes predictions near ties.
+(A dense BLAS product, as in ``LinearSVC.predict`` on a dense array, may add in another order; its decision can
+then differ in the last bits, which changes a prediction only when the decision is within that rounding of a tie.)
 
 Examples
 --------
@@ -31,7 +31,7 @@ Examples
 >>> from metafx.export import to_c, to_numpy
 >>> X, y = metafx.load_dataset("digits")
 >>> res = metafx.search(X[:300], y[:300], budget=20, steps=2, seed=0, progress=False)
->>> "void metafx_model_features(const uint8_t *image, uint8_t *out)" in to_c(res)
+>>> "int metafx_model_features(const uint8_t *image, uint8_t *out)" in to_c(res)
 True
 >>> "import numpy as np" in to_numpy(res)
 True
@@ -39,6 +39,7 @@ True
 
 from __future__ import annotations
 
+import inspect
 import json
 import keyword
 import math
@@ -53,6 +54,8 @@ import numpy as np
 
 from .core import __version__
 from .core.base import FamilyExport, FeatureFamily
+from .core.binarization import BINARY, InputRule, binarize_input
+from .core.codegen import c_table, py_list
 from .core.exceptions import ValidationError
 from .loop.files import atomic_write_text
 
@@ -215,6 +218,8 @@ def _about(result: Any, part: _Part, lin: _Linear | None, source: str | None) ->
         "",
         "The features are the values of SearchResult.transform, bit for bit.",
     ]
+    if part.fx.input_type == "binary":
+        lines += ["", f"Input: {_rule(result).describe()}; other images are refused, as Python refuses them."]
     if lin is not None:
         dec = ("one decision, class classes[1] when it is > 0, else classes[0]" if len(lin.classes) == 2 else
                "one decision per class (one-vs-rest), the first largest wins" if len(lin.classes) > 2 else
@@ -232,14 +237,63 @@ def _about(result: Any, part: _Part, lin: _Linear | None, source: str | None) ->
     return [textwrap.fill(line, 110) if len(line) > 110 else line for line in lines]
 
 
+def _rule(result: Any) -> InputRule:
+    """How the result's images are binarized (``SearchResult.input_rule``; 0/1 images for an object without)."""
+    rule = getattr(result, "input_rule", None)
+    return rule if isinstance(rule, InputRule) else BINARY
+
+
+def _byte_bounds(rule: InputRule) -> tuple[int, int, int]:
+    """The rule on bytes: ``(threshold, low, high)`` with ``b >= threshold``, ``b >= low`` and ``b <= high`` for a
+    byte ``b`` exactly when the rule's real-valued comparisons hold (a threshold above 255: no byte reaches it)."""
+    assert rule.threshold is not None
+    return (min(max(math.ceil(rule.threshold), 0), 256), min(max(math.ceil(rule.low), 0), 256),
+            min(max(math.floor(rule.high), -1), 255))
+
+
+def _c_input_rule(name: str, N: str, rule: InputRule) -> list[str]:
+    """The defines and the C function that apply the result's rule to one image of bytes
+    (:func:`metafx.core.binarization.binarize_input` on one image): the byte threshold for it (1 for an image of
+    0/1 bytes, taken as it is; ``N_THRESHOLD`` for grey levels), or -1 where Python refuses the image."""
+    o = [f"/* new images (the result's rule: {_comment_safe(rule.describe())}) */"]
+    if rule.threshold is None:
+        o += ["/* no threshold: the result was searched on 0/1 images; other images are refused (-1) */"]
+    else:
+        t, low, high = _byte_bounds(rule)
+        o += [f"/* grey images: a pixel is 1 where its byte >= {N}_THRESHOLD (the search's threshold "
+              f"{rule.threshold:g}); their bytes",
+              f"   must lie in {N}_LOW .. {N}_HIGH (the range of its training images, [{rule.low:g}, {rule.high:g}]) */",
+              f"#define {N}_THRESHOLD {t}",
+              f"#define {N}_LOW {low}",
+              f"#define {N}_HIGH {high}"]
+    o += ["",
+          f"/* the byte threshold of one image (a pixel is 1 where its byte >= it): 1 for 0/1 bytes, "
+          f"{N}_THRESHOLD",
+          "   for grey levels; -1 where Python refuses the image */",
+          f"static int {name}_binarizer(const uint8_t *image)",
+          "{",
+          "    int i;",
+          f"    for (i = 0; i < {N}_N_INPUTS; ++i)",
+          "        if (image[i] > 1)",
+          "            break;",
+          f"    if (i == {N}_N_INPUTS)",
+          "        return 1;"]
+    if rule.threshold is None:
+        return o + ["    return -1;", "}"]
+    _, low, high = _byte_bounds(rule)
+    tests = ([f"image[i] < {N}_LOW"] if low > 0 else []) + ([f"image[i] > {N}_HIGH"] if high < 255 else [])
+    if tests:
+        o += [f"    for (i = 0; i < {N}_N_INPUTS; ++i)",
+              f"        if ({' || '.join(tests)})",
+              "            return -1;"]
+    return o + [f"    return {N}_THRESHOLD;", "}"]
+
+
 def _comment_safe(text: str) -> str:
     return "".join(ch if 32 <= ord(ch) < 127 else "?" for ch in text).replace("*/", "* /")
 
 
 # ---------------------------------------------------------------------------------------------- C
-def _c_table(values: np.ndarray | list[str], per_line: int = 16, indent: str = "    ") -> str:
-    items = [str(v) for v in values]
-    return "\n".join(indent + ", ".join(items[i:i + per_line]) + "," for i in range(0, len(items), per_line))
 
 
 def _c_string(s: str) -> str:
@@ -260,9 +314,9 @@ def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, sou
 
     Parameters
     ----------
-    result : SearchResult
+    result : ~metafx.SearchResult
         A result of a family that can export its features (the pixel families, and any family with
-        ``export_c`` / ``export_numpy``: ``docs/plugins.md``, "Export"); others are refused with
+        ``export_c`` / ``export_numpy``: :doc:`/plugins`, "Export"); others are refused with
         :class:`~metafx.ValidationError`.
     classifier : dict, fitted estimator, None or False, default None
         The linear classifier on the features: a dict ``{"classes", "coef",
@@ -282,12 +336,16 @@ def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, sou
     str
         A C99 file with, for ``name = "m"`` and an image family::
 
-            void m_features(const uint8_t *image, uint8_t *out);  /* out[m_N_FEATURES], 0/1 */
-            void m_decision(const uint8_t *image, double *out);   /* out[m_N_DECISIONS] (with a classifier) */
-            int  m_predict(const uint8_t *image);                 /* index into m_classes (with a classifier) */
+            int m_features(const uint8_t *image, uint8_t *out);  /* out[m_N_FEATURES], 0/1 */
+            int m_decision(const uint8_t *image, double *out);   /* out[m_N_DECISIONS] (with a classifier) */
+            int m_predict(const uint8_t *image);                 /* index into m_classes (with a classifier) */
 
-        ``image`` is ``H * W`` bytes, row-major, 0 or 1 (any nonzero byte counts
-        as 1).  A family of real-valued input (a table) takes ``const double *x`` (one row's
+        ``image`` is ``H * W`` bytes, row-major: 0/1 (taken as it is), or grey
+        levels binarized by the result's rule (``SearchResult.input_rule``: a
+        pixel is 1 where its byte ``>= m_THRESHOLD``).  An image Python refuses
+        (grey levels for a result searched on 0/1 images, bytes outside the
+        range of the training images) is refused: each function returns -1 and
+        writes nothing (else 0, or the class index).  A family of real-valued input (a table) takes ``const double *x`` (one row's
         ``m_N_INPUTS`` values); real-valued features are ``double``.  No dynamic allocation.
         The decision needs IEEE binary64 ``double`` without excess precision (checked at compile time:
         ``FLT_EVAL_METHOD == 0``, ``DBL_MANT_DIG == 53``, no ``-ffast-math``).
@@ -298,10 +356,31 @@ def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, sou
     N = name.upper()
     o = _c_header(result, part, lin, name, source)
     o += ["", "/* ---- the family's features */", part.fx.code.rstrip("\n"), ""]
-    o += [f"void {name}_features(const {part.in_c} *{part.arg}, {part.out_c} *out)",
-          "{",
-          f"    {name}_compute({part.arg}, out);",
-          "}"]
+    if part.fx.input_type == "binary":  # images: by the result's rule, refused (-1) where Python refuses them
+        o += _c_input_rule(name, N, _rule(result))
+        o += ["",
+              f"int {name}_features(const uint8_t *{part.arg}, {part.out_c} *out)",
+              "{",
+              f"    uint8_t b[{N}_N_INPUTS + 1];",
+              "    int i;",
+              f"    const int t = {name}_binarizer({part.arg});",
+              "    if (t < 0)",
+              "        return -1;",
+              "    if (t == 1) {  /* 0/1 bytes: as they are */",
+              f"        {name}_compute({part.arg}, out);",
+              "        return 0;",
+              "    }",
+              f"    for (i = 0; i < {N}_N_INPUTS; ++i)",
+              f"        b[i] = (uint8_t)({part.arg}[i] >= t);",
+              f"    {name}_compute(b, out);",
+              "    return 0;",
+              "}"]
+    else:
+        o += [f"int {name}_features(const {part.in_c} *{part.arg}, {part.out_c} *out)",
+              "{",
+              f"    {name}_compute({part.arg}, out);",
+              "    return 0;",
+              "}"]
     if lin is not None:
         o += _c_classifier(name, N, part, lin)
     return "\n".join(o) + "\n"
@@ -313,17 +392,18 @@ def _c_header(result: Any, part: _Part, lin: _Linear | None, name: str, source: 
     fx = part.fx
     about = [_comment_safe(s) for s in _about(result, part, lin, source)]
     shape = " x ".join(str(v) for v in fx.input_shape)
-    what = (f"{shape} bytes, row-major, 0 or 1 (any nonzero byte counts as 1)" if fx.input_type == "binary"
-            else f"{fx.n_inputs} doubles")
+    what = (f"{shape} bytes, row-major: 0/1, or grey levels binarized by the result's rule (see Input); each "
+            "function returns -1 and writes nothing for an image the rule refuses, as Python refuses it"
+            if fx.input_type == "binary" else f"{fx.n_inputs} doubles")
     o: list[str] = ["/* " + f"{name}.c: generated by metafx {__version__} (metafx export --to c); C99, no dependency.",
                     " *"]
     o += [(" * " + s).rstrip() for s in about]
     o += [" *",
           f" * API ({part.arg}: {what}):",
-          f" *   void {name}_features(const {part.in_c} *{part.arg}, {part.out_c} *out);   out: {N}_N_FEATURES values"]
+          f" *   int {name}_features(const {part.in_c} *{part.arg}, {part.out_c} *out);   0; out: {N}_N_FEATURES values"]
     if lin is not None:
-        o += [f" *   void {name}_decision(const {part.in_c} *{part.arg}, double *out);    out: {N}_N_DECISIONS doubles",
-              f" *   int  {name}_predict(const {part.in_c} *{part.arg});                  class index: {name}_classes[i]"]
+        o += [f" *   int {name}_decision(const {part.in_c} *{part.arg}, double *out);    0; out: {N}_N_DECISIONS doubles",
+              f" *   int {name}_predict(const {part.in_c} *{part.arg});                  class index: {name}_classes[i]"]
     o += [" * No dynamic allocation.",
           f" * Build: cc -std=c99 -O2 -c {name}.c (or #include it in one of your C files); not with -ffast-math"
           + (" (and, for\n *   real-valued features, without contracting a * b + c into one fused operation:"
@@ -356,9 +436,9 @@ def _c_header(result: Any, part: _Part, lin: _Linear | None, name: str, source: 
         o += [f"#define {N}_N_CLASSES {len(lin.classes)}",
               f"#define {N}_N_DECISIONS {lin.rows}"]
     o += ["",
-          f"void {name}_features(const {part.in_c} *{part.arg}, {part.out_c} *out);"]
+          f"int {name}_features(const {part.in_c} *{part.arg}, {part.out_c} *out);"]
     if lin is not None:
-        o += [f"void {name}_decision(const {part.in_c} *{part.arg}, double *out);",
+        o += [f"int {name}_decision(const {part.in_c} *{part.arg}, double *out);",
               f"int {name}_predict(const {part.in_c} *{part.arg});"]
     return o
 
@@ -379,7 +459,7 @@ def _c_classifier(name: str, N: str, part: _Part, lin: _Linear) -> list[str]:
     o = ["",
          f"/* class labels: {name}_predict returns an index into this table */",
          f"{ctype} {name}_classes[{N}_N_CLASSES] = {{",
-         _c_table(labels, per_line=8),
+         c_table(labels, per_line=8),
          "};",
          "/* weights (exact binary64 values, hexadecimal) */"]
     if n:
@@ -389,15 +469,16 @@ def _c_classifier(name: str, N: str, part: _Part, lin: _Linear) -> list[str]:
             o += ["    {" + ", ".join(float(v).hex() for v in lin.coef[:, j]) + "},"]
         o += ["};"]
     o += [f"static const double {name}_intercept[{N}_N_DECISIONS] = {{",
-          _c_table([float(v).hex() for v in lin.intercept], per_line=4),
+          c_table([float(v).hex() for v in lin.intercept], per_line=4),
           "};",
           "",
-          f"void {name}_decision(const {part.in_c} *{x}, double *out)",
+          f"int {name}_decision(const {part.in_c} *{x}, double *out)",
           "{"]
     if n:
         o += [f"    {part.out_c} v[{N}_N_FEATURES];",
               "    int c, j;",
-              f"    {name}_features({x}, v);",
+              f"    if ({name}_features({x}, v) < 0)",
+              "        return -1;",
               f"    for (c = 0; c < {N}_N_DECISIONS; ++c)",
               "        out[c] = 0.0;",
               "    /* each decision adds its terms in increasing j, as Python does */",
@@ -412,26 +493,32 @@ def _c_classifier(name: str, N: str, part: _Part, lin: _Linear) -> list[str]:
                   "            out[c] = out[c] + t;",
                   "        }"]
         o += [f"    for (c = 0; c < {N}_N_DECISIONS; ++c)",
-              f"        out[c] = out[c] + {name}_intercept[c];"]
+              f"        out[c] = out[c] + {name}_intercept[c];",
+              "    return 0;"]
     else:
-        o += ["    int c;",
-              f"    (void){x};",
-              f"    for (c = 0; c < {N}_N_DECISIONS; ++c)",
-              f"        out[c] = 0.0 + {name}_intercept[c];"]
+        o += ["    int c;"]
+        o += ([f"    if ({name}_binarizer({x}) < 0)", "        return -1;"] if part.fx.input_type == "binary"
+              else [f"    (void){x};"])
+        o += [f"    for (c = 0; c < {N}_N_DECISIONS; ++c)",
+              f"        out[c] = 0.0 + {name}_intercept[c];",
+              "    return 0;"]
     o += ["}",
           "",
           f"int {name}_predict(const {part.in_c} *{x})",
           "{"]
     if len(lin.classes) == 1:
-        o += [f"    (void){x};", "    return 0;"]
+        o += [f"    double d[{N}_N_DECISIONS];",
+              f"    return {name}_decision({x}, d) < 0 ? -1 : 0;"]
     elif len(lin.classes) == 2:
         o += ["    double d[1];",
-              f"    {name}_decision({x}, d);",
+              f"    if ({name}_decision({x}, d) < 0)",
+              "        return -1;",
               "    return d[0] > 0.0 ? 1 : 0;"]
     else:
         o += [f"    double d[{N}_N_DECISIONS];",
               "    int c, best = 0;",
-              f"    {name}_decision({x}, d);",
+              f"    if ({name}_decision({x}, d) < 0)",
+              "        return -1;",
               f"    for (c = 1; c < {N}_N_DECISIONS; ++c)",
               "        if (d[c] > d[best])",
               "            best = c;",
@@ -441,12 +528,6 @@ def _c_classifier(name: str, N: str, part: _Part, lin: _Linear) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------------- NumPy
-def _py_list(values: Any, per_line: int = 16, indent: str = "    ") -> str:
-    items = [repr(v) for v in values]
-    if not items:
-        return ""
-    return "\n" + "\n".join(indent + ", ".join(items[i:i + per_line]) + "," for i in range(0, len(items), per_line)) \
-        + "\n"
 
 
 _NUMPY_INPUTS = '''
@@ -463,10 +544,8 @@ def _inputs(x):
         raise ValueError(f"x must be numeric, got dtype {x.dtype}")
     if INPUT_TYPE == "real":
         return x.astype(np.float64)
-    on = x != 0
-    if np.any(on & (x != 1)):
-        raise ValueError("x must be binary (0/1); binarize it as the search's data was (e.g. x >= 128)")
-    return on.view(np.uint8)
+    # images: by the result's rule (THRESHOLD, LOW, HIGH), or ValueError where metafx refuses them
+    return binarize_input(x, THRESHOLD, LOW, HIGH, "x", ValueError)
 
 
 def features(x):
@@ -482,10 +561,23 @@ def decision_function(x):
     Row c: ``COEF[c, j] * feature j`` added in increasing j from 0.0 (for 0/1 features: the weights of the
     features that are 1), then ``+ INTERCEPT[c]`` (float64): bit for bit the decision of metafx's
     ``FeatureClassifier``."""
-    f = features(x).astype(np.float64)
-    acc = np.zeros((f.shape[0], COEF.shape[0]), dtype=np.float64)
-    for j in range(N_FEATURES):
-        acc = acc + f[:, j:j + 1] * COEF[:, j]  # a 0 feature adds +-0.0: a sum from +0.0 does not change
+    f = features(x)
+    n = f.shape[0]
+    if VALUE_TYPE == "binary":
+        i, j = np.nonzero(f)  # in row-major order: by sample, then increasing feature
+        count = np.bincount(i, minlength=n)
+        # idx[i, t]: the t-th feature that is 1 on sample i; N_FEATURES (a row of zero weights) after the last
+        idx = np.full((n, int(count.max()) if n else 0), N_FEATURES, dtype=np.intp)
+        idx[i, np.arange(i.size) - np.repeat(np.cumsum(count) - count, count)] = j
+        w = np.concatenate([COEF.T, np.zeros((1, COEF.shape[0]))])
+        acc = np.zeros((n, COEF.shape[0]), dtype=np.float64)
+        for t in range(idx.shape[1]):
+            acc += w[idx[:, t]]  # adding +0.0 after the last changes nothing: a sum from +0.0 is never -0.0
+    else:
+        f = f.astype(np.float64)
+        acc = np.zeros((n, COEF.shape[0]), dtype=np.float64)
+        for j in range(N_FEATURES):
+            acc = acc + f[:, j:j + 1] * COEF[:, j]
     d = acc + INTERCEPT
     return d[:, 0] if COEF.shape[0] == 1 else d
 
@@ -509,20 +601,27 @@ def to_numpy(result: Any, classifier: Any = None, name: str = "metafx_model", *,
     (``(n, N_FEATURES)``, as ``result.transform``) and, with a classifier,
     ``decision_function(x)`` and ``predict(x)``, plus ``N_INPUTS``, ``INPUT_SHAPE``,
     ``FEATURE_NAMES``, ``CLASSES``, ``COEF``, ``INTERCEPT``.  ``x`` holds one sample per row:
-    ``(n, H, W)`` or ``(n, H * W)`` arrays of 0/1 for an image family (other values raise
-    ``ValueError``), ``(n, N_INPUTS)`` numbers for a family of real-valued input.
+    ``(n, H, W)`` or ``(n, H * W)`` arrays for an image family, 0/1 or grey levels binarized by
+    the result's rule (``THRESHOLD``, ``LOW``, ``HIGH``; it carries the source of
+    ``metafx.core.binarization.binarize_input``, and raises ``ValueError`` where metafx refuses
+    the images), ``(n, N_INPUTS)`` numbers for a family of real-valued input.
     """
     name = _check_name(name)
     part = _family_part(result, "numpy", name)
     lin = _linear(result, classifier, part.n)
     about = "\n".join(_about(result, part, lin, source))
-    values = "values 0/1" if part.fx.input_type == "binary" else "numbers"
+    values = ("0/1, or grey levels binarized by the result's rule (see Input)" if part.fx.input_type == "binary"
+              else "numbers")
     doc = (f"{name}: generated by metafx {__version__} (metafx export --to numpy); needs NumPy only.\n\n{about}\n\n"
            "features(x) -> (n, N_FEATURES)"
            + ("; decision_function(x); predict(x)" if lin is not None else "")
            + f".\nx: (n,) + INPUT_SHAPE or (n, N_INPUTS), {values}.\n")
     doc = doc.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
     o = [f'"""{doc}"""',
+         "",
+         "from __future__ import annotations",
+         "",
+         "import math",
          "",
          "import numpy as np",
          "",
@@ -531,15 +630,25 @@ def to_numpy(result: Any, classifier: Any = None, name: str = "metafx_model", *,
          f"N_INPUTS = {part.fx.n_inputs}",
          f"INPUT_SHAPE = {tuple(part.fx.input_shape)!r}",
          f"INPUT_TYPE = {part.fx.input_type!r}",
+         f"VALUE_TYPE = {part.fx.value_type!r}",
          f"N_FEATURES = {part.n}",
-         f"FEATURE_NAMES = [{_py_list(part.names, 1)}]"]
+         f"FEATURE_NAMES = [{py_list(part.names, 1)}]"]
     if lin is not None:
-        coef_rows = "".join(f"    [{_py_list(lin.coef[c].tolist(), 4, '        ')}    ],\n" for c in range(lin.rows))
-        o += [f"CLASSES = np.array([{_py_list(lin.classes, 8)}])",
+        coef_rows = "".join(f"    [{py_list(lin.coef[c].tolist(), 4, '        ')}    ],\n" for c in range(lin.rows))
+        o += [f"CLASSES = np.array([{py_list(lin.classes, 8)}])",
               "# weights: one row for one or two classes (positive side CLASSES[1]), one per class for more",
               f"COEF = np.array([\n{coef_rows}], dtype=np.float64).reshape({lin.rows}, {part.n})",
-              f"INTERCEPT = np.array([{_py_list(lin.intercept.tolist(), 4)}], dtype=np.float64)",
+              f"INTERCEPT = np.array([{py_list(lin.intercept.tolist(), 4)}], dtype=np.float64)",
               f"N_CLASSES = {len(lin.classes)}"]
+    rule = _rule(result)
+    o += ["# the result's input rule (metafx.core.binarization) for images: grey levels are binarized at value >=",
+          "# THRESHOLD and must lie in [LOW, HIGH]; THRESHOLD None: 0/1 images only",
+          f"THRESHOLD = {rule.threshold!r}",
+          f"LOW = {rule.low!r}",
+          f"HIGH = {rule.high!r}",
+          "", "",
+          "# metafx.core.binarization.binarize_input, as metafx applies it",
+          inspect.getsource(binarize_input).rstrip()]
     o += ["", "", "# ---- the family's features", part.fx.code.rstrip("\n"), "", "", f"_compute = {name}_compute"]
     return "\n".join(o) + "\n" + _NUMPY_INPUTS + (_NUMPY_CLASSIFIER if lin is not None else "")
 

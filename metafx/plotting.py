@@ -37,7 +37,7 @@ from .loop.result import SearchResult
 
 __all__ = ["plot_trajectory", "plot_path", "plot_features", "plot_result", "close_figure", "MAX_DRAWN_PIXELS"]
 
-#: the largest image (H * W pixels) whose features are drawn: a damaged ``image_shape`` must not make a
+#: the largest image (H * W pixels) whose features are drawn -- a damaged ``image_shape`` must not make a
 #: picture allocate gigabytes (2048 x 2048; MNIST is 28 x 28)
 MAX_DRAWN_PIXELS = 1 << 22
 
@@ -251,9 +251,9 @@ def plot_result(result: SearchResult | str | os.PathLike[str], out: str | os.Pat
                 stem: str | None = None, dpi: int = 110) -> list[Path]:
     """Write the pictures of a result as PNG files; returns their paths.
 
-    ``<out>/<stem>_trajectory.png`` (:func:`plot_trajectory`),
-    ``<out>/<stem>_path.png`` (:func:`plot_path`) and, when the family draws its
-    features, ``<out>/<stem>_features.png`` (:func:`plot_features` with
+    ``<out>/<stem>_trajectory.png`` (:func:`~metafx.plotting.plot_trajectory`),
+    ``<out>/<stem>_path.png`` (:func:`~metafx.plotting.plot_path`) and, when the family draws its
+    features, ``<out>/<stem>_features.png`` (:func:`~metafx.plotting.plot_features` with
     ``X, y``).  ``out`` defaults to the directory of the JSON file (or the
     current directory); ``stem`` to the JSON file's name (or ``"result"``).
     Each file is written whole to a temporary file and renamed into place, so

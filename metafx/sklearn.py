@@ -25,8 +25,9 @@ from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .core.base import Component, FeatureFamily
+from .core.binarization import InputRule
 from .core.exceptions import ValidationError
-from .core.validation import not_binary_message
+from .core.validation import check_label_types, not_binary_message
 from .hooks.manager import get_registry
 from .loop.api import DEFAULT_ENGINE, DEFAULT_STEPS, resolve_seed, search
 
@@ -77,7 +78,7 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
 
     Parameters
     ----------
-    family : str or FeatureFamily, default="pixel-and"
+    family : str or ~metafx.plugin.FeatureFamily, default="pixel-and"
         The feature family (a registered name, see ``metafx plugins``).
     budget : float or "auto", default="auto"
         Total cost of the chosen feature set (for ``pixel-and`` a feature of
@@ -85,9 +86,9 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
         :func:`metafx.search`: 8 per pixel for image families, 500 otherwise.
     steps : int, default=50
         Number of search steps (points of meta-feature space evaluated).
-    engine : str or SearchEngine, default="guided"
+    engine : str or ~metafx.plugin.SearchEngine, default="guided"
         The search engine (``"mufasa"``: the thesis's Algorithm 6).
-    evaluator : str or SetEvaluator, default="cv-linear-svm"
+    evaluator : str or ~metafx.plugin.SetEvaluator, default="cv-linear-svm"
         Scores a candidate feature set on the training data.
     random_state : int or None, default=0
         Seed of the search (``None`` draws one; it is stored in
@@ -110,7 +111,7 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
         (see :func:`metafx.search`).
     seed : int, optional
         Another name for ``random_state`` (the name :func:`metafx.search` uses).
-    warm_start : SearchResult, list of them, or bool, default=None
+    warm_start : ~metafx.SearchResult, list or bool, default=None
         Transfer from related tasks (``warm_start=`` of :func:`metafx.search`:
         their best points are evaluated first, and the default engine's model
         learns from all their steps); ``True`` starts from this extractor's
@@ -125,7 +126,7 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
 
     Attributes
     ----------
-    result_ : SearchResult
+    result_ : ~metafx.SearchResult
         The whole search: trajectory, best point, features, timings.
     best_point_ : dict
         The meta-feature point whose features were kept.
@@ -133,7 +134,7 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
         Their quality on the training data, as measured by ``evaluator``.
     features_ : list of dict
         JSON specifications of the chosen features (``result_.features``).
-    family_ : FeatureFamily
+    family_ : ~metafx.plugin.FeatureFamily
         The fitted family that computes ``features_``.
     n_features_in_ : int
         Number of input columns (pixels) seen in ``fit``.
@@ -244,6 +245,7 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
             shape = arr.shape[1:]
             arr = arr.reshape(arr.shape[0], -1)
         if reset:
+            check_label_types(y)  # the rule of metafx.search, before the labels are converted
             arr, y = validate_data(self, arr, y, dtype="numeric", y_numeric=False)
             type_of_target(y, input_name="y", raise_unknown=True)
         else:
@@ -300,6 +302,7 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
                 raise ValidationError(f"X must be 2-D (n_samples, n_features), got shape {X.shape}")
         validate_data(self, X, reset=reset, skip_check_array=True)
         if reset:
+            check_label_types(y)  # the rule of metafx.search, before the labels are converted
             y = np.asarray(y)
             if y.ndim == 2 and y.shape[1] == 1:
                 y = y.ravel()
@@ -316,14 +319,16 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features) or (n_samples, H, W)
-            Training data in the family's layout.
+        X : array-like
+            Training data in the family's layout: ``(n_samples, n_features)``
+            or ``(n_samples, H, W)`` images.
         y : array-like of shape (n_samples,)
             Targets (class labels for ``cv-linear-svm``).
 
         Returns
         -------
-        self
+        self : MetaFeatureExtractor
+            The fitted transformer.
         """
         self.image_shape_ = None
         Xv, y = self._validate(X, y, reset=True)
@@ -347,6 +352,10 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
             n_jobs=self.n_jobs, warm_start=self._warm_start(), oversample=self.oversample, timeout=self.timeout,
             reselect=self.reselect,
         )
+        if self.threshold is not None and self._is_image_family():
+            # the result keeps the extractor's binarization: its JSON, metafx transform / predict and the
+            # exports binarize new images as this fit did (SearchResult.input_rule)
+            result.binarization = InputRule.of_training(np.asarray(X), self.threshold).to_dict()
         self.result_ = result
         self.best_point_ = dict(result.best_point)
         self.best_quality_ = float(result.best_quality)

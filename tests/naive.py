@@ -368,3 +368,77 @@ def sequential_scores(X, W):
                 s = s + float(W[c, j]) * float(X[i, j])
             out[i, c] = s
     return out
+
+
+# ------------------------------------------------------------------ metrics, Relief sums, planes (public kernels named
+# by no other test: tests/test_public_kernel_twins.py)
+def metric(a, b, l1: bool) -> float:
+    """L1 or Euclidean distance of two rows."""
+    d = np.asarray(a, float) - np.asarray(b, float)
+    return float(np.abs(d).sum()) if l1 else float(np.sqrt((d * d).sum()))
+
+
+def cross_metric(A, B, l1: bool) -> np.ndarray:
+    return np.array([[metric(a, b, l1) for b in B] for a in A]).reshape(len(A), len(B))
+
+
+def nn_metric(A, B, l1: bool):
+    """Nearest row of A (lowest index on ties) to each row of B: (index, distance); (-1, inf) when A is empty."""
+    idx, dist = np.full(len(B), -1), np.full(len(B), np.inf)
+    for q, b in enumerate(B):
+        for j, a in enumerate(A):
+            d = metric(a, b, l1)
+            if d < dist[q]:
+                idx[q], dist[q] = j, d
+    return idx, dist
+
+
+def knn_mean_sqdist(X, k: int) -> float:
+    """Mean over the points of the squared distances to their k nearest other points."""
+    total = 0.0
+    for i in range(len(X)):
+        d = sorted(float(np.sum((X[i] - X[j]) ** 2)) for j in range(len(X)) if j != i)
+        total += sum(d[:k])
+    return total / (len(X) * k)
+
+
+def normalized_potentials(A, codes, n_classes, B, sigma, loo: bool = False) -> np.ndarray:
+    """Each row of B: its class potentials divided by their sum (zeros without any training point)."""
+    out = np.zeros((len(B), n_classes))
+    for q, x in enumerate(B):
+        keep = [i for i in range(len(A)) if not (loo and i == q)]
+        if not keep:
+            continue
+        phi = class_potentials(A[keep], np.asarray(codes)[keep], n_classes, x, sigma)
+        out[q] = phi / phi.sum()
+    return out
+
+
+def relief_from(X, queries, hit, miss) -> np.ndarray:
+    """Relief's sum over the queries given their nearest hit and miss (-1: the query is skipped)."""
+    w = np.zeros(X.shape[1])
+    for i, h, mm in zip(queries, hit, miss):
+        if h >= 0 and mm >= 0:
+            w += (X[i] - X[mm]) ** 2 - (X[i] - X[h]) ** 2
+    return w
+
+
+def relieff_from(X, codes, queries, idx) -> np.ndarray:
+    """Relief-F's sum given each query's nearest instance of every class (``idx[q, c]``, -1: none)."""
+    w = np.zeros(X.shape[1])
+    for q, i in enumerate(queries):
+        h = idx[q, codes[i]]
+        misses = [idx[q, c] for c in range(idx.shape[1]) if c != codes[i] and idx[q, c] >= 0]
+        if h < 0 or not misses:
+            continue
+        w += np.mean([(X[i] - X[j]) ** 2 for j in misses], axis=0) - (X[i] - X[h]) ** 2
+    return w
+
+
+def planes(images, pad: int) -> np.ndarray:
+    """The positive and negative bit planes of binary images (m, H, W) padded by ``pad`` zero rows and columns."""
+    m, h, w = images.shape
+    padded = np.zeros((m, h + pad, w + pad), dtype=np.uint8)
+    padded[:, :h, :w] = images
+    flat = padded.reshape(m, -1)
+    return np.stack([pack_columns(flat), pack_columns(1 - flat)])

@@ -214,7 +214,8 @@ def test_csv_table_with_the_tabular_family(tmp_path, wine_csv, capsys):
     assert main(["show", str(out)]) == 0
     assert "held-out score" in capsys.readouterr().out
     # a table given to an image family: one line, pointing to --family tabular
-    assert main(["search", "--data", str(wine_csv / "wine.csv"), "--target", "kind", *SMALL]) == 2
+    assert main(["search", "--data", str(wine_csv / "wine.csv"), "--target", "kind", "--family", "pixel-and",
+                 *SMALL]) == 2
     _one_line_error(capsys, "wine.csv is a table", "--family tabular")
     # transform has no --family: data of the other kind is refused in the words of the result's family
     np.save(tmp_path / "imgs.npy", np.zeros((5, 8, 8), np.uint8))

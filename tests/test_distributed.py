@@ -16,12 +16,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from studies import check_study
 
 import metafx
 import metafx.plugin
-from metafx.default_plugins.optuna_engine import SURPLUS_KEY
 from metafx.default_plugins.svm_evaluator import CVLinearSVM
 from metafx.distributed import ProblemSpec, create_study, run_worker, study_spec
+from metafx.loop.study_store import OWNER_KEY, SURPLUS_KEY
 
 REPO = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent
@@ -93,19 +94,16 @@ def _check_shared_study(url: str, study: str, steps: int, reports: list[dict]) -
     from metafx.loop.storage import open_storage
 
     trials = optuna.load_study(study_name=study, storage=open_storage(url)).get_trials(deepcopy=False)
-    # two workers that ask at the same moment can both create a trial when one is missing: the one
-    # numbered `steps` or later is closed unevaluated (FAIL, marked surplus), as the engine intends
-    surplus = [t for t in trials if t.system_attrs.get(SURPLUS_KEY)]
-    assert all(t.state.name == "FAIL" and t.number >= steps for t in surplus), surplus
-    trials = [t for t in trials if not t.system_attrs.get(SURPLUS_KEY)]
-    # none lost, none duplicated: exactly trials 0..steps-1, all complete, each evaluated by one worker
-    assert [t.number for t in trials] == list(range(steps))
-    assert all(t.state.name == "COMPLETE" for t in trials)
+    # none lost, none duplicated: steps 1..steps, each complete once; two workers that ask at the same moment
+    # can both create a trial when one is missing: the one after `steps` live ones is closed unevaluated
+    # (FAIL, marked surplus), as the engine intends; no other trial failed
+    complete = check_study(trials, steps)
+    assert all(t.user_attrs.get(SURPLUS_KEY) for t in trials if t.state.name == "FAIL")
     mine = [set(r["mine"]) for r in reports]
     assert all(mine), f"a worker contributed no trial: {[r['mine'] for r in reports]}"
     assert set.union(*mine) == set(range(1, steps + 1))
     assert sum(len(r["mine"]) for r in reports) == steps  # no trial evaluated twice
-    owners = Counter(t.system_attrs["metafx:owner"].split("|")[1] for t in trials)
+    owners = Counter(t.user_attrs[OWNER_KEY].split("|")[1] for t in complete.values())
     assert set(owners) == {str(r["pid"]) for r in reports}
     # every worker returns the same, complete result
     assert all(r["steps"] == list(range(1, steps + 1)) and r["best"] == reports[0]["best"] for r in reports)
@@ -141,9 +139,25 @@ def test_two_workers_postgresql(tmp_path, slow_plugin):
     _two_workers(tmp_path, url, slow_plugin)
 
 
+def _wait_for_running_trial(url: str, study: str, pid: int) -> None:
+    """Until process ``pid`` evaluates a trial of ``study`` (it owns a running trial with its parameters)."""
+    import optuna
+
+    from metafx.loop.storage import open_storage
+
+    st = optuna.load_study(study_name=study, storage=open_storage(url))
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        for t in st.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
+            if t.user_attrs.get(OWNER_KEY, "||").split("|")[1] == str(pid) and t.params:
+                return
+        time.sleep(0.02)
+    raise AssertionError(f"process {pid} started no trial")
+
+
 def test_killed_worker_trial_is_taken_over(tmp_path, slow_plugin):
-    """Worker A is killed with SIGKILL while evaluating; worker B finishes the study,
-    evaluating A's unfinished trial under its number: nothing lost or duplicated."""
+    """Worker A is killed with SIGKILL while evaluating; worker B finishes the study, retrying A's
+    unfinished trial at its step and point: nothing lost or duplicated."""
     url = f"sqlite:///{tmp_path}/shared.db"
     study, steps = "takeover", 8
     create_study(url, study, _spec(steps))
@@ -152,8 +166,8 @@ def test_killed_worker_trial_is_taken_over(tmp_path, slow_plugin):
     for line in a.stdout:
         if line.startswith("STEP"):
             seen += 1
-            if seen == 2:  # A has finished two trials and is evaluating its third
-                time.sleep(0.1)
+            if seen == 2:  # A has finished two trials: kill it while it evaluates its third
+                _wait_for_running_trial(url, study, a.pid)
                 os.kill(a.pid, signal.SIGKILL)
                 break
     a.stdout.close()
@@ -164,9 +178,11 @@ def test_killed_worker_trial_is_taken_over(tmp_path, slow_plugin):
     from metafx.loop.storage import open_storage
 
     trials = optuna.load_study(study_name=study, storage=open_storage(url)).get_trials(deepcopy=False)
-    assert [t.number for t in trials] == list(range(steps)) and all(t.state.name == "COMPLETE" for t in trials)
-    owners = Counter(t.system_attrs["metafx:owner"].split("|")[1] for t in trials)
-    assert owners[str(a.pid)] == 2 and owners[str(report_b["pid"])] == steps - 2  # B took A's third trial over
+    complete = check_study(trials, steps)  # A's third trial failed and was retried at its point
+    owners = Counter(t.user_attrs[OWNER_KEY].split("|")[1] for t in complete.values())
+    assert owners[str(a.pid)] == 2 and owners[str(report_b["pid"])] == steps - 2  # B retried A's third trial
+    failed = [t for t in trials if t.state.name == "FAIL" and not t.user_attrs.get(SURPLUS_KEY)]
+    assert [t.user_attrs[OWNER_KEY].split("|")[1] for t in failed] == [str(a.pid)]
     assert report_b["steps"] == list(range(1, steps + 1))
 
 
@@ -551,7 +567,7 @@ def test_a_race_for_the_last_trials_closes_the_surplus_one():
     study = optuna.load_study(study_name="s", storage=storage)
     trials = study.get_trials(deepcopy=False)
     assert [(t.number, t.state.name) for t in trials] == [(0, "RUNNING"), (1, "RUNNING"), (2, "FAIL")]
-    assert trials[2].system_attrs.get(SURPLUS_KEY) is True and not trials[1].system_attrs.get(SURPLUS_KEY)
+    assert trials[2].user_attrs.get(SURPLUS_KEY) is True and not trials[1].user_attrs.get(SURPLUS_KEY)
     # with one trial missing (trial 1 failed), the late trial is needed and kept
     study.tell(1, state=optuna.trial.TrialState.FAIL)
     late = b.claim()

@@ -214,19 +214,30 @@ def test_pixels_and_local_families(tmp_path, cc, digits):
         assert callable(fam.export_c) and fam.export_c(fam.from_json([]), "m").n_inputs == 64
 
 
-def test_nonzero_bytes_count_as_one_in_c(tmp_path, cc):
+def test_grey_bytes_follow_the_results_rule_in_c_and_numpy(tmp_path, cc):
+    """A result that keeps no threshold reads 0/1 images: grey bytes are refused (C writes nothing), not counted
+    as 1 (which gave other predictions than Python's); with the search's threshold kept they are binarized by it.
+    (tests/test_input_contract.py runs every kind of input through every entry point.)"""
     rng = np.random.default_rng(2)
     res = bare_result("pixel-and", (6, 7), random_specs(rng, 6, 7, 30, 3))
     X = random_images(rng, 100, 6, 7)
+    grey = (X * rng.integers(128, 256, X.shape)).astype(np.uint8)
+    grey[:, 0, 0] = 200  # every image holds a grey level
     cm = CModel(to_c(res), tmp_path, cc)
-    grey = X * rng.integers(1, 256, X.shape).astype(np.uint8)
-    assert np.array_equal(cm(grey, 30, 0)[0], res.transform(X))
+    assert (cm(grey, 30, 0)[0] == 7).all()  # refused: nothing written
     mod = numpy_module(to_numpy(res), tmp_path)
-    with pytest.raises(ValueError, match="binary"):
-        mod.features(grey * 2 + (grey == 0))
+    with pytest.raises(ValueError, match="is not binary"):
+        mod.features(grey)
+    with pytest.raises(metafx.ValidationError, match="is not binary"):
+        res.transform(grey)
     with pytest.raises(ValueError, match=r"\(n, 6, 7\)"):
         mod.features(X[:, :5])
     assert np.array_equal(mod.features(X.reshape(100, -1).astype(bool)), res.transform(X))
+    res.binarization = {"threshold": 128.0, "range": [0, 255]}
+    F = res.transform(grey)
+    assert np.array_equal(F, res.transform(grey >= 128))
+    assert np.array_equal(CModel(to_c(res), tmp_path, cc)(grey, 30, 0)[0], F)
+    assert np.array_equal(numpy_module(to_numpy(res), tmp_path, "t").features(grey), F)
 
 
 # ---------------------------------------------------------------------------------------------- classifier
@@ -442,19 +453,29 @@ def test_cli_export_bad_input(tmp_path, capsys, argv, match):
     assert match in err and len(err.strip().splitlines()) == 1
 
 
-def test_cli_export_refuses_tabular(tmp_path, capsys):
+def test_cli_export_of_a_tabular_result(tmp_path, capsys):
+    """A tabular result exports from the command line (the family implements export_c); an operator the export
+    does not support is one line, exit 2, and no file."""
     pytest.importorskip("metafx_tabular")
     from metafx_tabular import TableExtractor  # noqa: F401  (the plugin is installed: its family is registered)
 
     rng = np.random.default_rng(0)
     Xt = rng.normal(size=(120, 4))
     yt = (Xt[:, 0] > 0).astype(int)
-    res = metafx.search(Xt, yt, family="tabular", budget=10, steps=2, seed=0, progress=False)
+    res = metafx.search(Xt, yt, family="tabular", budget=10, steps=2, seed=0, progress=False,
+                        family_params={"operators": ["threshold", "mul"]})
     res.to_json(tmp_path / "t.json")
-    assert main(["export", str(tmp_path / "t.json"), "--to", "c", "--out", str(tmp_path / "t.c")]) == 2
-    err = capsys.readouterr().err
-    assert "family 'tabular' cannot be exported" in err and len(err.strip().splitlines()) == 1
-    assert not (tmp_path / "t.c").exists()
+    assert main(["export", str(tmp_path / "t.json"), "--to", "c", "--out", str(tmp_path / "t.c")]) == 0
+    assert "t_features" in (tmp_path / "t.c").read_text() or "metafx_model_features" in (tmp_path / "t.c").read_text()
+    res = metafx.search(np.abs(Xt) + 1, yt, family="tabular", budget=10, steps=2, seed=0, progress=False,
+                        family_params={"operators": ["log"]})
+    if any("log(" in n for n in res.feature_names()):
+        res.to_json(tmp_path / "l.json")
+        capsys.readouterr()
+        assert main(["export", str(tmp_path / "l.json"), "--to", "c", "--out", str(tmp_path / "l.c")]) == 2
+        err = capsys.readouterr().err
+        assert "uses the operator 'log'" in err and len(err.strip().splitlines()) == 1
+        assert not (tmp_path / "l.c").exists()
 
 
 def test_docstring_example():

@@ -420,16 +420,15 @@ def test_feature_map_needs_centres(rng):
         GuidedSearch.create({"feature_map": 2}).setup(prob, 0)
 
 
-def test_feature_map_off_leaves_the_signature_as_before(small, tmp_path):
-    """A journal written before ``feature_map`` existed has no such key in its signature: off, the
-    parameter is left out (so that journal resumes); on, it is part of the signature."""
+def test_feature_map_is_part_of_the_signature(small, tmp_path):
+    """``feature_map`` is in a search's signature, off or on: a journal of one is refused by the other."""
     from metafx.loop.problem import problem_signature
 
     prob = _problem(small)
     off = problem_signature(GuidedSearch.create(PARAMS), prob, 1)["engine_params"]
     on = problem_signature(GuidedSearch.create({**PARAMS, "feature_map": 2}), prob, 1)["engine_params"]
-    assert "feature_map" not in off and on["feature_map"] == 2
-    assert {k: v for k, v in on.items() if k != "feature_map"} == off
+    assert off["feature_map"] is None and on["feature_map"] == 2
+    assert {k: v for k, v in on.items() if k != "feature_map"} == {k: v for k, v in off.items() if k != "feature_map"}
     j = tmp_path / "old.jsonl"
     run_search(prob, GuidedSearch.create(PARAMS), storage=str(j), steps=3, seed=1, progress=False)
     with pytest.raises(metafx.MetafxError, match="engine_params"):

@@ -75,13 +75,20 @@ def test_the_users_and_the_plugin_authors_apis_share_only_the_exceptions():
         getattr(metafx.plugin, name)
 
 
-@pytest.mark.parametrize("name", ["FeatureFamily", "SearchEngine", "hookimpl", "register_plugin", "make_component",
-                                  "get_registry", "StepRecord"])
-def test_names_moved_to_the_plugin_api_still_work_with_a_warning(name):
-    import metafx.plugin
+@pytest.mark.parametrize("module, name", [
+    *[("metafx", n) for n in ("FeatureFamily", "SearchEngine", "hookimpl", "register_plugin", "make_component",
+                             "get_registry", "StepRecord", "MetaFeatureSpace", "Dimension", "FeatureValues",
+                             "MetaFeatureDescriber", "FeatureScorer", "SetEvaluator", "FeatureSelector", "Candidate",
+                             "Dataset", "hookspec", "unregister_plugin", "test_error")],
+    ("metafx.analysis.evaluation", "test_error"), ("metafx.loop.parallel", "Evaluator"),
+    ("metafx.distributed", "run_search"), ("metafx.loop.lifeline", "loky_backend")])
+def test_names_from_before_the_first_release_are_gone(module, name):
+    """No compatibility for a release that never happened: one name per thing."""
+    import importlib
 
-    with pytest.warns(FutureWarning, match=f"metafx.{name} is part of the plugin authors' API"):
-        assert getattr(metafx, name) is getattr(metafx.plugin, name)
+    with pytest.raises(AttributeError):
+        getattr(importlib.import_module(module), name)
+    assert not hasattr(metafx.SearchResult, "test_error")
 
 
 def test_held_out_error_has_one_name(digits):
@@ -91,11 +98,8 @@ def test_held_out_error_has_one_name(digits):
     res = metafx.search(X[:300], y[:300], budget=40, steps=2, engine="mufasa", seed=0, progress=False)
     err, c = holdout_error(res, X[:300], y[:300], X[300:500], y[300:500])
     assert 0 <= err <= 1 and c > 0
-    with pytest.warns(FutureWarning, match="renamed metafx.holdout_error"):
-        assert metafx.test_error(res, X[:300], y[:300], X[300:500], y[300:500]) == (err, c)
+    assert metafx.holdout_error(res, X[:300], y[:300], X[300:500], y[300:500]) == (err, c)
     res.holdout_error = err
-    with pytest.warns(FutureWarning, match="renamed holdout_error"):
-        assert res.test_error == err
     assert f"held-out error: {100 * err:.2f} %" in res.summary()
     # a file written before the rename (its field was test_error) reads as holdout_error
     d = res.to_dict()
@@ -146,8 +150,8 @@ def test_a_portfolio_best_is_reported_as_such(digits):
     else:
         pytest.skip("no seed of 0-5 ended on a portfolio step")
     assert res.best_point == {}
-    assert "best point: none: a portfolio step" in res.summary()
-    assert "was a portfolio step" in format_report(result_report(res))
+    assert "best set: step" in res.summary() and "a portfolio step: the union of the sets of steps" in res.summary()
+    assert "a portfolio step: the union of the sets of steps" in format_report(result_report(res))
     # a warm start from it hands over its best point step instead
     from metafx.loop.loop import warm_start_points
 
@@ -155,41 +159,6 @@ def test_a_portfolio_best_is_reported_as_such(digits):
     (point,) = warm_start_points(res, space)
     best_point_step = max((r for r in res.trajectory if r.point), key=lambda r: (r.quality, -r.step))
     assert point == space.check_point(best_point_step.point)
-
-
-# ------------------------------------------------------------------ misleading names, renamed
-def test_the_evaluation_pool_under_its_old_name_warns_and_still_works(digits):
-    from metafx.loop import parallel
-    from metafx.loop.problem import SearchProblem
-    from metafx.plugin import Candidate, make_component
-
-    assert "Evaluator" not in parallel.__all__ and "EvaluationPool" in parallel.__all__
-    with pytest.warns(FutureWarning, match="Evaluator is renamed EvaluationPool"):
-        old = parallel.Evaluator
-    assert old is parallel.EvaluationPool
-    X, y = digits
-    problem = SearchProblem(make_component("family", "pixel-and"), X[:200], y[:200],
-                            make_component("set-evaluator", "cv-linear-svm"), 20, eval_seed=0)
-    with old(problem, None, 1) as pool:
-        ((ev, seconds),) = pool.map([Candidate(problem.space.start(), keys=(0, 1, 1))])
-    assert 0 <= ev.quality <= 1 and seconds >= 0
-    with pytest.raises(AttributeError, match="no attribute 'Evaluate'"):
-        parallel.Evaluate  # noqa: B018 - only the renamed name resolves
-
-
-def test_the_shared_search_under_its_old_name_warns_and_still_works(tmp_path):
-    from metafx import distributed
-
-    assert "run_search" not in distributed.__all__ and "run_shared_search" in distributed.__all__
-    with pytest.warns(FutureWarning, match="run_search is renamed run_shared_search"):
-        old = distributed.run_search
-    assert old is distributed.run_shared_search
-    spec = distributed.ProblemSpec(data="digits", n_train=150, budget=20, steps=2, engine="optuna",
-                                   engine_params={"sampler": "random"})
-    res = old(spec, f"sqlite:///{tmp_path}/s.db", "renamed", progress=False)
-    assert [r.step for r in res.trajectory] == [1, 2]
-    with pytest.raises(AttributeError, match="no attribute 'run_searches'"):
-        distributed.run_searches  # noqa: B018
 
 
 def test_dimension_labels_name_the_values_in_reports():

@@ -17,6 +17,29 @@ def test_readme_gives_two_commands_first():
     assert "pytest" in cmds[1]
 
 
+def test_main_job_installs_the_users_way():
+    """The main job installs what a user installs (no test extras, no plugin it does not use)."""
+    install = _commands()[0].split("&&")[0].strip()
+    assert install == "pip install .", install
+
+
+def test_main_job_writes_where_the_repository_ignores_it(tmp_path):
+    """The main job's result file (and the README's other `--out result.json`) is ignored by git."""
+    import re
+    import shutil
+    import subprocess
+
+    out = re.search(r"--out (\S+)", _commands()[0]).group(1)
+    git = shutil.which("git")
+    if git is None or not (REPO / ".git").exists():
+        # no git here: read the rule itself (an anchored or plain pattern naming the file)
+        rules = [r.strip() for r in (REPO / ".gitignore").read_text().splitlines()]
+        assert f"/{out}" in rules or out in rules
+        return
+    done = subprocess.run([git, "-C", str(REPO), "check-ignore", "-q", "--no-index", out], check=False)
+    assert done.returncode == 0, f"{out} (the README's main job writes it) is not ignored by .gitignore"
+
+
 def test_ci_runs_the_readme_test_command():
     ci = [line.strip() for line in (REPO / ".ci" / "run").read_text().splitlines()]
     assert _commands()[1] in ci

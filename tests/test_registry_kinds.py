@@ -1,4 +1,4 @@
-"""The registry's evaluator kinds: one kind per role, one shared namespace, the deprecated umbrella "evaluator"."""
+"""The registry's evaluator kinds: one kind per role, one shared namespace; "evaluator" is only the hook's kind."""
 
 from __future__ import annotations
 
@@ -106,24 +106,15 @@ def test_make_component_by_role_kind():
         make_component("family", make_component("engine", "mufasa"))
 
 
-# ------------------------------------------------------------------ the umbrella, for one release
-def test_umbrella_kind_still_works_with_a_future_warning():
+# ------------------------------------------------------------------ the umbrella: a kind to register under only
+def test_umbrella_kind_is_no_lookup_kind():
     reg = get_registry()
-    calls = [
-        (lambda: reg.get("evaluator", "infogain"), reg.get("scorer", "infogain")),
-        (lambda: reg.registration("evaluator", "gflip").cls, reg.get("selector", "gflip")),
-        (lambda: type(make_component("evaluator", "cv-linear-svm")), reg.get("set-evaluator", "cv-linear-svm")),
-        (lambda: ("evaluator", "margin") in reg, True),
-        (lambda: ("evaluator", "no-such-thing") in reg, False),
-        (lambda: reg.names("evaluator"), sorted(n for k in EVALUATOR_KINDS for n in reg.names(k))),
-    ]
-    for call, expected in calls:
-        with pytest.warns(FutureWarning, match="'set-evaluator'.*'scorer'.*'selector'") as record:
-            assert call() == expected
-        assert record[0].filename == __file__  # the warning points at the caller
-    with pytest.warns(FutureWarning), pytest.raises(metafx.UnknownComponentError,
-                                                    match="unknown evaluator 'nope'; registered evaluators"):
-        reg.get("evaluator", "nope")
+    for call in (lambda: reg.get("evaluator", "infogain"), lambda: reg.registration("evaluator", "gflip"),
+                 lambda: make_component("evaluator", "cv-linear-svm"), lambda: reg.names("evaluator")):
+        with pytest.raises(metafx.ValidationError, match="kind='evaluator' is not a component kind; .*an evaluator's "
+                                                         "kind is its role: set-evaluator, scorer, selector"):
+            call()
+    assert ("evaluator", "margin") not in reg
 
 
 def test_the_evaluator_lookup_of_any_role_does_not_warn():

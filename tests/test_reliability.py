@@ -280,15 +280,34 @@ def test_journal_refuses_edited_records(tmp_path, edit, match):
         Journal(path, sig)
 
 
-def test_journal_without_crc_checks_consistency(tmp_path):
+def _resealed(d: dict) -> str:
+    """A record edited and given the crc32 of its new content (what passes the checksum, not the checks)."""
+    from metafx.loop.journal import _crc
+
+    d = {k: v for k, v in d.items() if k != "crc32"}
+    return json.dumps({**d, "crc32": _crc(d)})
+
+
+def test_journal_checks_consistency_beyond_the_checksum(tmp_path):
     path, sig = _journal(tmp_path)
     lines = path.read_text().splitlines()
     d = json.loads(lines[3])
-    del d["crc32"]
     d["quality"] = 0.9  # above best_quality
-    lines[3] = json.dumps(d)
+    lines[3] = _resealed(d)
     path.write_text("\n".join(lines) + "\n")
-    with pytest.raises(metafx.StorageError):
+    with pytest.raises(metafx.StorageError, match="line 4"):
+        Journal(path, sig)
+
+
+def test_a_journal_record_without_its_checksum_is_refused(tmp_path):
+    """No reader of journals written before records carried crc32 (there was no release before)."""
+    path, sig = _journal(tmp_path)
+    lines = path.read_text().splitlines()
+    d = json.loads(lines[2])
+    del d["crc32"]
+    lines[2] = json.dumps(d)
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(metafx.StorageError, match="line 3: the record has no crc32"):
         Journal(path, sig)
 
 
@@ -402,9 +421,8 @@ def test_journal_wrong_typed_fields(tmp_path, field, value):
     path, sig = _journal(tmp_path)
     lines = path.read_text().splitlines()
     d = json.loads(lines[1])
-    del d["crc32"]
     d[field] = value
-    lines[1] = json.dumps(d)
+    lines[1] = _resealed(d)
     path.write_text("\n".join(lines) + "\n")
     with pytest.raises(metafx.StorageError, match="line 2"):
         Journal(path, sig)

@@ -14,9 +14,11 @@ import time
 from pathlib import Path
 
 import pytest
+from studies import check_study
 
 import metafx
 import metafx.plugin
+from metafx.loop.study_store import RETRY_KEY
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -130,8 +132,8 @@ def test_sigkill_mid_step_then_resume_equals_uninterrupted(tmp_path, engine, sto
     if engine == "optuna":
         study = optuna.load_study(study_name=res.metadata["study_name"], storage=open_storage(storage))
         trials = study.get_trials(deepcopy=False)
-        assert [t.number for t in trials] == list(range(steps))  # the killed trial was taken over, not lost
-        assert all(t.state.name == "COMPLETE" for t in trials)
+        complete = check_study(trials, steps)  # the killed trial was retried at its step and point, not lost
+        assert [t.number for t in trials if t.state.name == "FAIL"] == [4] and complete[5].user_attrs[RETRY_KEY] == 4
     else:
         assert res.metadata["resumed_steps"] == 4
 
@@ -177,9 +179,9 @@ def test_random_engine_resume(digits, tmp_path):
     assert res.metadata["resumed_steps"] == 4
 
 
-def test_trial_of_a_dead_process_is_taken_over(digits, tmp_path):
-    """A RUNNING trial owned by a process that no longer exists is evaluated again
-    under the same number (same point, same draw), not replaced by a new trial."""
+def test_trial_of_a_dead_process_is_retried(digits, tmp_path):
+    """A RUNNING trial owned by a process that no longer exists fails and its step is queued again with
+    its point: the result is that of an uninterrupted search (same point, same draw)."""
     import optuna
 
     from metafx.default_plugins import optuna_engine as oe
@@ -192,21 +194,19 @@ def test_trial_of_a_dead_process_is_taken_over(digits, tmp_path):
     full = metafx.search(X, y, **kw)
     url = f"sqlite:///{tmp_path}/s.db"
     metafx.search(X, y, storage=url, study_name="s", callbacks=[lambda s, r: r.step < 2], **kw)
-    # simulate a process killed after asking for trial 2: a dead pid owns it
+    # simulate a process killed after asking for trial 2 at the point step 3 has in the full search
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
-    dead_owner = f"{me().split('|')[0]}|{int(dead.stdout)}|1"
-    storage = open_storage(url)
-    study = optuna.load_study(study_name="s", storage=storage, sampler=oe._wrap_sampler(
-        oe._sampler_factory("random", 7, {}), 7))
-    trial = study.ask({d.name: dist for d, dist in zip(
-        metafx.plugin.make_component("family", "pixel-and").fit(X).space().free,
-        distributions(_problem(X, y).space).values())})
-    storage.set_trial_system_attr(storage.get_trial_id_from_study_id_trial_number(
-        storage.get_study_id_from_name("s"), trial.number), OWNER_KEY, dead_owner)
-    assert trial.number == 2
+    study = optuna.load_study(study_name="s", storage=open_storage(url), sampler=oe._wrap_sampler(
+        oe._sampler_factory("random", 7, {}), 7))  # the engine's proposal for step 3 (trial 2)
+    trial = study.ask(distributions(_problem(X, y).space))
+    trial.set_user_attr(OWNER_KEY, f"{me().split('|')[0]}|{int(dead.stdout)}|1")
+    assert trial.number == 2 and trial.params != {}
     res = metafx.search(X, y, storage=url, study_name="s", **kw)
     _same(res, full)
-    assert [t.number for t in study.get_trials(deepcopy=False)] == list(range(5))
+    trials = study.get_trials(deepcopy=False)
+    complete = check_study(trials, 5)
+    assert trials[2].state.name == "FAIL" and complete[3].user_attrs[RETRY_KEY] == 2
+    assert complete[3].params == trials[2].params  # the retry kept the dead trial's point
 
 
 def _problem(X, y):

@@ -7,6 +7,7 @@ import errno
 import os
 
 import pytest
+from studies import check_study
 
 import metafx
 
@@ -34,7 +35,7 @@ def data():
 @pytest.mark.parametrize("cut", [15, 1])
 def test_torn_last_record_is_cut_on_opening(data, tmp_path, cut):
     """``truncate -s -15 s.log`` (a kill or a full disk in the middle of optuna's last write): the next
-    run cuts the torn record, takes over the trial it belonged to and ends as an uninterrupted run."""
+    run cuts the torn record, retries the trial it belonged to and ends as an uninterrupted run."""
     X, y = data
     log = tmp_path / "s.log"
     metafx.search(X, y, steps=3, storage=str(log), study_name="s", **KW)
@@ -44,7 +45,7 @@ def test_torn_last_record_is_cut_on_opening(data, tmp_path, cut):
     ref = metafx.search(X, y, steps=5, **KW)
     assert _strip(res)["trajectory"] == _strip(ref)["trajectory"] and res.features == ref.features
     trials = optuna.load_study(study_name="s", storage=metafx.loop.storage.open_storage(str(log))).trials
-    assert [t.number for t in trials] == list(range(5)) and all(t.state.name == "COMPLETE" for t in trials)
+    check_study(trials, 5)
     assert log.read_bytes().endswith(b"\n")
 
 
@@ -114,3 +115,33 @@ def test_tpe_resumed_from_its_study_equals_the_uninterrupted_search(data, tmp_pa
     res = metafx.search(X, y, steps=8, storage=url, callbacks=[lambda s, r: seen.append(r.step)], **kw)
     assert seen == [5, 6, 7, 8]
     assert _strip(res)["trajectory"] == _strip(full)["trajectory"] and res.features == full.features
+
+
+def test_an_outage_ended_by_another_call_is_logged_as_over(caplog):
+    """A call met a lost connection and then ended otherwise (e.g. its retry found the trial finished): the
+    next call that succeeds closes the outage, so the next outage is logged again."""
+    import logging
+
+    import sqlalchemy.exc
+
+    from metafx.loop.storage import Retry
+
+    retry = Retry("db", retry_seconds=5)
+    lost = sqlalchemy.exc.OperationalError("SELECT 1", {}, Exception("terminating connection"))
+    calls = []
+
+    def tell():
+        calls.append(1)
+        if len(calls) == 1:
+            raise lost
+        raise ValueError("Cannot tell a COMPLETE trial.")
+
+    with caplog.at_level(logging.INFO, logger="metafx"):
+        with pytest.raises(ValueError):
+            retry(tell)
+        assert retry(lambda: 3) == 3
+        calls.clear()
+        with pytest.raises(ValueError):
+            retry(tell)
+    lines = [r.getMessage() for r in caplog.records]
+    assert sum("lost the connection" in m for m in lines) == 2 and sum("is back" in m for m in lines) == 1, lines

@@ -71,7 +71,7 @@ def page(module: str) -> tuple[str, dict[str, str]]:
         names = sorted(names, key=str.lower)
         lines += [heads[k], "-" * len(heads[k]), ""]
         if k in ("class", "function"):
-            lines += [".. autosummary::", "   :toctree: generated", f"   :template: {k}.rst", "",
+            lines += [".. autosummary::", "   :toctree: generated", f"   :template: autosummary/{k}.rst", "",
                       *[f"   {n}" for n in names], ""]
             continue
         lines += [".. toctree::", "   :hidden:", "", *[f"   more/{module}.{n}" for n in names], ""]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +29,9 @@ import metafx.plugin
 from metafx.core.validation import split_indices
 from metafx.default_plugins.guided import GuidedSearch
 from metafx.learn.svm import fit_linear_svm
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # experiments/records.py
+import records  # noqa: E402
 
 
 class RecordingGuided(GuidedSearch):
@@ -76,7 +80,7 @@ def main() -> None:
         raise SystemExit("--partitions: 0-9 are the protocol's partitions, whose test images are not for choosing")
     X, y = metafx.load_dataset("mnist", data_dir=args.data_dir)
     out = Path(args.out)
-    recs = [json.loads(line) for line in out.read_text().splitlines() if line.strip()] if out.exists() else []
+    recs = [json.loads(line) for line in records.read_text(out).splitlines() if line.strip()] if records.exists(out) else []
     done = {(r["partition"], r["budget"]) for r in recs}
     for p in args.partitions:
         for b in args.budgets:

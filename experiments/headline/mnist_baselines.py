@@ -19,10 +19,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # experiments/records.py
+import records  # noqa: E402
 
 
 def main(argv=None) -> None:
@@ -42,8 +46,8 @@ def main(argv=None) -> None:
 
     out = Path(args.out)
     done = set()
-    if out.exists():
-        for line in out.read_text().splitlines():
+    if records.exists(out):
+        for line in records.read_text(out).splitlines():
             r = json.loads(line)
             done.add((r["partition"], r["method"]))
     X, y = metafx.load_dataset("mnist", data_dir=args.data_dir)

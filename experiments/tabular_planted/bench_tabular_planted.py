@@ -56,6 +56,9 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # experiments/records.py
+import records  # noqa: E402
+
 GENERATORS = ("group_dev", "isna", "ratio", "product", "weekday", "frequency", "log_ratio")
 
 
@@ -337,7 +340,7 @@ def main() -> None:
     ap.add_argument("--summarize", help="print the table of a stored run and exit")
     a = ap.parse_args()
     if a.summarize:
-        print(summarize(json.loads(Path(a.summarize).read_text())["runs"]))
+        print(summarize(json.loads(records.read_text(a.summarize))["runs"]))
         return
     params = json.loads(a.extractor_params)
     command = "python " + " ".join(shlex.quote(x) for x in sys.argv)

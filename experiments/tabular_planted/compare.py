@@ -13,6 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # experiments/records.py
+import records  # noqa: E402
+
 
 def _count(run: dict) -> str:
     fo = run["folds"]
@@ -23,8 +26,8 @@ def _count(run: dict) -> str:
 
 
 def main(before: str, after: str) -> None:
-    a = {(r["generator"], r["seed"]): r for f in before.split(",") for r in json.loads(Path(f).read_text())["runs"]}
-    b = {(r["generator"], r["seed"]): r for f in after.split(",") for r in json.loads(Path(f).read_text())["runs"]}
+    a = {(r["generator"], r["seed"]): r for f in before.split(",") for r in json.loads(records.read_text(f))["runs"]}
+    b = {(r["generator"], r["seed"]): r for f in after.split(",") for r in json.loads(records.read_text(f))["runs"]}
     print("| generator | seed | produced, before | produced, after | linear with features, before -> after "
           "| largest per-fold drop | fit s, before -> after |")
     print("|---|---|---|---|---|---|---|")

@@ -17,7 +17,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # experiments/records.py
+import records  # noqa: E402
 
 
 def gains(record: dict) -> list[tuple[str, float, float]]:
@@ -38,7 +42,7 @@ def main() -> None:
     ap.add_argument("records", nargs="+", type=Path)
     ap.add_argument("--alphas", nargs="+", type=float, default=[0.05, 0.25])
     a = ap.parse_args()
-    rows = [g for f in a.records for g in gains(json.loads(f.read_text()))]
+    rows = [g for f in a.records for g in gains(json.loads(records.read_text(f)))]
     tables = sorted({t for t, _, _ in rows})
     lo = min(a.alphas)
     print("| table | folds | gain of all sets | " + " | ".join(

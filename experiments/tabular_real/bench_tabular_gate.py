@@ -48,6 +48,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_tabular_real as B  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # experiments/records.py
+import records  # noqa: E402
+
 SPLIT_GATES = {
     "split-x3": {"n_repeats": 3},
     "split-hgb100": {"max_iter": 100, "learning_rate": 0.1},
@@ -161,7 +164,7 @@ def main(argv=None) -> None:
     ap.add_argument("--summarize", type=Path, nargs="+", metavar="FILE", help="only summarize earlier runs")
     args = ap.parse_args(argv)
     if args.summarize:
-        print(summarize([t for p in args.summarize for t in json.loads(p.read_text())["results"]]))
+        print(summarize([t for p in args.summarize for t in json.loads(records.read_text(p))["results"]]))
         return
     held = sorted(set(args.tables) & set(B.HELD_OUT))
     if held:

@@ -104,12 +104,16 @@ import argparse
 import json
 import os
 import re
+import sys
 import tempfile
 import time
 import warnings
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # experiments/records.py
+import records  # noqa: E402
 
 DEV = ("breast_cancer", "wine", "diabetes")
 HELD_OUT = ("fair", "anes96", "star98", "titanic", "penguins", "airquality")
@@ -384,7 +388,7 @@ def openfe_store(paths) -> dict:
     ``openfe_formulas`` (runs with ``--openfe-keep`` or ``--openfe-only``); the longest list wins."""
     store: dict = {}
     for p in paths:
-        for r in json.loads(Path(p).read_text())["results"]:
+        for r in json.loads(records.read_text(p))["results"]:
             for f in r["folds"]:
                 forms = f.get("openfe_formulas")
                 if forms is None:
@@ -902,20 +906,20 @@ def main(argv: list[str] | None = None) -> None:
     global TREE_MODEL
     TREE_MODEL = args.tree_model
     if args.rule:
-        print(rule_table([r for p in args.rule for r in json.loads(p.read_text())["results"]]))
+        print(rule_table([r for p in args.rule for r in json.loads(records.read_text(p))["results"]]))
         return
     if args.confirm_effect:
-        print(confirm_effect([r for p in args.confirm_effect for r in json.loads(p.read_text())["results"]]))
+        print(confirm_effect([r for p in args.confirm_effect for r in json.loads(records.read_text(p))["results"]]))
         return
     if args.paired:
-        a, b = ([r for r in json.loads(p.read_text())["results"]] for p in args.paired)
+        a, b = ([r for r in json.loads(records.read_text(p))["results"]] for p in args.paired)
         print(paired(a, b))
         return
     if args.summarize:
-        res = merge_runs([r for p in args.summarize for r in json.loads(p.read_text())["results"]])
+        res = merge_runs([r for p in args.summarize for r in json.loads(records.read_text(p))["results"]])
         if args.openfe_from:
             res = with_openfe_from(res, merge_runs([r for p in args.openfe_from
-                                                    for r in json.loads(p.read_text())["results"]]))
+                                                    for r in json.loads(records.read_text(p))["results"]]))
         print(summarize(res, any("openfe" in r["folds"][0]["scores"]["linear"] for r in res)))
         print()
         print(targets(res))

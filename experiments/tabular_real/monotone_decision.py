@@ -8,15 +8,18 @@ up, log-loss down) of the extractor's output (A) and of the search's own set (B)
 
 from __future__ import annotations
 
-import json
 import re
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # experiments/records.py
+import records  # noqa: E402
 
 
 def folds(paths):
     out = {}
     for p in paths:
-        for r in json.load(open(p))["results"]:
+        for r in records.read_json(p)["results"]:
             sign = 1.0 if r["task"] == "regression" else -1.0
             for f in r["folds"]:
                 s = f["scores"]["tree"]

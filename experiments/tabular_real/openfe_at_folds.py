@@ -24,6 +24,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_tabular_real as b  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # experiments/records.py
+
 
 def search_k(f: dict, model: str) -> int:
     return len(f["names"].get(f"metafx-search-{model}") or f["names"].get(f"metafx-{model}") or [])
@@ -33,9 +35,9 @@ MODELS = {"tree": b.tree_model, "linear": b.linear_model}
 
 
 def run(records: list[Path], out: Path, models: list[str]) -> None:
-    done: dict = json.loads(out.read_text()) if out.exists() else {}
+    done: dict = json.loads(records.read_text(out)) if records.exists(out) else {}
     for p in records:
-        for r in json.loads(p.read_text())["results"]:
+        for r in json.loads(records.read_text(p))["results"]:
             todo = {f["fold"]: f for f in r["folds"]
                     if any(m in f["scores"] and search_k(f, m) > 0 and f"{r['table']}/{f['fold']}/{m}" not in done
                            for m in models)}
@@ -71,13 +73,13 @@ def run(records: list[Path], out: Path, models: list[str]) -> None:
 
 
 def summary(out: Path, records: list[Path], models: list[str]) -> None:
-    done = json.loads(out.read_text())
+    done = json.loads(records.read_text(out))
     print("| table | model | folds | metafx - OpenFE at the search's k | metafx - OpenFE at the confirmed k | "
           "OpenFE at the search's k - raw |")
     print("|---|---|---|---|---|---|")
     rows: dict = {}  # (table, model) -> gains of every fold, across the records (repeats run separately)
     for p in records:
-        for r in json.loads(p.read_text())["results"]:
+        for r in json.loads(records.read_text(p))["results"]:
             sign = 1.0 if r["task"] == "regression" else -1.0
             for m in models:
                 for f in r["folds"]:

@@ -15,9 +15,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # experiments/records.py
+import records  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 RECORDS = HERE / "records"
@@ -30,7 +34,7 @@ def collect(root: Path, seeds: list[int], commits: dict[str, str]) -> None:
     RECORDS.mkdir(exist_ok=True)
     for arm, folder in (("points", "points"), ("trajectories", "prior")):
         for s in seeds:
-            runs = [json.loads(line) for line in (root / f"{folder}_s{s}" / "runs.jsonl").read_text().splitlines()]
+            runs = [json.loads(line) for line in records.read_text((root / f"{folder}_s{s}" / "runs.jsonl")).splitlines()]
             cmd = f"python examples/transfer_search.py --engine guided --seed {s} --out runs/{folder}_s{s}"
             note = ("cold arm and source searches: this commit's run (the trajectories arm reuses them: its "
                     "records of them are copies, the code of both commits computes them alike)")
@@ -46,11 +50,11 @@ def per_seed(field: str = "test_error", seeds: list[int] | None = None) -> dict[
     in %, or CV ``quality``)."""
     scale = 100 if field == "test_error" else 1
     out: dict[int, dict[tuple[str, int], float]] = {}
-    for path in sorted(RECORDS.glob("guided_trajectories_s*.json")):
-        traj = json.loads(path.read_text())
+    for path in sorted(records.glob(RECORDS, "guided_trajectories_s*.json")):
+        traj = json.loads(records.read_text(path))
         if seeds is not None and int(traj["seed"]) not in seeds:
             continue
-        pts = json.loads((RECORDS / f"guided_points_s{traj['seed']}.json").read_text())
+        pts = json.loads(records.read_text((RECORDS / f"guided_points_s{traj['seed']}.json")))
         row: dict[tuple[str, int], float] = {}
         for arm, rec, key in (("cold", pts, "cold"), ("points", pts, "warm"), ("trajectories", traj, "warm")):
             for J in JS:

@@ -15,16 +15,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # experiments/records.py
+import records  # noqa: E402
 
 RECORDS = Path(__file__).resolve().parent / "records"
 JS = (5, 10, 20, 50)
 
 
 def per_seed(here: Path, arm: str) -> dict[int, dict[tuple[str, int], float]]:
-    rec = json.loads((here / f"{arm}.json").read_text())
+    rec = json.loads(records.read_text((here / f"{arm}.json")))
     out = {}
     for seed, rows in rec["runs"].items():
         out[int(seed)] = {(a, J): 100 * float(np.mean([r["test_error"] for r in rows if r["arm"] == a and r["J"] == J]))
@@ -94,13 +98,13 @@ def criteria(here: Path, arm: str) -> None:
               f"{(w - c).mean():+.3f} ({se(w - c):.3f}), {(w < c).sum()} of {len(seeds)} |")
     g = np.array([data[s][("warm", 10)] - data[s][("cold", 50)] for s in seeds])
     print(f"\nwarm J = 10 - cold J = 50: {g.mean():+.3f} (se {se(g):.3f}), at most 0 on {(g <= 0).sum()} of {len(g)}")
-    rec = json.loads((here / f"{arm}.json").read_text())
+    rec = json.loads(records.read_text((here / f"{arm}.json")))
     same = have = 0
     for seed, rows in rec["runs"].items():
         stored = RECORDS / f"guided_points_s{seed}.json"
-        if stored.exists():
+        if records.exists(stored):
             have += 1
-            old = {r["key"]: r["test_error"] for r in json.loads(stored.read_text())["runs"] if r.get("arm") == "cold"}
+            old = {r["key"]: r["test_error"] for r in json.loads(records.read_text(stored))["runs"] if r.get("arm") == "cold"}
             same += all(old.get(r["key"]) == r["test_error"] for r in rows if r["arm"] == "cold")
     if have:
         print(f"cold runs equal to the stored ones of records/guided_points_s*.json on {same} of {have} seeds")

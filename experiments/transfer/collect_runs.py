@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # experiments/records.py
+import records  # noqa: E402
 
 
 def main(argv=None) -> None:
@@ -25,7 +29,7 @@ def main(argv=None) -> None:
     runs = {}
     for s in a.seeds:
         path = Path(a.runs) / f"{a.arm}_s{s}" / "runs.jsonl"
-        rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        rows = [json.loads(line) for line in records.read_text(path).splitlines() if line.strip()]
         runs[str(s)] = [r for r in rows if "target" in r]
         if len(runs[str(s)]) != 40:
             raise SystemExit(f"{path}: {len(runs[str(s)])} target runs, expected 40 (5 targets x 2 arms x 4 J)")

@@ -5,7 +5,7 @@ forks its work to every numba thread and waits at a barrier for the slowest
 one; on a machine whose cores are busy with other processes a thread may wait
 a whole scheduler time slice (milliseconds) to run, so a kernel of a few
 hundred microseconds can become many times *slower* with two threads than with
-one (``docs/results/speed.md``).  Threads pay only when the work dwarfs that wait, so kernels
+one (``benchmarks/bench_threads.py`` measures it).  Threads pay only when the work dwarfs that wait, so kernels
 with a parallel and a serial twin run the parallel one only when
 
 * numba has more than one thread (``numba.get_num_threads()``, which honours
@@ -18,7 +18,7 @@ other core is busy a two-thread call waits for it whatever its size, so below th
 threshold one lost wait costs more than the second thread can save, and above it
 at most about the work itself.  A search's draws stay far below it.
 ``benchmarks/bench_threads.py`` measures both twins idle and next to a competing busy
-process; the figures are on ``docs/results/speed.md``.
+process.
 
 The threading layer itself is left to numba (``NUMBA_THREADING_LAYER``): the
 library does not change process-wide settings on import.

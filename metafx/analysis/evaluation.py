@@ -4,8 +4,6 @@ training part (``C`` by cross-validation there), tested on held-out data
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from ..core.exceptions import ValidationError
@@ -32,16 +30,3 @@ def holdout_error(result: SearchResult, X_train: np.ndarray, y_train: np.ndarray
     clf = FeatureClassifier(result, C=None if isinstance(C, str) else C, random_state=random_state).fit(X_train, y_train)
     err = float(np.mean(clf.predict(X_test) != np.asarray(y_test)))
     return err, clf.C_
-
-
-
-def test_error(*args, **kwargs) -> tuple[float, float]:
-    """Renamed :func:`holdout_error` (the old name works for one release, with a FutureWarning)."""
-    warnings.warn("metafx.analysis.evaluation.test_error is renamed holdout_error; the old name goes in the next "
-                  "release", FutureWarning, stacklevel=2)
-    return holdout_error(*args, **kwargs)
-
-
-# keep pytest from collecting the old name as a test when imported into test modules
-test_error.__test__ = False  # type: ignore[attr-defined]
-

@@ -13,7 +13,7 @@ quality of features that were never measured (thesis section 5.2); fitted on
 the same features it predicts, it *smooths* noisy qualities measured on few
 instances (section 5.7, :func:`smooth_qualities`).
 
-The default regression is :class:`metafx.rbf.RBFGridRegressor`: a ridge
+The default regression is ``RBFGridRegressor`` (``metafx.rbf``): a ridge
 regression over a 7 x 7 grid of Gaussian bumps (std 3 pixels on a 28 x 28
 image) on the meta-features, with the grid spread over the image for the
 location meta-features ``x``, ``y`` and over ``[0, max r]`` for ``r``.
@@ -74,7 +74,7 @@ def meta_feature_matrix(family: Any, features: Any = None, meta_features: MetaSp
 
     Parameters
     ----------
-    family : FeatureFamily or str
+    family : ~metafx.plugin.FeatureFamily or str
         A fitted family (it knows the image shape).
     features : batch, list of specifications, or None
         The features; ``None`` lists all of them (families with ``all_features()``,
@@ -238,14 +238,14 @@ class QualityMap(Params):
     ----------
     regressor : scikit-learn regressor, optional
         Any estimator with ``fit(X, y)`` / ``predict(X)`` (it is cloned).
-        Default: :class:`metafx.rbf.RBFGridRegressor` (ridge regression over a
+        Default: ``RBFGridRegressor`` (``metafx.rbf``) (ridge regression over a
         7 x 7 grid of Gaussian bumps of std 3 pixels on (x, y); a 1-D grid of
-        7 bumps on ``r``), its grid spread over :func:`default_domain`.
+        7 bumps on ``r``), its grid spread over :func:`~metafx.analysis.quality_map.default_domain`.
     meta_features : sequence, optional
-        Which meta-features describe a feature (see :func:`meta_feature_matrix`):
+        Which meta-features describe a feature (see :func:`~metafx.analysis.quality_map.meta_feature_matrix`):
         ``None`` for the family's own (``x, y`` for ``pixels``), ``["r"]``,
         ``["location"]``, ``["numInputs", "shiftInvLen"]``, ...
-    scorer : str, FeatureScorer or callable, default "infogain"
+    scorer : str, ~metafx.plugin.FeatureScorer or callable, default "infogain"
         ``featquality``: the per-feature quality measured on labelled data.
     scorer_params : dict, optional
         Constructor parameters of a named scorer.
@@ -257,7 +257,7 @@ class QualityMap(Params):
     regressor_ : fitted regressor
     columns_ : list of str
         Names of the meta-features.
-    family_ : FeatureFamily or None
+    family_ : ~metafx.plugin.FeatureFamily or None
         The family of the training features (``None`` after :meth:`fit_meta`).
     meta_ : ndarray (n_train, k)
         ``X_MF`` of the training features.
@@ -297,7 +297,7 @@ class QualityMap(Params):
 
         Parameters
         ----------
-        family : FeatureFamily or str
+        family : ~metafx.plugin.FeatureFamily or str
             The family the features belong to (fitted on ``X`` if needed).
         X, y : arrays
             Labelled instances in the family's layout.

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..core.exceptions import MetafxError
 from ..hooks.manager import get_registry
-from ..loop.result import SearchResult, describe_point
+from ..loop.result import SearchResult, describe_point, portfolio_words, reselect_words
 
 __all__ = ["result_report", "format_report"]
 
@@ -58,7 +58,12 @@ def result_report(result: SearchResult, n_features: int = 10) -> dict[str, Any]:
         "best_point": dict(result.best_point), "best_point_text": describe_point(result.space, result.best_point),
         "best_step": result.best_step,
         "best_step_kind": best.kind if best is not None else None,
+        "best_step_text": portfolio_words(meta, result.best_step) if best is not None and best.kind == "portfolio"
+        else None,
+        "reselect_text": reselect_words(meta) or None,
         "best_quality": _num(result.best_quality),
+        "columns_quality": _num(meta["columns_quality"]) if isinstance(meta.get("columns_quality"), (int, float))
+        else None,
         "holdout_error": _num(result.holdout_error),
         "test_score": meta.get("test_score"),
         "n_features": result.n_features, "total_cost": result.total_cost,
@@ -75,6 +80,7 @@ def result_report(result: SearchResult, n_features: int = 10) -> dict[str, Any]:
             "seconds": _num(meta.get("seconds", float(sum(r.seconds for r in traj)))),
         },
         "data": meta.get("data"),
+        "input": _input_words(result),
         "warm_start": meta.get("warm_start"),
         "prior_observations": meta.get("prior_observations"),
         "interrupted": bool(meta.get("interrupted", False)),
@@ -117,6 +123,15 @@ def _g(v: Any) -> str:
     return f"{v:g}" if isinstance(v, (int, float)) and not isinstance(v, bool) else str(v)
 
 
+def _input_words(result: SearchResult) -> str | None:
+    """How the result binarizes new images (:attr:`SearchResult.input_rule`), in words; None for tables."""
+    try:
+        rule = result.input_rule
+    except MetafxError:  # a damaged binarization field: the file reader refuses it before this
+        return None
+    return None if rule is None else rule.describe()
+
+
 def format_report(r: dict[str, Any]) -> str:
     """``result_report`` as text for a terminal."""
     t = r["trajectory"]
@@ -126,12 +141,22 @@ def format_report(r: dict[str, Any]) -> str:
         f"family {r['family']}, engine {r['engine']}, evaluator {r['evaluator']}, budget {r['budget']:g}, "
         f"seed {r['seed']}",
         f"data: {_fmt_data(r['data'])}",
-        (f"best point: none, step {r['best_step']} of {t['steps']} was a portfolio step (the union of the best sets "
-         "found before it)" if r.get("best_step_kind") == "portfolio" else
+        *([f"new images: {r['input']}"] if r.get("input") else []),
+        (f"best set: step {r['best_step']} of {t['steps']}, "
+         f"{r.get('best_step_text') or 'a portfolio step: the union of the best sets found before it'}"
+         if r.get("best_step_kind") == "portfolio" else
          f"best point: {r['best_point_text']} (step {r['best_step']} of {t['steps']})"),
         "quality: " + ("none (no step drew features)" if r["best_quality"] is None else f"{r['best_quality']:.4f}")
         + f" = the search's score of the chosen set on the training data{what}",
     ]
+    base = r.get("columns_quality")
+    if base is not None and r["best_quality"] is not None:
+        lines[-1] = lines[-1].replace("of the chosen set", "of the table's columns with the chosen set")
+        lines.append(f"columns alone: {base:.4f} (the same score of the table's columns without the features: the "
+                     f"features add {r['best_quality'] - base:+.4f}; `transform` computes the features, for use "
+                     "beside the columns)")
+    if r.get("reselect_text"):
+        lines.append(r["reselect_text"])
     if r["holdout_error"] is not None:
         lines.append(f"held-out error: {100 * r['holdout_error']:.2f} % (linear SVM on the chosen features, held-out data)")
     ts = r.get("test_score")

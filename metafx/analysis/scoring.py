@@ -61,14 +61,15 @@ def score_features(X: Any, y: Any, method: str | type = "infogain", **params: An
 
     Parameters
     ----------
-    X : array of shape (n_samples, n_features) or FeatureValues
+    X : array of shape (n_samples, n_features) or ~metafx.plugin.FeatureValues
         Feature values (bit-packed binary values are used without unpacking
         where the scorer supports it).
     y : array of shape (n_samples,)
         Class labels (or a real target for ``corrcoef`` and ``rgs``).
-    method : str or FeatureScorer subclass, default "infogain"
+    method : str or type, default "infogain"
         A registered per-feature scorer: ``infogain``, ``relief``, ``relief-f``,
-        ``simba``, ``corrcoef``, ``rgs`` or one added by a plugin (or its class).
+        ``simba``, ``corrcoef``, ``rgs`` or one added by a plugin, or a
+        :class:`~metafx.plugin.FeatureScorer` subclass.
     **params
         Constructor parameters of the scorer (e.g. ``pseudo_count=0.01``).
 

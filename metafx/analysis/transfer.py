@@ -13,7 +13,7 @@ yet, predict how good each feature will be:
 
 The meta-features are selectable: the family's own (``x, y`` for ``pixels``),
 ``["r"]`` (distance from the image centre), or any describers / columns (see
-:func:`metafx.quality_map.meta_feature_matrix`).
+:func:`metafx.quality_map.meta_feature_matrix <metafx.analysis.quality_map.meta_feature_matrix>`).
 
 Example
 -------
@@ -49,7 +49,7 @@ def source_qualities(family: Any, sources: Sequence[tuple[Any, Any]], features: 
 
     Parameters
     ----------
-    family : FeatureFamily or str
+    family : ~metafx.plugin.FeatureFamily or str
         Shared by all tasks (fitted on the first task's data if needed).
     sources : sequence of (X, y)
         The labelled source tasks.
@@ -98,7 +98,7 @@ def transfer_indirect(family: Any, qualities: Any, features: Any = None, meta_fe
 
     Parameters
     ----------
-    family : FeatureFamily or str
+    family : ~metafx.plugin.FeatureFamily or str
     qualities : array (n_sources, n_features)
         From :func:`source_qualities`, for ``features``.
     features : batch, optional
@@ -136,7 +136,7 @@ def transfer_quality(family: Any, sources: Sequence[tuple[Any, Any]], features: 
 
     Parameters
     ----------
-    family : FeatureFamily or str
+    family : ~metafx.plugin.FeatureFamily or str
     sources : sequence of (X, y)
         Labelled source tasks over the same features.
     features : batch, optional

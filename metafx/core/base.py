@@ -73,9 +73,9 @@ class Params:
 class Component(Params):
     """Common behaviour of every pluggable component: a ``name`` and parameters.
 
-    Parameters follow :class:`Params` (scikit-learn's convention).  Each
+    Parameters follow ``Params`` (scikit-learn's convention).  Each
     parameter's constraints are declared in ``_parameter_constraints`` (see
-    :mod:`metafx.core.params`); :meth:`check_params`, which
+    ``metafx.core.params``); :meth:`check_params`, which
     :func:`metafx.plugin.make_component` and the search call before any work, checks
     them.
     """
@@ -83,7 +83,7 @@ class Component(Params):
     name: ClassVar[str] = ""
     #: one line shown by ``metafx plugins``
     summary: ClassVar[str] = ""
-    #: parameter name -> list of constraints (any one satisfied is enough); see :mod:`metafx.core.params`
+    #: parameter name -> list of constraints (any one satisfied is enough); see ``metafx.core.params``
     _parameter_constraints: ClassVar[dict[str, list[Any]]] = {}
 
     def check_params(self) -> None:
@@ -193,7 +193,7 @@ class FeatureFamily(Component, ABC, Generic[BatchT]):
         """Features drawn from the whole family (each at its own uniform point), filling ``budget``.
 
         Points where the family cannot draw a feature (its ``draw`` raises
-        :class:`ValidationError`, or returns nothing because the feature would
+        :class:`~metafx.ValidationError`, or returns nothing because the feature would
         exceed what is left of the budget) are skipped; after 1000 such points
         in a row the budget left is taken as unusable.
         """
@@ -332,7 +332,7 @@ class FamilyExport:
 C_HEADERS = ("math.h", "float.h", "stddef.h", "string.h", "limits.h")
 
 
-FamilyT = TypeVar("FamilyT", bound=FeatureFamily)
+FamilyT = TypeVar("FamilyT", bound=FeatureFamily[Any])
 
 
 def fill_budget(family: FeatureFamily[BatchT], space: MetaFeatureSpace, budget: float,
@@ -376,7 +376,7 @@ class MetaFeatureDescriber(Component, ABC, Generic[FamilyT]):
     def describe(self, family: FamilyT, batch: Any) -> np.ndarray:
         """``(n_features, len(columns))`` meta-feature matrix."""
 
-    def applies_to(self, family: FeatureFamily | str) -> bool:
+    def applies_to(self, family: FeatureFamily[Any] | str) -> bool:
         name = family if isinstance(family, str) else family.name
         return "*" in self.families or name in self.families
 
@@ -473,14 +473,11 @@ class SearchEngine(Component, ABC):
     independent_steps: ClassVar[bool] = False
     #: at most this many steps per search (``None``: as many as asked)
     max_steps: ClassVar[int | None] = None
-    #: the step stores a search by this engine may record its steps in (the first: the default when
+    #: the step stores a search by this engine may record its steps in (the first is the default when
     #: ``storage=None``): ``"journal"`` (a JSON-lines file), ``"study"`` (an optuna study)
     storage_kinds: ClassVar[tuple[str, ...]] = ("journal",)
     #: ``reselect`` of a search that does not set it: how many of the best steps are scored again at the end
     reselect: ClassVar[int] = 1
-    #: parameters added after journals were written, with the value that means "as before": a search's
-    #: signature leaves such a parameter out while it has that value, so the older journals still resume
-    signature_omits: ClassVar[dict[str, Any]] = {}
     #: parameters that act only on prior observations (a warm start holding results, :meth:`observe_prior`): a
     #: search without them leaves these parameters out of its signature, so changing them does not refuse its journal
     prior_params: ClassVar[tuple[str, ...]] = ()

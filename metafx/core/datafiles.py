@@ -12,6 +12,7 @@ import os
 import struct
 import zlib
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
@@ -50,7 +51,11 @@ def read_idx(path: str | os.PathLike[str]) -> np.ndarray:
         raise ValidationError(f"{path} cannot be read as {'gzip-compressed ' if gz else ''}IDX: {e}") from None
 
 
-def _read_exactly(fh, n: int) -> bytes:
+class _Reader(Protocol):
+    def read(self, size: int = ..., /) -> bytes: ...
+
+
+def _read_exactly(fh: _Reader, n: int) -> bytes:
     """Up to ``n`` bytes of ``fh`` (fewer only at its end)."""
     parts, got = [], 0
     while got < n:
@@ -62,7 +67,7 @@ def _read_exactly(fh, n: int) -> bytes:
     return b"".join(parts)
 
 
-def _read_idx_stream(fh, path: Path) -> np.ndarray:
+def _read_idx_stream(fh: _Reader, path: Path) -> np.ndarray:
     """The header first, then exactly the body it announces and one byte more (which must not exist): a
     damaged header is refused before anything else is read or decompressed."""
     magic = _read_exactly(fh, 4)

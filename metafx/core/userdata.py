@@ -23,14 +23,18 @@ was expected.
 
 from __future__ import annotations
 
+import math
 import os
+import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence, cast
 
 import numpy as np
 
 from .exceptions import ValidationError
+from .files import atomic_file, check_regular_file, physical_memory
 
 __all__ = ["DataFile", "read_data", "read_labels", "binarize", "auto_threshold", "write_features",
            "looks_like_path", "IMAGE_SUFFIXES", "TABLE_SUFFIXES", "ARRAY_SUFFIXES", "FEATURE_SUFFIXES"]
@@ -127,7 +131,10 @@ def read_data(path: str | os.PathLike[str], *, labels: str | os.PathLike[str] | 
         raise ValidationError(f"{str(p)!r} does not exist; expected {EXPECTED}")
     if p.is_dir():
         return _read_folder(p, need_labels, names)
+    size = check_regular_file(p, "data file")  # a FIFO would block the reader, /dev/zero feed it without end
     suffix = p.suffix.lower()
+    if suffix in TABLE_SUFFIXES:  # a table takes at least its file's size once read
+        _check_memory(size, str(p), "of table")
     if suffix in ARRAY_SUFFIXES:
         if target is not None:
             raise ValidationError(f"{p}: {names['target']} names a column of a table; {p.name} is an array "
@@ -145,7 +152,48 @@ def read_data(path: str | os.PathLike[str], *, labels: str | os.PathLike[str] | 
 
 
 # ---------------------------------------------------------------------------- arrays
+def _npy_header(fh: Any, where: str, what: str) -> tuple[tuple[int, ...], np.dtype]:
+    """The shape and dtype an ``.npy`` stream's header declares (the stream is left at the array's data)."""
+    from numpy.lib import format as npy_format
+
+    try:
+        version = npy_format.read_magic(fh)
+        read = npy_format.read_array_header_1_0 if version == (1, 0) else npy_format.read_array_header_2_0
+        shape, _, dtype = read(fh)
+    except (ValueError, EOFError, OSError, SyntaxError) as e:
+        raise ValidationError(f"{where} cannot be read as {what}: {str(e).splitlines()[0] if str(e) else e!r}") \
+            from None
+    return tuple(int(n) for n in shape), np.dtype(dtype)
+
+
+def _check_declared(shape: tuple[int, ...], dtype: np.dtype, body: int, where: str) -> int:
+    """The bytes an array of ``shape`` and ``dtype`` takes, checked against the ``body`` bytes the file holds
+    after its header (a lying header is refused before anything is allocated)."""
+    need = math.prod(shape) * dtype.itemsize  # Python integers: no overflow
+    if need > body:
+        raise ValidationError(f"{where}: its header declares an array of shape {shape} ({dtype}, {need} bytes) "
+                              f"but the file holds {body} bytes of data; the file is truncated or damaged")
+    return need
+
+
+def _check_memory(need: int, where: str, what: str = "of arrays") -> None:
+    memory = physical_memory()
+    if memory is not None and need > memory:
+        raise ValidationError(f"{where} holds {need / 2**30:.3g} GiB {what}, more than this machine's "
+                              f"{memory / 2**30:.3g} GiB of memory")
+
+
 def _load_npy(p: Path, what: str) -> np.ndarray:
+    size = check_regular_file(p, "data file" if "labels" not in what else "labels file")
+    try:
+        with open(p, "rb") as fh:
+            head = fh.read(6)
+            fh.seek(0)
+            if head == b"\x93NUMPY":  # checked before np.load allocates what the header declares
+                shape, dtype = _npy_header(fh, str(p), what)
+                _check_memory(_check_declared(shape, dtype, size - fh.tell(), str(p)), str(p))
+    except OSError as e:
+        raise ValidationError(f"{p} cannot be read as {what}: {e.strerror or e}") from None
     try:
         arr = np.load(p, allow_pickle=False)
     except (OSError, ValueError, EOFError) as e:
@@ -153,15 +201,38 @@ def _load_npy(p: Path, what: str) -> np.ndarray:
     if isinstance(arr, np.lib.npyio.NpzFile):
         arr.close()
         raise ValidationError(f"{p} is an .npz archive, not {what}; name it .npz")
-    return arr
+    return cast("np.ndarray", arr)
+
+
+def _check_npz(p: Path) -> None:
+    """An ``.npz`` archive checked before its arrays are read: a regular file, a whole zip archive (a truncated
+    one has no central directory), and every member's declared shape within its own size and, together, within
+    the machine's memory."""
+    check_regular_file(p, "data file")
+    what = "an .npz archive of arrays"
+    total = 0
+    try:
+        with zipfile.ZipFile(p) as zf:
+            for info in zf.infolist():
+                if not info.filename.endswith(".npy"):
+                    continue
+                with zf.open(info) as member:
+                    shape, dtype = _npy_header(member, f"{p} (array {info.filename[:-4]!r})", what)
+                    total += _check_declared(shape, dtype, info.file_size - member.tell(),
+                                             f"{p} (array {info.filename[:-4]!r})")
+    except ValidationError:
+        raise
+    except (OSError, EOFError, zipfile.BadZipFile, zlib.error) as e:
+        raise ValidationError(f"{p} cannot be read as {what}: {e}; the archive is truncated or damaged") from None
+    _check_memory(total, str(p))
 
 
 def read_labels(path: str | os.PathLike[str], n: int | None = None, *, of: str = "X") -> np.ndarray:
     """Labels from ``.npy`` (1-D) or a text file of one label per line (integers when they all are)."""
     p = Path(path)
-    if not p.is_file():
-        raise ValidationError(f"labels file {str(p)!r} does not exist" if not p.exists()
-                              else f"labels file {str(p)!r} is a directory; expected a .npy or a text file")
+    if p.is_dir():
+        raise ValidationError(f"labels file {str(p)!r} is a directory; expected a .npy or a text file")
+    check_regular_file(p, "labels file")
     if p.suffix.lower() == ".npy":
         y = _load_npy(p, "a 1-D array of labels")
     else:
@@ -187,10 +258,11 @@ def read_labels(path: str | os.PathLike[str], n: int | None = None, *, of: str =
 def _read_array(p: Path, labels: Any, need_labels: bool, names: Mapping[str, str]) -> DataFile:
     y = None
     if p.suffix.lower() == ".npz":
+        _check_npz(p)
         try:
             with np.load(p, allow_pickle=False) as z:
                 arrays = {k: z[k] for k in z.files}
-        except (OSError, ValueError, EOFError) as e:
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as e:
             raise ValidationError(f"{p} cannot be read as an .npz archive of arrays: {e}") from None
         xk = next((k for k in _X_KEYS if k in arrays), None)
         yk = next((k for k in _Y_KEYS if k in arrays), None)
@@ -232,8 +304,37 @@ def _read_array(p: Path, labels: Any, need_labels: bool, names: Mapping[str, str
 
 # ---------------------------------------------------------------------------- folders of images
 def _image_files(d: Path) -> list[Path]:
-    return sorted(f for f in d.iterdir() if f.is_file() and f.suffix.lower() in IMAGE_SUFFIXES
-                  and not f.name.startswith("."))
+    """The image files of folder ``d`` (by suffix, hidden files left out); each must be a regular file (a FIFO
+    or a link to a device named ``x.png`` is refused, not skipped nor read)."""
+    files = sorted(f for f in d.iterdir() if f.suffix.lower() in IMAGE_SUFFIXES and not f.name.startswith(".")
+                   and not f.is_dir())
+    for f in files:
+        check_regular_file(f, "image file")
+    return files
+
+
+#: Pillow's modes of 16-bit grey images (PNG, TIFF; "I" is how Pillow before 10 read 16-bit PNGs)
+_WIDE_GREY = ("I;16", "I;16L", "I;16B", "I;16N", "I")
+
+
+def _grey_levels(im: Any, f: Path) -> np.ndarray:
+    """An image's grey levels 0-255 (uint8), read by its real depth: 8-bit images (grey, colour, palette,
+    1-bit) as Pillow converts them to grey ("L"); 16-bit grey images scaled by 255 / 65535 (rounded: 65535
+    is 255, 32768 is 128), never clipped; 32-bit integer values outside 0-65535 and floating-point images
+    ("F") are refused, as no depth says where their white is."""
+    if im.mode in _WIDE_GREY:
+        a = np.asarray(im)
+        if a.dtype.kind not in "iu":
+            a = np.asarray(im, dtype=np.int64)
+        lo, hi = int(a.min()), int(a.max())
+        if lo < 0 or hi > 65535:
+            raise ValidationError(f"{f} holds 32-bit grey values in [{lo}, {hi}]; expected 8-bit images or "
+                                  "16-bit images (0-65535): convert it to 8 or 16 bits first")
+        return np.rint(a.astype(np.float64) * (255.0 / 65535.0)).astype(np.uint8)
+    if im.mode == "F":
+        raise ValidationError(f"{f} is a floating-point image (mode F); expected 8-bit or 16-bit images: "
+                              "convert it first")
+    return np.asarray(im.convert("L"), dtype=np.uint8)
 
 
 def _read_folder(p: Path, need_labels: bool, names: Mapping[str, str]) -> DataFile:
@@ -262,7 +363,9 @@ def _read_folder(p: Path, need_labels: bool, names: Mapping[str, str]) -> DataFi
     for f in files:
         try:
             with Image.open(f) as im:
-                a = np.asarray(im.convert("L"), dtype=np.uint8)
+                a = _grey_levels(im, f)
+        except ValidationError:
+            raise
         except (OSError, ValueError, Image.DecompressionBombError) as e:
             raise ValidationError(f"{f} cannot be read as an image: {e}") from None
         if first is None:
@@ -290,6 +393,7 @@ def _read_table(p: Path, fmt: str, target: str | None, need_labels: bool, names:
         raise ValidationError(f"{p} cannot be read as a {fmt.upper()} table: {str(e).strip().splitlines()[0]}") \
             from None
     df.columns = [str(c) for c in df.columns]
+    _check_unique_names(p, _raw_header(pd, p, fmt) if fmt != "parquet" else list(df.columns))
     if df.shape[0] == 0 or df.shape[1] == 0:
         raise ValidationError(f"{p} is an empty table ({df.shape[0]} rows x {df.shape[1]} columns); expected a "
                               "header line and one row per sample")
@@ -315,6 +419,25 @@ def _read_table(p: Path, fmt: str, target: str | None, need_labels: bool, names:
     if df.shape[1] == 0:
         raise ValidationError(f"{p} has no column besides the target {target!r}")
     return DataFile(str(p), "table", fmt, df, y, target=target, columns=list(df.columns))
+
+
+def _raw_header(pd: Any, p: Path, fmt: str) -> list[str]:
+    """A CSV's header as written: pandas renames a repeated name (``y`` again becomes ``y.1``)."""
+    try:
+        head = pd.read_csv(p, sep="\t" if fmt == "tsv" else ",", header=None, nrows=1, dtype=str,
+                           keep_default_na=False)
+    except Exception:  # read above already: the whole table parsed
+        return []
+    return [str(c) for c in head.iloc[0].tolist()] if head.shape[0] else []
+
+
+def _check_unique_names(p: Path, names: Sequence[str]) -> None:
+    """The rule of the Python API (``X has repeated column names``): every column has its own name."""
+    seen: set[str] = set()
+    repeated = [n for n in names if n and (n in seen or seen.add(n))]  # type: ignore[func-returns-value]
+    if repeated:
+        raise ValidationError(f"{p} has repeated column names {sorted(set(repeated))[:10]} in its header; give "
+                              "every column its own name")
 
 
 # ---------------------------------------------------------------------------- binarization
@@ -353,7 +476,14 @@ def binarize(X: np.ndarray, threshold: float | str | None = "auto", source: str 
     t = float(threshold)
     if not np.isfinite(t):
         raise ValidationError(f"threshold={threshold!r} must be a finite number")
-    return np.ascontiguousarray(np.asarray(X) >= t, dtype=np.uint8), t
+    X = np.asarray(X)
+    if X.size and X.dtype != bool:
+        lo, hi = X.min().item(), X.max().item()
+        if hi < t or lo >= t:  # one value for every pixel: nothing a search could tell apart
+            raise ValidationError(f"{names['threshold']}{t:g}: {source} holds values in [{lo:g}, {hi:g}], so every "
+                                  f"pixel would be {0 if hi < t else 1} (a pixel is 1 where value >= T); allowed: a "
+                                  f"threshold above {lo:g} and at most {hi:g}, or auto")
+    return np.ascontiguousarray(X >= t, dtype=np.uint8), t
 
 
 # ---------------------------------------------------------------------------- output
@@ -367,7 +497,7 @@ def write_features(path: str | os.PathLike[str], F: np.ndarray, names: Sequence[
         raise ValidationError(f"{str(p)!r}: features are written as {', '.join(FEATURE_SUFFIXES)}; "
                               f"got {suffix or 'no suffix'!r}")
     if suffix == ".npy":
-        with open(p, "wb") as fh:
+        with atomic_file(p) as fh:
             np.save(fh, F)
         return
     pd = _import("pandas", f"a {suffix[1:]} file", "tabular", PYTHON_NAMES)
@@ -379,8 +509,10 @@ def write_features(path: str | os.PathLike[str], F: np.ndarray, names: Sequence[
     df = pd.DataFrame(F, columns=cols)
     if rows is not None:
         df.insert(0, row_label if row_label not in cols else f"{row_label}_", list(rows))
-    if suffix == ".csv":
-        df.to_csv(p, index=False)
-    else:
+    if suffix != ".csv":
         _import("pyarrow", "a Parquet file", "tabular", PYTHON_NAMES)
-        df.to_parquet(p, index=False)
+    with atomic_file(p) as fh:  # beside and renamed: a kill or a full disk leaves the old file whole
+        if suffix == ".csv":
+            df.to_csv(fh, index=False, encoding="utf-8")
+        else:
+            df.to_parquet(fh, index=False)

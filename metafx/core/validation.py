@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any, Literal, Sequence, overload
+from typing import Any, Literal, Sequence, cast, overload
 
 import numpy as np
 
@@ -25,6 +25,7 @@ __all__ = [
     "check_seed",
     "check_n_jobs",
     "check_labels",
+    "check_label_types",
     "check_regression_target",
     "check_xy",
     "check_costs",
@@ -126,15 +127,12 @@ def check_labels(y: Any, n_samples: int | None = None, *, min_classes: int = 2, 
     ``continuous_ok=False`` (classifiers, whose library would fail with a
     less clear message or treat every distinct value as a class).
     """
-    if isinstance(y, (list, tuple)):  # before numpy turns [1, "a"] into ["1", "a"]
-        _check_one_label_type(y, name)
+    check_label_types(y, name)  # before numpy turns [1, "a"] into ["1", "a"]
     y = np.asarray(y)
     if y.ndim == 2 and y.shape[1] == 1:
         y = y.ravel()
     if y.ndim != 1:
         raise ValidationError(f"{name} must be 1-D (n_samples,), got shape {y.shape}")
-    if y.dtype.kind == "O":
-        _check_one_label_type(y, name)
     if n_samples is not None and y.shape[0] != n_samples:
         raise ValidationError(f"X has {n_samples} samples but {name} has {y.shape[0]} labels; they must match")
     if y.dtype.kind == "f" and np.isnan(y).any():
@@ -151,7 +149,16 @@ def check_labels(y: Any, n_samples: int | None = None, *, min_classes: int = 2, 
     n_classes = len(np.unique(y)) if y.size else 0
     if n_classes < min_classes:
         raise ValidationError(f"{name} has {n_classes} class(es); at least {min_classes} are needed")
-    return y
+    return cast("np.ndarray", y)
+
+
+def check_label_types(y: Any, name: str = "y") -> None:
+    """The one label-type rule of every entry point (:func:`metafx.search`, the command line,
+    :class:`metafx.MetaFeatureExtractor`, the tabular plugin's ``TableExtractor``): labels do not mix strings
+    and numbers.  Checked on the labels as given (a list, a tuple, an object array or Series), before NumPy
+    turns ``[1, "a"]`` into ``["1", "a"]``."""
+    if isinstance(y, (list, tuple)) or getattr(getattr(y, "dtype", None), "kind", None) == "O":
+        _check_one_label_type(list(y) if not isinstance(y, (list, tuple)) else y, name)
 
 
 def _check_one_label_type(y: Any, name: str) -> None:
@@ -250,7 +257,7 @@ def check_table(X: Any, *, name: str = "X") -> np.ndarray:
     X = X.astype(np.float64, copy=False)
     if not np.isfinite(X).all():
         raise ValidationError(f"{name} contains NaN or infinite values")
-    return X
+    return cast("np.ndarray", X)
 
 
 def split_indices(n: int, n_train: int, n_test: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -282,7 +289,7 @@ def check_regression_target(y: Any, n_samples: int) -> np.ndarray:
     y = y.astype(np.float64)
     if not np.isfinite(y).all():
         raise ValidationError(f"y holds a non-finite value at index {int(np.flatnonzero(~np.isfinite(y))[0])}")
-    return y
+    return cast("np.ndarray", y)
 
 
 def check_xy(X: Any, y: Any, *, min_classes: int = 1, task: str = "classification",

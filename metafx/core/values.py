@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence, cast
 
 import numpy as np
 
@@ -63,8 +63,8 @@ class Dimension:
     step: float = 1.0
     default: Any = None
     description: str = ""
-    choices: tuple = ()
-    labels: tuple = ()
+    choices: tuple[Any, ...] = ()
+    labels: tuple[Any, ...] = ()
 
     def __post_init__(self) -> None:
         self._check_kind()
@@ -84,8 +84,8 @@ class Dimension:
         except ValidationError:
             return None
         if self.kind == "categorical":  # check returns the very choice
-            return self.labels[next(j for j, c in enumerate(self.choices) if c is v)]
-        return self.labels[v - int(self._bounds[0])]
+            return cast("str | None", self.labels[next(j for j, c in enumerate(self.choices) if c is v)])
+        return cast("str | None", self.labels[v - int(self._bounds[0])])
 
     def _check_kind(self) -> None:
         if self.kind not in KINDS:
@@ -208,7 +208,7 @@ class Dimension:
             return (code + rng.integers(1, k, size=n)) % k if k > 1 else np.full(n, float(code))
         if self.kind == "int":
             s = max(1, int(round(self.step)))
-            return np.rint(np.clip(code + rng.integers(-s, s + 1, size=n), *self._bounds))
+            return cast("np.ndarray", np.rint(np.clip(code + rng.integers(-s, s + 1, size=n), *self._bounds)))
         return np.clip(code + rng.normal(0.0, self.step, size=n), *self._bounds)
 
     @property
@@ -528,7 +528,7 @@ def row_hashes(rows: np.ndarray) -> np.ndarray:
         z = z + np.arange(1, z.shape[1] + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
         z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
         z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        return (z ^ (z >> np.uint64(31))).sum(axis=1, dtype=np.uint64)
+        return cast("np.ndarray", (z ^ (z >> np.uint64(31))).sum(axis=1, dtype=np.uint64))
 
 
 def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

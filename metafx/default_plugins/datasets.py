@@ -19,6 +19,9 @@ class DigitsDataset(Dataset):
     name = "digits"
     summary = "scikit-learn's bundled 8x8 digits, binarized (no download)"
 
+    #: the grey levels before binarization: a result searched on them binarizes new images of this range
+    value_range = (0.0, 16.0)
+
     def __init__(self, threshold: int = 8) -> None:
         self.threshold = threshold
 
@@ -34,6 +37,9 @@ class MnistDataset(Dataset):
 
     name = "mnist"
     summary = "MNIST IDX files from data_dir or $METAFX_MNIST_DIR, binarized at 128"
+
+    #: the grey levels before binarization: a result searched on them binarizes new images of this range
+    value_range = (0.0, 255.0)
 
     def __init__(self, data_dir: Any = None, part: str = "t10k", threshold: int = 128) -> None:
         self.data_dir = data_dir

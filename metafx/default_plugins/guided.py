@@ -27,7 +27,8 @@ second Gaussian process (on ``log(1 + n)`` of the point steps' sizes) predicts a
 number of samples ``m``: sets wider than the data are discounted.  Only point steps train
 the models (a portfolio has no single point).
 
-*Transfer* (``warm_start=`` results of related tasks; thesis section 5.5): every point step of
+*Transfer* (``warm_start=`` results of related tasks; this project's extension, not in the thesis,
+whose section 5.5 transfers the quality of features, not searches): every point step of
 those searches (its proposed point and quality, :meth:`observe_prior`) joins the quality model
 as a prior observation.  Each related task's qualities are standardized within the task; this
 search's by their own mean and a spread shrunk towards the related tasks' (``PRIOR_WEIGHT``
@@ -184,9 +185,6 @@ class GuidedSearch(SearchEngine):
     #: the 3 best steps' sets are scored again on a fresh split at the end (search's ``reselect``; how it was
     #: chosen: docs/results/guided_engine.md)
     reselect = 3
-    #: ``feature_map``, ``prior_portfolio_every`` and ``prior_portfolio`` came later than the other parameters: while
-    #: None (the searches of before) they are left out of a search's signature, so older journals still resume
-    signature_omits = {"feature_map": None, "prior_portfolio_every": None, "prior_portfolio": None}
     #: the steps of warm-start results join the quality model (:meth:`observe_prior`)
     uses_prior = True
     #: without prior observations these change nothing, so a search without them leaves them out of its signature
@@ -243,6 +241,7 @@ class GuidedSearch(SearchEngine):
         self.sizes_: list[int] = []  # the number of features of each point step's set (as points_)
         self.proposed_: dict[int, dict[str, Any] | None] = {}  # None: a portfolio step
         self.n_portfolios_ = 0
+        self.portfolio_sources_: dict[int, list[int] | str] = {}  # step -> the steps whose sets it combines
         self.scorer_ = make_component("scorer", "infogain", None)
         self.codes_ = encode_labels(problem.y)[0] if self.selector == "cmim" else None
         self.sets_: dict[Any, Any] = {}  # sets drawn in this search, by (generator keys, point): portfolios reuse them
@@ -404,6 +403,7 @@ class GuidedSearch(SearchEngine):
         k = int(self.portfolio_sizes[self.n_portfolios_ % len(self.portfolio_sizes)])
         self.n_portfolios_ += 1
         order = sorted(self.points_, key=lambda t: (-t[2], t[0]))[:k]
+        self.portfolio_sources_[step] = sorted(s for s, _, _ in order)
         sources = [{"point": dict(p), "keys": [self.seed_, s, _DRAW]} for s, p, _ in order]
         return Candidate({PORTFOLIO: sources}, how="engine", keys=(self.seed_, step, _DRAW), kind="portfolio")
 
@@ -421,6 +421,7 @@ class GuidedSearch(SearchEngine):
             if len(chosen) == self.prior_portfolio:
                 break
         sources = [{"point": dict(p), "keys": [self.seed_, step, _PRIOR, i]} for i, p in enumerate(chosen)]
+        self.portfolio_sources_[step] = "prior"
         return Candidate({PORTFOLIO: sources}, how="engine", keys=(self.seed_, step, _DRAW), kind="portfolio")
 
     def tell(self, record: StepRecord) -> None:
@@ -532,7 +533,10 @@ class GuidedSearch(SearchEngine):
                                 "prior_portfolio_every": self.prior_portfolio_every,
                                 "prior_portfolio": self.prior_portfolio,
                                 "portfolio_steps": sorted(s for s, p in self.proposed_.items() if p is None),
-                                "proposed_points": [self.proposed_[s] for s in sorted(self.proposed_)]}
+                                "proposed_points": [self.proposed_[s] for s in sorted(self.proposed_)],
+                                # what each portfolio step combined (SearchResult.summary names it): the steps
+                                # whose sets it joins, or "prior" (sets drawn at the related tasks' best points)
+                                "portfolio_sources": {str(s): v for s, v in sorted(self.portfolio_sources_.items())}}
         if self.warm_start_:
             meta["warm_start"] = self.warm_start_
         if len(self.prior_z_):

@@ -17,8 +17,8 @@ How it maps onto optuna
   are ``("study",)``): ``storage`` is an optuna storage (``sqlite:///search.db``,
   ``postgresql://...``, a journal file ``journal:///path.log`` or ``*.log``),
   in memory when not given (:mod:`metafx.loop.study_store`).  Run again with
-  the same arguments, a search goes on from its last finished trial; a trial
-  left running by a process that died is taken over (same trial number, same
+  the same arguments, a search goes on from its last finished trial; the step
+  of a trial left running by a process that died is retried (same step, same
   point, same draw), so nothing is lost or counted twice.
 
 Several processes (``metafx worker``) may share one study; see
@@ -42,12 +42,11 @@ from ..core.params import InstanceOf, Interval, Options
 from ..core.values import StepRecord
 from ..hooks.spec import hookimpl
 from ..loop.checks import check_call_types
-from ..loop.study_store import SURPLUS_KEY, distributions, params_of, point_of, quiet_optuna
+from ..loop.study_store import distributions, params_of, point_of, quiet_optuna
 
-__all__ = ["OptunaEngine", "SAMPLERS", "trial_seed", "SURPLUS_KEY"]
+__all__ = ["OptunaEngine", "SAMPLERS", "trial_seed"]
 
 SAMPLERS = ("tpe", "cmaes", "gp", "random", "qmc")
-# updating a trial another process finished: its own exception since optuna 4.x, a RuntimeError before
 _REQUIRES = {"cmaes": ("cmaes", "pip install cmaes"), "gp": ("torch", "pip install torch")}
 
 
@@ -159,8 +158,8 @@ class OptunaEngine(SearchEngine):
         ``{"n_startup_trials": 5}`` for ``tpe``; ``{"constant_liar": True}``
         helps ``tpe`` when many trials run at once).
     stale_after : float, default 600
-        Seconds without a heartbeat after which a running trial of a process
-        on *another* machine is taken over (processes on this machine are
+        Seconds without a heartbeat after which the step of a running trial of a
+        process on *another* machine is retried (processes on this machine are
         checked directly).
     heartbeat : float, default 30
         Seconds between heartbeats of this process's running trials; must be
@@ -213,7 +212,7 @@ class OptunaEngine(SearchEngine):
             raise ValidationError(f"sampler={self.sampler!r} needs the {mod!r} package, which is not installed: {cmd}")
         if self.heartbeat >= self.stale_after:
             raise ValidationError(f"heartbeat={self.heartbeat!r} must be below stale_after={self.stale_after!r}: "
-                                  "a live worker's trials would be taken over between two heartbeats")
+                                  "a live worker's trials would be retried between two heartbeats")
         try:
             made = _sampler_factory(self.sampler, 0, self._sampler_params())(0)
             check_call_types(type(made).__init__, self._sampler_params(), "sampler_params")  # stored, used later
@@ -225,7 +224,7 @@ class OptunaEngine(SearchEngine):
         return dict(self.sampler_params or {})
 
     def storage_options(self) -> dict[str, Any]:
-        """The study store's heartbeat and takeover delay (not part of the search's signature)."""
+        """The study store's heartbeat and retry delay (not part of the search's signature)."""
         return {"stale_after": float(self.stale_after), "heartbeat": float(self.heartbeat)}
 
     # -------------------------------------------------------------- the loop's calls

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..core.base import FamilyExport
+from ..core.codegen import c_table, py_list
 from ..core.exceptions import ValidationError
 
 
@@ -70,9 +71,6 @@ ABOUT = ("Feature f is 1 when, for some shift (dy, dx) in {0 .. a-1} x {0 .. a-1
          "reading 0.")
 
 
-def _c_table(values: Any, per_line: int = 16, indent: str = "    ") -> str:
-    items = [str(v) for v in values]
-    return "\n".join(indent + ", ".join(items[i:i + per_line]) + "," for i in range(0, len(items), per_line))
 
 
 def pixel_c(family: Any, batch: Any, prefix: str) -> FamilyExport:
@@ -94,10 +92,10 @@ def pixel_c(family: Any, batch: Any, prefix: str) -> FamilyExport:
         o += [f"/* feature f: inputs {prefix}_first[f] .. {prefix}_first[f + 1] - 1 of {prefix}_input, shift length "
               f"{prefix}_shift[f] */",
               f"static const {first_t} {prefix}_first[{n + 1}] = {{",
-              _c_table(feats.first),
+              c_table(feats.first),
               "};",
               f"static const uint8_t {prefix}_shift[{n}] = {{",
-              _c_table(feats.shift, per_line=32),
+              c_table(feats.shift, per_line=32),
               "};",
               f"/* input (row, col, negated): (row * {P}_ROW_WORDS + col / 64) << 7 | (col % 64) << 1 | negated; "
               "one line per feature */",
@@ -160,12 +158,6 @@ def pixel_c(family: Any, batch: Any, prefix: str) -> FamilyExport:
                         input_shape=(h, w), about=f"one binary image of {h} x {w} pixels, row-major. " + ABOUT)
 
 
-def _py_list(values: Any, per_line: int = 16, indent: str = "    ") -> str:
-    items = [repr(v) for v in values]
-    if not items:
-        return ""
-    return "\n" + "\n".join(indent + ", ".join(items[i:i + per_line]) + "," for i in range(0, len(items), per_line)) \
-        + "\n"
 
 
 _NUMPY_BODY = '''
@@ -230,12 +222,12 @@ def pixel_numpy(family: Any, batch: Any, prefix: str) -> FamilyExport:
          f"{P}_WIDTH = {feats.width}",
          f"{P}_PAD = {feats.pad}  # zero rows and columns below and right of the image (largest shift length - 1)",
          "# feature f: inputs FIRST[f] .. FIRST[f + 1] - 1, shift length SHIFT[f]",
-         f"{P}_SHIFT = np.array([{_py_list(feats.shift.tolist(), 32)}], dtype=np.intp)",
-         f"{P}_FIRST = np.array([{_py_list(feats.first.tolist())}], dtype=np.intp)",
+         f"{P}_SHIFT = np.array([{py_list(feats.shift.tolist(), 32)}], dtype=np.intp)",
+         f"{P}_FIRST = np.array([{py_list(feats.first.tolist())}], dtype=np.intp)",
          "# input: pixel (ROW, COL), negated when NEG",
-         f"{P}_ROW = np.array([{_py_list(feats.rows.tolist())}], dtype=np.intp)",
-         f"{P}_COL = np.array([{_py_list(feats.cols.tolist())}], dtype=np.intp)",
-         f"{P}_NEG = np.array([{_py_list([int(v) for v in feats.neg], 32)}], dtype=bool)"]
+         f"{P}_ROW = np.array([{py_list(feats.rows.tolist())}], dtype=np.intp)",
+         f"{P}_COL = np.array([{py_list(feats.cols.tolist())}], dtype=np.intp)",
+         f"{P}_NEG = np.array([{py_list([int(v) for v in feats.neg], 32)}], dtype=bool)"]
     body = _NUMPY_BODY.replace("_P_", f"{P}_").replace("def P_compute", f"def {prefix}_compute")
     h, w = feats.height, feats.width
     return FamilyExport(code="\n".join(o) + "\n" + body, n_inputs=h * w, input_type="binary", value_type="binary",

@@ -125,7 +125,7 @@ def _scatter_of(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
 
 
 #: ``budget="auto"`` on images: this much cost per pixel (28 x 28: 6272, 8 x 8: 512); chosen by the rule and the
-#: development runs of docs/results/defaults.md
+#: development runs (docs/guide/budget.md says how the budget is chosen)
 BUDGET_PER_PIXEL = 8
 
 

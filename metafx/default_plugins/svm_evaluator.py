@@ -49,8 +49,8 @@ class CVLinearSVM(SetEvaluator):
     ``"packed"`` fold is fitted by :class:`~metafx.learn.svm.LiblinearOvR` (``LinearSVC.fit``
     with scikit-learn's per-fit validation switched off through its public ``config_context``).
     ``tol`` is liblinear's stopping tolerance: the default ``0.1`` stops earlier than
-    scikit-learn's ``1e-3`` and ranks candidate sets as ``1e-3`` does (measurements:
-    ``docs/results/speed.md``).  ``design="merge", tol=1e-3, max_train=None,
+    scikit-learn's ``1e-3`` and ranks candidate sets as ``1e-3`` does (measured by
+    ``benchmarks/bench_evaluator.py``).  ``design="merge", tol=1e-3, max_train=None,
     complement=False`` is the evaluator of metafx 0.x, value for value.
 
     ``max_train`` (default 2000) caps the samples each fold's SVM is fitted on: a longer
@@ -58,7 +58,7 @@ class CVLinearSVM(SetEvaluator):
     step of a search (drawn from its seed); the test parts stay whole.  Below
     ``max_train * n_splits / (n_splits - 1)`` samples (4000 with two folds) nothing changes;
     above, a step costs about what it costs at that size, plus predicting the rest (a
-    sparse product), so a search's time grows little beyond it (measurements: ``docs/results/speed.md``).
+    sparse product), so a search's time grows little beyond it (measured by ``benchmarks/bench_evaluator.py``).
     ``None`` fits on every training sample.
 
     ``complement`` (default 0.9): a binary column set on more than this share of the samples
@@ -68,7 +68,7 @@ class CVLinearSVM(SetEvaluator):
     apart.  liblinear's dual converges slowly on columns that are on for nearly every sample
     (negated features OR-ed over large shifts) and at once on their sparse complements; the
     default 0.9 changes the ranking of candidate sets little and ``True`` more
-    (measurements: ``docs/results/speed.md``).
+    (measured by ``benchmarks/bench_evaluator.py``).
 
     An empty feature set scores the accuracy of predicting the training majority class.
     """

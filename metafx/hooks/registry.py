@@ -1,6 +1,6 @@
 """Typed lookup of the components that plugins registered.
 
-A :class:`Registry` is built by calling every registration hook once; it knows
+A ``Registry`` is built by calling every registration hook once; it knows
 each component's kind, class and the plugin (and distribution) it came from.
 
 The kinds are ``"family"``, ``"describer"``, the three roles of a quality
@@ -9,15 +9,13 @@ evaluator -- ``"set-evaluator"`` (:class:`~metafx.plugin.SetEvaluator`),
 (:class:`~metafx.plugin.FeatureSelector`) -- ``"engine"`` and ``"dataset"``.
 The three evaluator roles are registered through one hook and share one
 namespace: a name belongs to one role only.  ``"evaluator"`` is the hook's
-umbrella: registering under it files a class under its role; looking names up
-under it (any of the three roles) still works for this release, with a
-``FutureWarning``.
+umbrella: registering under it files a class under its role; names are looked
+up under a role (:meth:`Registry.evaluator` finds one of any role).
 """
 
 from __future__ import annotations
 
 import difflib
-import warnings
 from dataclasses import dataclass
 from typing import Any, Generic, Iterator, Literal, TypeVar, overload
 
@@ -33,8 +31,8 @@ C = TypeVar("C", bound=type)
 EVALUATOR_KINDS = ("set-evaluator", "scorer", "selector")
 #: every component kind, in listing order
 KINDS = ("family", "describer", *EVALUATOR_KINDS, "engine", "dataset")
-#: the umbrella of the three evaluator roles: the kind of the hook ``metafx_register_evaluators``;
-#: as a lookup kind it is deprecated (a ``FutureWarning``; it goes in the next release)
+#: the umbrella of the three evaluator roles: the kind of the hook ``metafx_register_evaluators`` (a kind to
+#: register under, not to look names up under)
 EVALUATOR = "evaluator"
 
 _BASES: dict[str, tuple[type[base.Component], ...]] = {
@@ -58,13 +56,14 @@ def _word(kind: str, plural: bool = False) -> str:
     return many if plural else one
 
 
-def _check_kind(kind: Any, *, umbrella: bool = True) -> None:
+def _check_kind(kind: Any, *, umbrella: bool = False) -> None:
     if kind in KINDS or (umbrella and kind == EVALUATOR):
         return
-    close = difflib.get_close_matches(str(kind), [*KINDS, EVALUATOR], n=1, cutoff=0.5)
+    close = difflib.get_close_matches(str(kind), list(KINDS), n=1, cutoff=0.5)
     hint = f"; did you mean {close[0]!r}?" if close else ""
-    raise ValidationError(f"kind={kind!r} is not a component kind; allowed: {', '.join(KINDS)}"
-                          f" ('{EVALUATOR}', any of {', '.join(EVALUATOR_KINDS)}, is deprecated){hint}")
+    if kind == EVALUATOR:
+        hint = f"; an evaluator's kind is its role: {', '.join(EVALUATOR_KINDS)}"
+    raise ValidationError(f"kind={kind!r} is not a component kind; allowed: {', '.join(KINDS)}{hint}")
 
 
 def _unknown(what: str, name: str, names: list[str], plural: str) -> str:
@@ -72,11 +71,6 @@ def _unknown(what: str, name: str, names: list[str], plural: str) -> str:
     hint = f"; did you mean {close[0]!r}?" if close else ""
     return f"unknown {what} {name!r}; registered {plural}: {', '.join(names) or '(none)'}{hint}"
 
-
-def _warn_umbrella() -> None:
-    warnings.warn(f"the component kind '{EVALUATOR}' is renamed by role: 'set-evaluator' (SetEvaluator), 'scorer' "
-                  f"(FeatureScorer) or 'selector' (FeatureSelector); '{EVALUATOR}' as a lookup kind goes in the "
-                  "next release", FutureWarning, stacklevel=3)
 
 
 def evaluator_kind(cls: type) -> str | None:
@@ -126,7 +120,7 @@ class Registry:
         ``kind="evaluator"`` (the kind of the hook ``metafx_register_evaluators``) files the class under its
         role: ``"set-evaluator"``, ``"scorer"`` or ``"selector"`` (under each role whose base it subclasses).
         """
-        _check_kind(kind)
+        _check_kind(kind, umbrella=True)
         bases = _BASES[kind]
         if not isinstance(cls, type) or not issubclass(cls, bases):
             allowed = " or ".join(b.__name__ for b in bases)
@@ -155,18 +149,15 @@ class Registry:
             self._items[k][name] = Registration(k, name, cls, plugin, distribution)
 
     @overload
-    def get(self, kind: Literal["family"], name: str) -> type[base.FeatureFamily]: ...
+    def get(self, kind: Literal["family"], name: str) -> type[base.FeatureFamily[Any]]: ...
     @overload
-    def get(self, kind: Literal["describer"], name: str) -> type[base.MetaFeatureDescriber]: ...
+    def get(self, kind: Literal["describer"], name: str) -> type[base.MetaFeatureDescriber[Any]]: ...
     @overload
     def get(self, kind: Literal["set-evaluator"], name: str) -> type[base.SetEvaluator]: ...
     @overload
     def get(self, kind: Literal["scorer"], name: str) -> type[base.FeatureScorer]: ...
     @overload
     def get(self, kind: Literal["selector"], name: str) -> type[base.FeatureSelector]: ...
-    @overload
-    def get(self, kind: Literal["evaluator"], name: str) -> (
-            type[base.FeatureScorer] | type[base.SetEvaluator] | type[base.FeatureSelector]): ...
     @overload
     def get(self, kind: Literal["engine"], name: str) -> type[base.SearchEngine]: ...
     @overload
@@ -175,17 +166,11 @@ class Registry:
     def get(self, kind: str, name: str) -> type[Any]: ...
     def get(self, kind: str, name: str) -> type[Any]:
         """The class registered as ``kind`` under ``name``."""
-        if kind == EVALUATOR:
-            _warn_umbrella()
-            return self.evaluator(name).cls
         return self.registration(kind, name).cls
 
     def registration(self, kind: str, name: str) -> Registration:
         """The :class:`Registration` of ``name`` among the components of ``kind``."""
         _check_kind(kind)
-        if kind == EVALUATOR:
-            _warn_umbrella()
-            return self.evaluator(name)
         if name in self._items[kind]:
             return self._items[kind][name]
         other = next((k for k in EVALUATOR_KINDS if name in self._items[k]), None) if kind in EVALUATOR_KINDS else None
@@ -209,9 +194,6 @@ class Registry:
     def names(self, kind: str) -> list[str]:
         """The sorted names registered as ``kind``."""
         _check_kind(kind)
-        if kind == EVALUATOR:
-            _warn_umbrella()
-            return sorted({n for k in EVALUATOR_KINDS for n in self._items[k]})
         return sorted(self._items[kind])
 
     def __iter__(self) -> Iterator[Registration]:
@@ -221,9 +203,6 @@ class Registry:
 
     def __contains__(self, key: tuple[str, str]) -> bool:
         kind, name = key
-        if kind == EVALUATOR:
-            _warn_umbrella()
-            return any(name in self._items[k] for k in EVALUATOR_KINDS)
         return name in self._items.get(kind, {})
 
 

@@ -53,7 +53,7 @@ class FeatureClassifier(ClassifierMixin, BaseEstimator):
         The weight of every chosen feature (``result.n_features`` columns, in the order of
         ``result.features``); one row for two classes.  Features equal on every training
         sample are merged for the fit (one column ``sqrt(k)`` times their mean, see
-        :func:`metafx.learn.svm.merge_matrix`) and share their merged weight here, divided by
+        ``metafx.learn.svm.merge_matrix``) and share their merged weight here, divided by
         ``sqrt(k)``: the decision is ``result.transform(X) @ coef_.T + intercept_``, the
         merged model's on any data.
     intercept_ : ndarray of shape (1,) or (n_classes,)
@@ -64,6 +64,11 @@ class FeatureClassifier(ClassifierMixin, BaseEstimator):
 
     Notes
     -----
+    Images are binarized by the result's rule before the features are computed
+    (``result.binarize``: 0/1 images as they are, grey images at the
+    threshold the search used, other values refused), in ``fit`` as in ``predict``: the same inputs as
+    ``result.transform``, ``metafx predict`` and the exports.
+
     The decision of two classes is one column, positive for ``classes_[1]``; of more, one
     column per class (one-vs-rest), the largest wins.  An empty feature set (a result with
     no features) predicts the most frequent training class (``coef_`` has no columns).
@@ -180,7 +185,8 @@ class FeatureClassifier(ClassifierMixin, BaseEstimator):
 
     def _values(self, X: Any) -> FeatureValues:
         family, batch = self.result.feature_batch()
-        return family.compute(family.prepare(X), batch)
+        binarize = getattr(self.result, "binarize", None)  # images by the result's rule (SearchResult.input_rule)
+        return family.compute(family.prepare(X if binarize is None else binarize(X)), batch)
 
     def _set_input_shape(self, X: Any) -> None:
         shape = np.shape(X)

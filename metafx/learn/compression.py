@@ -380,9 +380,9 @@ class SRMResult:
         Indices of ``S~``: ``eps``-consistent with ``S``, margin ``>= gamma``.
     net : ndarray
         Indices of a ``gamma``-net of the witness (consistent with it).
-    bound : Bound
+    bound : ~metafx.learn.bounds.Bound
         The minimized objective at the chosen pair.
-    compression_bound : Bound
+    compression_bound : ~metafx.learn.bounds.Bound
         [C] Theorem 3(ii) for the net actually built (size ``len(net)``,
         ``eps`` = its disagreement with the labels on ``S``); it holds for any
         subset of the sample, so it needs no ``ddim``.

@@ -2,7 +2,7 @@
 
 The sample potential function classifier (their eqs. 8-9) is
 ``f_S(x) = argmax_k phi_k(x, S)``, ``phi_k(x, S) = (1/|S|) sum_{i: z_i = k} psi(x, x_i)``.
-:class:`metafx.neighbors.PotentialFunctionClassifier` implements it with the
+``metafx.neighbors.PotentialFunctionClassifier`` implements it with the
 Gaussian potential; the model-selection criterion ``h`` (eq. 17) is the
 ``potential-margin`` evaluator.  This module adds the paper's two bounds, each
 applied only where its assumptions hold; otherwise a
@@ -188,7 +188,7 @@ def pfr_bayes_bound(gap: float, n: int, n_classes: int, s: float, dim: int, *, k
     ``Gamma(x)`` is the gap between the two largest ``P_k p_k(x)``
     (:func:`potential_gap` computes it).  The formula is the paper's as
     printed; a Hoeffding step on the full range ``[-(2s)^d, (2s)^d]`` of the
-    sinc potential would give an exponent 4 times smaller (docs/results/bounds.md).
+    sinc potential would give an exponent 4 times smaller (docs/quality_map.md).
 
     Assumptions, checked where they can be (else ``ValidationError``):
 
@@ -201,7 +201,7 @@ def pfr_bayes_bound(gap: float, n: int, n_classes: int, s: float, dim: int, *, k
 
     Returns
     -------
-    Bound
+    ~metafx.learn.bounds.Bound
         ``value`` (= ``gap``, with ``train_error = 0``) is the probability bound,
         capped at nothing: values above 1 are vacuous.
     """
@@ -336,7 +336,7 @@ def pfr_margin_bound(X: Any, y: Any, sigma: float, alpha: float | Sequence[float
       potential (unbounded) raise ``ValidationError``;
     * ``alpha`` and ``sigma`` are fixed before seeing the sample (choosing
       ``sigma`` by the sample, e.g. by the h criterion, is outside the
-      theorem; see docs/results/bounds.md);
+      theorem; see docs/quality_map.md);
     * the sample is i.i.d. (not checkable).
 
     Examples

@@ -58,7 +58,7 @@ class RBFGridRegressor(RegressorMixin, BaseEstimator):
         The bump responses lie in [0, 1], so the penalty does not depend on
         the scale of the qualities.  Without it the least-squares fit is
         under-determined below 49 training features and unstable near 49
-        (values of ``alpha`` compared: docs/results/quality_map.md).
+        (see docs/quality_map.md).
     fit_intercept : bool, default True
 
     Attributes

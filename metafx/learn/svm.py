@@ -152,7 +152,7 @@ def linear_svc(C: float, M=None, max_iter: int = 2000, tol: float = 1e-3, dual: 
     Both of liblinear's solvers minimize the same objective; which is faster
     depends on the data.  Dense binary features (many of them nearly always on:
     negated pixels OR-ed over shifts) leave the dual coordinate descent crawling
-    (much slower than the primal; figures: ``docs/results/speed.md``), while on
+    (much slower than the primal; ``benchmarks/bench_evaluator.py`` measures it), while on
     sparse sets the dual is the faster one.  So: primal
     (``dual=False``) for a dense ``M``, dual for a sparse one, unless ``dual``
     says which.

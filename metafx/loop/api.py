@@ -28,7 +28,7 @@ DEFAULT_ENGINE = "guided"
 def search(
     X: Any,
     y: Any,
-    family: str | FeatureFamily = "pixel-and",
+    family: str | FeatureFamily[Any] = "pixel-and",
     budget: float | str = "auto",
     steps: int = DEFAULT_STEPS,
     engine: str | SearchEngine = DEFAULT_ENGINE,
@@ -61,20 +61,34 @@ def search(
         ``pixel-and``).
     y : array of shape (n,)
         Class labels.
-    family, engine, evaluator : str or instance
-        Registered names (see ``metafx plugins``) or constructed components.
-        The default engine, ``"guided"``, is the one that chose the best
-        features per unit of search time on development data; ``"mufasa"``
-        is the thesis's Algorithm 6 (see ``docs/results/defaults.md``).
+    family : str or ~metafx.plugin.FeatureFamily, default "pixel-and"
+        The candidate features and their meta-features: a registered family
+        name (``metafx plugins`` lists them; ``"pixel-and"``: ANDs of pixels
+        OR-ed over shifts, ``"tabular"`` with the tabular plugin) or a
+        constructed :class:`~metafx.plugin.FeatureFamily`.  Its constructor's
+        parameters go in ``family_params``.  See :doc:`/guide/families`.
     budget : float or "auto", default "auto"
         Total cost of the returned feature set (``pixel-and``: a feature with
         shift length ``a`` costs ``0.5 * (1 + a**2)``).  ``"auto"``: the
         family's default for ``X`` -- 8 per pixel for image families (6272
         on 28 x 28 images, 512 on 8 x 8 digits), 500 otherwise; the result's
-        ``budget`` holds the number used.
+        ``budget`` holds the number used.  See :doc:`/guide/budget`.
     steps : int, default 50
         Number of search steps (points evaluated).  The defaults are the
         same in the CLI and ``MetaFeatureExtractor``.
+    engine : str or ~metafx.plugin.SearchEngine, default "guided"
+        How the points are chosen: a registered engine name or a constructed
+        :class:`~metafx.plugin.SearchEngine`; its parameters go in
+        ``engine_params``.  ``"guided"`` (the default) is the engine that
+        chose the best features per unit of search time on development data
+        (:doc:`/results/defaults`); ``"mufasa"`` is the thesis's Algorithm 6;
+        ``"random"`` and ``"optuna"`` are baselines.  See :doc:`/engines`.
+    evaluator : str or ~metafx.plugin.SetEvaluator, default "cv-linear-svm"
+        How the quality of a feature set is measured: a registered evaluator
+        name or a constructed :class:`~metafx.plugin.SetEvaluator`; its
+        parameters go in ``evaluator_params``.  The default is the 2-fold
+        cross-validated accuracy of a linear SVM on the set's features.  See
+        :doc:`/evaluators`.
     seed : int or None, default 0
         Makes the search reproducible; ``None`` draws one (stored in the
         result).  ``random_state=`` is accepted as another name for it.
@@ -87,14 +101,20 @@ def search(
         logger (see ``verbose``).
     fixed : dict, optional
         Meta-features held fixed, e.g. ``{"shiftInvLen": 1}``.
-    family_params, engine_params, evaluator_params : dict, optional
-        Constructor parameters of the named components.
+    family_params : dict, optional
+        Constructor parameters of the family when ``family`` is a name.
+    engine_params : dict, optional
+        Constructor parameters of the engine when ``engine`` is a name (for
+        example ``{"n_init": 5}`` for ``guided``; :doc:`/engines` lists them).
+    evaluator_params : dict, optional
+        Constructor parameters of the evaluator when ``evaluator`` is a name.
     storage : str, optional
         Where finished steps are recorded so that a killed search resumes:
         a JSON-lines journal path (engines whose ``storage_kinds`` hold
         ``"journal"``: ``mufasa``, ``random``, ...) or an optuna storage --
         ``sqlite:///s.db``, ``postgresql://user:pw@host/db`` or a journal
-        file ``*.log`` -- (a ``"study"``: ``optuna``); see ``docs/engines.md``.
+        file ``*.log`` -- (a ``"study"``: ``optuna``); see :doc:`/engines` and
+        :doc:`/guide/resume`.
     study_name : str, optional
         The optuna study inside ``storage`` (default: derived from the search).
     oversample : float, default 1
@@ -112,19 +132,20 @@ def search(
     timeout : float, optional
         Seconds after which no new step starts; the result holds the steps
         finished by then (``metadata["stopped"] == "timeout"``).
-    warm_start : SearchResult, point or list of them, optional
-        Inductive transfer (thesis section 5.5) inside the search: the best
-        points of searches on related tasks with the same family.  ``mufasa``
-        and ``random`` evaluate them first (at most ``steps // 2``) and
-        ``mufasa`` goes on from the best; ``optuna``'s first trials take them
-        (as ``enqueue_trial``), so its sampler's model starts with them.  See :func:`metafx.loop.loop.warm_start_points`.
-        ``guided`` (the default) evaluates them first too, and every step of
-        the given results joins its model of quality as a prior observation
-        (:func:`metafx.loop.loop.prior_observations`): its model proposes from
-        the next step on.
-        A result of another family, another meta-feature space or other
-        image sizes is refused (:func:`check_warm_start`): its point would
-        mean something else here.
+    warm_start : ~metafx.SearchResult, dict or list, optional
+        Start from searches on related tasks with the same family (an
+        extension of this project: the thesis's section 5.5 transfers the
+        quality of features between tasks, see :func:`metafx.transfer_quality`,
+        and never starts a search from another's): the results, or their best
+        points.  ``mufasa`` and ``random`` evaluate the best points first (at
+        most ``steps // 2``) and ``mufasa`` goes on from the best;
+        ``optuna``'s first trials take them (as ``enqueue_trial``), so its
+        sampler's model starts with them.  ``guided`` (the default) evaluates
+        them first too, and every step of the given results joins its model of
+        quality as a prior observation: its model proposes from the next step
+        on.  A result of another family, another meta-feature space or other
+        image sizes is refused: its point would mean something else here.
+        See :doc:`/guide/transfer`.
     verbose : bool or int, default False
         Show the ``metafx`` logger's INFO lines on stderr during this search
         (a line every 10 steps when no bar is shown, and on resume) unless
@@ -142,11 +163,11 @@ def search(
         are then the chosen step's (its first score), and
         ``metadata["reselect"]`` holds the steps, both scores and the choice.
         Costs ``r`` evaluations; not when the steps live in an optuna study
-        (``optuna``); :meth:`SearchResult.bound` refuses.
+        (``optuna``); :meth:`metafx.SearchResult.bound` refuses.
 
     Returns
     -------
-    SearchResult
+    ~metafx.SearchResult
 
     Examples
     --------
@@ -170,7 +191,7 @@ def search(
 class _Checked(NamedTuple):
     """A search's components, built, and its checked numbers."""
 
-    family: FeatureFamily
+    family: FeatureFamily[Any]
     evaluator: SetEvaluator
     engine: SearchEngine
     steps: int
@@ -192,7 +213,7 @@ def _check_arguments(family: Any, evaluator: Any, engine: Any, family_params: An
 
 
 def _build_problem(checked: _Checked, X: Any, y: Any, budget: Any, *, fixed: Any, oversample: Any, prune_by: Any,
-                   warm_start: Any) -> tuple[SearchProblem, list, list]:
+                   warm_start: Any) -> tuple[SearchProblem, list[Any], list[Any]]:
     """The second phase of :func:`search`: the checked data, the budget, the problem, the warm-start points and
     the prior observations for an engine that takes them."""
     X_checked = checked.family.check_data(X)
@@ -206,7 +227,7 @@ def _build_problem(checked: _Checked, X: Any, y: Any, budget: Any, *, fixed: Any
     return problem, warm, prior
 
 
-def resolve_budget(budget: Any, family: FeatureFamily, X: Any) -> float:
+def resolve_budget(budget: Any, family: FeatureFamily[Any], X: Any) -> float:
     """The number a search's ``budget`` stands for: itself, or with ``"auto"`` the family's default for ``X``.
 
     ``X`` is the family's checked data (:meth:`~metafx.plugin.FeatureFamily.check_data`); a family without a
@@ -239,9 +260,9 @@ def resolve_seed(seed: Any, random_state: Any, *, default: Any = 0,
     return random_state
 
 
-def _dims(dimensions: Sequence[Any]) -> dict[str, tuple]:
+def _dims(dimensions: Sequence[Any]) -> dict[str, tuple[Any, ...]]:
     """What makes two spaces the same: each dimension's kind, range and choices (not its default or step)."""
-    out: dict[str, tuple] = {}
+    out: dict[str, tuple[Any, ...]] = {}
     name: Any
     low: Any
     high: Any
@@ -256,7 +277,7 @@ def _dims(dimensions: Sequence[Any]) -> dict[str, tuple]:
     return out
 
 
-def check_warm_start(warm_start: Any, family: FeatureFamily, space: Any) -> None:
+def check_warm_start(warm_start: Any, family: FeatureFamily[Any], space: Any) -> None:
     """Refuse warm-start results whose points mean something else in this search, with the reason.
 
     A :class:`SearchResult` must come from the same family, on images of the
@@ -304,7 +325,7 @@ def check_warm_start(warm_start: Any, family: FeatureFamily, space: Any) -> None
                                   "takes results of the same family over the same space")
 
 
-def _range_text(dim: tuple) -> str:
+def _range_text(dim: tuple[Any, ...]) -> str:
     kind, rng = dim
     if kind == "categorical":
         return f"choices {list(rng)}"

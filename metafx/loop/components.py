@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import warnings
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 import numpy as np
 
@@ -21,9 +20,7 @@ def make_component(kind: str, spec: Any, params: Mapping[str, Any] | None = None
 
     ``kind`` is one of ``"family"``, ``"describer"``, ``"set-evaluator"``,
     ``"scorer"``, ``"selector"``, ``"engine"``, ``"dataset"``; the instance must
-    be of that kind's base class (and of ``base`` when given).  ``"evaluator"``
-    (any of the three evaluator roles) still works for this release, with a
-    ``FutureWarning``.
+    be of that kind's base class (and of ``base`` when given).
 
     Examples
     --------
@@ -34,10 +31,7 @@ def make_component(kind: str, spec: Any, params: Mapping[str, Any] | None = None
     0.01
     """
     kind_bases = expected_base(kind)  # an unknown kind raises, listing the kinds
-    if kind == EVALUATOR:
-        warnings.warn(f"make_component({EVALUATOR!r}, ...): the kind is renamed by role: 'set-evaluator', 'scorer' "
-                      f"or 'selector'; {EVALUATOR!r} goes in the next release", FutureWarning, stacklevel=2)
-    what = EVALUATOR if kind in EVALUATOR_KINDS or kind == EVALUATOR else kind
+    what = EVALUATOR if kind in EVALUATOR_KINDS else kind
     if isinstance(spec, Component):
         if params:
             raise ValidationError(f"{what} parameters were given with an already constructed {what} {spec!r}")
@@ -50,7 +44,7 @@ def make_component(kind: str, spec: Any, params: Mapping[str, Any] | None = None
         if kind in EVALUATOR_KINDS and (kind, spec) not in reg and any((k, spec) in reg for k in EVALUATOR_KINDS):
             raise ValidationError(f"{what} {spec!r} is a {role_of(reg.evaluator(spec).cls)}, not a "
                                   f"{role_of(kind_bases[0])}{_others(kind_bases[0])}")
-        cls = reg.evaluator(spec).cls if kind == EVALUATOR else reg.get(kind, spec)
+        cls = reg.get(kind, spec)
         obj = cls.create(params)
     else:
         raise ValidationError(f"{what}={spec!r} must be a registered name or a {what} instance")
@@ -99,4 +93,4 @@ def load_dataset(name: str, **params: Any) -> tuple[np.ndarray, np.ndarray]:
     >>> X.shape, sorted(set(X.ravel().tolist()))
     ((1797, 8, 8), [0, 1])
     """
-    return make_component("dataset", name, params).load()
+    return cast("tuple[np.ndarray, np.ndarray]", make_component("dataset", name, params).load())

@@ -1,149 +1,18 @@
-"""Writing files so that nothing already on disk is lost (unique temporary file, fsync, atomic rename),
-and reading files that must be regular files of bounded size."""
+"""Writing files so that nothing already on disk is lost, and reading files that must be regular files of
+bounded size (:mod:`metafx.core.files`, where the one atomic writer lives), and the files of storages."""
 
 from __future__ import annotations
 
+import json
 import os
-import stat
-import tempfile
+from typing import Any, Iterable
 
-from ..core.exceptions import StorageError, ValidationError
+from ..core.exceptions import ValidationError
+from ..core.files import atomic_file, atomic_write_bytes, atomic_write_text, check_output_path, read_regular_file
 from .storage import journal_path
 
-__all__ = ["atomic_write_text", "atomic_write_bytes", "check_output_path", "read_regular_file", "storage_file",
-           "same_file"]
-
-
-def check_output_path(path: str | os.PathLike[str], what: str = "out") -> str:
-    """``path`` as a string when a file can be written there, else :class:`~metafx.ValidationError`.
-
-    Checked before a long computation: the directory exists and is writable,
-    and ``path`` is not a directory.
-    """
-    if not isinstance(path, (str, os.PathLike)) or os.fspath(path) == "":
-        raise ValidationError(f"{what}={path!r} must be a file path")
-    p = os.fspath(path)
-    if os.path.isdir(p):
-        raise ValidationError(f"{what}={p!r} is a directory; give a file path such as {os.path.join(p, 'result.json')!r}")
-    parent = os.path.dirname(os.path.abspath(p))
-    if not os.path.isdir(parent):
-        raise ValidationError(f"{what}={p!r}: directory {parent!r} does not exist")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise ValidationError(f"{what}={p!r}: directory {parent!r} is not writable")
-    if os.path.exists(p) and not os.access(p, os.W_OK):
-        raise ValidationError(f"{what}={p!r} exists and is not writable")
-    return p
-
-
-def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
-    """Replace ``path`` by a file holding ``text`` (UTF-8) so that no reader ever sees a partial file.
-
-    See :func:`atomic_write_bytes`.
-    """
-    atomic_write_bytes(path, text.encode("utf-8"))
-
-
-def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
-    """Replace ``path`` by a file holding ``data`` so that no reader ever sees a partial file.
-
-    The bytes go to a uniquely named temporary file in the same directory
-    (two writers never share one), are flushed and fsync-ed, then renamed over
-    ``path`` (atomic on POSIX and Windows); the directory is fsync-ed so the
-    rename survives a crash.  A file replaced keeps its permission bits (a
-    private ``0600`` or read-only ``0444`` file stays so); a new file gets
-    those of any new file (``0666`` less the umask).  On any failure (a full
-    disk, a kill) the temporary file is removed and
-    :class:`~metafx.StorageError` is raised; ``path`` keeps its old content.
-    """
-    p = os.fspath(path)
-    if os.path.isdir(p):
-        raise StorageError(f"cannot write {p!r}: it is a directory")
-    parent = os.path.dirname(os.path.abspath(p))
-    tmp = None
-    try:
-        try:
-            mode = stat.S_IMODE(os.stat(p).st_mode)
-        except FileNotFoundError:
-            mode = 0o666 & ~_umask()
-        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(p)}.", suffix=".tmp", dir=parent)
-        # mkstemp makes the file private (0600): give it the replaced file's mode, or a new file's
-        os.chmod(tmp, mode)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, p)
-        tmp = None
-        if hasattr(os, "O_DIRECTORY"):
-            dfd = os.open(parent, os.O_RDONLY | os.O_DIRECTORY)
-            try:
-                os.fsync(dfd)
-            finally:
-                os.close(dfd)
-    except OSError as e:
-        raise StorageError(f"cannot write {p!r}: {e.strerror or e}") from None
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-
-
-def read_regular_file(path: str | os.PathLike[str], max_bytes: int, what: str = "file", *,
-                      shown: str | None = None) -> bytes:
-    """The bytes of ``path``, which must be a regular file of at most ``max_bytes`` bytes.
-
-    A FIFO, a device (``/dev/zero``), a socket or a directory is refused
-    without blocking or reading (the file is opened non-blocking and checked
-    with ``fstat``); a longer file is refused after reading ``max_bytes + 1``
-    bytes at most.  Raises :class:`~metafx.ValidationError` naming ``what``
-    and the path (``shown``, when given, in its place); ``FileNotFoundError`` is
-    raised as it is (callers word it).
-    """
-    p = os.fspath(path)
-    q = p if shown is None else shown
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-    try:
-        fd = os.open(p, flags)
-    except FileNotFoundError:
-        raise
-    except IsADirectoryError:
-        raise ValidationError(f"{what} {q!r} is a directory") from None
-    except OSError as e:
-        raise ValidationError(f"cannot read {what} {q!r}: {e.strerror or e}") from None
-    try:
-        st = os.fstat(fd)
-        if stat.S_ISDIR(st.st_mode):
-            raise ValidationError(f"{what} {q!r} is a directory")
-        if not stat.S_ISREG(st.st_mode):
-            kind = "a FIFO (named pipe)" if stat.S_ISFIFO(st.st_mode) else \
-                "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else \
-                "a socket" if stat.S_ISSOCK(st.st_mode) else "not a regular file"
-            raise ValidationError(f"{what} {q!r} is {kind}; give a regular file")
-        if st.st_size > max_bytes:
-            raise ValidationError(f"{what} {q!r} has {st.st_size} bytes, more than the {max_bytes} accepted")
-        chunks = []
-        n = 0
-        while n <= max_bytes:
-            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - n))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            n += len(chunk)
-        if n > max_bytes:  # the file grew while read
-            raise ValidationError(f"{what} {q!r} has more than the {max_bytes} bytes accepted")
-        return b"".join(chunks)
-    except OSError as e:
-        raise ValidationError(f"cannot read {what} {q!r}: {e.strerror or e}") from None
-    finally:
-        os.close(fd)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+__all__ = ["atomic_file", "atomic_write_text", "atomic_write_bytes", "check_output_path", "read_regular_file",
+           "storage_file", "same_file", "check_not_an_input", "is_result_file", "check_keeps_results"]
 
 
 def storage_file(storage: object) -> str | None:
@@ -177,3 +46,42 @@ def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
     except OSError:
         pass
     return os.path.realpath(a) == os.path.realpath(b)
+
+
+def check_not_an_input(out: str | os.PathLike[str], inputs: Iterable[tuple[str, Any]], what: str = "--out") -> None:
+    """Refuse an output path that names one of the command's inputs (``(option, path)`` pairs; a path None is
+    skipped), compared as files: ``sub/../t.csv``, a symbolic link or a hard link to ``t.csv`` is ``t.csv``."""
+    for opt, path in inputs:
+        if path is None or not isinstance(path, (str, os.PathLike)) or not os.path.exists(path):
+            continue  # not a file (a registered dataset's name): nothing to destroy
+        if same_file(out, path):
+            raise ValidationError(f"{what}={os.fspath(out)!r} is the command's input {opt} {os.fspath(path)!r}: "
+                                  "writing there would destroy it; give another " + what)
+
+
+def is_result_file(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is an existing file holding a metafx result (JSON with ``family`` and ``trajectory``)."""
+    p = os.fspath(path)
+    try:
+        if not os.path.isfile(p) or os.path.getsize(p) > MAX_SNIFFED_BYTES:
+            return False
+        with open(p, "rb") as fh:
+            data = fh.read(MAX_SNIFFED_BYTES)
+        if not data.lstrip().startswith(b"{"):
+            return False
+        d = json.loads(data)
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(d, dict) and "family" in d and "trajectory" in d
+
+
+#: a result file larger than this is not recognised as one by :func:`is_result_file`
+MAX_SNIFFED_BYTES = 64 << 20
+
+
+def check_keeps_results(out: str | os.PathLike[str], content: str, what: str = "--out") -> None:
+    """Refuse to write ``content`` (features, C source, ...) over an existing metafx result file: replacing a
+    result by something else takes the explicit choice of removing it first."""
+    if is_result_file(out):
+        raise ValidationError(f"{what}={os.fspath(out)!r} holds a metafx result; writing {content} over it would "
+                              f"destroy it: give another {what} (or remove the result first)")

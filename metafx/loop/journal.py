@@ -26,7 +26,7 @@ most the step it was computing.
   journal that fails is refused with the line number, never half-read.
 * Each record carries ``crc32``, the CRC-32 of its canonical JSON (sorted
   keys, no spaces): an edited or damaged value that still parses is refused
-  too.  Records without it (journals written before) are read as they are.
+  too, and so is a record without it.
 """
 
 from __future__ import annotations
@@ -231,10 +231,11 @@ def _crc(d: Mapping[str, Any]) -> int:
 def _parse_record(raw: bytes, line: int, where: str) -> StepRecord:
     try:
         d = json.loads(raw.decode("utf-8"))
-        if isinstance(d, dict) and "crc32" in d:
-            crc = d.pop("crc32")
-            if isinstance(crc, bool) or not isinstance(crc, int) or crc != _crc(d):
-                raise ValueError(f"crc32={crc!r} does not match the record (edited or damaged)")
+        if not isinstance(d, dict) or "crc32" not in d:
+            raise ValueError("the record has no crc32 (edited, or not written by this metafx)")
+        crc = d.pop("crc32")
+        if isinstance(crc, bool) or not isinstance(crc, int) or crc != _crc(d):
+            raise ValueError(f"crc32={crc!r} does not match the record (edited or damaged)")
         rec = StepRecord.from_dict(d)
     except (ValueError, TypeError, UnicodeDecodeError, AttributeError, RecursionError) as e:
         raise StorageError(f"journal {where!r} is corrupt at line {line}: {e}") from None

@@ -3,23 +3,61 @@
 A pool worker blocked on its task queue does not notice that its parent was
 killed (SIGKILL leaves no chance to shut the pool down), and loky's workers
 and resource trackers would then live on, each holding its copy of the data.
-:func:`watch_parent`, run once in every worker as the pool's initializer,
-starts a daemon thread that ends the worker (``os._exit``) within
-``interval`` seconds of its parent's death (POSIX: the worker is handed to
+:func:`watch_parent`, run once in every worker as the pool's initializer
+(:func:`pool_config`: joblib's public ``parallel_config`` with the loky
+backend's ``initializer``), ends the worker at once when its parent is gone
+already, and else starts a daemon thread that ends it (``os._exit``) within
+``interval`` seconds of the parent's death (POSIX: the worker is handed to
 another parent).  The resource trackers then see their last client go and
-exit by themselves.
+exit by themselves.  Another backend chosen with ``joblib.parallel_config``
+(a Dask cluster, threads) is kept as it is.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import socket
 import threading
 import time
+from typing import Any
 
-__all__ = ["watch_parent", "loky_backend"]
+import joblib
+import joblib.parallel
+
+__all__ = ["watch_parent", "parent_id", "host_id", "pool_config", "INTERVAL"]
 
 #: seconds between two looks at the parent
 INTERVAL = 0.5
+_watched: set[int] = set()
+_lock = threading.Lock()
+
+
+def host_id() -> str:
+    """This machine: host name and boot id."""
+    boot = ""
+    with contextlib.suppress(OSError):
+        with open("/proc/sys/kernel/random/boot_id") as fh:
+            boot = fh.read().strip()[:8]
+    return f"{socket.gethostname()}/{boot}"
+
+
+_HOST = host_id()
+
+
+def parent_id() -> tuple[str, int]:
+    """This process as the parent of pool workers: ``(host, pid)``."""
+    return _HOST, os.getpid()
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
 
 
 def _watch(parent: int, interval: float) -> None:
@@ -29,33 +67,38 @@ def _watch(parent: int, interval: float) -> None:
             os._exit(1)
 
 
-def watch_parent(parent: int, interval: float = INTERVAL) -> None:
-    """End this process when ``parent`` (the pid that started it) is no longer its parent."""
-    if os.name != "posix":
-        return
-    if os.getppid() != parent:  # the parent died while this worker started
-        os._exit(1)
+def watch_parent(parent: int | tuple[str, int], interval: float = INTERVAL) -> bool:
+    """End this process when ``parent`` (a pid, or :func:`parent_id` of the process that started it) is no
+    longer its parent; whether this process watches ``parent`` (started now, or by an earlier call).
+
+    A child whose parent died already ends at once.  Nothing happens (False) in ``parent`` itself, on
+    another host, in a live process that is not ``parent``'s child, or off POSIX."""
+    host, parent = parent if isinstance(parent, tuple) else (_HOST, parent)
+    if os.name != "posix" or host != _HOST or os.getpid() == parent:
+        return False
+    if os.getppid() != parent:
+        if _gone(parent):  # the parent died before this worker ran its first task
+            os._exit(1)
+        return False
+    with _lock:
+        if parent in _watched:
+            return True
+        _watched.add(parent)
     threading.Thread(target=_watch, args=(parent, interval), name="metafx-lifeline", daemon=True).start()
+    return True
 
 
-def loky_backend():
-    """The active joblib backend with :func:`watch_parent` as worker initializer when it is loky
-    (joblib's default); None (keep the active backend) otherwise or when an initializer is set.
-
-    The loky backend class is looked up in joblib's public registry of backends (``joblib.parallel.BACKENDS``,
-    where ``register_parallel_backend`` puts them), not imported from joblib's private module."""
+def pool_config() -> Any:
+    """The joblib configuration a pool of this process is made under: the loky backend with
+    :func:`watch_parent` as its workers' initializer when loky is the active backend (joblib's
+    default), no initializer is set and joblib's backends take executor arguments (joblib 1.3's do not);
+    the active configuration as it is otherwise."""
+    active, _ = joblib.parallel.get_active_backend()
+    with joblib.parallel_config(backend="loky"):
+        loky, _ = joblib.parallel.get_active_backend()
+    if type(active) is not type(loky) or "initializer" in getattr(active, "backend_kwargs", {}):
+        return contextlib.nullcontext()
     try:
-        from joblib.parallel import BACKENDS, get_active_backend
-    except ImportError:  # a joblib that moved them: keep the active backend (workers then outlive a killed parent)
-        return None
-    LokyBackend = BACKENDS.get("loky")
-    if LokyBackend is None:  # a joblib without loky
-        return None
-    active, _ = get_active_backend()
-    if type(active) is not LokyBackend or "initializer" in getattr(active, "backend_kwargs", {}):
-        return None
-    kwargs = {**getattr(active, "backend_kwargs", {}), "initializer": watch_parent, "initargs": (os.getpid(),)}
-    try:
-        return LokyBackend(**kwargs)
-    except TypeError:  # a joblib whose backends take no executor arguments
-        return None
+        return joblib.parallel_config(backend="loky", initializer=watch_parent, initargs=(parent_id(),))
+    except TypeError:  # a joblib whose backends take no executor arguments (1.3): the pool's workers then
+        return contextlib.nullcontext()  # outlive a killed parent, as they do without metafx

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import sys
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator, TextIO, cast
 
 from ..core.exceptions import ValidationError
 
@@ -22,7 +22,13 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _FORMAT = "[metafx %(asctime)s] %(message)s"
 
 
-class _StderrHandler(logging.StreamHandler):
+if TYPE_CHECKING:
+    _Handler = logging.StreamHandler[TextIO]
+else:
+    _Handler = logging.StreamHandler
+
+
+class _StderrHandler(_Handler):
     """The handler metafx adds (recognized so that it is added once); writes to the current ``sys.stderr``."""
 
     def __init__(self) -> None:
@@ -30,17 +36,17 @@ class _StderrHandler(logging.StreamHandler):
         self.setFormatter(logging.Formatter(_FORMAT, "%H:%M:%S"))
 
     @property
-    def stream(self):
+    def stream(self) -> TextIO:
         return sys.stderr
 
     @stream.setter
-    def stream(self, value) -> None:  # logging.StreamHandler sets it in __init__
+    def stream(self, value: TextIO) -> None:  # logging.StreamHandler sets it in __init__
         pass
 
 
 def _level(level: int | str) -> int:
     if isinstance(level, str) and level.upper() in LOG_LEVELS:
-        return getattr(logging, level.upper())
+        return cast("int", getattr(logging, level.upper()))
     if isinstance(level, int) and not isinstance(level, bool) and level >= 0:
         return level
     raise ValidationError(f"log level {level!r} is not allowed; allowed: {', '.join(LOG_LEVELS)} or an int")

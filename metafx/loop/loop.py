@@ -199,7 +199,7 @@ def prior_observations(warm_start: Any, space: Any) -> list[PriorObservation]:
 
     The point is the one the engine proposed (``metadata["proposed_points"]``, which ``guided`` keeps: its
     records hold the mean meta-features of the drawn set) or else the record's, fitted to ``space`` as
-    :func:`warm_start_points` fits points; portfolio steps (no point) and steps of non-finite quality are left
+    ``warm_start_points`` fits points; portfolio steps (no point) and steps of non-finite quality are left
     out, and points given as such (dicts) carry no quality and give none.  In result order, then step order.
     """
     items = _warm_items(warm_start)
@@ -290,16 +290,16 @@ def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed
                store: StepStore | None = None, prior: Sequence[PriorObservation] = ()) -> SearchResult:
     """Run ``engine`` on ``problem`` for ``steps`` steps and return the result (see the module docstring).
 
-    ``storage`` (with ``study_name``) names the step store (:func:`open_store`); ``store``: a store
+    ``storage`` (with ``study_name``) names the step store (``open_store``); ``store``: a store
     made by the caller instead (e.g. a shared study that must exist).
 
     ``warm_start``: valid points of ``problem.space`` that were good on related tasks (see
-    :func:`warm_start_points`), handed to the engine before step 1.  ``prior``: every step of those
-    searches (:func:`prior_observations`), handed to an engine whose ``uses_prior`` is true after the points
+    ``warm_start_points``), handed to the engine before step 1.  ``prior``: every step of those
+    searches (``prior_observations``), handed to an engine whose ``uses_prior`` is true after the points
     and recorded in the search's signature (a count and a digest); other engines never see them.
 
     ``reselect = r > 1``: the ``r`` best steps' sets are scored once more on a fresh split (the
-    evaluator with another seed, :func:`reselect_seed`) and the result keeps the one with the best
+    evaluator with another seed, ``reselect_seed``) and the result keeps the one with the best
     mean of its two scores (see :func:`metafx.search`); None: the engine's ``reselect``.
     """
     cap, reselect, n_jobs, timeout = _checked(engine, steps, reselect, n_jobs, timeout, callbacks)

@@ -14,13 +14,12 @@ their parent.  ``joblib.parallel_config(backend=...)`` chooses another backend
 from __future__ import annotations
 
 import time
-import warnings
 from typing import Any, Sequence
 
 import joblib
 
 from ..core.base import Candidate
-from .lifeline import loky_backend
+from .lifeline import pool_config
 from .problem import Evaluation, SearchProblem, step_rng, summary_point
 
 __all__ = ["EvaluationPool", "evaluate_candidate"]
@@ -38,10 +37,8 @@ def evaluate_candidate(problem: SearchProblem, candidate: Candidate, engine: Any
 
 
 class EvaluationPool:
-    """A pool that evaluates lists of candidates in this process (``n_jobs = 1``) or in joblib worker processes.
-
-    (Named ``Evaluator`` before; that name still works for one release, with a FutureWarning.)
-    """
+    """A pool that evaluates lists of candidates in this process (``n_jobs = 1``) or in joblib worker processes
+    (the active joblib backend: loky unless ``joblib.parallel_config`` says otherwise)."""
 
     def __init__(self, problem: SearchProblem, engine: Any, n_jobs: int) -> None:
         self.problem = problem
@@ -54,8 +51,8 @@ class EvaluationPool:
             return [evaluate_candidate(self.problem, c, self.engine if c.how == "engine" else None)
                     for c in candidates]
         if self._parallel is None:
-            # workers end with this process even when it is killed (metafx.loop.lifeline)
-            self._parallel = joblib.Parallel(n_jobs=self.n_jobs, backend=loky_backend())
+            with pool_config():  # workers end with this process even when it is killed (metafx.loop.lifeline)
+                self._parallel = joblib.Parallel(n_jobs=self.n_jobs)
             self._parallel.__enter__()
         task = joblib.delayed(evaluate_candidate)
         return list(self._parallel(task(self.problem, c, self.engine if c.how == "engine" else None)
@@ -72,10 +69,3 @@ class EvaluationPool:
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
-
-def __getattr__(name: str) -> Any:
-    if name == "Evaluator":  # renamed: it is a process pool, not a component of the "evaluator" kind
-        warnings.warn("metafx.loop.parallel.Evaluator is renamed EvaluationPool; the old name goes in the next "
-                      "release", FutureWarning, stacklevel=2)
-        return EvaluationPool
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -16,6 +15,7 @@ import numpy as np
 from ..core import __version__
 from ..core.base import Candidate, FeatureFamily, SetEvaluator, fill_budget
 from ..core.exceptions import ValidationError
+from ..core.files import physical_memory
 from ..core.values import MetaFeatureSpace, StepRecord
 from ..hooks.manager import get_registry
 from .checks import MAX_FEATURES_PER_SAMPLE, check_fixed
@@ -59,7 +59,7 @@ class SearchProblem:
 
     def __init__(
         self,
-        family: FeatureFamily,
+        family: FeatureFamily[Any],
         X: np.ndarray,
         y: np.ndarray,
         evaluator: SetEvaluator,
@@ -108,12 +108,11 @@ class SearchProblem:
     def check_size(self, min_cost: float, memory: float | None = None) -> None:
         """Refuse a budget whose feature set cannot fit in memory, before allocating anything.
 
-        A step may hold ``oversample * budget / min_cost`` features; each takes
-        about ``512 + 8 * n_samples`` bytes (measured for ``pixel-and`` on
-        digits: 0.47 KB + 4 B per sample and feature; 8 B per sample covers a
-        float64 column).  More than the machine's physical memory is refused
+        A step may hold ``oversample * budget / min_cost`` features; each is
+        counted as ``512 + 8 * n_samples`` bytes (a float64 column and the
+        feature's description).  More than the machine's physical memory is refused
         with the figures.  So is one allowing more than
-        :data:`~metafx.loop.checks.MAX_FEATURES_PER_SAMPLE` features per
+        ``MAX_FEATURES_PER_SAMPLE`` features per
         training sample (and more than 10,000 in all): the final linear fit on
         such a set runs for minutes and takes gigabytes (docs/reliability.md).
         """
@@ -221,6 +220,21 @@ class SearchProblem:
         return Evaluation(dict(point), batch, quality, float(np.sum(batch.costs)), len(batch),
                           {"draw": t1 - t0, "compute": t2 - t1, "evaluate": t3 - t2})
 
+    def columns_quality(self, batch: Any) -> float | None:
+        """The evaluator's score of the table's columns alone (the empty set), at the search's seed, when it
+        scores a set beside them: an evaluator with ``with_columns`` true (the tabular plugin's ``cv-linear``,
+        ``cv-tree``) given values that carry ``columns``; else None.
+
+        The search's quality of such a set is that of the columns *and* the features, which is not what the
+        features alone (``result.transform``) score: the result records both, so that what the features add
+        is seen (``metadata["columns_quality"]``)."""
+        if not getattr(self.evaluator, "with_columns", False):
+            return None
+        values = self.family.compute(self.prepared, batch.take([]))
+        if getattr(values, "columns", None) is None:
+            return None
+        return float(self.evaluator.evaluate(values, self.y, random_state=self.eval_seed))
+
     def make_result(
         self,
         engine: Any,
@@ -251,6 +265,10 @@ class SearchProblem:
             "plugins": plugin_provenance(get_registry(), {"family": family.name, "engine": engine.name,
                                                           "evaluator": self.evaluator.name}),
         }
+        if best is not None:
+            base = self.columns_quality(best.batch)
+            if base is not None:
+                meta["columns_quality"] = base
         meta.update(metadata or {})
         return SearchResult(
             family=family.name,
@@ -345,10 +363,8 @@ def problem_signature(engine: Any, problem: SearchProblem, seed: int, *,
                       exclude_params: Sequence[str] = ()) -> dict[str, Any]:
     """Everything that determines a search's steps (not its length ``steps``,
     so a finished search can be extended)."""
-    omits = getattr(engine, "signature_omits", {})
-    params = {k: v for k, v in engine.get_params().items()
-              if k not in exclude_params and not (k in omits and v == omits[k])}
-    return _jsonable({
+    params = {k: v for k, v in engine.get_params().items() if k not in exclude_params}
+    out: dict[str, Any] = _jsonable({
         "engine": engine.name,
         "engine_params": params,
         "family": problem.family.name,
@@ -362,6 +378,7 @@ def problem_signature(engine: Any, problem: SearchProblem, seed: int, *,
         "seed": seed,
         "data": data_fingerprint(problem),
     })
+    return out
 
 
 def signature_digest(signature: Mapping[str, Any]) -> str:
@@ -384,9 +401,4 @@ def _jsonable(obj: Any) -> Any:
     return repr(obj)
 
 
-def _physical_memory() -> float | None:
-    """Bytes of physical memory (None when the platform does not say)."""
-    try:
-        return float(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
-    except (AttributeError, ValueError, OSError):
-        return None
+_physical_memory = physical_memory  # the machine's memory (metafx.core.files)

@@ -6,12 +6,12 @@ import importlib
 import json
 import math
 import os
-import warnings
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 import numpy as np
 
+from ..core.binarization import BINARY, InputRule
 from ..core.exceptions import MetafxError, UnknownComponentError, ValidationError
 from ..core.values import MetaFeatureSpace, StepRecord
 from ..hooks.manager import get_registry
@@ -41,6 +41,12 @@ class SearchResult:
     or one row for two classes, positive for ``classes[1]``); the predicted class is
     ``classes[argmax]`` (two classes: ``classes[1]`` where the decision is ``> 0``).
     :meth:`metafx.FeatureClassifier.from_result` makes it a scikit-learn classifier again.
+
+    ``binarization`` (image families; ``None``: kept by no search before it) is how the training images
+    were binarized, ``{"threshold": T, "range": [low, high], "seen": [min, max]}`` (``threshold`` null:
+    they were 0/1): ``input_rule`` applies it to new images in :meth:`transform`,
+    :class:`metafx.FeatureClassifier`, ``metafx transform`` / ``predict`` and the exports (see
+    ``metafx.core.binarization``).
     """
 
     family: str
@@ -62,24 +68,12 @@ class SearchResult:
     holdout_error: float | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
     classifier: dict[str, Any] | None = None
+    binarization: dict[str, Any] | None = None
 
     # ---------------------------------------------------------------- features
     @property
     def n_features(self) -> int:
         return len(self.features)
-
-    @property
-    def test_error(self) -> float | None:
-        """Renamed :attr:`holdout_error` (the old name works for one release, with a FutureWarning)."""
-        warnings.warn("SearchResult.test_error is renamed holdout_error; the old name goes in the next release",
-                      FutureWarning, stacklevel=2)
-        return self.holdout_error
-
-    @test_error.setter
-    def test_error(self, value: float | None) -> None:
-        warnings.warn("SearchResult.test_error is renamed holdout_error; the old name goes in the next release",
-                      FutureWarning, stacklevel=2)
-        self.holdout_error = value
 
     @property
     def quality_label(self) -> str:
@@ -88,7 +82,7 @@ class SearchResult:
         label = self.metadata.get("quality_label") if isinstance(self.metadata, dict) else None
         return label if isinstance(label, str) and label else f"quality ({self.evaluator})"
 
-    def get_family(self):
+    def get_family(self) -> Any:
         """A family instance able to compute ``features`` (from the registry).
 
         When the family is not registered (its plugin is not installed), the
@@ -101,7 +95,7 @@ class SearchResult:
             raise UnknownComponentError(f"{e}{missing_plugin_hint(self.metadata, 'family', self.family)}") from None
         return cls(**self.family_params)
 
-    def feature_batch(self):
+    def feature_batch(self) -> tuple[Any, Any]:
         """``features`` as the family's internal batch object."""
         cached = self.__dict__.get("_batch_cache")
         if cached is None or cached[0] is not self.features:
@@ -110,20 +104,50 @@ class SearchResult:
             self.__dict__["_batch_cache"] = cached
         return cached[1], cached[2]
 
+    @property
+    def input_rule(self) -> InputRule | None:
+        """How new images are binarized (an ``InputRule`` of ``metafx.core.binarization``): the stored
+        ``binarization``; for a result that keeps none, the threshold ``metafx search`` recorded in
+        ``metadata["data"]`` (results written before the field), else 0/1 images expected.  None for
+        families that do not read images."""
+        if self.binarization is not None:
+            return InputRule.from_dict(self.binarization)
+        try:
+            cls = get_registry().get("family", self.family)
+        except UnknownComponentError:
+            return None
+        if getattr(cls, "data_kind", None) != "binary-image":
+            return None
+        data = self.metadata.get("data") if isinstance(self.metadata, dict) else None
+        t = data.get("threshold") if isinstance(data, dict) else None
+        if isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t):
+            return InputRule.of_threshold(t)
+        return BINARY
+
+    def binarize(self, X: Any, name: str = "X") -> Any:
+        """``X`` binarized by :attr:`input_rule` (uint8 0/1), or :class:`~metafx.ValidationError` naming
+        ``name``, the values found and what the result expects; ``X`` unchanged for families that do not
+        read images."""
+        rule = self.input_rule
+        return X if rule is None else rule.apply(X, name)
+
     def transform(self, X: np.ndarray) -> np.ndarray:
-        """Compute the chosen features on ``X``: an ``(n_samples, n_features)`` 0/1 array."""
+        """Compute the chosen features on ``X``: an ``(n_samples, n_features)`` 0/1 array.
+
+        Images are binarized first by :attr:`input_rule` (0/1 images as they are; grey images by the
+        threshold the search used, or refused when their values do not fit it)."""
         family, batch = self.feature_batch()
-        return family.transform(X, batch)
+        return cast("np.ndarray", family.transform(self.binarize(X), batch))
 
     def feature_names(self) -> list[str]:
         family, batch = self.feature_batch()
-        return family.feature_names(batch)
+        return cast("list[str]", family.feature_names(batch))
 
     @property
     def qualities(self) -> np.ndarray:
         return np.array([r.quality for r in self.trajectory])
 
-    def fit_classifier(self, X: Any, y: Any, *, keep: bool = True, **params: Any):
+    def fit_classifier(self, X: Any, y: Any, *, keep: bool = True, **params: Any) -> Any:
         """A :class:`metafx.FeatureClassifier` on these features, fitted on ``(X, y)``.
 
         ``params`` go to its constructor (``C=None``: chosen by CV on ``(X, y)``, ``Cs``,
@@ -149,8 +173,9 @@ class SearchResult:
     def to_dict(self) -> dict[str, Any]:
         d = {k: getattr(self, k) for k in self.__dataclass_fields__}
         d["trajectory"] = [r.to_dict() for r in self.trajectory]
-        if d["classifier"] is None:  # files without a classifier stay readable by metafx before the field
-            del d["classifier"]
+        for key in ("classifier", "binarization"):  # files without them stay readable by metafx before the fields
+            if d[key] is None:
+                del d[key]
         d["format_version"] = FORMAT_VERSION
         return d
 
@@ -162,7 +187,7 @@ class SearchResult:
         coerced (``"false"`` is no boolean, ``1.7`` no coordinate).  A
         ``checksum`` (written by :meth:`to_json`) must match the content.
         """
-        return result_from_dict(cls, d)
+        return cast("SearchResult", result_from_dict(cls, d))
 
     def to_json(self, path: str | os.PathLike[str] | None = None, indent: int | None = 1) -> str:
         """The result as strict JSON (returned; also written to ``path`` when given).
@@ -241,7 +266,7 @@ class SearchResult:
                 f"at step {self.best_step}, n_features={self.n_features}, total_cost={self.total_cost:g}{test})")
 
     # ---------------------------------------------------------------- tables
-    def trajectory_frame(self):
+    def trajectory_frame(self) -> Any:
         """The trajectory as a pandas DataFrame, one row per step (as optuna's ``trials_dataframe``).
 
         Columns: ``step``, ``quality``, ``best_quality`` (best so far),
@@ -273,7 +298,7 @@ class SearchResult:
         cols = ["step", "quality", "best_quality", "accepted", "n_features", "cost", "seconds", "kind"]
         return pd.DataFrame(rows, columns=cols + [c for c in (rows[0] if rows else {}) if c not in cols])
 
-    def feature_table(self, X: Any = None, y: Any = None, *, scorer: str = "infogain"):
+    def feature_table(self, X: Any = None, y: Any = None, *, scorer: str = "infogain") -> Any:
         """The chosen features as a pandas DataFrame, one row per feature.
 
         Columns: ``name`` (readable description), ``cost``, the family's
@@ -318,15 +343,24 @@ class SearchResult:
         return table
 
     def summary(self) -> str:
-        pt = describe_point(self.space, self.best_point)
+        """A few lines a person reads: the search, the best step (a point, or what a portfolio step joined), its
+        quality (and, where ``reselect`` kept another step than the best first score, why), the features."""
+        best = f"best point: {describe_point(self.space, self.best_point)} (step {self.best_step})"
         if not self.best_point and any(r.step == self.best_step and r.kind == "portfolio" for r in self.trajectory):
-            pt = "none: a portfolio step, the union of the best sets found before it"
+            best = f"best set: step {self.best_step}, {portfolio_words(self.metadata, self.best_step)}"
         lines = [
             f"engine {self.engine}, family {self.family}, evaluator {self.evaluator}, budget {self.budget:g}",
-            f"best point: {pt} (step {self.best_step})",
+            best,
             f"best {self.quality_label}: {self.best_quality:.4f}",
-            f"features: {self.n_features}, total cost {self.total_cost:g}",
         ]
+        base = self.metadata.get("columns_quality") if isinstance(self.metadata, dict) else None
+        if isinstance(base, (int, float)) and math.isfinite(self.best_quality):
+            lines.insert(3, f"  (the table's columns with the chosen features; the columns alone score {base:.4f}: "
+                            f"the features add {self.best_quality - base:+.4f})")
+        why = reselect_words(self.metadata)
+        if why:
+            lines.append(why)
+        lines.append(f"features: {self.n_features}, total cost {self.total_cost:g}")
         if self.holdout_error is not None:
             lines.append(f"held-out error: {100 * self.holdout_error:.2f} % (linear SVM on the chosen features)")
         return "\n".join(lines)
@@ -353,8 +387,8 @@ class SearchResult:
         return engine
 
     def bound(self, delta: float = 0.05, gamma: float = 1.0, *, train_error: float | None = None,
-              fat_d: float | None = None, steps: int | None = None, space_size: float | None = None):
-        """Thesis Theorem 5.1 for this search (see :func:`metafx.bounds.mufasa_bound`).
+              fat_d: float | None = None, steps: int | None = None, space_size: float | None = None) -> Any:
+        """Thesis Theorem 5.1 for this search (see :func:`metafx.bounds.mufasa_bound <metafx.learn.bounds.mufasa_bound>`).
 
         The theorem counts the feature sets a search can return through the
         data's only influence on it: accepting or rejecting the point of each
@@ -408,7 +442,7 @@ class SearchResult:
         return b
 
 
-def _pandas(what: str):
+def _pandas(what: str) -> Any:
     try:
         import pandas as pd
     except ImportError:  # pragma: no cover - pandas is in the test extra
@@ -446,6 +480,41 @@ def plugin_provenance(registry: Any, components: Mapping[str, str]) -> dict[str,
 
 #: the component kind of a result's field, where the two differ
 _FIELD_KINDS = {"evaluator": "set-evaluator"}
+
+
+def _steps_words(steps: list[int]) -> str:
+    """``5``, ``5 and 11``, ``5, 11 and 35``."""
+    words = [str(s) for s in steps]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def portfolio_words(metadata: Mapping[str, Any], step: int) -> str:
+    """What the portfolio step ``step`` is, in words: ``the union of the sets of steps 5, 11 and 35`` (from the
+    engine's ``metadata["portfolio_sources"]``; a general phrase for results written without it)."""
+    sources = (metadata.get("portfolio_sources") or {}).get(str(step)) if isinstance(metadata, Mapping) else None
+    if isinstance(sources, list) and sources and all(isinstance(s, int) for s in sources):
+        return f"a portfolio step: the union of the sets of step{'s' if len(sources) > 1 else ''} {_steps_words(sources)}"
+    if sources == "prior":
+        return "a portfolio step: the union of sets drawn at the related tasks' best points (warm start)"
+    return "a portfolio step: the union of the best sets found before it"
+
+
+def reselect_words(metadata: Mapping[str, Any]) -> str:
+    """Where ``reselect`` kept another step than the one of the best first score: which, and why (``""`` else)."""
+    r = metadata.get("reselect") if isinstance(metadata, Mapping) else None
+    if not isinstance(r, Mapping):
+        return ""
+    try:
+        steps, first, second = list(r["steps"]), list(r["qualities"]), list(r["second_qualities"])
+        chosen = r["chosen_step"]
+        k = steps.index(chosen)
+    except (KeyError, TypeError, ValueError):
+        return ""
+    if k == 0:
+        return ""
+    return (f"reselect: step {chosen} kept, not step {steps[0]} (best first score {first[0]:.4f}, then "
+            f"{second[0]:.4f}): of the {len(steps)} best steps ({_steps_words(steps)}), scored again on a fresh split, "
+            f"it has the best mean of two scores ({first[k]:.4f}, {second[k]:.4f})")
 
 
 def describe_point(space: Mapping[str, Any] | None, point: Mapping[str, Any]) -> str:

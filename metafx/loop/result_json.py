@@ -10,8 +10,9 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
+from ..core.binarization import InputRule
 from ..core.exceptions import MetafxError, UnknownComponentError, ValidationError
 from ..core.values import StepRecord
 
@@ -90,7 +91,7 @@ def _opened(d: Any, fields: set[str]) -> dict[str, Any]:
     missing = [k for k in _REQUIRED if k not in d]
     if missing:
         raise ValidationError(f"fields missing from result JSON: {missing}")
-    return d
+    return cast("dict[str, Any]", d)
 
 
 def _check_fields(d: dict[str, Any]) -> None:
@@ -123,6 +124,8 @@ def _check_fields(d: dict[str, Any]) -> None:
              "null or a number in [0, 1]")
     if d.get("classifier") is not None:
         _check_classifier(d["classifier"], len(d["features"]))
+    if d.get("binarization") is not None:
+        InputRule.from_dict(d["binarization"])
     meta = d.get("metadata")
     if isinstance(meta, dict) and "space_size" in meta and meta["space_size"] is None:
         meta["space_size"] = math.inf  # strict JSON's inf: a continuous space

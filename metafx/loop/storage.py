@@ -42,8 +42,11 @@ import re
 import sqlite3
 import threading
 import time
-from typing import Any, Callable
+from typing import Any, Callable, cast
 from urllib.parse import parse_qsl, quote, unquote, urlencode
+
+import optuna
+from optuna.storages.journal import JournalFileBackend, JournalFileOpenLock
 
 from ..core.exceptions import StorageError, ValidationError
 from .checks import storage_damage
@@ -60,6 +63,12 @@ PASSWORD_ENV = "METAFX_STORAGE_PASSWORD"
 DEFAULT_RETRY_SECONDS = 60.0
 _SECRET_KEYS = {"password", "passwd", "pwd", "pass", "sslpassword", "secret", "token", "access_token"}
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*://)")
+
+
+#: the storage objects accepted as they are: optuna's public storage classes (the gRPC proxy from optuna 4.2)
+_STORAGE_CLASSES: tuple[type, ...] = tuple(
+    c for c in (optuna.storages.RDBStorage, optuna.storages.JournalStorage, optuna.storages.InMemoryStorage,
+                getattr(optuna.storages, "GrpcStorageProxy", None)) if c is not None)
 
 
 def describe_storage_forms() -> str:
@@ -123,7 +132,7 @@ def mask_url(url: Any) -> str:
     url = str(url)
     p = _parts(url)
     if p is None:
-        return url
+        return cast("str", url)
     try:
         from sqlalchemy.engine import make_url
 
@@ -155,7 +164,7 @@ def scrub(text: Any, url: Any) -> str:
     text = str(text)
     for s in _secrets(str(url)):
         text = text.replace(s, "***")
-    return text
+    return cast("str", text)
 
 
 def split_password(url: str) -> tuple[str, str | None]:
@@ -266,6 +275,7 @@ class Retry:
         self.retry_seconds = float(retry_seconds)
         self.reset = reset
         self._outage_logged = False
+        self._outage_since = 0.0
         self._lock = threading.Lock()
         for handler in logging.getLogger("optuna").handlers:
             if _NOISE_FILTER not in handler.filters:
@@ -292,8 +302,8 @@ class Retry:
                 time.sleep(max(0.0, min(delay * (0.75 + 0.5 * random.random()), start + self.retry_seconds - now)))
                 delay = min(delay * 2, 8.0)
                 continue
-            if start is not None:
-                self._back(start)
+            if self._outage_logged:  # this call or another one (which then ended otherwise) met the outage
+                self._back()
             return out
 
     def _outage(self, e: BaseException, start: float | None, now: float) -> float:
@@ -301,7 +311,7 @@ class Retry:
             start = now
             with self._lock:
                 if not self._outage_logged:
-                    self._outage_logged = True
+                    self._outage_logged, self._outage_since = True, now
                     logger.warning("lost the connection to storage %s (%s); retrying for up to %g s",
                                    self.where, _reason(e, self.where), self.retry_seconds)
         if now - start >= self.retry_seconds:
@@ -311,11 +321,11 @@ class Retry:
             self.reset()
         return start
 
-    def _back(self, start: float) -> None:
+    def _back(self) -> None:
         with self._lock:
             if self._outage_logged:
                 self._outage_logged = False
-                logger.info("storage %s is back after %.1f s", self.where, time.monotonic() - start)
+                logger.info("storage %s is back after %.1f s", self.where, time.monotonic() - self._outage_since)
 
 
 def _reason(e: BaseException, where: str) -> str:
@@ -402,9 +412,6 @@ def _whole_records(data: bytes) -> int:
 
 
 def _open_journal(storage: str, path: str) -> Any:
-    import optuna
-    from optuna.storages.journal import JournalFileBackend, JournalFileOpenLock
-
     _check_optuna_journal(path)
     try:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
@@ -415,7 +422,7 @@ def _open_journal(storage: str, path: str) -> Any:
         raise StorageError(f"cannot open optuna journal file {path!r}: {e}") from None
 
 
-def open_storage(storage: Any, *, connect_timeout: float = 10.0):
+def open_storage(storage: Any, *, connect_timeout: float = 10.0) -> Any:
     """An optuna storage object for ``storage`` (``None``: in memory): optuna's public
     ``RDBStorage``, ``JournalStorage`` or ``InMemoryStorage``.
 
@@ -423,11 +430,9 @@ def open_storage(storage: Any, *, connect_timeout: float = 10.0):
     masked) when it cannot be opened, :class:`~metafx.ValidationError` when the
     string is not a storage at all.
     """
-    import optuna
-
     if storage is None:
         return optuna.storages.InMemoryStorage()
-    if isinstance(storage, optuna.storages.BaseStorage):
+    if isinstance(storage, _STORAGE_CLASSES):
         return storage
     if not isinstance(storage, (str, os.PathLike)):
         raise ValidationError(f"storage={mask_url(storage)!r} must be {describe_storage_forms()}")

@@ -1,46 +1,55 @@
-"""A search's steps as the trials of an optuna study (through optuna's public storage API).
+"""A search's steps as the trials of an optuna study, through optuna's public API.
 
-One trial is one step: trial number ``t`` is step ``t + 1`` (its features are
-drawn with ``step_rng(seed, t + 1, 1)``); the free meta-features are the
-trial's parameters, its value is the step's quality, and its user attributes
-hold the rest of the step record (``point``, ``cost``, ``n_features``,
-``quality``, ``metafx:record``), readable by optuna's own tools.  The study's
-user attributes hold the search's signature (``metafx:signature``), its length
-(``metafx:steps``) and, for shared searches, the problem spec
-(``metafx:spec``).
+One trial is one step.  The free meta-features are the trial's parameters, its
+value is the step's quality, and its user attributes hold the rest of the step
+record (``point``, ``cost``, ``n_features``, ``quality``, ``metafx:record``),
+readable by optuna's own tools.  The study's user attributes hold the search's
+signature (``metafx:signature``), its length (``metafx:steps``) and, for shared
+searches, the problem spec (``metafx:spec``).
 
-Several processes may share a study (``metafx worker``): each claims a step by
-creating a RUNNING trial whose system attribute ``metafx:owner`` names it
-(host, pid, process start time).  A trial left RUNNING by a process that died
-is claimed again under its number and point: at once on the same machine
-(``/proc`` says the owner is gone), after ``stale_after`` seconds without a
-heartbeat (``metafx:heartbeat``, written every ``heartbeat`` seconds) from
-another machine.  Two processes that claim the last step at the same moment
-both create a trial; the one numbered ``steps`` or later is closed unevaluated
-(FAIL, ``metafx:surplus``).  optuna's own heartbeat (``heartbeat_interval`` of
-``RDBStorage``) is not used: it fails a stale trial and retries it under a new
-number, which would change the trial numbers the draws are seeded with.
+Steps and trial numbers: a trial made by :meth:`optuna.study.Study.ask` is step
+``number + 1 - r``, where ``r`` counts the *retries* numbered below it; a retry
+(a trial put in the queue with :meth:`~optuna.study.Study.enqueue_trial`) carries
+its step in the user attribute ``metafx:step``.  The step seeds the feature draw
+(``step_rng(seed, step, 1)``), so a retried step draws what its first attempt drew.
+
+Several processes may share a study (``metafx worker``): each claims a step with
+``Study.ask`` and records itself as the trial's owner (user attribute
+``metafx:owner``: host, pid, process start time) and a heartbeat
+(``metafx:heartbeat``, every ``heartbeat`` seconds).  A trial left RUNNING by a
+process that died (at once on the same machine, where ``/proc`` says the owner
+is gone; after ``stale_after`` seconds without a heartbeat from another machine)
+is told ``FAIL`` and its step is queued again as a retry with the same point
+(``metafx:retry_of`` names the failed trial), which the next ``ask`` of any
+process takes.  Two processes that claim the last step at the same moment both
+create a trial; the one with ``steps`` live trials before it is closed unevaluated
+(FAIL, ``metafx:surplus``); a step whose evaluation raised is closed FAIL with
+``metafx:error``.  optuna's own heartbeat (``RDBStorage(heartbeat_interval=...)``)
+is meant for ``Study.optimize`` and is not used.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import os
-import socket
 import threading
 import time
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping, cast
+
+import optuna
+from optuna.trial import FrozenTrial, Trial, TrialState
 
 from ..core.exceptions import StorageError
 from ..core.values import StepRecord
+from .lifeline import host_id
 from .problem import signature_digest
 from .storage import Retry, mask_url, open_storage, retry_seconds_default
 from .store import Claim, StepStore
 
 __all__ = ["StudyStore", "distributions", "params_of", "point_of", "quiet_optuna", "SIGNATURE_KEY", "STEPS_KEY",
-           "SPEC_KEY", "RECORD_KEY", "OWNER_KEY", "BEAT_KEY", "SURPLUS_KEY"]
+           "SPEC_KEY", "RECORD_KEY", "OWNER_KEY", "BEAT_KEY", "SURPLUS_KEY", "STEP_KEY", "RETRY_KEY", "ERROR_KEY",
+           "UpdateFinishedTrialError"]
 
 SIGNATURE_KEY = "metafx:signature"
 STEPS_KEY = "metafx:steps"
@@ -49,14 +58,19 @@ RECORD_KEY = "metafx:record"
 OWNER_KEY = "metafx:owner"
 BEAT_KEY = "metafx:heartbeat"
 SURPLUS_KEY = "metafx:surplus"
+STEP_KEY = "metafx:step"
+RETRY_KEY = "metafx:retry_of"
+ERROR_KEY = "metafx:error"
 _NEVER = 1 << 62
+#: what optuna raises when a finished trial is written: its own exception from optuna 4.3, a RuntimeError
+#: before (both public); telling a trial read as finished is a ValueError
+UpdateFinishedTrialError: type[Exception] = getattr(optuna.exceptions, "UpdateFinishedTrialError", RuntimeError)
+_LIVE = (TrialState.COMPLETE, TrialState.RUNNING, TrialState.WAITING)
 
 
 @contextlib.contextmanager
-def quiet_optuna():
+def quiet_optuna() -> Iterator[None]:
     """optuna's INFO lines (a trial finished, a study created) silenced."""
-    import optuna
-
     old = optuna.logging.get_verbosity()
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     try:
@@ -65,19 +79,9 @@ def quiet_optuna():
         optuna.logging.set_verbosity(old)
 
 
-def _update_finished() -> type[Exception]:
-    """What optuna raises when a finished trial is written: its own exception since optuna 4.x, a
-    RuntimeError before (both public)."""
-    import optuna
-
-    return getattr(optuna.exceptions, "UpdateFinishedTrialError", RuntimeError)
-
-
 # ------------------------------------------------------------------ points and parameters
 def distributions(space: Any) -> dict[str, Any]:
     """optuna distributions of the free meta-features of ``space``."""
-    import optuna
-
     out: dict[str, Any] = {}
     for d in space.free:
         if d.kind == "int":
@@ -115,15 +119,34 @@ def trial_attrs(record: StepRecord) -> dict[str, Any]:
                          "timings": record.timings}}
 
 
+def suggest(trial: Trial, name: str, dist: Any) -> Any:
+    """``trial``'s parameter ``name`` from ``dist`` through the public ``suggest_*`` methods (the value is
+    the sampler's, or the queued one of a trial put in the queue with its parameters)."""
+    if isinstance(dist, optuna.distributions.IntDistribution):
+        return trial.suggest_int(name, dist.low, dist.high, step=dist.step, log=dist.log)
+    if isinstance(dist, optuna.distributions.CategoricalDistribution):
+        return trial.suggest_categorical(name, dist.choices)
+    return trial.suggest_float(name, dist.low, dist.high, step=dist.step, log=dist.log)
+
+
+class GivenPoint(optuna.samplers.BaseSampler):
+    """The store's sampler: a trial's parameters are the point the loop computes its step at
+    (:attr:`point`, set before the ``suggest_*`` calls); it proposes nothing of its own."""
+
+    def __init__(self) -> None:
+        self.point: Mapping[str, Any] = {}
+
+    def infer_relative_search_space(self, study: Any, trial: Any) -> dict[str, Any]:
+        return {}
+
+    def sample_relative(self, study: Any, trial: Any, search_space: Any) -> dict[str, Any]:
+        return {}
+
+    def sample_independent(self, study: Any, trial: Any, param_name: str, param_distribution: Any) -> Any:
+        return self.point[param_name]
+
+
 # ------------------------------------------------------------------ owners
-def _host_id() -> str:
-    boot = ""
-    with contextlib.suppress(OSError):
-        with open("/proc/sys/kernel/random/boot_id") as fh:
-            boot = fh.read().strip()[:8]
-    return f"{socket.gethostname()}/{boot}"
-
-
 def _proc_start(pid: int) -> str | None:
     """Start time of process ``pid`` (clock ticks since boot), ``"Z"`` for a zombie, None if unknown."""
     try:
@@ -139,7 +162,7 @@ def _proc_start(pid: int) -> str | None:
     return fields[19]
 
 
-_HOST = _host_id()
+_HOST = host_id()
 
 
 def me() -> str:
@@ -172,12 +195,11 @@ def owner_alive(owner: str) -> bool | None:
 
 
 class _Heartbeat:
-    """Marks this process's running trials as alive every ``interval`` seconds."""
+    """Marks this process's running trials as alive every ``interval`` seconds (a user attribute)."""
 
-    def __init__(self, storage: Any, interval: float) -> None:
-        self.storage = storage
+    def __init__(self, interval: float) -> None:
         self.interval = interval
-        self.trials: set[int] = set()
+        self.trials: dict[int, Trial] = {}
         self.lock = threading.Lock()
         self.stop_event = threading.Event()
         self.thread = threading.Thread(target=self._loop, name="metafx-heartbeat", daemon=True)
@@ -186,18 +208,18 @@ class _Heartbeat:
     def _loop(self) -> None:
         while not self.stop_event.wait(self.interval):
             with self.lock:
-                ids = list(self.trials)
-            for tid in ids:
+                trials = list(self.trials.values())
+            for trial in trials:
                 with contextlib.suppress(Exception):  # finished meanwhile, or the database blinked
-                    self.storage.set_trial_system_attr(tid, BEAT_KEY, time.time())
+                    trial.set_user_attr(BEAT_KEY, time.time())
 
-    def add(self, tid: int) -> None:
+    def add(self, trial: Trial) -> None:
         with self.lock:
-            self.trials.add(tid)
+            self.trials[trial.number] = trial
 
-    def remove(self, tid: int) -> None:
+    def remove(self, trial: Trial) -> None:
         with self.lock:
-            self.trials.discard(tid)
+            self.trials.pop(trial.number, None)
 
     def close(self) -> None:
         self.stop_event.set()
@@ -224,31 +246,31 @@ class StudyStore(StepStore):
         self.stale_after, self.heartbeat, self.create, self.spec = float(stale_after), float(heartbeat), create, spec
         self.where = mask_url(str(storage)) if storage is not None else "memory"
         self.retry = Retry(self.where, retry_seconds_default())
-        self.mine: dict[int, int] = {}  # step -> trial id of the steps this process claimed and runs
+        self.sampler = GivenPoint()
+        self.mine: dict[int, Trial] = {}  # step -> trial of the steps this process claimed and runs
         self.known: set[int] = set()  # numbers of the complete trials the loop has seen
         self._news: list[StepRecord] = []
-        self._done: dict[int, Any] = {}  # number -> complete trial (read once)
+        self._done: dict[int, FrozenTrial] = {}  # number -> complete trial (read once)
         self._failed: set[int] = set()  # numbers of failed trials
-        self._top = -1  # the highest trial number this process created
+        self._retries: dict[int, int] = {}  # number -> step of the retries seen
+        self._top = -1  # the highest trial number this process has seen
         self.beat: _Heartbeat | None = None
-        self.storage: Any = None
+        self.study: optuna.Study | None = None
+        self.name = study_name
 
     # -------------------------------------------------------------- opening
     def open(self, signature: Mapping[str, Any]) -> list[StepRecord]:
         """Create or load the study, check it is this search's, start the heartbeat; its finished steps."""
-        import optuna
-
-        self.storage = open_storage(self.storage_arg)
+        storage = open_storage(self.storage_arg)
         self.name = self.study_name or f"metafx-{signature_digest(signature)}"
-        self.study_id = self._study_id()
-        self._check_signature(dict(signature))
-        if self.retry(self.storage.get_study_directions, self.study_id) != [optuna.study.StudyDirection.MAXIMIZE]:
+        self.study = study = self._load_or_create(storage)
+        if study.directions != [optuna.study.StudyDirection.MAXIMIZE]:
             raise StorageError(f"study {self.name!r} in {self.where!r} minimizes; metafx studies maximize quality")
-        attrs = self.retry(self.storage.get_study_user_attrs, self.study_id)
-        if int(attrs.get(STEPS_KEY, 0)) < self.steps:
-            self.retry(self.storage.set_study_user_attr, self.study_id, STEPS_KEY, self.steps)
-        if not isinstance(self.storage, optuna.storages.InMemoryStorage):
-            self.beat = _Heartbeat(self.storage, self.heartbeat)
+        self._check_signature(dict(signature))
+        if int(self.retry(lambda: study.user_attrs).get(STEPS_KEY, 0)) < self.steps:
+            self.retry(study.set_user_attr, STEPS_KEY, self.steps)
+        if not isinstance(storage, optuna.storages.InMemoryStorage):
+            self.beat = _Heartbeat(self.heartbeat)
         self.me = me()
         done = self._complete(self._refresh())
         self.known = {t.number for t in done}
@@ -258,29 +280,33 @@ class StudyStore(StepStore):
             best = max(best, out[-1].quality)
         return out
 
-    def _study_id(self) -> int:
-        import optuna
+    def _load_or_create(self, storage: Any) -> optuna.Study:
+        study: optuna.Study = self._open_study(storage)
+        return study
 
-        try:
-            return self.retry(self.storage.get_study_id_from_name, self.name)
-        except KeyError:
-            if not self.create:
-                raise StorageError(f"there is no study {self.name!r} in storage {self.where!r}") from None
-        try:
-            with quiet_optuna():
-                return self.retry(self.storage.create_new_study, [optuna.study.StudyDirection.MAXIMIZE], self.name)
-        except optuna.exceptions.DuplicatedStudyError:  # created meanwhile by another process
-            return self.retry(self.storage.get_study_id_from_name, self.name)
+    def _open_study(self, storage: Any) -> Any:
+        with quiet_optuna():
+            try:
+                return cast("optuna.Study", self.retry(optuna.load_study, study_name=self.name, storage=storage, sampler=self.sampler))
+            except KeyError:
+                if not self.create:
+                    raise StorageError(f"there is no study {self.name!r} in storage {self.where!r}") from None
+            try:
+                return self.retry(optuna.create_study, storage=storage, study_name=self.name, sampler=self.sampler,
+                                  direction="maximize")
+            except optuna.exceptions.DuplicatedStudyError:  # created meanwhile by another process
+                return cast("optuna.Study", self.retry(optuna.load_study, study_name=self.name, storage=storage, sampler=self.sampler))
 
     def _check_signature(self, sig: dict[str, Any]) -> None:
-        attrs = self.retry(self.storage.get_study_user_attrs, self.study_id)
+        study = self._study()
+        attrs = self.retry(lambda: study.user_attrs)
         if SIGNATURE_KEY not in attrs:
-            if self.retry(self.storage.get_n_trials, self.study_id):
+            if self.retry(study.get_trials, deepcopy=False):
                 raise StorageError(f"study {self.name!r} in {self.where!r} was not made by metafx; "
                                    "choose another study name")
-            self.retry(self.storage.set_study_user_attr, self.study_id, SIGNATURE_KEY, sig)
+            self.retry(study.set_user_attr, SIGNATURE_KEY, sig)
             if self.spec is not None:
-                self.retry(self.storage.set_study_user_attr, self.study_id, SPEC_KEY, dict(self.spec))
+                self.retry(study.set_user_attr, SPEC_KEY, dict(self.spec))
             return
         old = attrs[SIGNATURE_KEY]
         if old != sig:
@@ -289,122 +315,144 @@ class StudyStore(StepStore):
                 f"study {self.name!r} in {self.where!r} belongs to a different search (differs in: "
                 f"{', '.join(diff)}); use another study name or the same arguments")
 
-    # -------------------------------------------------------------- reading
-    def _trials(self) -> list[Any]:
-        """The study's complete and running trials, by number.  A finished trial never changes: the
-        running ones are read each time, the others only when a number below the highest seen is
-        neither running nor known (finished by another process meanwhile)."""
-        import optuna
+    def _study(self) -> optuna.Study:
+        if self.study is None:
+            raise StorageError("the study store is not open")
+        return self.study
 
-        running = self.retry(self.storage.get_all_trials, self.study_id, deepcopy=False,
-                             states=(optuna.trial.TrialState.RUNNING,))
-        numbers = {t.number for t in running} | set(self._done) | self._failed
+    # -------------------------------------------------------------- reading
+    def _trials(self) -> list[FrozenTrial]:
+        """The study's complete, running and waiting trials, by number.  A finished trial never changes:
+        the running and waiting ones are read each time, the others only when a number below the highest
+        seen is none of these nor known (finished by another process meanwhile)."""
+        pending = self.retry(self._study().get_trials, deepcopy=False, states=(TrialState.RUNNING, TrialState.WAITING))
+        self._note_retries(pending)
+        numbers = {t.number for t in pending} | set(self._done) | self._failed
         if len(numbers) != max(numbers, default=-1) + 1 or max(numbers, default=-1) < self._top:
             return self._refresh()
-        return sorted([*self._done.values(), *running], key=lambda t: t.number)
+        self._top = max(numbers, default=-1)
+        return sorted([*self._done.values(), *pending], key=lambda t: t.number)
 
-    def _refresh(self) -> list[Any]:
-        """Every trial read again: the complete and running ones, by number."""
-        every = self.retry(self.storage.get_all_trials, self.study_id, deepcopy=False)
-        self._done = {t.number: t for t in every if t.state.name == "COMPLETE"}
-        self._failed = {t.number for t in every if t.state.name == "FAIL"}
+    def _refresh(self) -> list[FrozenTrial]:
+        """Every trial read again: the complete, running and waiting ones, by number."""
+        every = self.retry(self._study().get_trials, deepcopy=False)
+        self._note_retries(every)
+        self._done = {t.number: t for t in every if t.state == TrialState.COMPLETE}
+        self._failed = {t.number for t in every if t.state == TrialState.FAIL}
         self._top = max([self._top, *(t.number for t in every)])
-        return sorted((t for t in every if t.state.name in ("COMPLETE", "RUNNING")), key=lambda t: t.number)
+        return sorted((t for t in every if t.state in _LIVE), key=lambda t: t.number)
 
-    def _complete(self, trials: Iterable[Any]) -> list[Any]:
-        """The first ``steps`` complete trials, by number."""
-        return [t for t in trials if t.state.name == "COMPLETE"][: self.steps]
+    def _note_retries(self, trials: Iterable[FrozenTrial]) -> None:
+        for t in trials:
+            if STEP_KEY in t.user_attrs:
+                self._retries[t.number] = int(t.user_attrs[STEP_KEY])
 
-    def _record(self, t: Any, step: int | None = None, best: float = -math.inf) -> StepRecord:
+    def step_of(self, t: FrozenTrial | Trial) -> int:
+        """The step trial ``t`` computes: a retry's own, else its number + 1 less the retries before it."""
+        if t.number in self._retries:
+            return self._retries[t.number]
+        return t.number + 1 - sum(n < t.number for n in self._retries)
+
+    def _complete(self, trials: Iterable[FrozenTrial]) -> list[FrozenTrial]:
+        """The first ``steps`` complete trials, by step (one per step: the first by number)."""
+        by_step: dict[int, FrozenTrial] = {}
+        for t in trials:
+            if t.state == TrialState.COMPLETE:
+                by_step.setdefault(self.step_of(t), t)
+        return [by_step[s] for s in sorted(by_step)][: self.steps]
+
+    def _record(self, t: FrozenTrial, step: int | None = None, best: float = -math.inf) -> StepRecord:
         r = t.user_attrs.get(RECORD_KEY, {})
-        q = float(t.value)
-        return StepRecord(step=t.number + 1 if step is None else step, point=point_of(self.space, t.params),
+        q = float(t.value) if t.value is not None else math.nan
+        return StepRecord(step=self.step_of(t) if step is None else step, point=point_of(self.space, t.params),
                           quality=q, cost=float(r.get("cost", 0.0)), n_features=int(r.get("n_features", 0)),
                           seconds=float(r.get("seconds", 0.0)), best_quality=max(best, q), accepted=q > best,
                           timings={k: float(v) for k, v in r.get("timings", {}).items()})
 
     # -------------------------------------------------------------- claiming
     def claim(self) -> Claim | None:
-        """A step to compute: a trial of a dead process (its number and point) or a new trial."""
+        """A step to compute: a queued retry (the step and point of a dead process's trial) or a new trial."""
         trials = self._trials()
         self._note_news(trials)
         now = time.time()
-        running = [t for t in trials if t.state.name == "RUNNING"]
-        stale = [t for t in running if t.number + 1 not in self.mine and self._is_stale(t, now)]
+        running = [t for t in trials if t.state == TrialState.RUNNING]
+        stale = [t for t in running if self.step_of(t) not in self.mine and self._is_stale(t, now)]
         cutoff = _cutoff(trials, self.steps)
+        queued = sum(t.state == TrialState.WAITING for t in trials)
         for t in stale:
-            if t.number >= cutoff:  # beyond the search's trials: close it
-                self._close_trial(self._tid(t), True, t.number)
-                continue
-            return Claim(t.number + 1, self._take_over(t))
-        complete = sum(t.state.name == "COMPLETE" for t in trials)
-        if complete + len(running) - len(stale) >= self.steps:
+            queued += self._retire(t, retry=t.number < cutoff)
+        live = sum(t.state in _LIVE for t in trials) - len(stale)
+        if not queued and live >= self.steps:
             return None
-        number = self._new_trial(trials)
-        return None if number is None else Claim(number + 1)
+        return self._ask()
 
-    def _take_over(self, t: Any) -> dict[str, Any] | None:
-        """A process died while evaluating trial ``t``: it is this process's now (same number and point)."""
-        tid = self._tid(t)
-        self.retry(self.storage.set_trial_system_attr, tid, OWNER_KEY, self.me)
-        self.retry(self.storage.set_trial_system_attr, tid, BEAT_KEY, time.time())
-        self._own(t.number + 1, tid)
-        params = set(t.params) >= {d.name for d in self.space.free}
-        return point_of(self.space, t.params) if params else None
-
-    def _new_trial(self, trials: list[Any]) -> int | None:
-        """A new RUNNING trial owned by this process (the owner recorded with it); None when it is surplus:
-        another process created one at the same moment and ``steps`` live trials come before it."""
-        import optuna
-
-        template = optuna.trial.create_trial(state=optuna.trial.TrialState.RUNNING,
-                                             system_attrs={OWNER_KEY: self.me})
-        expected = max([-1, *self._failed, *(t.number for t in trials)]) + 1
-        tid = self.retry(self.storage.create_new_trial, self.study_id, template)
-        # the new trial's number: the one expected (one statement to check), else optuna's (a read of the trial)
-        if self.retry(self._id_of, expected) == tid:
-            number = expected
-        else:
-            number = self.retry(self.storage.get_trial_number_from_id, tid)
-        self._top = max(self._top, number)
-        if number >= self.steps:  # another process may have asked at the same moment: keep the first `steps`
-            before = sum(t.number < number and t.state.name in ("COMPLETE", "RUNNING") for t in self._trials())
-            if before >= self.steps:
-                self._close_trial(tid, True, number)
-                return None
-        self._own(number + 1, tid)
-        return number
-
-    def _id_of(self, number: int) -> int | None:
+    def _retire(self, t: FrozenTrial, retry: bool) -> int:
+        """A process died while evaluating trial ``t``: it fails, and (``retry``) its step is queued again
+        with the same point.  1 when this process queued the retry, 0 when another process was first."""
+        study = self._study()
         try:
-            return self.storage.get_trial_id_from_study_id_trial_number(self.study_id, number)
-        except KeyError:
+            with quiet_optuna():
+                self.retry(study.tell, t.number, state=TrialState.FAIL)
+        except (ValueError, UpdateFinishedTrialError):  # finished or retired by another process meanwhile
+            return 0
+        self._failed.add(t.number)
+        if not retry:
+            return 0
+        params = dict(t.params) if set(t.params) >= {d.name for d in self.space.free} else {}
+        self.retry(study.enqueue_trial, params, user_attrs={STEP_KEY: self.step_of(t), RETRY_KEY: t.number})
+        return 1
+
+    def _ask(self) -> Claim | None:
+        """A trial of this process (a queued retry, else a new one); None when it is surplus: another
+        process created one at the same moment and ``steps`` live trials come before it."""
+        study = self._study()
+        with quiet_optuna():
+            trial = self.retry(study.ask)
+        self.retry(trial.set_user_attr, OWNER_KEY, self.me)
+        attrs = trial.user_attrs
+        if STEP_KEY in attrs:
+            self._retries[trial.number] = int(attrs[STEP_KEY])
+        self._top = max(self._top, trial.number)
+        trials = self._trials()  # every trial before this one is known now (the retries among them too)
+        before = sum(t.number < trial.number and t.state in _LIVE for t in trials)
+        if before >= self.steps:  # another process may have asked at the same moment: keep the first `steps`
+            self._close(trial, SURPLUS_KEY)
             return None
+        step = self.step_of(trial)
+        self._own(step, trial)
+        if RETRY_KEY in attrs:
+            return Claim(step, self._retry_point(int(attrs[RETRY_KEY])))
+        return Claim(step)
 
-    def _own(self, step: int, tid: int) -> None:
-        self.mine[step] = tid
+    def _retry_point(self, number: int) -> dict[str, Any] | None:
+        """The point of the failed trial a retry repeats (None when it failed before its parameters)."""
+        for t in self.retry(self._study().get_trials, deepcopy=False, states=(TrialState.FAIL,)):
+            if t.number == number:
+                return point_of(self.space, t.params) if set(t.params) >= {d.name for d in self.space.free} \
+                    else None
+        return None
+
+    def _own(self, step: int, trial: Trial) -> None:
+        self.mine[step] = trial
         if self.beat is not None:
-            self.beat.add(tid)
+            self.beat.add(trial)
 
-    def _tid(self, t: Any) -> int:
-        return self.retry(self.storage.get_trial_id_from_study_id_trial_number, self.study_id, t.number)
-
-    def _is_stale(self, t: Any, now: float) -> bool:
-        owner = t.system_attrs.get(OWNER_KEY)
-        if owner == self.me:  # ours, but not claimed by this run: created twice by a retried call
+    def _is_stale(self, t: FrozenTrial, now: float) -> bool:
+        owner = t.user_attrs.get(OWNER_KEY)
+        if owner == self.me:  # ours, but not claimed by this run (interrupted, or created twice by a retried call)
             return True
         if owner:
             alive = owner_alive(owner)
             if alive is not None:
                 return not alive
-        beat = t.system_attrs.get(BEAT_KEY)
+        beat = t.user_attrs.get(BEAT_KEY)
         if beat is None:
             beat = t.datetime_start.timestamp() if t.datetime_start else now
         return now - float(beat) > self.stale_after
 
-    def _note_news(self, trials: list[Any]) -> None:
+    def _note_news(self, trials: list[FrozenTrial]) -> None:
         for t in self._complete(trials):
-            if t.number not in self.known and t.number + 1 not in self.mine:
+            if t.number not in self.known and self.step_of(t) not in self.mine:
                 self.known.add(t.number)
                 self._news.append(self._record(t))
 
@@ -414,44 +462,37 @@ class StudyStore(StepStore):
 
     # -------------------------------------------------------------- writing
     def start(self, claim: Claim, point: Mapping[str, Any]) -> None:
-        """The parameters of a new trial (a taken-over trial keeps its own)."""
-        if claim.point is not None:
-            return
-        tid = self.mine[claim.step]
+        """The trial's parameters: the point (a retry's queued parameters are the same point)."""
+        trial = self.mine[claim.step]
+        self.sampler.point = point
         for name, dist in distributions(self.space).items():
-            self.retry(self.storage.set_trial_param, tid, name, dist.to_internal_repr(point[name]), dist)
+            self.retry(suggest, trial, name, dist)
 
     def append(self, record: StepRecord) -> None:
         """The trial's attributes, then its end (COMPLETE with the quality)."""
-        import optuna
-
-        tid = self.mine.pop(record.step)
+        trial = self.mine.pop(record.step)
         if self.beat is not None:
-            self.beat.remove(tid)
-        self.known.add(record.step - 1)
-        attrs = trial_attrs(record)
-        try:
-            for k, v in attrs.items():
-                self.retry(self.storage.set_trial_user_attr, tid, k, v)
-            self.retry(self.storage.set_trial_state_values, tid, optuna.trial.TrialState.COMPLETE,
-                       [float(record.quality)])
-        except _update_finished():  # another process finished it
+            self.beat.remove(trial)
+        self.known.add(trial.number)
+        if math.isnan(record.quality):  # no value optuna accepts: the step failed
+            self._close(trial, ERROR_KEY, "quality is NaN")
             return
-        # the trial as the study now holds it (what matters here: number, state, point, value, record)
-        self._done[record.step - 1] = optuna.trial.FrozenTrial(
-            number=record.step - 1, state=optuna.trial.TrialState.COMPLETE, value=float(record.quality),
-            datetime_start=None, datetime_complete=None, params=params_of(self.space, record.point),
-            distributions=distributions(self.space), user_attrs=json.loads(json.dumps(attrs)), system_attrs={},
-            intermediate_values={}, trial_id=tid)
+        try:
+            for k, v in trial_attrs(record).items():
+                self.retry(trial.set_user_attr, k, v)
+            with quiet_optuna():
+                # the trial as the study now holds it (number, state, point, value, record)
+                self._done[trial.number] = self.retry(self._study().tell, trial, float(record.quality),
+                                                      state=TrialState.COMPLETE)
+        except (ValueError, UpdateFinishedTrialError):  # another process finished it
+            return
 
-    def _close_trial(self, tid: int, surplus: bool, number: int) -> None:
-        import optuna
-
-        self._failed.add(number)
-        with contextlib.suppress(_update_finished()):
-            if surplus:
-                self.retry(self.storage.set_trial_system_attr, tid, SURPLUS_KEY, True)
-            self.retry(self.storage.set_trial_state_values, tid, optuna.trial.TrialState.FAIL)
+    def _close(self, trial: Trial, key: str, value: Any = True) -> None:
+        """Trial ``trial`` fails, marked with user attribute ``key`` (surplus, or the error that ended it)."""
+        self._failed.add(trial.number)
+        with contextlib.suppress(ValueError, UpdateFinishedTrialError), quiet_optuna():
+            self.retry(trial.set_user_attr, key, value)
+            self.retry(self._study().tell, trial, state=TrialState.FAIL)
 
     def done(self) -> bool:
         return len(self._complete(self._refresh())) >= self.steps
@@ -461,11 +502,14 @@ class StudyStore(StepStore):
 
     def close(self, error: BaseException | None) -> None:
         """Steps claimed and not finished: failed (error), or not needed (stopped: marked surplus);
-        interrupted or the database gone: left running, taken over by the next run."""
+        interrupted or the database gone: left running, retried by the next run."""
         try:
-            if self.storage is not None and not isinstance(error, (KeyboardInterrupt, StorageError)):
-                for step, tid in self.mine.items():
-                    self._close_trial(tid, error is None, step - 1)
+            if self.study is not None and not isinstance(error, (KeyboardInterrupt, StorageError)):
+                for trial in self.mine.values():
+                    if error is None:
+                        self._close(trial, SURPLUS_KEY)
+                    else:
+                        self._close(trial, ERROR_KEY, type(error).__name__)
             self.mine.clear()
         finally:
             if self.beat is not None:
@@ -475,23 +519,23 @@ class StudyStore(StepStore):
     # -------------------------------------------------------------- the result
     def finished(self, own: list[StepRecord]) -> list[tuple[StepRecord, int]]:
         """The first ``steps`` complete trials as steps at positions 1, 2, ... (all processes'), each with
-        its trial number + 1 (the step number its features were drawn under)."""
+        the step its features were drawn under."""
         out: list[tuple[StepRecord, int]] = []
         best = -math.inf
         self.best_trial = None
-        for pos, t in enumerate(self._complete(self._refresh()), start=1):
+        trials = self._complete(self._refresh())
+        for pos, t in enumerate(trials, start=1):
             rec = self._record(t, pos, best)
             if rec.accepted:
                 best, self.best_trial = rec.quality, t.number
-            out.append((rec, t.number + 1))
-        self.numbers = [n - 1 for _, n in out]
+            out.append((rec, self.step_of(t)))
+        self.numbers = [t.number for t in trials]
         return out
 
     def metadata(self) -> dict[str, Any]:
-        trials = self.retry(self.storage.get_all_trials, self.study_id, deepcopy=False) \
-            if self.storage is not None else []
-        n_fail = sum(t.state.name == "FAIL" and not t.system_attrs.get(SURPLUS_KEY) for t in trials)
-        meta = {"study_name": getattr(self, "name", self.study_name), "storage": self.where,
+        trials = self.retry(self.study.get_trials, deepcopy=False) if self.study is not None else []
+        n_fail = sum(t.state == TrialState.FAIL and ERROR_KEY in t.user_attrs for t in trials)
+        meta = {"study_name": self.name, "storage": self.where,
                 "best_trial": getattr(self, "best_trial", None), "failed_trials": n_fail}
         numbers = getattr(self, "numbers", [])
         if numbers != list(range(len(numbers))):  # steps are positions; trials are these numbers
@@ -499,13 +543,12 @@ class StudyStore(StepStore):
         return meta
 
 
-def _cutoff(trials: list[Any], steps: int) -> int:
-    """Number of the first trial beyond the first ``steps`` complete-or-running ones."""
+def _cutoff(trials: list[FrozenTrial], steps: int) -> int:
+    """Number of the first trial beyond the first ``steps`` live (complete, running, waiting) ones."""
     n = 0
     for t in trials:
-        if t.state.name in ("COMPLETE", "RUNNING"):
+        if t.state in _LIVE:
             n += 1
             if n > steps:
                 return t.number
     return _NEVER
-

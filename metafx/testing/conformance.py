@@ -48,10 +48,12 @@ from ..core.validation import check_binary_images, check_labels, check_table
 from ..core.values import FeatureValues, MetaFeatureSpace
 from ..hooks.manager import get_registry
 from ..hooks.registry import EVALUATOR_KINDS, evaluator_kind, expected_base
+from ..loop.api import search
 from ..loop.components import make_component
 from ..loop.loop import run_search
 from ..loop.problem import SearchProblem, _jsonable
 from ..loop.result import SearchResult
+from .export_check import check_export
 
 __all__ = [
     "FamilyConformance",
@@ -121,7 +123,7 @@ def check_declared_params(cls: type[Component], params: Mapping[str, Any] | None
     """Every value a declared parameter constraint refuses makes ``cls.create`` raise, naming the parameter.
 
     For each constructor parameter of ``cls`` declared in ``_parameter_constraints``, the values that no
-    constraint accepts (:func:`metafx.core.params.invalid_values`: just outside each interval, an unknown
+    constraint accepts (``metafx.core.params.invalid_values``: just outside each interval, an unknown
     option, a wrong type) are given one at a time with the other parameters of ``params``; each must raise
     :class:`~metafx.ValidationError` whose message starts with ``name=``.  Returns the number of values
     tried (0 for a component that declares nothing).
@@ -143,7 +145,7 @@ def _values_equal(a: FeatureValues, b: FeatureValues) -> None:
 
 # --------------------------------------------------------------------------- families
 class FamilyConformance:
-    """The contract of a :class:`metafx.base.FeatureFamily`.
+    """The contract of a :class:`metafx.plugin.FeatureFamily`.
 
     Class attributes: ``family`` (registered name or class, required),
     ``family_params`` (dict), ``budget`` (a budget that buys several features).
@@ -359,9 +361,6 @@ class FamilyConformance:
         (:func:`metafx.testing.check_export`); skipped for a family that does not export."""
         if type(fam).export_c is FeatureFamily.export_c:
             pytest.skip(f"family {fam.name!r} does not implement export_c")
-        from ..loop.api import search
-        from .export_check import check_export
-
         X, y = data
         res = search(X, y, family=type(fam)(**fam.get_params()), budget=self.budget, steps=2, seed=0, progress=False)
         res.fit_classifier(X, y, C=1.0)
@@ -375,7 +374,7 @@ class FamilyConformance:
 
 # --------------------------------------------------------------------------- describers
 class DescriberConformance:
-    """The contract of a :class:`metafx.base.MetaFeatureDescriber`.
+    """The contract of a :class:`metafx.plugin.MetaFeatureDescriber`.
 
     Class attributes: ``describer`` (name or class), ``describer_params``, and
     the family it is tested on: ``family`` / ``family_params`` (one the
@@ -469,8 +468,8 @@ def _packed(X: np.ndarray) -> FeatureValues:
 
 
 class EvaluatorConformance:
-    """The contract of an evaluator: a :class:`~metafx.base.SetEvaluator`,
-    :class:`~metafx.base.FeatureScorer` or :class:`~metafx.base.FeatureSelector`.
+    """The contract of an evaluator: a :class:`~metafx.plugin.SetEvaluator`,
+    :class:`~metafx.plugin.FeatureScorer` or :class:`~metafx.plugin.FeatureSelector`.
 
     Class attributes: ``evaluator`` (name or class), ``evaluator_params``,
     ``task`` (``"classification"`` or ``"regression"``; by default the
@@ -574,7 +573,7 @@ class EvaluatorConformance:
 
 # --------------------------------------------------------------------------- engines
 class EngineConformance:
-    """The contract of a :class:`metafx.base.SearchEngine`.
+    """The contract of a :class:`metafx.plugin.SearchEngine`.
 
     Class attributes: ``engine`` (name or class), ``engine_params``, ``steps``,
     ``deterministic_in_n_jobs``; override :meth:`storage_for` for an engine
@@ -697,7 +696,7 @@ class EngineConformance:
 
 # --------------------------------------------------------------------------- datasets
 class DatasetConformance:
-    """The contract of a :class:`metafx.base.Dataset`.
+    """The contract of a :class:`metafx.plugin.Dataset`.
 
     Class attributes: ``dataset`` (name or class) and ``dataset_params``.
     """

@@ -25,6 +25,7 @@ import numpy as np
 from ..core.values import FeatureValues, is_binary
 from ..export import to_c, to_numpy
 from ..learn.classifier import FeatureClassifier
+from ..loop.api import search
 
 __all__ = ["check_export", "check_family_speed", "SpeedReport"]
 
@@ -175,8 +176,6 @@ def check_family_speed(family: Any, X: Any, y: Any, *, budget: float, steps: int
     ``pool_factor`` times over).  ``str(report)`` is a table; ``report.ratio("guided")`` the time against
     plain Mufasa's.  A measurement, not a test: compare ratios from one call, on one machine.
     """
-    from ..loop.api import search  # the front door, at call time (metafx.testing sits above it)
-
     report = SpeedReport()
     base = type(family)
     for arm in engines:

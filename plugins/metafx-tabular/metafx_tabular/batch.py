@@ -18,7 +18,7 @@ __all__ = ["TabularBatch", "TableValues"]
 # --------------------------------------------------------------------------- batch
 @dataclass
 class TabularBatch:
-    """Features of ``tabular``: a list of expressions (:mod:`metafx_tabular.expressions`)."""
+    """Features of ``tabular``: a list of expressions (``metafx_tabular.expressions``)."""
 
     exprs: list[dict[str, Any]]
     costs: np.ndarray = field(init=False)

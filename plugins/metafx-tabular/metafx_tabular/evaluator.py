@@ -2,7 +2,7 @@
 
 Class labels get a logistic regression scored by (negated) log-loss; a real
 target gets a ridge regression scored by R^2 (the task is read from ``y``, see
-:func:`metafx_tabular.tasks.infer_task`, or set with ``task=``).  Columns are
+``metafx_tabular.tasks.infer_task``, or set with ``task=``).  Columns are
 standardized inside each fold; the 5-fold split is repeated 3 times by
 default.  Higher is better, as metafx expects.
 
@@ -19,6 +19,10 @@ Constructed features are used *next to* a table's own columns, so by default
 scored together with the table's columns: the search then looks for features
 that add to the raw columns rather than features that merely repeat them.
 Values without columns (from any other family, or plain arrays) are scored alone.
+The quality a search records is then that of the columns *with* the features
+(``result.transform`` computes the features alone): the search also records the
+columns' own score (``metadata["columns_quality"]``), and ``result.summary()`` and
+``metafx show`` say what the features add.
 
 Missing values (NaN) in the table's columns are filled with the training
 fold's column mean (``missing="mean"``, as scikit-learn's ``SimpleImputer``
@@ -181,7 +185,7 @@ class CVLinear(SetEvaluator):
         Iterations of the logistic regression solver.
     with_columns : bool, default True
         Score the features together with the table's own columns when the
-        values carry them (:class:`metafx_tabular.family.TableValues`).
+        values carry them (``metafx_tabular.family.TableValues``).
     scoring : str, default "auto"
         A scikit-learn scorer name; ``"auto"`` is ``"neg_log_loss"`` for class
         labels and ``"r2"`` for a real target.
@@ -198,6 +202,8 @@ class CVLinear(SetEvaluator):
         values (``SimpleImputer(add_indicator=True)``), for a model that adds
         them itself.
 
+    Notes
+    -----
     An empty feature set scores the table's columns alone (``with_columns``)
     or what a constant prediction scores (the class frequencies' log-loss or
     the majority class's accuracy; R^2 of the training mean, about 0).
@@ -240,7 +246,7 @@ class CVLinear(SetEvaluator):
         self.n_repeats = n_repeats
         self.missing = missing
 
-    #: what each parameter accepts, checked by ``check_params`` (see :mod:`metafx.core.params`); a subclass
+    #: what each parameter accepts, checked by ``check_params`` (see ``metafx.core.params``); a subclass
     #: that changes ``missing_modes`` declares ``missing`` again
     _parameter_constraints = {
         "n_splits": [Interval("int", 2, None)],
@@ -255,12 +261,12 @@ class CVLinear(SetEvaluator):
         "missing": [Options(*missing_modes)],
     }
 
-    #: the model in :attr:`quality_label`: for class labels, for a real target, for either
+    #: the model in ``quality_label``: for class labels, for a real target, for either
     model_words: tuple[str, str, str] = ("logistic regression", "ridge regression", "linear model")
 
     @property
     def quality_label(self) -> str:
-        """What the score is: the metric (by the task, or both while ``task="auto"``), the CV and the model."""
+        """What the score is -- the metric (by the task, or both while ``task="auto"``), the CV and the model."""
         words = dict(zip(("classification", "regression", "auto"), self.model_words))
         metric = {"classification": "-log-loss", "regression": "R^2",
                   "auto": "-log-loss (classes) or R^2 (real target)"}.get(self.task, "score")
@@ -441,8 +447,10 @@ class CVTree(CVLinear):
         side), as LightGBM and XGBoost do; ``"mean"`` / ``"indicator"`` impute
         first, as :class:`CVLinear` does, for a tree model that cannot read NaN.
 
+    Notes
+    -----
     The defaults (30 rounds at learning rate 0.2) are chosen to keep one evaluation cheap on a
-    table of a few hundred rows and tens of columns (measurements: docs/results/tabular.md,
+    table of a few hundred rows and tens of columns (measurements: :doc:`/results/tabular`,
     "Figures behind the plugin's defaults").
 
     Examples
@@ -459,10 +467,8 @@ class CVTree(CVLinear):
     summary = "k-fold CV of small gradient-boosted trees (HistGradientBoosting; log-loss or R^2), by target type"
     missing_modes = ("native", "mean", "indicator")
     model_words = ("boosted trees", "boosted trees", "boosted trees")
-    #: ``TableExtractor(confirm="auto")`` confirms this evaluator's set on a fresh split, as ``cv-linear``'s:
-    #: of eight confirmations tried on the plugin's dev tables (5 folds x 3 repeats, LightGBM downstream),
-    #: it kept the most gain net of the harm it let through; the significance test (``"test"``) kept
-    #: none (experiments/tabular_real/RULE.md, docs/results/tabular.md)
+    #: ``TableExtractor(confirm="auto")`` confirms this evaluator's set on a fresh split, as ``cv-linear``'s
+    #: (the plugin's guide, docs/plugins.md, says how the confirmations compare)
     table_confirm: bool | str = True
     #: a tree splits ``log(x)``, ``[x > q50]`` or ``x^2`` (``x`` of one sign) where it splits ``x``: the tabular
     #: family can leave such features out of its candidates (``TabularFamily(drop_monotone="auto")``)

@@ -4,7 +4,7 @@ An expression is a leaf ``{"col": j}`` (``{"col": j, "levels": [...]}`` for a nu
 a category) or a node ``{"op": name, "args": [expr, ...], <operator constants>, "range": [lo, hi],
 "center": c, "scale": s}``: the node's output is clipped to ``range``, what the training rows gave,
 then standardized by ``center``/``scale`` (all three are absent for 0/1 operators).  See
-:mod:`metafx_tabular.family` for what the family draws, and :mod:`metafx_tabular.operators` for the
+``metafx_tabular.family`` for what the family draws, and ``metafx_tabular.operators`` for the
 operators.  This module reads them: their columns, depth and operators, a key that identifies a
 feature up to its learned constants, and the check of an expression read from a result file.
 """

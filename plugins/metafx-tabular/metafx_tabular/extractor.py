@@ -51,7 +51,7 @@ import numpy as np
 
 # the transformer and the result type are user-facing names of `metafx`, not in `metafx.plugin`
 from metafx import MetaFeatureExtractor, SearchResult
-from metafx.plugin import FeatureBatch, FeatureFamily, ValidationError, make_component
+from metafx.plugin import FeatureBatch, FeatureFamily, ValidationError, check_label_types, make_component
 
 from .frame import check_frame_names
 from .guard import GUARD_SPLITS, MODELS, holdout_split, prune, user_matrix
@@ -119,8 +119,7 @@ class TableExtractor(MetaFeatureExtractor):
         costs less than that (``confirmation_["kept_features"]``).  Needs
         at least 20 confirmation rows and 5 of every class among them, else no feature.
         ``"auto"``: the evaluator's ``table_confirm`` (``True`` for ``cv-linear`` and ``cv-tree``;
-        ``True`` when it has none), chosen on the dev tables of the plugin's benchmark
-        (docs/results/tabular.md, "Issue 35: the tree set's confirmation").  ``True``: keep the search's
+        ``True`` when it has none).  ``True``: keep the search's
         best set only if, on a fresh split of the training rows (the evaluator's protocol with a
         seed derived from the search's), it scores higher than the table's columns alone;
         otherwise output no features.  Costs two more evaluations.  ``"test"``: both are
@@ -201,6 +200,7 @@ class TableExtractor(MetaFeatureExtractor):
         if not _is_confirm(confirm, ("test",)):
             raise ValidationError(f"evaluator {self._search_evaluator()!r} has table_confirm={confirm!r} (read by "
                                   "confirm='auto'); allowed: True, False, 'test'")
+        check_label_types(y)  # metafx.search's rule, before np.asarray turns [1, 'a'] into ['1', 'a']
         yv = np.asarray(y)
         if yv.ndim == 2 and yv.shape[1] == 1:  # a column vector, as the search reads it
             yv = yv.ravel()

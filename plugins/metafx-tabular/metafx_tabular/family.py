@@ -1,11 +1,11 @@
 """Feature family ``tabular``: small operator expressions over the columns of a table.
 
 Tables may be pandas DataFrames with numeric, categorical and datetime
-columns and missing values (:mod:`metafx_tabular.frame` encodes them:
+columns and missing values (``metafx_tabular.frame`` encodes them:
 category codes, days since 1970, NaN).  Arithmetic operators read the numeric
 columns; ``isna``, ``count``, ``pair_count``, the group-by operators and the
 date operators read columns of their own kind directly (depth 1, see
-:mod:`metafx_tabular.operators`).  What follows describes the arithmetic
+``metafx_tabular.operators``).  What follows describes the arithmetic
 features; the others follow the same drawing rules with their arguments'
 kinds (the anchor column is the operator's first argument).
 
@@ -13,7 +13,7 @@ A feature is an expression tree whose leaves are 1 to 3 distinct columns
 (divided by their training standard deviation, and centred on their mean
 unless all their training values are positive: a positive quantity keeps its
 origin, so that products, ratios and logarithms mean what they say) and whose
-inner nodes are operators (:mod:`metafx_tabular.operators`): ``threshold``,
+inner nodes are operators (``metafx_tabular.operators``): ``threshold``,
 ``log`` and ``square`` (unary), ``mul``, ``ratio`` and ``diff`` (binary).
 Every inner node's output is clipped to the range it had on the training rows
 (so a ratio or a product cannot explode on an unusual new row; ``clip_quantile``
@@ -145,7 +145,11 @@ def _residual_target(D: np.ndarray, y: np.ndarray, task: str) -> np.ndarray:
     else:
         Y = np.asarray(y, dtype=np.float64)[:, None]
     Y = Y - Y.mean(axis=0)
-    A = D.T @ D + 1e-3 * len(D) * np.eye(D.shape[1])
+    lam = 1e-3 * len(D)
+    if D.shape[1] > D.shape[0]:  # wider than long: the same fit through the n x n kernel (D D' + lam I)
+        K = D @ D.T
+        return Y - K @ np.linalg.solve(K + lam * np.eye(D.shape[0]), Y)
+    A = D.T @ D + lam * np.eye(D.shape[1])
     return Y - D @ np.linalg.solve(A, D.T @ Y)
 
 
@@ -195,6 +199,48 @@ def _known_kinds(value: Any) -> bool:
     return all(isinstance(k, str) and k in KINDS for k in kinds)
 
 
+class _Candidates:
+    """A group of first-order candidates, counted without being listed: ``n`` and ``get(k)``, the ``k``-th
+    in the order :meth:`TabularFamily.first_order` lists them."""
+
+    def __init__(self, n: int, get: Any) -> None:
+        self.n = int(n)
+        self.get = get
+
+    @classmethod
+    def listed(cls, items: list) -> _Candidates:
+        return cls(len(items), items.__getitem__)
+
+    @classmethod
+    def pairs(cls, op: str, first: np.ndarray, second: np.ndarray, symmetric: bool, one_pool: bool) -> _Candidates:
+        """Pairs ``[a, b]``, ``a`` in ``first`` and ``b`` in ``second`` in their order, ``a != b``; symmetric
+        operators count each pair once: over one pool (arithmetic) ``a`` before ``b``; over two pools
+        ``a < b``, or ``b`` outside the first pool."""
+        in_first = np.isin(second, first)
+
+        def valid(a: int) -> np.ndarray:  # two pools: the b that pair with a
+            ok = second != a
+            return ok & ((second > a) | ~in_first) if symmetric else ok
+
+        if one_pool:  # closed forms: m (m - 1) / 2 or m (m - 1) pairs
+            m = first.size
+            counts = np.arange(m - 1, -1, -1, dtype=np.int64) if symmetric else np.full(m, max(m - 1, 0), np.int64)
+        else:
+            counts = np.array([int(valid(int(a)).sum()) for a in first], dtype=np.int64)
+        ends = np.cumsum(counts)
+
+        def get(k: int) -> tuple[str, list[int], None]:
+            i = int(np.searchsorted(ends, k, side="right"))
+            r = k - (int(ends[i - 1]) if i else 0)
+            a = int(first[i])
+            if one_pool:
+                j = i + 1 + r if symmetric else (r if r < i else r + 1)
+                return op, [a, int(second[j])], None
+            return op, [a, int(second[np.flatnonzero(valid(a))[r]])], None
+
+        return cls(int(ends[-1]) if ends.size else 0, get)
+
+
 # --------------------------------------------------------------------------- the family
 class TabularFamily(FeatureFamily[TabularBatch]):
     """Operator expressions over 1-3 columns of a numeric table (see the module docstring).
@@ -220,7 +266,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         adds the ``tag`` meta-feature.
     task : {"auto", "classification", "regression"}, default "auto"
         How ``y`` is read when columns are ranked in :meth:`fit` (``auto``:
-        see :func:`metafx_tabular.tasks.infer_task`).
+        see ``metafx_tabular.tasks.infer_task``).
     sample_size : int, default 2000
         Training rows kept to learn each drawn feature's constants.
     clip_quantile : float, default 0.0
@@ -233,7 +279,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         The kind of every column, ``"numeric"``, ``"categorical"`` or
         ``"datetime"`` (a list, or ``{column index or name: kind}`` for some);
         read from the dtypes when omitted (strings and pandas ``category``
-        columns are categorical; see :mod:`metafx_tabular.frame`).  Learned
+        columns are categorical; see ``metafx_tabular.frame``).  Learned
         (the full list) by :meth:`fit`.
     max_levels : int, default 1000
         Most codes of a categorical column; the rarest categories beyond share
@@ -287,7 +333,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         Leave out of the screened candidates, the rescored ones and a point's
         draws every feature that is a monotone function of one column
         (``[x > q50]``, ``log(x)``, ``x^2`` of a column of one sign,
-        ``year(date)``; :func:`metafx_tabular.expressions.monotone_in_one_column`):
+        ``year(date)``; ``metafx_tabular.expressions.monotone_in_one_column``):
         a tree model reads such a feature as the column itself.  ``"auto"``:
         when the search's evaluator says its model reads them so (its
         ``reads_monotone_transforms`` is False, as ``cv-tree``'s; learned by
@@ -300,7 +346,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         alone, to the evaluator's model of the table's columns -- small trees on
         the one candidate boosted from that model's out-of-fold prediction on the
         evaluator's folds, their gain in held-out loss
-        (:func:`metafx_tabular.rescore.residual_gains`, the first-order score of
+        (``metafx_tabular.rescore.residual_gains``, the first-order score of
         OpenFE); the shortlist then takes the ``rescore`` most relevant candidates
         and the most relevant of every other root operator whatever the screen's
         floor, and a point's set holds only the candidates of positive gain, best
@@ -614,7 +660,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
 
     # ------------------------------------------------------------------ data
     def check_data(self, X: Any) -> EncodedTable:
-        """The table encoded as floats (:mod:`metafx_tabular.frame`): numbers, category codes and
+        """The table encoded as floats (``metafx_tabular.frame``): numbers, category codes and
         days since 1970, NaN where a value is missing.
 
         Accepts a pandas DataFrame, an object array or a numeric array.  Before
@@ -716,33 +762,40 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         enabled operator over each (pair of) column(s) of the kinds it reads; a threshold at
         three quantiles, a date part for every part that varies (``root constants`` None: learned
         as in a draw)."""
+        groups = self._first_order_groups()
+        return [g.get(k) for g in groups for k in range(g.n)]
+
+    def _first_order_groups(self) -> list[_Candidates]:
+        """:meth:`first_order` as groups that are counted without being listed: a table of ``d``
+        columns has about ``3 d^2`` pair candidates (300 million at 10,000 columns), of which the
+        screen builds ``screen`` (2,000) drawn at random; listing them all took gigabytes."""
         self._need_fit()
         ops = self.enabled_operators
-        num = [int(j) for j in np.flatnonzero(self._eligible("numeric"))]
-        out: list[tuple[str, list[int], dict | None]] = []
+        num = np.flatnonzero(self._eligible("numeric")).astype(np.int64)
+        groups: list[_Candidates] = []
         for o in ops:
             op = OPERATORS[o]
             if o in ARITH:
-                if op.arity == 1:
-                    tuples = [[j] for j in num]
-                elif o in SYMMETRIC:
-                    tuples = [[a, b] for i, a in enumerate(num) for b in num[i + 1:]]
-                else:
-                    tuples = [[a, b] for a in num for b in num if a != b]
+                pools = [num] * op.arity
+                sym = o in SYMMETRIC
+                strict = True  # arithmetic pairs over one pool: a < b when symmetric, a != b otherwise
             else:
-                pools = [[int(j) for j in np.flatnonzero(self._eligible(k))] for k in op.kinds]
-                if len(pools) == 1:
-                    tuples = [[j] for j in pools[0]]
-                elif o in SYMMETRIC:
-                    tuples = [[a, b] for a in pools[0] for b in pools[1] if a < b or (b not in pools[0] and a != b)]
+                pools = [np.flatnonzero(self._eligible(k)).astype(np.int64) for k in op.kinds]
+                sym = o in SYMMETRIC
+                strict = False
+            if len(pools) == 1:
+                cols = [[int(j)] for j in pools[0]]
+                if o in ("threshold", "date_part"):
+                    listed = []
+                    for c in cols:
+                        variants = op.variants([self._rows()[:, c[0]]])
+                        listed += [(o, c, v) for v in (variants if variants else [None])]
                 else:
-                    tuples = [[a, b] for a in pools[0] for b in pools[1] if a != b]
-            for cols in tuples:
-                variants = op.variants([self._rows()[:, j] for j in cols]) if o in ("threshold", "date_part") \
-                    else None
-                for v in variants if variants else [None]:
-                    out.append((o, cols, v))
-        return out
+                    listed = [(o, c, None) for c in cols]
+                groups.append(_Candidates.listed(listed))
+            else:
+                groups.append(_Candidates.pairs(o, pools[0], pools[1], sym, strict))
+        return groups
 
     def _screen_candidates(self) -> None:
         """Enumerate the first-order candidates (at most ``screen`` of them, drawn at random beyond),
@@ -752,11 +805,16 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         self._rescored = {}
         if not int(self.screen) or self._target is None:
             return
-        cands = self.first_order()
+        groups = self._first_order_groups()
+        total = sum(g.n for g in groups)
         rng = np.random.default_rng(0)
-        if len(cands) > int(self.screen):
-            keep = np.sort(rng.choice(len(cands), size=int(self.screen), replace=False))
-            cands = [cands[i] for i in keep]
+        if total > int(self.screen):
+            keep = np.sort(rng.choice(total, size=int(self.screen), replace=False))
+            starts = np.cumsum([0] + [g.n for g in groups])
+            at = np.searchsorted(starts, keep, side="right") - 1
+            cands = [groups[int(g)].get(int(k - starts[g])) for g, k in zip(at, keep)]
+        else:
+            cands = [g.get(k) for g in groups for k in range(g.n)]
         seen: set[str] = set()
         ops = self.enabled_operators
         built, keys = [], []
@@ -830,7 +888,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
 
     def _residual_gains(self, evaluator: Any, prepared: Any, y: np.ndarray, seed: int, exprs: list[dict],
                         idx: np.ndarray) -> np.ndarray:
-        """``rescore_by="residual"``: :func:`metafx_tabular.rescore.residual_gains` of the candidates
+        """``rescore_by="residual"``: ``metafx_tabular.rescore.residual_gains`` of the candidates
         ``exprs[i]`` (``i`` in ``idx``) over the evaluator's model of the table's columns, on the
         evaluator's folds (``n_splits``, shuffled with ``seed``; stratified for class labels)."""
         from sklearn.model_selection import KFold, StratifiedKFold
@@ -1392,7 +1450,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
 
     def export_c(self, batch: TabularBatch, prefix: str) -> FamilyExport:
         """The features as C99 (``metafx export --to c``): numeric columns and the operators of
-        :data:`metafx_tabular.export.EXPORTED_OPERATORS`; others are refused with an error naming them."""
+        ``metafx_tabular.export.EXPORTED_OPERATORS``; others are refused with an error naming them."""
         return tabular_c(self, batch, prefix)
 
     def export_numpy(self, batch: TabularBatch, prefix: str) -> FamilyExport:

@@ -74,10 +74,10 @@ class Operator:
     arity: ClassVar[int] = 1
     binary_output: ClassVar[bool] = False
     summary: ClassVar[str] = ""
-    #: what each argument must be: "numeric" (a numeric column or a numeric sub-expression),
+    #: what each argument must be -- "numeric" (a numeric column or a numeric sub-expression),
     #: "categorical" / "datetime" (a column of that kind), "missing" (a column with missing values)
     kinds: ClassVar[tuple[str, ...]] = ("numeric",)
-    #: the operator's family: "arith", "missing", "category" or "date"
+    #: the operator's family -- "arith", "missing", "category" or "date"
     group: ClassVar[str] = "arith"
 
     @classmethod

@@ -3,9 +3,9 @@
 The candidate screen (``TabularFamily(screen=...)``) scores every first-order candidate by a cheap
 proxy: its squared partial correlation with the residual target, of its values or of its ranks.  The
 evaluator a search uses scores a *set* with a model of the values (``cv-linear``: a linear model of
-the columns and the features), and the two can disagree: on a target ``log(a) + b / c`` the proxy puts
-``c / a`` (by its ranks) above ``log(a)``, while a linear model of the values gains 0.22 R^2 from
-``log(a)`` and 0.11 from ``c / a``.
+the columns and the features), and the two can disagree: on a target ``log(a) + b / c`` the proxy can
+rank ``c / a`` (by its ranks) above ``log(a)``, while a linear model of the values gains more from
+``log(a)``.
 
 :func:`rescore` takes a shortlist of the screened candidates (the ``top`` most relevant and the
 most relevant of every root operator, all above the screen's noise floor), scores each with the

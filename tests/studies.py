@@ -1,0 +1,34 @@
+"""What a metafx study must look like to plain optuna (tests of the optuna study store)."""
+
+from __future__ import annotations
+
+from metafx.loop.study_store import ERROR_KEY, RETRY_KEY, STEP_KEY, SURPLUS_KEY
+
+
+def step_of(trial, trials) -> int:
+    """The step a trial computed: a retry's ``metafx:step``, else its number + 1 less the retries before it."""
+    if STEP_KEY in trial.user_attrs:
+        return int(trial.user_attrs[STEP_KEY])
+    return trial.number + 1 - sum(STEP_KEY in t.user_attrs and t.number < trial.number for t in trials)
+
+
+def check_study(trials, steps: int) -> dict[int, object]:
+    """Steps ``1..steps`` complete, each once; every other trial failed for a reason it records or was
+    retried by a complete trial at the same point; the complete trials by step."""
+    complete = {}
+    for t in trials:
+        if t.state.name == "COMPLETE":
+            s = step_of(t, trials)
+            assert s not in complete, f"step {s} complete twice: trials {complete[s].number} and {t.number}"
+            complete[s] = t
+    assert sorted(complete) == list(range(1, steps + 1)), sorted(complete)
+    retried = {int(t.user_attrs[RETRY_KEY]): t for t in complete.values() if RETRY_KEY in t.user_attrs}
+    for t in trials:
+        if t.state.name != "COMPLETE":
+            assert t.state.name == "FAIL", (t.number, t.state)
+            if t.user_attrs.get(SURPLUS_KEY) or ERROR_KEY in t.user_attrs:
+                continue
+            assert t.number in retried, f"trial {t.number} failed and was not retried"
+            if t.params:
+                assert retried[t.number].params == t.params
+    return complete
