@@ -22,11 +22,9 @@ search, which never sees them; on them, the user's model is scored by 5-fold CV 
 the table's columns alone and with the columns beside the search's features, on the same folds, and
 the set is kept only when the mean paired difference is above twice its corrected standard
 error (otherwise no feature is returned); a kept set then loses, one at a time, every feature whose
-removal does not cost that much (:mod:`metafx_tabular.guard`).  The rule was written before
-the runs that judged it (``experiments/tabular_guard/RULE.md``; results: docs/results/tabular.md,
-"Issue 43").
+removal does not cost that much (:mod:`metafx_tabular.guard`; the plugin's README, "Do no harm").
 
-With ``confirm="auto"`` (``True`` for ``cv-linear`` and ``cv-tree``), the default before issue 43, the
+With ``confirm="auto"`` (``True`` for ``cv-linear`` and ``cv-tree``), the former default, the
 search runs on all the rows and its best set is scored once more, with the table's columns alone beside
 it, on a fresh split of the training rows (the evaluator's own protocol,
 another seed).  The best of many noisy scores is

@@ -5,8 +5,8 @@ and *confirmation rows* (:func:`holdout_split`).  The search sees the search row
 user's model (:func:`user_model`, chosen by ``TableExtractor(model=...)``) is scored by repeated
 K-fold CV on the confirmation rows, once on the table's columns alone and once on the columns beside
 the search's features, on the same folds (:func:`paired_differences`).  The set is kept only when the
-mean paired difference is above twice its corrected standard error (:func:`guard_decision`; the
-rule, written before the runs that judged it: ``experiments/tabular_guard/RULE.md``).
+mean paired difference is above twice its corrected standard error (:func:`guard_decision`), and a
+kept set is then pruned there of every feature whose removal costs less (:func:`prune`).
 
 The models, as a user would fit them on the table:
 
@@ -38,7 +38,7 @@ __all__ = ["MODELS", "GUARD_SPLITS", "GUARD_REPEATS", "GUARD_T", "HOLDOUT_FRACTI
 
 #: the downstream models ``TableExtractor(model=...)`` knows, and the search's evaluator for each
 MODELS = {"linear": "cv-linear", "trees": "cv-tree"}
-#: folds and repeats of the confirmation's CV, and the t it must exceed (RULE.md)
+#: folds and repeats of the confirmation's CV, and the t it must exceed
 GUARD_SPLITS = 5
 GUARD_REPEATS = 3
 GUARD_T = 2.0
