@@ -22,7 +22,7 @@ search, which never sees them; on them, the user's model is scored by 5-fold CV 
 the table's columns alone and with the columns beside the search's features, on the same folds, and
 the set is kept only when the mean paired difference is above twice its corrected standard
 error (otherwise no feature is returned); a kept set then loses, one at a time, every feature whose
-removal does not cost that much (:mod:`metafx_tabular.guard`; the plugin's README, "Do no harm").
+removal does not cost that much (``metafx_tabular.guard``; the plugin's README, "Do no harm").
 
 With ``confirm="auto"`` (``True`` for ``cv-linear`` and ``cv-tree``), the former default, the
 search runs on all the rows and its best set is scored once more, with the table's columns alone beside
@@ -104,10 +104,10 @@ class TableExtractor(MetaFeatureExtractor):
         (gradient-boosted trees reading categories and missing values natively, as scikit-learn's
         ``HistGradientBoosting`` models, LightGBM and XGBoost do).  It names the search's evaluator
         when ``evaluator`` is None (``cv-linear`` / ``cv-tree``) and the model of the
-        ``confirm="holdout"`` guard (:mod:`metafx_tabular.guard`): a feature the model reads from
+        ``confirm="holdout"`` guard (``metafx_tabular.guard``): a feature the model reads from
         the columns already (a product of one-hot levels for trees, a group deviation a linear
         model of one-hot groups spans) does not pass it.
-    evaluator : str, SetEvaluator or None, default None
+    evaluator : str, ~metafx.plugin.SetEvaluator or None, default None
         The search's set evaluator; None: the one of ``model``.
     confirm : bool, "holdout", "test" or "auto", default "holdout"
         ``"holdout"``: the guard above: the search runs on half of the rows, and its set is kept
