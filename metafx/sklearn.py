@@ -309,6 +309,10 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
             type_of_target(y, input_name="y", raise_unknown=True)
         return X, y
 
+    def _search_evaluator(self) -> Any:
+        """The evaluator the search uses: ``evaluator`` (a subclass may derive it from its own parameters)."""
+        return self.evaluator
+
     # ------------------------------------------------------------------ API
     def fit(self, X: Any, y: Any) -> MetaFeatureExtractor:
         """Search the family's meta-feature space on ``(X, y)`` and keep the best feature set.
@@ -339,7 +343,7 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
             family_params["column_names"] = [str(n) for n in names]
         result = search(
             Xv, y, family=family, budget=self.budget, steps=self.steps, engine=_fresh(self.engine),
-            evaluator=_fresh(self.evaluator), progress=self.progress, verbose=self.verbose,
+            evaluator=_fresh(self._search_evaluator()), progress=self.progress, verbose=self.verbose,
             seed=resolve_seed(self.random_state, self.seed, default=0, names=("random_state", "seed")),
             fixed=None if self.fixed is None else dict(self.fixed),
             family_params=family_params or None,

@@ -16,8 +16,16 @@ which raises :class:`metafx.ValidationError` on what it cannot read).
 Output columns are named by the features (``"mean(age by sex)"``); missing
 inputs give missing outputs (``family_params={"missing": "zero"}`` fills them).
 
-By default (``confirm="auto"``: ``True`` for ``cv-linear`` and ``cv-tree``) the
-search's best set is scored once more, with the table's columns alone beside
+By default (``confirm="holdout"``) the extractor does no harm to the model the user has
+(``model="linear"``, the default, or ``"trees"``): half of the training rows are set aside before the
+search, which never sees them; on them, the user's model is scored by 5-fold CV repeated 3 times with
+the table's columns alone and with the columns beside the search's features, on the same folds, and
+the set is kept only when the mean paired difference is above twice its corrected standard
+error (otherwise no feature is returned); a kept set then loses, one at a time, every feature whose
+removal does not cost that much (``metafx_tabular.guard``; the plugin's README, "Do no harm").
+
+With ``confirm="auto"`` (``True`` for ``cv-linear`` and ``cv-tree``), the former default, the
+search runs on all the rows and its best set is scored once more, with the table's columns alone beside
 it, on a fresh split of the training rows (the evaluator's own protocol,
 another seed).  The best of many noisy scores is
 optimistic, so a set that only won the search's split by luck can be worse
@@ -44,6 +52,8 @@ from metafx import MetaFeatureExtractor, SearchResult
 from metafx.plugin import FeatureBatch, FeatureFamily, ValidationError, check_label_types, make_component
 
 from .frame import check_frame_names
+from .guard import GUARD_SPLITS, MODELS, holdout_split, prune, user_matrix
+from .tasks import infer_task
 
 __all__ = ["TableExtractor", "corrected_t_test"]
 
@@ -88,7 +98,24 @@ class TableExtractor(MetaFeatureExtractor):
 
     Parameters
     ----------
-    confirm : bool, "test" or "auto", default "auto"
+    model : {"linear", "trees"}, default "linear"
+        The model the features are for, which decides what counts: ``"linear"`` (one-hot categories,
+        mean imputation, standardized columns; logistic or ridge regression) or ``"trees"``
+        (gradient-boosted trees reading categories and missing values natively, as scikit-learn's
+        ``HistGradientBoosting`` models, LightGBM and XGBoost do).  It names the search's evaluator
+        when ``evaluator`` is None (``cv-linear`` / ``cv-tree``) and the model of the
+        ``confirm="holdout"`` guard (``metafx_tabular.guard``): a feature the model reads from
+        the columns already (a product of one-hot levels for trees, a group deviation a linear
+        model of one-hot groups spans) does not pass it.
+    evaluator : str, ~metafx.plugin.SetEvaluator or None, default None
+        The search's set evaluator; None: the one of ``model``.
+    confirm : bool, "holdout", "test" or "auto", default "holdout"
+        ``"holdout"``: the guard above: the search runs on half of the rows, and its set is kept
+        only if, on the other half, the user's model (``model``) gains from it beyond twice the
+        corrected standard error of the gain (5 folds x 3 repeats); otherwise no feature.  A kept
+        set is then pruned there: its features are removed one at a time while one's removal
+        costs less than that (``confirmation_["kept_features"]``).  Needs
+        at least 20 confirmation rows and 5 of every class among them, else no feature.
         ``"auto"``: the evaluator's ``table_confirm`` (``True`` for ``cv-linear`` and ``cv-tree``;
         ``True`` when it has none).  ``True``: keep the search's
         best set only if, on a fresh split of the training rows (the evaluator's protocol with a
@@ -110,7 +137,9 @@ class TableExtractor(MetaFeatureExtractor):
     confirmation_ : dict or None
         With ``confirm``: ``{"quality": ..., "columns_quality": ..., "kept": bool, "seed": ...}``, the
         set's and the columns' scores on the fresh split (with ``"test"``, their means over the
-        folds, and ``"t"``, ``"p"``, ``"n_folds"``); None without ``confirm`` or when the search
+        folds, and ``"t"``, ``"p"``, ``"n_folds"``; with ``"holdout"``, the user model's mean scores on
+        the confirmation rows' folds and ``"mean_diff"``, ``"se"``, ``"t"``, ``"n_folds"``, ``"model"``,
+        ``"n_search_rows"``, ``"n_confirm_rows"``); None without ``confirm`` or when the search
         chose no feature.  When ``kept`` is False, ``features_`` is empty and ``transform`` returns
         ``(n_samples, 0)``; ``result_`` and ``best_point_`` still describe the search.
     """
@@ -127,7 +156,7 @@ class TableExtractor(MetaFeatureExtractor):
         budget: float = 12.0,
         steps: int = 30,
         engine: Any = "mufasa",
-        evaluator: Any = "cv-linear",
+        evaluator: Any = None,
         seed: int | None = 0,
         fixed: Mapping[str, Any] | None = None,
         family_params: Mapping[str, Any] | None = None,
@@ -140,10 +169,12 @@ class TableExtractor(MetaFeatureExtractor):
         oversample: float = 1.0,
         timeout: float | None = None,
         reselect: int | None = None,
-        confirm: bool | str = "auto",
+        confirm: bool | str = "holdout",
         starts: str = "groups",
+        model: str = "linear",
     ) -> None:
         self.confirm = confirm
+        self.model = model
         self.starts = starts
         super().__init__(family=family, budget=budget, steps=steps, engine=engine, evaluator=evaluator, seed=seed,
                          fixed=fixed, family_params=family_params, engine_params=engine_params,
@@ -152,16 +183,20 @@ class TableExtractor(MetaFeatureExtractor):
 
     def fit(self, X: Any, y: Any) -> TableExtractor:
         """Search, then (``confirm``) check the best set against the table's columns alone."""
-        if not _is_confirm(self.confirm, ("test", "auto")):
-            raise ValidationError(f"confirm={self.confirm!r}; allowed: True, False, 'test', 'auto'")
+        if not _is_confirm(self.confirm, ("holdout", "test", "auto")):
+            raise ValidationError(f"confirm={self.confirm!r}; allowed: True, False, 'holdout', 'test', 'auto'")
         if self.starts not in ("default", "groups"):
             raise ValidationError(f"starts={self.starts!r}; allowed: 'default', 'groups'")
+        if not isinstance(self.model, str) or self.model not in MODELS:
+            raise ValidationError(f"model={self.model!r}; allowed: " + ", ".join(repr(m) for m in MODELS))
         # before the search: a bad value must not cost one
-        evaluator = make_component("set-evaluator", self.evaluator,
+        evaluator = make_component("set-evaluator", self._search_evaluator(),
                                    None if self.evaluator_params is None else dict(self.evaluator_params))
+        if self.confirm == "holdout":
+            return self._fit_holdout(X, y)
         confirm = getattr(evaluator, "table_confirm", True) if self.confirm == "auto" else self.confirm
         if not _is_confirm(confirm, ("test",)):
-            raise ValidationError(f"evaluator {self.evaluator!r} has table_confirm={confirm!r} (read by "
+            raise ValidationError(f"evaluator {self._search_evaluator()!r} has table_confirm={confirm!r} (read by "
                                   "confirm='auto'); allowed: True, False, 'test'")
         check_label_types(y)  # metafx.search's rule, before np.asarray turns [1, 'a'] into ['1', 'a']
         yv = np.asarray(y)
@@ -205,6 +240,58 @@ class TableExtractor(MetaFeatureExtractor):
             self.n_features_out_ = 0
         return self
 
+    def _search_evaluator(self) -> Any:
+        """``evaluator``, or the one of ``model`` when it is None."""
+        return MODELS.get(self.model, "cv-linear") if self.evaluator is None else self.evaluator
+
+    def _fit_holdout(self, X: Any, y: Any) -> TableExtractor:
+        """``confirm="holdout"``: search on half of the rows, keep the set only if the user's model gains
+        from it on the other half beyond twice the gain's corrected standard error (:mod:`.guard`)."""
+        Xv, yv = self._validate(X, y, reset=True)  # the whole table's names and shape
+        yv = np.asarray(yv)
+        seed = int(np.random.SeedSequence([0 if self.seed is None else int(self.seed), 43])
+                   .generate_state(1)[0])
+        search_rows, confirm_rows = holdout_split(yv, seed)
+        X_s, X_c = _rows(X, search_rows), _rows(X, confirm_rows)
+        y_s, y_c = yv[search_rows], yv[confirm_rows]
+        self._group_starts = self._starts_of(X_s, y_s) if self.starts == "groups" else []
+        try:
+            super().fit(X_s, y_s)
+        finally:
+            del self._group_starts
+        self.confirmation_ = None
+        if not len(self._batch):
+            return self
+        empty = self._batch.take([])
+        info: dict[str, Any] = {"model": self.model, "seed": seed, "n_search_rows": int(search_rows.size),
+                                "n_confirm_rows": int(confirm_rows.size)}
+        _, counts = np.unique(y_c, return_counts=True)
+        small = y_c.shape[0] < 4 * GUARD_SPLITS or (infer_task(y_c) == "classification"
+                                                   and (counts.size < 2 or counts.min() < GUARD_SPLITS))
+        if small:
+            info.update({"quality": float("nan"), "columns_quality": float("nan"), "mean_diff": float("nan"),
+                         "se": float("nan"), "t": float("nan"), "n_folds": 0, "kept": False,
+                         "why": "too few confirmation rows"})
+        else:
+            Xcv, _ = self._validate(X_c, reset=False)
+            F = self.family_.transform(Xcv, self._batch)
+            M_cols, cat_cols = user_matrix(self.family_, Xcv, F[:, :0], self.model)
+            decision = prune(self.model, M_cols, F, cat_cols, y_c, seed)
+            keep = decision.pop("keep")
+            info.update(decision)
+            info["kept_features"] = [str(n) for n in np.asarray(self.family_.feature_names(self._batch))[keep]] \
+                if keep else []
+        self.confirmation_ = info
+        if not info["kept"]:
+            self._batch = empty
+            self.features_ = []
+            self.n_features_out_ = 0
+        elif len(keep) < len(self._batch):
+            self._batch = self._batch.take(keep)
+            self.features_ = [self.features_[i] for i in keep]
+            self.n_features_out_ = len(keep)
+        return self
+
     def _validate(self, X: Any, y: Any = None, *, reset: bool) -> tuple[Any, Any]:
         """As :class:`metafx.MetaFeatureExtractor`, after refusing repeated column names (one clear line, not
         the dataframe library's error)."""
@@ -231,6 +318,11 @@ class TableExtractor(MetaFeatureExtractor):
         if given is None:
             return starts
         return starts + ([given] if isinstance(given, (Mapping, SearchResult)) else list(given))
+
+
+def _rows(X: Any, rows: np.ndarray) -> Any:
+    """The rows ``rows`` of a DataFrame (``iloc``) or an array."""
+    return X.iloc[rows] if hasattr(X, "iloc") else np.asarray(X)[rows]
 
 
 def _is_confirm(value: Any, words: tuple[str, ...]) -> bool:

@@ -395,7 +395,8 @@ class _FewerIsBetter(CVLinear):
 
 def test_confirm_drops_a_set_that_does_not_beat_the_columns(frame):
     df, y = frame
-    fx = TableExtractor(budget=3, steps=3, evaluator=_FewerIsBetter()).set_output(transform="pandas").fit(df, y)
+    fx = TableExtractor(budget=3, steps=3, evaluator=_FewerIsBetter(), confirm="auto").set_output(transform="pandas") \
+        .fit(df, y)
     assert fx.result_.features and fx.best_quality_ < 0          # the search ran and chose a set ...
     c = fx.confirmation_
     assert c["kept"] is False and c["columns_quality"] == 0.0 and c["quality"] == -len(fx.result_.features)
@@ -411,7 +412,7 @@ def test_confirm_keeps_a_useful_set_and_scores_it_on_a_fresh_split():
     rng = np.random.default_rng(3)
     X = pd.DataFrame({"a": rng.normal(size=300), "b": rng.normal(size=300), "c": rng.normal(size=300)})
     y = X["a"] * X["b"] + 0.1 * rng.normal(size=300)              # a product the columns alone cannot give
-    fx = TableExtractor(budget=2, steps=12, seed=5).fit(X, y)
+    fx = TableExtractor(budget=2, steps=12, seed=5, confirm="auto").fit(X, y)
     c = fx.confirmation_
     assert c["kept"] is True and c["quality"] > c["columns_quality"] + 0.3
     assert fx.n_features_out_ == len(fx.features_) == len(fx.result_.features) > 0
@@ -422,15 +423,15 @@ def test_confirm_keeps_a_useful_set_and_scores_it_on_a_fresh_split():
     assert CVLinear().evaluate(fam.compute(prep, batch), np.asarray(y), random_state=c["seed"]) == c["quality"]
     assert CVLinear().evaluate(fam.compute(prep, batch.take([])), np.asarray(y), random_state=c["seed"]) \
         == c["columns_quality"]
-    again = TableExtractor(budget=2, steps=12, seed=5).fit(X, y)
+    again = TableExtractor(budget=2, steps=12, seed=5, confirm="auto").fit(X, y)
     assert again.confirmation_ == c                               # reproducible
 
 
 def test_confirm_must_be_a_bool_or_test(frame):
     df, y = frame
-    with pytest.raises(metafx.ValidationError, match="confirm='yes'; allowed: True, False, 'test', 'auto'"):
+    with pytest.raises(metafx.ValidationError, match="confirm='yes'; allowed: True, False, 'holdout', 'test', 'auto'"):
         TableExtractor(budget=3, steps=2, confirm="yes").fit(df, y)
-    with pytest.raises(metafx.ValidationError, match="allowed: True, False, 'test', 'auto'"):
+    with pytest.raises(metafx.ValidationError, match="allowed: True, False, 'holdout', 'test', 'auto'"):
         TableExtractor(budget=3, steps=2, confirm=np.array([1, 2])).fit(df, y)
     with pytest.raises(metafx.ValidationError, match="confirm='test' needs an evaluator with fold_scores"):
         TableExtractor(budget=3, steps=2, confirm="test", evaluator=_NoFolds()).fit(df, y)
@@ -567,12 +568,12 @@ def test_confirm_test_keeps_a_clear_gain_and_drops_noise():
     c = tree.confirmation_
     assert c["n_folds"] == 9 and c["kept"] is False and c["p"] >= 0.05   # cv-tree: 3 folds x 3 repeats
     assert tree.n_features_out_ == 0 and tree.features_ == []
-    # the default ("auto"): one fresh split, for cv-tree as for cv-linear
-    auto = TableExtractor(budget=2, steps=6, seed=1, evaluator="cv-tree").fit(X, noise).confirmation_
+    # "auto" (the default before issue 43): one fresh split, for cv-tree as for cv-linear
+    auto = TableExtractor(budget=2, steps=6, seed=1, evaluator="cv-tree", confirm="auto").fit(X, noise).confirmation_
     assert auto is not None and "t" not in auto and auto["seed"] == c["seed"]
     assert auto == TableExtractor(budget=2, steps=6, seed=1, evaluator="cv-tree", confirm=True).fit(X, noise).confirmation_
-    assert set(fx.get_params()["confirm"] for fx in [TableExtractor()]) == {"auto"}
-    lin = TableExtractor(budget=2, steps=6, seed=1).fit(X, noise).confirmation_
+    assert set(fx.get_params()["confirm"] for fx in [TableExtractor()]) == {"holdout"}
+    lin = TableExtractor(budget=2, steps=6, seed=1, confirm="auto").fit(X, noise).confirmation_
     assert lin is None or "t" not in lin
 
 
@@ -655,7 +656,7 @@ def test_docstring_examples():
 def test_a_bad_table_confirm_is_refused_before_the_search(monkeypatch):
     monkeypatch.setattr(CVLinear, "table_confirm", "yes")
     X = pd.DataFrame({"a": np.arange(30.0), "b": np.arange(30.0) % 7})
-    fx = TableExtractor(budget=2, steps=2, seed=0)
+    fx = TableExtractor(budget=2, steps=2, seed=0, confirm="auto")
     with pytest.raises(metafx.ValidationError, match="evaluator 'cv-linear' has table_confirm='yes'"):
         fx.fit(X, X["a"] * X["b"])
     assert not hasattr(fx, "result_")   # refused before any search ran

