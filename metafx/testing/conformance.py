@@ -358,13 +358,17 @@ class FamilyConformance:
     def test_export_matches_python(self, fam, data, tmp_path):
         """A family with ``export_c`` / ``export_numpy``: a search's result (with a fitted classifier) exports
         to C and NumPy code that computes Python's features, decisions and predictions bit for bit
-        (:func:`metafx.testing.check_export`); skipped for a family that does not export."""
+        (:func:`metafx.testing.check_export`); skipped for a family that does not export, or that refuses (with
+        a ``ValidationError``) to export the features this search chose."""
         if type(fam).export_c is FeatureFamily.export_c:
             pytest.skip(f"family {fam.name!r} does not implement export_c")
         X, y = data
         res = search(X, y, family=type(fam)(**fam.get_params()), budget=self.budget, steps=2, seed=0, progress=False)
         res.fit_classifier(X, y, C=1.0)
-        check_export(res, X, tmp_dir=tmp_path)
+        try:
+            check_export(res, X, tmp_dir=tmp_path)
+        except ValidationError as e:  # a family that exports some of its features refuses the others by name
+            pytest.skip(f"family {fam.name!r} does not export this result's features: {e}")
 
     def test_pickle(self, fam, batch, data):
         X, _ = data
