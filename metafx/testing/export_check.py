@@ -30,8 +30,8 @@ from ..loop.api import search
 __all__ = ["check_export", "check_family_speed", "SpeedReport"]
 
 
-def _python_side(result: Any, X: Any) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None, np.ndarray]:
-    """The features as the classifier reads them, its decisions and predictions, and the inputs as rows."""
+def _python_side(result: Any, X: Any) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+    """The features as the classifier reads them, its decisions and its predictions."""
     fam, batch = result.feature_batch()
     prepared = fam.prepare(X)
     F = fam.compute(prepared, batch).dense(np.float64)
@@ -40,7 +40,7 @@ def _python_side(result: Any, X: Any) -> tuple[np.ndarray, np.ndarray | None, np
         clf = FeatureClassifier.from_result(result)
         D = np.asarray(clf.decision_function(X), dtype=np.float64).reshape(len(F), -1)
         P = np.asarray(clf.predict(X))
-    return F, D, P, np.asarray(prepared if isinstance(prepared, np.ndarray) else X)
+    return F, D, P
 
 
 def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
@@ -60,7 +60,7 @@ def check_export(result: Any, X: Any, *, cc: str | None = None, tmp_dir: str | P
     (``"c"`` False when no C compiler was found).  ``X`` must be in the layout the exported code reads:
     images ``(n, H, W)`` of 0/1 for an image family, a numeric table ``(n, n_columns)`` for a table family.
     """
-    F, D, P, _ = _python_side(result, X)
+    F, D, P = _python_side(result, X)
     classes = None if getattr(result, "classifier", None) is None else np.asarray(result.classifier["classes"])
     work = Path(tempfile.mkdtemp(prefix="metafx_export_", dir=tmp_dir))
     # NumPy
