@@ -376,7 +376,8 @@ def draw(by: dict, n_train: int, figure: str) -> None:
         pts.append((np.mean([by[m][q]["train_cpu_seconds"] for q in ps]),
                     100 * np.mean([by[m][q]["test_error"] for q in ps]), m))
     for label, keep in (("metafx, budget (steps 50)", lambda m: m == "metafx" or ":budget=" in m),
-                        ("metafx, steps (budget auto)", lambda m: m == "metafx" or ":steps=" in m)):
+                        ("metafx, steps (budget auto)", lambda m: m == "metafx" or ":steps=" in m),
+                        ("metafx, timeout (budget auto)", lambda m: ":timeout=" in m)):
         sel = sorted((t, e) for t, e, m in pts if keep(m))
         if sel:
             ax.plot(*zip(*sel), marker="o", label=label)
