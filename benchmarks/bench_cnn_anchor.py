@@ -351,13 +351,29 @@ def report(paths: list[str], figure: str | None) -> None:
                 continue
             d = np.array([100 * (by[m][q]["test_error"] - base[q]["test_error"]) for q in ps])
             se = d.std(ddof=1) / np.sqrt(len(d))
+            ratio = [by[m][q]["train_cpu_seconds"] / cnn[q]["train_cpu_seconds"] for q in ps if q in cnn]
+            cost = np.mean([by[m][q].get("logic_ops_per_image", 0) + by[m][q].get("macs_per_image", 0) for q in ps])
+            cost0 = np.mean([base[q].get("logic_ops_per_image", 0) + base[q].get("macs_per_image", 0) for q in ps])
+            rule = (f"; rule: {'lower' if d.mean() < -2 * se else 'not lower'} by more than 2 se, "
+                    f"median time / CNN's {np.median(ratio):.3f} ({'at most' if np.median(ratio) <= 0.2 else 'above'}"
+                    f" 1/5), predict cost {cost / cost0:.2f} x the default's" if ratio else "")
             print(f"paired, {m} minus metafx (default): {d.mean():+.2f} points, se {se:.2f}, "
-                  f"lower on {int((d < 0).sum())} of {len(d)}")
-        for m in ("metafx", "cnn"):
-            if m in by and "cnn" in by and m != "cnn":
-                ps = sorted(set(by[m]) & set(cnn))
-                d = np.array([100 * (by[m][q]["test_error"] - cnn[q]["test_error"]) for q in ps])
-                print(f"paired, metafx (default) minus cnn: {d.mean():+.2f} points over {len(d)} partitions")
+                  f"lower on {int((d < 0).sum())} of {len(d)}{rule}")
+        if "metafx" in by and "cnn" in by:
+            ps = sorted(set(base) & set(cnn))
+            d = np.array([100 * (base[q]["test_error"] - cnn[q]["test_error"]) for q in ps])
+            se = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else float("nan")
+            print(f"paired, metafx (default) minus cnn: {d.mean():+.2f} points (se {se:.2f}) over {len(d)} "
+                  f"partitions; training time / CNN's: median "
+                  f"{np.median([base[q]['train_cpu_seconds'] / cnn[q]['train_cpu_seconds'] for q in ps]):.3f}")
+            ops = np.mean([base[q]["logic_ops_per_image"] + base[q]["macs_per_image"] for q in ps])
+            ct = [base[q].get("c_predict_cpu_seconds_per_image") for q in ps]
+            tt = [cnn[q]["predict_cpu_seconds_per_image"] for q in ps]
+            line = (f"predict cost, cnn over metafx (default): multiply-adds / (logic ops + multiply-adds) "
+                    f"{cnn_macs() / ops:.0f}")
+            if all(c is not None for c in ct):
+                line += f"; CPU time per image, torch batch / C export {np.mean(tt) / np.mean(ct):.0f}"
+            print(line)
         if figure:
             draw(by, n_train, figure)
 
