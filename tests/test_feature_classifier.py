@@ -132,7 +132,8 @@ def test_test_error_is_the_pipeline(digits, digits_result):
 def test_scikit_learn_conventions(digits, digits_result):
     X, y = digits
     clf = FeatureClassifier(digits_result, C=0.1)
-    assert clf.get_params() == {"result": digits_result, "C": 0.1, "Cs": None, "n_splits": 3, "random_state": 0}
+    assert clf.get_params() == {"result": digits_result, "C": 0.1, "Cs": None, "n_splits": 3, "random_state": 0,
+                                "shift_copies": False}
     with pytest.raises(NotFittedError):
         clf.predict(X[:3])
     twin = clone(clf)
@@ -146,7 +147,7 @@ def test_scikit_learn_conventions(digits, digits_result):
 
 @pytest.mark.parametrize("params, match", [
     ({"C": -1.0}, "C="), ({"C": "best"}, "C="), ({"n_splits": 1}, "n_splits"), ({"random_state": -2}, "random_state"),
-    ({"Cs": [0.1, 0]}, "Cs"), ({"Cs": []}, "Cs"),
+    ({"Cs": [0.1, 0]}, "Cs"), ({"Cs": []}, "Cs"), ({"shift_copies": 1}, "shift_copies=1 must be True or False"),
 ])
 def test_bad_parameters_name_themselves(digits, digits_result, params, match):
     X, y = digits
@@ -270,3 +271,45 @@ def test_pickles_with_its_result(digits, digits_result):
     assert clf.n_features_in_ == 64
     back = pickle.loads(pickle.dumps(clf))
     np.testing.assert_array_equal(back.decision_function(X[300:400]), clf.decision_function(X[300:400]))
+
+
+def _naive_shift(img, dy, dx):
+    out = np.zeros_like(img)
+    for r in range(img.shape[0]):
+        for c in range(img.shape[1]):
+            if 0 <= r - dy < img.shape[0] and 0 <= c - dx < img.shape[1]:
+                out[r, c] = img[r - dy, c - dx]
+    return out
+
+
+@pytest.mark.parametrize("shape", [(3, 7, 9), (2, 1, 5), (4, 6, 1), (1, 2, 2)])
+def test_shifted_copies_against_a_loop(shape):
+    from metafx.learn.classifier import shifted_copies
+
+    X = _random_images(np.random.default_rng(sum(shape)), shape[0], shape[1:])
+    S = shifted_copies(X)
+    assert S.shape == (5 * shape[0], *shape[1:]) and S.dtype == X.dtype
+    for k, (dy, dx) in enumerate([(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)]):
+        for i in range(shape[0]):
+            np.testing.assert_array_equal(S[k * shape[0] + i], _naive_shift(X[i], dy, dx))
+
+
+def test_shift_copies_fits_on_the_shifted_images_with_the_c_of_the_images(digits, digits_result):
+    from metafx.learn.classifier import shifted_copies
+
+    X, y = digits
+    plain = FeatureClassifier(digits_result, random_state=2).fit(X[:300], y[:300])
+    clf = FeatureClassifier(digits_result, random_state=2, shift_copies=True).fit(X[:300], y[:300])
+    assert clf.C_ == plain.C_
+    # the same as a fixed-C fit on the images and their copies, by hand
+    twin = FeatureClassifier(digits_result, C=plain.C_, random_state=2).fit(shifted_copies(X[:300]), np.tile(y[:300], 5))
+    np.testing.assert_allclose(clf.coef_, twin.coef_, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(clf.intercept_, twin.intercept_, rtol=0, atol=1e-12)
+    assert clf.coef_.shape == plain.coef_.shape and not np.allclose(clf.coef_, plain.coef_)
+    np.testing.assert_array_equal(clf.predict(X[300:400]), twin.predict(X[300:400]))
+
+
+def test_shift_copies_refuses_rows_that_are_not_images(digits, digits_result):
+    X, y = digits
+    with pytest.raises(ValidationError, match=r"shift_copies=True needs images of shape \(n, height, width\)"):
+        FeatureClassifier(digits_result, shift_copies=True).fit(X[:200].reshape(200, -1), y[:200])

@@ -44,6 +44,11 @@ class FeatureClassifier(ClassifierMixin, BaseEstimator):
         Folds of the choice of ``C``.
     random_state : int, default 0
         Seed of the folds (an integer in ``[0, 2**63)``; taken modulo ``2**32``).
+    shift_copies : bool, default False
+        Images only: fit the SVM on the training images and on their copies shifted by one pixel up,
+        down, left and right (zeros shifted in; 5 x the images), ``C`` chosen by the CV on the
+        images themselves.  The features and the predict cost are the same; on MNIST it lowered the
+        test error by about a point on development partitions (:doc:`/results/cnn_anchor`).
 
     Attributes
     ----------
@@ -90,12 +95,13 @@ class FeatureClassifier(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, result: Any, C: float | None = None, Cs: Sequence[float] | None = None, n_splits: int = 3,
-                 random_state: int = 0) -> None:
+                 random_state: int = 0, shift_copies: bool = False) -> None:
         self.result = result
         self.C = C
         self.Cs = Cs
         self.n_splits = n_splits
         self.random_state = random_state
+        self.shift_copies = shift_copies
 
     # ------------------------------------------------------------------ fit
     def fit(self, X: Any, y: Any) -> FeatureClassifier:
@@ -119,8 +125,16 @@ class FeatureClassifier(ClassifierMixin, BaseEstimator):
         grid = DEFAULT_CS if self.Cs is None else [check_number("Cs", c, low=0, strict=True) for c in self.Cs]
         if not len(grid):
             raise ValidationError("Cs=[] must hold at least one C > 0")
+        seed = check_seed(self.random_state, "random_state") % 2**32
         model = fit_linear_svm(values, y, C="cv" if C is None else C, Cs=grid, n_splits=self.n_splits,
-                               random_state=check_seed(self.random_state, "random_state") % 2**32)
+                               random_state=seed)
+        if self.shift_copies:
+            # C as the CV on the images chose it (no copy of a training image in another fold), then the final fit
+            # on the images and their shifted copies
+            images = self._images(X)
+            family, batch = self.result.feature_batch()
+            values = family.compute(family.prepare(shifted_copies(images)), batch)
+            model = fit_linear_svm(values, np.tile(y, 5), C=float(model[-1].C), random_state=seed)
         merger, svm = model[0], model[-1]
         # fold the merge into the weights: merged column g = sum_j merge[j, g] x_j, so x_j's weight is merge[j, g] w_g
         self.coef_ = np.ascontiguousarray(np.asarray(merger.merge_ @ svm.coef_.T).T)
@@ -179,9 +193,19 @@ class FeatureClassifier(ClassifierMixin, BaseEstimator):
             raise ValidationError(f"result={self.result!r} must be a SearchResult")
         check_int("n_splits", self.n_splits, 2)
         check_seed(self.random_state, "random_state")
+        if not isinstance(self.shift_copies, (bool, np.bool_)):
+            raise ValidationError(f"shift_copies={self.shift_copies!r} must be True or False")
         if isinstance(self.C, str) and self.C == "cv":
             return None
         return check_number("C", self.C, low=0, strict=True, allow_none=True)
+
+    def _images(self, X: Any) -> np.ndarray:
+        binarize = getattr(self.result, "binarize", None)
+        images = np.asarray(X if binarize is None else binarize(X))
+        if images.ndim != 3:
+            raise ValidationError(f"shift_copies=True needs images of shape (n, height, width); X has shape "
+                                  f"{np.shape(X)}")
+        return images
 
     def _values(self, X: Any) -> FeatureValues:
         family, batch = self.result.feature_batch()
@@ -194,6 +218,19 @@ class FeatureClassifier(ClassifierMixin, BaseEstimator):
             self.n_features_in_ = int(shape[1])
         elif hasattr(self, "n_features_in_"):
             del self.n_features_in_
+
+
+def shifted_copies(images: np.ndarray) -> np.ndarray:
+    """``images`` ``(n, H, W)`` and their copies shifted by one pixel down, up, right and left (zeros shifted in),
+    in that order: ``(5 n, H, W)``."""
+    images = np.asarray(images)
+    out = np.zeros((5, *images.shape), dtype=images.dtype)
+    out[0] = images
+    out[1, :, 1:] = images[:, :-1]
+    out[2, :, :-1] = images[:, 1:]
+    out[3, :, :, 1:] = images[:, :, :-1]
+    out[4, :, :, :-1] = images[:, :, 1:]
+    return out.reshape(-1, *images.shape[1:])
 
 
 def _scores(values: FeatureValues, coef: np.ndarray) -> np.ndarray:
