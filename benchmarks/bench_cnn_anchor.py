@@ -324,7 +324,11 @@ def report(paths: list[str], figure: str | None) -> None:
             v = np.asarray(v, float)
             return f"{v.mean():.2f} ({v.std(ddof=1):.2f})" if len(v) > 1 else f"{v.mean():.2f}"
 
-        order = [m for m in METHODS if m in by] + sorted(m for m in by if m not in METHODS)
+        def setting(m):  # "metafx+lever" first, then "metafx:key=value" by key and value
+            key, _, value = m.partition(":")[2].partition("=")
+            return (key, float(value) if value else 0.0, m)
+
+        order = [m for m in METHODS if m in by] + sorted((m for m in by if m not in METHODS), key=setting)
         for m in order:
             ps = sorted(by[m])
             e = [100 * by[m][q]["test_error"] for q in ps]
