@@ -411,6 +411,10 @@ def draw(by: dict, n_train: int, figure: str) -> None:
             ax.scatter(np.mean([by[m][q]["train_cpu_seconds"] for q in ps]),
                        100 * np.mean([by[m][q]["test_error"] for q in ps]), marker=marker, s=70, label=m, zorder=3)
     ax.set_xscale("log")
+    from matplotlib.ticker import NullFormatter, ScalarFormatter
+
+    ax.xaxis.set_major_formatter(ScalarFormatter())
+    ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("training CPU seconds (one thread; mean over the partitions)")
     ax.set_ylabel("test error % (mean over the partitions)")
     ax.set_title(f"MNIST, {n_train} training images: metafx's error against search time")
