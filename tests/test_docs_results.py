@@ -258,3 +258,16 @@ def test_net_timings_are_their_record():
     rows = [line for line in (RECORDS / "nets.txt").read_text().splitlines() if re.match(r"^\| (uniform|digits) ", line)]
     page = (REPO / "docs" / "results" / "bounds.md").read_text()
     assert len(rows) == 7 and all(row in page for row in rows)
+
+
+def test_cnn_anchor_page_is_its_records():
+    """docs/results/cnn_anchor.md: the anchor tables are what bench_cnn_anchor.py --report prints from the records."""
+    page = (REPO / "docs" / "results" / "cnn_anchor.md").read_text()
+    for member in ("report_2000.jsonl report_2000_b.jsonl", "dev_2000.jsonl dev_2000_b.jsonl"):
+        paths = [str(REPO / "experiments" / "cnn48" / m) for m in member.split()]
+        text = _run(str(REPO / "benchmarks" / "bench_cnn_anchor.py"), "--report", *paths)
+        rows = [line for line in text.splitlines() if line.startswith("| ") and not line.startswith("| method")]
+        lines = [line for line in text.splitlines() if line.startswith(("paired, ", "predict cost, "))]
+        assert rows and lines
+        for line in rows + lines:
+            assert line in page, line
