@@ -329,11 +329,11 @@ def report(args) -> None:
     mufasa = [r for r in recs if r["method"] == ref]
     if mufasa:
         fig, axes = plt.subplots(1, 4, figsize=(13, 3.3))
-        for ax, dim in zip(axes, DIMS):
+        for ax, dim in zip(axes, DIMS, strict=True):
             bs = sorted({r["budget"] for r in mufasa})
             # a best set found by a portfolio step has no point (best_point is empty): those runs are left out
             vals = [[r["best_point"][dim] for r in mufasa if r["budget"] == b and dim in r["best_point"]] for b in bs]
-            bs, vals = [b for b, v in zip(bs, vals) if v], [v for v in vals if v]
+            bs, vals = [b for b, v in zip(bs, vals, strict=True) if v], [v for v in vals if v]
             if not bs:
                 ax.set_title(f"{dim} (no best set had a point)")
                 continue

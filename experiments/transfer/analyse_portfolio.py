@@ -21,14 +21,14 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # experiments/records.py
-import records  # noqa: E402
+import records
 
 RECORDS = Path(__file__).resolve().parent / "records"
 JS = (5, 10, 20, 50)
 
 
 def per_seed(here: Path, arm: str) -> dict[int, dict[tuple[str, int], float]]:
-    rec = json.loads(records.read_text((here / f"{arm}.json")))
+    rec = json.loads(records.read_text(here / f"{arm}.json"))
     out = {}
     for seed, rows in rec["runs"].items():
         out[int(seed)] = {(a, J): 100 * float(np.mean([r["test_error"] for r in rows if r["arm"] == a and r["J"] == J]))
@@ -98,7 +98,7 @@ def criteria(here: Path, arm: str) -> None:
               f"{(w - c).mean():+.3f} ({se(w - c):.3f}), {(w < c).sum()} of {len(seeds)} |")
     g = np.array([data[s][("warm", 10)] - data[s][("cold", 50)] for s in seeds])
     print(f"\nwarm J = 10 - cold J = 50: {g.mean():+.3f} (se {se(g):.3f}), at most 0 on {(g <= 0).sum()} of {len(g)}")
-    rec = json.loads(records.read_text((here / f"{arm}.json")))
+    rec = json.loads(records.read_text(here / f"{arm}.json"))
     same = have = 0
     for seed, rows in rec["runs"].items():
         stored = RECORDS / f"guided_points_s{seed}.json"
