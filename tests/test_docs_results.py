@@ -258,3 +258,83 @@ def test_net_timings_are_their_record():
     rows = [line for line in (RECORDS / "nets.txt").read_text().splitlines() if re.match(r"^\| (uniform|digits) ", line)]
     page = (REPO / "docs" / "results" / "bounds.md").read_text()
     assert len(rows) == 7 and all(row in page for row in rows)
+
+
+# ------------------------------------------------------------------ bounds.md: the potential-function experiments
+def _bounds_page() -> str:
+    return (REPO / "docs" / "results" / "bounds.md").read_text()
+
+
+def test_theorem3_table_is_its_record():
+    rows = [line for line in _record("bounds/theorem3_mc.txt").splitlines() if re.match(r"^\| 0\.\d ", line)]
+    assert len(rows) == 8 and all(row in _bounds_page() for row in rows)
+
+
+H_LABELS = {"iris": "iris", "wine": "wine", "breast_cancer": "breast_cancer", "digits": "digits",
+            "anes96": "anes96 (statsmodels)", "fair": "fair (statsmodels)"}
+
+
+def test_h_criterion_tables_are_their_records():
+    """The main variant's table is the script's table1.md row for row; the raw variant's columns and the text's
+    counts (h better than LOO on 2 of 6, better than the default sigma on 4 of 6, Theorem 4's smallest value) are
+    what the summaries give."""
+    page = _bounds_page()
+    text = " ".join(page.split())
+    for line in _record("bounds/potential_h/table1.md").splitlines()[2:]:
+        name = line.split(" | ")[0][2:]
+        assert f"| {H_LABELS[name]} | " + line.split(" | ", 1)[1] in page, line
+    main = json.loads(_record("bounds/potential_h/summary.json"))["datasets"]
+    assert list(main) == list(H_LABELS)
+    assert sum(d["n_B"] > d["n_W"] for d in main.values()) == 2 and "h is better on **2 of 6**" in text
+    assert sum(d["h_vs_default"][0] > d["h_vs_default"][2] for d in main.values()) == 4
+    assert "the h criterion is better on 4 of 6 sets in the main variant" in text
+    assert all(d["sigma_h_median"] == 0.03 for d in main.values()) and "(median h-sigma 0.03)" in text
+    runs = [r for d in main.values() for r in d["runs"]]
+    assert all(r["thm4_alpha"] == 0.8 for r in runs) and min(r["thm4_best_bound"] for r in runs) > 1
+    low = min(main, key=lambda k: main[k]["thm4_bound_min"])
+    assert low == "fair" and f"smallest value {main[low]['thm4_bound_min']:.3f}, on fair" in text
+    raw = json.loads(_record("bounds/potential_h_raw/summary.json"))["datasets"]
+    for name, d in raw.items():
+        cells = [d["n_B"], d["n_E"], d["n_W"],
+                 " / ".join(f"{100 * d[k]:.2f}" for k in ("err_loo_mean", "err_h_mean", "err_default_mean")) + " %",
+                 "/".join(map(str, d["h_vs_default"])), f"{d['sigma_loo_median']:g} / {d['sigma_h_median']:g}"]
+        assert f"| {name} | " + " | ".join(map(str, cells)) + " |" in page, name
+
+
+# ------------------------------------------------------------------ tabular.md: every record it names is stored
+def test_every_record_the_tabular_page_names_is_stored():
+    """docs/results/tabular.md names its records by path (``experiments/<folder>/<name>``) or by file name in
+    backticks: each is a member of one of the tabular experiments' archives or a file of their folders."""
+    page = (REPO / "docs" / "results" / "tabular.md").read_text()
+    folders = ("tabular_real", "tabular_planted", "tabular_guard")
+    stored = {}
+    for folder in folders:
+        names = _run(str(REPO / "experiments" / "records.py"), "list", folder).split()
+        names += [p.relative_to(REPO / "experiments" / folder).as_posix()
+                  for p in (REPO / "experiments" / folder).rglob("*") if p.is_file()]
+        stored[folder] = set(names)
+    cited = set(re.findall(r"experiments/([a-z_]+)/([A-Za-z0-9_./-]+\.(?:json|jsonl|log|txt|md))", page))
+    assert len(cited) >= 40
+    missing = [f"{f}/{n}" for f, n in cited if n not in stored.get(f, ())]
+    assert not missing, missing
+    every = {n.rsplit("/", 1)[-1] for names in stored.values() for n in names}
+    bare = set(re.findall(r"`([A-Za-z0-9_./-]+\.(?:json|jsonl|log))`", page))
+    missing = sorted(b for b in bare if not b.startswith("_") and b.rsplit("/", 1)[-1] not in every)  # `_r3.json`: a suffix
+    assert len(bare) >= 30 and not missing, missing
+
+
+def test_guard_tables_are_their_records():
+    """docs/results/tabular.md, issue 43: the dev tables' pairs and the counts per model are what
+    ``bench_guard.py --summary`` prints from the stored records, and the noise table's counts are theirs."""
+    E = REPO / "experiments" / "tabular_guard"
+    out = _run(str(E / "bench_guard.py"), "--summary", str(E / "dev.json"), str(E / "noise.json"))
+    page = (REPO / "docs" / "results" / "tabular.md").read_text()
+    rows = [line for line in out.splitlines() if line.startswith("| ")]
+    assert len(rows) == 17 and all(row in page for row in rows), [r for r in rows if r not in page]  # head, 16 pairs
+    for model in ("linear", "trees"):
+        counts = re.search(rf"^{model}: (better \d+, worse \d+, even \d+ of 8)$", out, flags=re.M).group(1)
+        assert f"* {model}: {counts}" in page, (model, counts)
+        noise = re.search(rf"^noise, model {model}: no feature on (\d+) of 20 seeds \(the search proposed a set on "
+                          rf"(\d+)\)", out, flags=re.M).groups()
+        label = "linear (default)" if model == "linear" else model
+        assert f"| {label} | **{noise[0]}** | {noise[1]} |" in page, (model, noise)
