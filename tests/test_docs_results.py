@@ -275,14 +275,14 @@ H_LABELS = {"iris": "iris", "wine": "wine", "breast_cancer": "breast_cancer", "d
 
 
 def test_h_criterion_tables_are_their_records():
-    """The main variant's table is the script's table1.md row for row; the raw variant's columns and the text's
+    """The main variant's table is the rows the script printed; the raw variant's columns and the text's
     counts (h better than LOO on 2 of 6, better than the default sigma on 4 of 6, Theorem 4's smallest value) are
     what the summaries give."""
     page = _bounds_page()
     text = " ".join(page.split())
-    for line in _record("bounds/potential_h/table1.md").splitlines()[2:]:
-        name = line.split(" | ")[0][2:]
-        assert f"| {H_LABELS[name]} | " + line.split(" | ", 1)[1] in page, line
+    for line in _record("bounds/potential_h.txt").splitlines():  # the table's rows, each with its seconds after it
+        name, rest = line.split(" | ", 1)
+        assert f"| {H_LABELS[name[2:]]} | " + rest.rsplit(" (", 1)[0] in page, line
     main = json.loads(_record("bounds/potential_h/summary.json"))["datasets"]
     assert list(main) == list(H_LABELS)
     assert sum(d["n_B"] > d["n_W"] for d in main.values()) == 2 and "h is better on **2 of 6**" in text
@@ -338,3 +338,69 @@ def test_guard_tables_are_their_records():
                           rf"(\d+)\)", out, flags=re.M).groups()
         label = "linear (default)" if model == "linear" else model
         assert f"| {label} | **{noise[0]}** | {noise[1]} |" in page, (model, noise)
+
+
+# ------------------------------------------------------------------ selection.md: chapter 4's regression
+def test_regression_selection_tables_are_their_records():
+    """docs/results/selection.md, section 2: the success rates (the tuned run and the two untuned RGS settings) and
+    the Figure 4.1 check are what the stored summaries give."""
+    page = (REPO / "docs" / "results" / "selection.md").read_text()
+    main = json.loads(_record("selection/regression/summary.json"))
+    assert main["repeats"] == 100 and main["sizes"] == [20, 40, 60, 80, 100]
+    for t, methods in main["success"].items():
+        for meth, rates in methods.items():
+            cells = " | ".join(f"{rates[str(m)]:.2f}" for m in main["sizes"])
+            assert f"| ({t}) | {meth} | {cells} |" in page, (t, meth, cells)
+    for name, label in (("regression_rgs_k5_e1", "k = 5, 1 epoch"), ("regression_rgs_k50_e1", "k = 50 (T §4.4), 1 epoch")):
+        s = json.loads(_record(f"selection/{name}/summary.json"))
+        for t, methods in s["success"].items():
+            cells = " | ".join(f"{methods['rgs'][str(m)]:.2f}" for m in s["sizes"])
+            assert f"| {label} | ({t}) | {cells} |" in page, (name, t, cells)
+    for key, label in (("noise-free", "noise-free"), ("noisy", "noise variance 1/7")):
+        f = main["fig41"][key]
+        a, b = f["relevant_only"], f["relevant_plus_irrelevant"]
+        assert f"| {label} | {a:.4f} | {b:.4f} | {b / a:.1f} |" in page, (key, a, b)
+    # no table of numbers on the page without its record: the MADELON section's were removed
+    assert "| gflip |" not in page and "| seed |" not in page
+
+
+def test_quality_map_page_shows_no_figure_without_record():
+    """docs/results/quality_map.md: its runs' outputs were never stored, so it shows no table and no figure of them
+    until they are remade with records, and it says that its images overlap."""
+    page = (REPO / "docs" / "results" / "quality_map.md").read_text()
+    assert not re.findall(r"^\|.*\d\.\d", page, flags=re.M) and "![" not in page
+    assert "experiments/quality_map/records.tar.xz" in page and "their images overlap" in " ".join(page.split())
+
+
+def test_sample_compression_table_is_its_record():
+    """docs/results/bounds.md, Figure 2 analogue: each problem's row is the one the script printed, the digits row is
+    the mean of the 45 pairs' summaries, and the text's extremes are the records'."""
+    page = _bounds_page()
+    text = " ".join(page.split())
+    fig = [line.rsplit(" (", 1)[0] for line in _record("bounds/sample_compression.txt").splitlines()]  # no seconds
+    S = json.loads(_record("bounds/sample_compression/summary.json"))["problems"]
+    assert len(S) == 54
+    for prob, label in (("iris 0 vs 1", None), ("iris 1 vs 2", None), ("wine 0 vs 1", None), ("breast_cancer", None),
+                        ("anes96", "anes96 (statsmodels)"), ("fair", "fair (statsmodels)")):
+        line = next(line for line in fig if line.startswith(f"| {prob} |"))
+        assert f"| {label or prob} |" + line[len(f"| {prob} |"):] in page, prob
+    dig = {k: v for k, v in S.items() if k.startswith("digits")}
+    assert len(dig) == 45
+
+    def mean(key):
+        return float(np.mean([v[key] for v in dig.values()]))
+
+    assert (f"| digits, 45 pairs (mean) | 174-180 | {mean('pct_net'):.2f} | {mean('pct_hierarchy'):.2f} | "
+            f"{mean('pct_pruned'):.2f} | {mean('acc_change'):+.4f} | {mean('acc_full'):.4f} | {mean('thm3_bound'):.3f} | "
+            f"{mean('srm_pct'):.1f}, {mean('srm_eps'):.3f}, {mean('srm_acc_change'):+.4f}, {mean('srm_bound'):.3f} |"
+            in page)
+    lo, hi = min(dig, key=lambda k: dig[k]["acc_change"]), max(dig, key=lambda k: dig[k]["acc_change"])
+    assert (f"from {dig[lo]['acc_change']:+.4f} ({lo[7:]}) to {dig[hi]['acc_change']:+.4f} ({hi[7:]})"
+            .replace("from +", "from ") in text), (lo, hi)
+    pruned = [k for k, v in S.items() if v["pct_pruned"] < v["pct_net"]]
+    assert round(100 * len(pruned) / len(S)) == 7 and "Pruned < net on only 7 % of the problems" in text
+    assert sum(v["thm3_bound"] < 1 for v in dig.values()) == 11 and "11 of the 45 digit pairs" in text
+    bounds = [v["srm_bound"] for v in S.values()]
+    assert f"({min(bounds):.2f}–{max(bounds):.2f} over the 54 problems)" in text
+    net = {k: v["pct_net"] for k, v in S.items() if not k.startswith("digits")}
+    assert f"{min(v for v in net.values() if v > 50):.0f}–{max(net.values()):.0f} % on overlapping classes" in text

@@ -93,7 +93,7 @@ def time_to_reach(here: Path, arm: str, label: str = "") -> None:
     """Issue 46's user's view: per seed, the fewest steps J (of 5, 10, 20, 50) at which an arm's mean test error
     over the seed's targets is at most the cold arm's at J = 50, and the mean seconds of one target search of that
     J (the related tasks' own searches are not counted: they are run once, for the related tasks)."""
-    rec = json.loads(records.read_text((here / f"{arm}.json")))
+    rec = json.loads(records.read_text(here / f"{arm}.json"))
     print(f"\ntime to reach the cold J = 50 error{label} (arm {arm}; seconds per target search, one thread):\n")
     print("| seed | cold J = 50 error % | cold: J, seconds | warm: J, seconds |")
     print("|---|---|---|---|")
