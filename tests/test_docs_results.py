@@ -404,3 +404,80 @@ def test_sample_compression_table_is_its_record():
     assert f"({min(bounds):.2f}–{max(bounds):.2f} over the 54 problems)" in text
     net = {k: v["pct_net"] for k, v in S.items() if not k.startswith("digits")}
     assert f"{min(v for v in net.values() if v > 50):.0f}–{max(net.values()):.0f} % on overlapping classes" in text
+
+
+def test_planted_signal_tables_are_their_records():
+    """docs/results/tabular.md: the planted-signal tables printed by ``bench_tabular_planted.py --summarize`` from
+    their stored records (issue 35's development and held-out seeds, issue 43's linear run on both generators)."""
+    page = (REPO / "docs" / "results" / "tabular.md").read_text()
+    script = str(REPO / "experiments" / "tabular_planted" / "bench_tabular_planted.py")
+    for record, n in (("tabular_planted/dev.json", 21), ("tabular_planted/dev_seed0_old_defaults.json", 7),
+                      ("tabular_planted/heldout.json", 14), ("tabular_planted/heldout_12_14.json", 21),
+                      ("tabular_guard/planted_linear_seed0.json", 14)):
+        out = _run(script, "--summarize", str(REPO / "experiments" / record))
+        rows = [line for line in out.splitlines() if re.match(r"^\| (?!generator |style )", line)]
+        assert len(rows) == n and all(row in page for row in rows), (record, [r for r in rows if r not in page])
+
+
+def test_rescore_decision_table_is_its_records():
+    """docs/results/tabular.md, ``rescore=8``'s decision on dev seeds 0-2: folds producing each planted quantity and
+    the linear model's score with the features, before (``rescore=0``) -> after, as the two stored records give."""
+    page = (REPO / "docs" / "results" / "tabular.md").read_text()
+    runs = {name: {(r["generator"], r["seed"]): r for r in json.loads(_record(f"tabular_planted/{name}.json"))["runs"]}
+            for name in ("dev_rescore0", "dev_rescore")}
+
+    def count(run):
+        fo = run["folds"]
+        hits = sum(all(f["produced"]) for f in fo)
+        each = [sum(f["produced"][i] for f in fo) for i in range(len(fo[0]["produced"]))]
+        return f"{hits} ({'/'.join(map(str, each))})" if len(each) > 1 else str(hits)
+
+    def score(run):
+        return f"{np.mean([f['linear_features'] for f in run['folds']]):.4f}".replace("0.", ".")
+
+    drops = {}
+    for g in ("group_dev", "isna", "ratio", "product", "weekday", "frequency", "log_ratio"):
+        before = [runs["dev_rescore0"][(g, s)] for s in (0, 1, 2)]
+        after = [runs["dev_rescore"][(g, s)] for s in (0, 1, 2)]
+        cells = [f"{count(a)} -> {count(b)}" for a, b in zip(before, after, strict=True)]
+        cells = [re.sub(r"^(5) \(5/5\) -> 5 \(5/5\)$", "5 -> 5", c) for c in cells]
+        scores = " / ".join(f"{score(a)} -> {score(b)}" for a, b in zip(before, after, strict=True))
+        label = "log_ratio (log(a) / b/c)" if g == "log_ratio" else g
+        assert f"| {label} | " + " | ".join(cells) + f" | {scores} |" in page, (g, cells, scores)
+        for s, a, b in zip((0, 1, 2), before, after, strict=True):
+            drops[(g, s)] = np.mean([f["linear_features"] for f in b["folds"]]) - \
+                np.mean([f["linear_features"] for f in a["folds"]])
+    worst = min(drops, key=drops.get)
+    assert worst == ("ratio", 0) and f"ratio seed 0, {drops[worst]:.4f})" in page
+
+
+def test_rescore_heldout_table_is_its_records():
+    """docs/results/tabular.md, held-out seeds 20-24: the folds producing each planted quantity with ``rescore=0`` ->
+    ``rescore=8`` and the sentence on the linear model's scores, as the four stored records give."""
+    page = (REPO / "docs" / "results" / "tabular.md").read_text()
+    text = " ".join(page.split())
+
+    def runs(names):
+        return {(r["generator"], r["seed"]): r for n in names
+                for r in json.loads(_record(f"tabular_planted/{n}.json"))["runs"]}
+
+    before = runs(["heldout_20_21_rescore0", "heldout_22_24_rescore0"])
+    after = runs(["heldout_20_21", "heldout_22_24"])
+    seeds = (20, 21, 22, 23, 24)
+
+    def hits(run):
+        return sum(all(f["produced"]) for f in run["folds"])
+
+    def score(run):
+        return float(np.mean([f["linear_features"] for f in run["folds"]]))
+
+    for g in ("group_dev", "isna", "ratio", "product", "weekday", "frequency", "log_ratio"):
+        cells = " | ".join(f"{hits(before[(g, s)])} -> {hits(after[(g, s)])}" for s in seeds)
+        assert f"| {g} | {cells} |" in page, (g, cells)
+    d = {k: score(after[k]) - score(before[k]) for k in after}
+    lower = sorted({g for (g, _), v in d.items() if v < 0})
+    assert len(d) == 35 and sum(v >= 0 for v in d.values()) == 31 and lower == ["frequency", "isna"]
+    assert f"by at most {-min(d.values()):.4f}" in text, -min(d.values())
+    r2 = [score(before[("log_ratio", s)]) for s in seeds], [score(after[("log_ratio", s)]) for s in seeds]
+    said = " to ".join(f"{min(v):.3f}-{max(v):.3f}".replace("0.", ".") for v in r2)
+    assert f"log_ratio's R^2 goes from {said}" in text, said
