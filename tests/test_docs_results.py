@@ -481,3 +481,24 @@ def test_rescore_heldout_table_is_its_records():
     r2 = [score(before[("log_ratio", s)]) for s in seeds], [score(after[("log_ratio", s)]) for s in seeds]
     said = " to ".join(f"{min(v):.3f}-{max(v):.3f}".replace("0.", ".") for v in r2)
     assert f"log_ratio's R^2 goes from {said}" in text, said
+
+
+def test_final_defaults_heldout_table_is_its_records():
+    """docs/results/tabular.md, issue 35's held-out real tables with the final defaults: the per-(table, model) table
+    and the targets' counts are what ``bench_tabular_real.py --summarize`` prints from the stored records."""
+    E = REPO / "experiments" / "tabular_real"
+    final = [str(E / f"heldout_final_{n}.json") for n in ("large", "large_r2", "large_r3", "small")]
+    openfe = [str(E / f"heldout_openfe_{n}.json") for n in ("anes96_r2", "anes96_r3", "fair_r2", "fair_r3", "large",
+                                                              "small", "small_r23")]
+    out = _run(str(E / "bench_tabular_real.py"), "--summarize", *final, "--openfe-from", *openfe)
+    page = (REPO / "docs" / "results" / "tabular.md").read_text()
+    text = " ".join(page.split())
+    rows = [line for line in out.splitlines() if re.match(r"^\| \w+ \| (linear|tree) \| (5|15) \| ", line)]
+    assert len(rows) == 12 and all(row in page for row in rows), [r for r in rows if r not in page]
+    no_worse = re.search(r"search's set before the confirmation\) in mean on (\d+) of 12", out).group(1)
+    trees = re.search(r"tree model better than raw in mean on (\d+) of 6", out).group(1)
+    linear = re.search(r"linear model better than raw in mean on (\d+) of 6", out).group(1)
+    median, below = re.search(r"median ([\d.]+), max", out).group(1), re.search(r"(\d+)% below 0.5", out).group(1)
+    assert f"**not met, {no_worse} of 12**" in text and f"**not met, {trees} of 6**" in text
+    assert f"the linear model is better than raw on {linear} of 6 tables" in text
+    assert f"(median {median}, {below} % below 0.5," in text
