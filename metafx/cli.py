@@ -32,6 +32,7 @@ from .core import __version__
 from .core.base import FeatureFamily
 from .core.binarization import BINARY, InputRule
 from .core.exceptions import MetafxError, StorageError, UnknownComponentError, ValidationError
+from .core.files import atomic_write_text, check_output_path
 from .core.userdata import (
     MANY_LEVELS,
     TABLE_SUFFIXES,
@@ -49,19 +50,12 @@ from .learn.classifier import FeatureClassifier
 from .loop.api import DEFAULT_BUDGET, DEFAULT_ENGINE, DEFAULT_STEPS, resolve_budget, search
 from .loop.checks import check_fixed, data_record
 from .loop.components import load_dataset, make_component, role_of
-from .loop.files import (
-    atomic_write_text,
-    check_keeps_results,
-    check_not_an_input,
-    check_output_path,
-    same_file,
-    storage_file,
-)
 from .loop.logs import LOG_LEVELS, log_level
 from .loop.loop import SearchInterrupted
 from .loop.result import SearchResult
-from .loop.store import storage_kind
 from .plotting import plot_result
+from .storage.files import check_keeps_results, check_not_an_input, same_file, storage_file
+from .storage.store import storage_kind
 
 __all__ = ["main", "build_parser"]
 

@@ -55,13 +55,13 @@ from .core.validation import check_int as _check_int
 from .core.validation import check_labels, split_indices
 from .loop.checks import check_spec_fields
 from .loop.components import load_dataset, make_component
-from .loop.files import storage_file
 from .loop.loop import Progress, SearchState, search_signature
 from .loop.loop import run_search as run_loop
 from .loop.problem import SearchProblem, _jsonable
 from .loop.result import SearchResult
-from .loop.storage import PASSWORD_ENV, mask_url, open_storage, split_password
-from .loop.study_store import SPEC_KEY, STEPS_KEY, StudyStore, quiet_optuna
+from .storage.backends import PASSWORD_ENV, mask_url, open_storage, split_password
+from .storage.files import storage_file
+from .storage.study import SPEC_KEY, STEPS_KEY, StudyStore, quiet_optuna
 
 __all__ = ["ProblemSpec", "create_study", "run_worker", "wait_for_study", "run_shared_search", "study_spec"]
 

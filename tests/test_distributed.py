@@ -22,7 +22,7 @@ import metafx
 import metafx.plugin
 from metafx.default_plugins.svm_evaluator import CVLinearSVM
 from metafx.distributed import ProblemSpec, create_study, run_worker, study_spec
-from metafx.loop.study_store import OWNER_KEY, SURPLUS_KEY
+from metafx.storage.study import OWNER_KEY, SURPLUS_KEY
 
 REPO = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent
@@ -91,7 +91,7 @@ def _finish(procs) -> list[dict]:
 def _check_shared_study(url: str, study: str, steps: int, reports: list[dict]) -> None:
     import optuna
 
-    from metafx.loop.storage import open_storage
+    from metafx.storage.backends import open_storage
 
     trials = optuna.load_study(study_name=study, storage=open_storage(url)).get_trials(deepcopy=False)
     # none lost, none duplicated: steps 1..steps, each complete once; two workers that ask at the same moment
@@ -123,7 +123,7 @@ def _two_workers(tmp_path: Path, url: str, slow_plugin) -> None:
     if url.startswith("postgresql"):
         import optuna
 
-        from metafx.loop.storage import open_storage
+        from metafx.storage.backends import open_storage
 
         optuna.delete_study(study_name=study, storage=open_storage(url))
 
@@ -143,7 +143,7 @@ def _wait_for_running_trial(url: str, study: str, pid: int) -> None:
     """Until process ``pid`` evaluates a trial of ``study`` (it owns a running trial with its parameters)."""
     import optuna
 
-    from metafx.loop.storage import open_storage
+    from metafx.storage.backends import open_storage
 
     st = optuna.load_study(study_name=study, storage=open_storage(url))
     deadline = time.monotonic() + 60
@@ -175,7 +175,7 @@ def test_killed_worker_trial_is_taken_over(tmp_path, slow_plugin):
     [report_b] = _finish([b])
     import optuna
 
-    from metafx.loop.storage import open_storage
+    from metafx.storage.backends import open_storage
 
     trials = optuna.load_study(study_name=study, storage=open_storage(url)).get_trials(deepcopy=False)
     complete = check_study(trials, steps)  # A's third trial failed and was retried at its point
@@ -324,7 +324,7 @@ class _Constant(CVLinearSVM):
 
 def test_credentials_never_shown(tmp_path):
     from metafx.distributed import worker_command
-    from metafx.loop.storage import mask_url, split_password
+    from metafx.storage.backends import mask_url, split_password
 
     assert mask_url("postgresql://u:Se@cret@h/db") == "postgresql://u:***@h/db"
     assert mask_url("postgresql://u@h:5/db?password=PW&sslmode=require") == \
@@ -543,7 +543,7 @@ def test_a_race_for_the_last_trials_closes_the_surplus_one():
     numbered ``steps`` or later finds ``steps`` live trials before it and is closed unevaluated."""
     import optuna
 
-    from metafx.loop.study_store import StudyStore
+    from metafx.storage.study import StudyStore
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     storage = optuna.storages.InMemoryStorage()

@@ -138,8 +138,8 @@ def test_another_client_reads_what_a_search_wrote(small, tmp_path, where, n_jobs
     optuna = pytest.importorskip("optuna")
     import uuid
 
-    from metafx.loop.study_store import BEAT_KEY
     from metafx.plugin import SearchProblem, make_component
+    from metafx.storage.study import BEAT_KEY
 
     url = _storage_url(where, tmp_path)
     name = f"cache-{uuid.uuid4().hex[:8]}"
@@ -431,7 +431,7 @@ def test_parallel_evaluation_of_components_defined_in_a_function(small):
 
 
 def test_mask_url_and_journal_paths():
-    from metafx.loop.storage import journal_path, mask_url, scrub
+    from metafx.storage.backends import journal_path, mask_url, scrub
 
     assert mask_url("postgresql+psycopg2://u:p%40ss@h:5/db") == "postgresql+psycopg2://u:***@h:5/db"
     assert mask_url("postgresql://u@h/db") == "postgresql://u@h/db"

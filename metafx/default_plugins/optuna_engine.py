@@ -16,7 +16,7 @@ How it maps onto optuna
 * the steps are kept by the search loop in an optuna study (its ``storage_kinds``
   are ``("study",)``): ``storage`` is an optuna storage (``sqlite:///search.db``,
   ``postgresql://...``, a journal file ``journal:///path.log`` or ``*.log``),
-  in memory when not given (:mod:`metafx.loop.study_store`).  Run again with
+  in memory when not given (:mod:`metafx.storage.study`).  Run again with
   the same arguments, a search goes on from its last finished trial; the step
   of a trial left running by a process that died is retried (same step, same
   point, same draw), so nothing is lost or counted twice.
@@ -42,7 +42,7 @@ from ..core.params import InstanceOf, Interval, Options
 from ..core.values import StepRecord
 from ..hooks.spec import hookimpl
 from ..loop.checks import check_call_types
-from ..loop.study_store import distributions, params_of, point_of, quiet_optuna
+from ..storage.study import distributions, params_of, point_of, quiet_optuna
 
 __all__ = ["OptunaEngine", "SAMPLERS", "trial_seed"]
 

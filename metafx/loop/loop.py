@@ -27,11 +27,11 @@ from ..core.base import Candidate, Proposal, SearchEngine
 from ..core.exceptions import StorageError, ValidationError
 from ..core.validation import check_int, check_n_jobs, check_number
 from ..core.values import PriorObservation, StepRecord
+from ..storage.store import JournalStore, NullStore, StepStore, refuse_kind, storage_kind
+from ..storage.study import StudyStore
 from .parallel import EvaluationPool
 from .problem import Evaluation, SearchProblem, draw_or_empty, problem_signature, step_rng
 from .result import SearchResult
-from .store import JournalStore, NullStore, StepStore, refuse_kind, storage_kind
-from .study_store import StudyStore
 
 __all__ = ["run_search", "open_store", "search_signature", "reselect_seed", "warm_start_points", "prior_observations", "SearchState", "Progress", "SearchInterrupted",
            "DRAW_KEY", "logger"]

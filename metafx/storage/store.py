@@ -17,8 +17,8 @@ engine only proposes points.  Every store speaks one protocol
 * :meth:`~StepStore.close`.
 
 Stores: :class:`NullStore` (``storage=None``: nothing kept), :class:`JournalStore`
-(a JSON-lines journal file, :mod:`metafx.loop.journal`) and
-:class:`~metafx.loop.study_store.StudyStore` (an optuna study in a database,
+(a JSON-lines journal file, :mod:`metafx.storage.journal`) and
+:class:`~metafx.storage.study.StudyStore` (an optuna study in a database,
 an optuna journal file, or in memory).  Which kinds an engine's searches may
 use is its ``storage_kinds``.
 """
@@ -31,8 +31,8 @@ from typing import Any, Mapping
 
 from ..core.exceptions import ValidationError
 from ..core.values import StepRecord
+from .backends import describe_storage_forms
 from .journal import Journal
-from .storage import describe_storage_forms
 
 __all__ = ["StepStore", "Claim", "NullStore", "JournalStore", "storage_kind", "refuse_kind"]
 
@@ -105,7 +105,7 @@ class NullStore(StepStore):
 
 
 class JournalStore(StepStore):
-    """The steps of one search in a JSON-lines journal file (:class:`~metafx.loop.journal.Journal`)."""
+    """The steps of one search in a JSON-lines journal file (:class:`~metafx.storage.journal.Journal`)."""
 
     def __init__(self, path: str, steps: int) -> None:
         super().__init__(steps)

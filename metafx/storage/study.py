@@ -31,8 +31,11 @@ is meant for ``Study.optimize`` and is not used.
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 import math
 import os
+import socket
 import threading
 import time
 from typing import Any, Iterable, Iterator, Mapping, cast
@@ -42,14 +45,12 @@ from optuna.trial import FrozenTrial, Trial, TrialState
 
 from ..core.exceptions import StorageError
 from ..core.values import StepRecord
-from .lifeline import host_id
-from .problem import signature_digest
-from .storage import Retry, mask_url, open_storage, retry_seconds_default
+from .backends import Retry, mask_url, open_storage, retry_seconds_default
 from .store import Claim, StepStore
 
 __all__ = ["StudyStore", "distributions", "params_of", "point_of", "quiet_optuna", "SIGNATURE_KEY", "STEPS_KEY",
            "SPEC_KEY", "RECORD_KEY", "OWNER_KEY", "BEAT_KEY", "SURPLUS_KEY", "STEP_KEY", "RETRY_KEY", "ERROR_KEY",
-           "UpdateFinishedTrialError"]
+           "UpdateFinishedTrialError", "host_id", "signature_digest"]
 
 SIGNATURE_KEY = "metafx:signature"
 STEPS_KEY = "metafx:steps"
@@ -160,6 +161,19 @@ def _proc_start(pid: int) -> str | None:
     if fields[0] in ("Z", "X"):
         return "Z"
     return fields[19]
+
+
+def host_id() -> str:
+    """This machine: host name and boot id."""
+    boot = ""
+    with contextlib.suppress(OSError):
+        with open("/proc/sys/kernel/random/boot_id") as fh:
+            boot = fh.read().strip()[:8]
+    return f"{socket.gethostname()}/{boot}"
+
+
+def signature_digest(signature: Mapping[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(signature, sort_keys=True).encode()).hexdigest()[:12]
 
 
 _HOST = host_id()
