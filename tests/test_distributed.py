@@ -391,11 +391,56 @@ def test_ties_follow_optuna_best_trial_postgresql():
     optuna.delete_study(study_name=study, storage=url)
 
 
-def test_heartbeat_must_be_below_stale_after():
+def test_storage_options_are_checked_before_the_search():
     X, y = metafx.load_dataset("digits")
-    with pytest.raises(metafx.ValidationError, match=r"heartbeat=10 must be below stale_after=5"):
-        metafx.search(X[:100], y[:100], budget=20, steps=2, engine="optuna",
-                      engine_params={"heartbeat": 10, "stale_after": 5}, progress=False)
+    kw = dict(budget=20, steps=2, engine="optuna", progress=False)
+    with pytest.raises(metafx.ValidationError, match=r"^storage_options: heartbeat=10 must be below stale_after=5"):
+        metafx.search(X[:100], y[:100], storage_options={"heartbeat": 10, "stale_after": 5}, **kw)
+    with pytest.raises(metafx.ValidationError, match=r"^storage_options: heartbeat=0 must be a finite number > 0$"):
+        metafx.search(X[:100], y[:100], storage_options={"heartbeat": 0}, **kw)
+    with pytest.raises(metafx.ValidationError, match=r"^storage_options: 'grace' is not an option; the options are"):
+        metafx.search(X[:100], y[:100], storage_options={"grace": 1}, **kw)
+    with pytest.raises(metafx.ValidationError, match=r"^storage_options=\{'heartbeat': 1\} set a study's heartbeat; "
+                                                     r"engine 'mufasa' keeps no study"):
+        metafx.search(X[:100], y[:100], budget=20, steps=2, engine="mufasa", storage_options={"heartbeat": 1},
+                      progress=False)
+    with pytest.raises(metafx.ValidationError, match=r"^storage_options: heartbeat=700.0 must be below "
+                                                     r"stale_after=600.0"):  # against the default stale_after
+        metafx.search(X[:100], y[:100], storage_options={"heartbeat": 700}, **kw)
+
+
+def test_a_study_records_its_liveness_for_the_workers_that_join(tmp_path):
+    """The study's creator records heartbeat and stale_after; a worker that gives none uses them; a process that
+    gives its own records them for the workers after it."""
+    from metafx.storage.study import LIVENESS_KEY, SIGNATURE_KEY, StudyStore
+
+    optuna = pytest.importorskip("optuna")
+    url = f"sqlite:///{tmp_path}/live.db"
+    X, y = metafx.load_dataset("digits")
+    metafx.search(X[:200], y[:200], budget=20, steps=2, engine="optuna", storage=url, study_name="live",
+                  storage_options={"heartbeat": 2, "stale_after": 7}, progress=False)
+    space = metafx.plugin.make_component("family", "pixel-and").space()
+    study = optuna.load_study(study_name="live", storage=url)
+    assert study.user_attrs[LIVENESS_KEY] == {"heartbeat": 2.0, "stale_after": 7.0}
+
+    def joined(**kw):
+        store = StudyStore(url, "live", 2, space, create=False, **kw)
+        try:
+            store.open(study.user_attrs[SIGNATURE_KEY])
+            return store.heartbeat, store.stale_after
+        finally:
+            store.close(None)
+
+    assert joined() == (2.0, 7.0)
+    assert joined(options={"stale_after": 60}) == (2.0, 60.0)
+    assert optuna.load_study(study_name="live", storage=url).user_attrs[LIVENESS_KEY] == {"heartbeat": 2.0,
+                                                                                         "stale_after": 60.0}
+    with pytest.raises(metafx.ValidationError, match=r"^storage_options: heartbeat=90.0 must be below "
+                                                     r"stale_after=60.0"):
+        joined(options={"heartbeat": 90})
+    # a search without options on a study made before the record existed gets the defaults, and records them
+    optuna.load_study(study_name="live", storage=url).set_user_attr(LIVENESS_KEY, None)
+    assert joined() == (30.0, 600.0)
 
 
 def test_trial_attributes_for_optuna_tools(tmp_path):
