@@ -474,7 +474,7 @@ class SearchEngine(Component, ABC):
     independent_steps: ClassVar[bool] = False
     #: at most this many steps per search (``None``: as many as asked)
     max_steps: ClassVar[int | None] = None
-    #: each step is one trial of an optuna study (one point, proposed as a sampler proposes): the loop keeps the
+    #: each step is one trial of an optuna study, one point proposed as a sampler proposes; the loop then keeps the
     #: steps in an optuna study (``storage=`` an optuna storage, which workers may share, or in memory) instead of a
     #: JSON-lines journal file
     steps_are_trials: ClassVar[bool] = False

@@ -274,7 +274,7 @@ def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed
     """Run ``engine`` on ``problem`` for ``steps`` steps and return the result (see the module docstring).
 
     ``storage`` (with ``study_name`` and ``storage_options``) names the step store
-    (:func:`metafx.storage.open_store`); ``store``: a store made by the caller instead (e.g. a shared study
+    (``metafx.storage.open_store``); ``store``: a store made by the caller instead (e.g. a shared study
     that must exist).
 
     ``warm_start``: valid points of ``problem.space`` that were good on related tasks (see
