@@ -1,5 +1,5 @@
-"""Worker processes end with their parent: every task of a metafx pool runs the parent watch first
-(``run_watched``), so metafx neither reads nor changes joblib's backend configuration."""
+"""Worker processes end with their parent: a metafx pool's loky workers run the parent watch as their
+initializer, set through joblib's public ``parallel_config`` (no backend class looked up)."""
 
 from __future__ import annotations
 
@@ -9,72 +9,29 @@ import subprocess
 import sys
 import textwrap
 import time
-import types
 
 import joblib
 
-from metafx.loop.lifeline import parent_id, run_watched, watch_parent
-from metafx.loop.parallel import EvaluationPool
+from metafx.loop.lifeline import parent_id, pool_config, watch_parent
 
 
 def _watch_from_worker(parent: int) -> tuple[int, bool]:
     return os.getpid(), watch_parent(parent)
 
 
-def _watching_after_a_task(parent: tuple[str, int]) -> tuple[int, bool]:
-    return os.getpid(), watch_parent(parent)  # True: this process watches ``parent`` already
-
-
-def test_a_loky_worker_that_ran_a_watched_task_watches_its_parent():
-    pool = joblib.Parallel(n_jobs=2)
-    got = pool(joblib.delayed(run_watched)(parent_id(), _watching_after_a_task, parent_id()) for _ in range(4))
-    assert all(pid != os.getpid() and watching for pid, watching in got)
-
-
-def _marked() -> None:
-    os.environ["METAFX_TEST_USER_INITIALIZER"] = "ran"
-
-
-def _worker_state(parent: tuple[str, int]) -> tuple[int, str | None, bool]:
-    return os.getpid(), os.environ.get("METAFX_TEST_USER_INITIALIZER"), watch_parent(parent)
-
-
-def test_the_users_backend_configuration_is_kept_and_still_watched():
-    """A user's own loky initializer runs in the workers of a metafx pool, and the workers watch their parent
-    too (the watch is part of the task, not an initializer metafx would set over the user's)."""
-    with joblib.parallel_config(backend="loky", initializer=_marked):
+def test_a_loky_worker_of_a_metafx_pool_watches_its_parent():
+    with pool_config():
         pool = joblib.Parallel(n_jobs=2)
-        got = pool(joblib.delayed(run_watched)(parent_id(), _worker_state, parent_id()) for _ in range(4))
-    assert all(pid != os.getpid() and mark == "ran" and watching for pid, mark, watching in got)
+    got = pool(joblib.delayed(_watch_from_worker)(parent_id()) for _ in range(4))
+    assert all(pid != os.getpid() and watching for pid, watching in got)  # watching since the initializer ran
 
 
-def test_a_metafx_pool_sends_watched_tasks(monkeypatch):
-    """EvaluationPool's tasks go through run_watched with this process as the parent."""
-    from metafx.loop import parallel
-
-    sent = []
-
-    class Recording:
-        def __init__(self, n_jobs):
-            pass
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            return None
-
-        def __call__(self, tasks):
-            out = []
-            for fn, args, _ in tasks:
-                sent.append((fn, args[0]))
-                out.append(None)
-            return out
-
-    monkeypatch.setattr(parallel.joblib, "Parallel", Recording)
-    pool = EvaluationPool(problem=None, engine=None, n_jobs=2)
-    pool.map([types.SimpleNamespace(how="point")] * 2)
-    assert sent == [(run_watched, parent_id())] * 2
+def test_another_backend_or_initializer_is_kept():
+    with joblib.parallel_config(backend="threading"):
+        assert type(pool_config()).__name__ == "nullcontext"
+    with joblib.parallel_config(backend="loky", initializer=print):
+        assert type(pool_config()).__name__ == "nullcontext"
+    assert type(pool_config()).__name__ != "nullcontext"
 
 
 def test_no_watch_in_the_parent_nor_in_threads():
@@ -94,7 +51,7 @@ def test_a_watching_process_ends_when_its_parent_is_killed(tmp_path):
     pidfile = tmp_path / "child.pid"
     child = textwrap.dedent(f"""
         import os, time
-        from metafx.loop.lifeline import watch_parent
+        from metafx.loop.lifeline import parent_id, pool_config, watch_parent
         assert watch_parent(os.getppid(), interval=0.1)
         open({str(pidfile)!r}, "w").write(str(os.getpid()))
         time.sleep(60)

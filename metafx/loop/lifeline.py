@@ -3,31 +3,30 @@
 A pool worker blocked on its task queue does not notice that its parent was
 killed (SIGKILL leaves no chance to shut the pool down), and loky's workers
 and resource trackers would then live on, each holding its copy of the data.
-Every task a metafx pool sends runs through :func:`run_watched`, which first
-calls :func:`watch_parent`: in a worker process whose parent is gone already
-it ends the worker at once, and else (once per worker) starts a daemon thread
-that ends it (``os._exit``) within ``interval`` seconds of the parent's death
-(POSIX: the worker is handed to another parent).  The resource trackers then
-see their last client go and exit by themselves.  The task carries the watch
-itself, so metafx neither reads nor changes joblib's backend configuration:
-whatever backend ``joblib.parallel_config`` chose (loky, a Dask cluster,
-threads) runs the tasks, and where a task runs in the parent itself (threads)
-or on another host (Dask) nothing is watched.  A loky worker that has not run a
-task yet ends by loky's own idle timeout.
+:func:`watch_parent`, run once in every worker as the pool's initializer
+(:func:`pool_config`: joblib's public ``parallel_config`` with the loky
+backend's ``initializer``), ends the worker at once when its parent is gone
+already, and else starts a daemon thread that ends it (``os._exit``) within
+``interval`` seconds of the parent's death (POSIX: the worker is handed to
+another parent).  The resource trackers then see their last client go and
+exit by themselves.  Another backend chosen with ``joblib.parallel_config``
+(a Dask cluster, threads) is kept as it is.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
-from typing import Any, Callable, TypeVar
+from typing import Any
+
+import joblib
+import joblib.parallel
 
 from ..storage.study import host_id
 
-__all__ = ["watch_parent", "parent_id", "run_watched", "INTERVAL"]
-
-T = TypeVar("T")
+__all__ = ["watch_parent", "parent_id", "pool_config", "INTERVAL"]
 
 #: seconds between two looks at the parent
 INTERVAL = 0.5
@@ -81,8 +80,17 @@ def watch_parent(parent: int | tuple[str, int], interval: float = INTERVAL) -> b
     return True
 
 
-def run_watched(parent: tuple[str, int], fn: Callable[..., T], *args: Any) -> T:
-    """``fn(*args)`` after :func:`watch_parent` (``parent``: :func:`parent_id` of the process that sent the
-    task): a pool task that makes its worker end with that process."""
-    watch_parent(parent)
-    return fn(*args)
+def pool_config() -> Any:
+    """The joblib configuration a pool of this process is made under: the loky backend with
+    :func:`watch_parent` as its workers' initializer when loky is the active backend (joblib's
+    default), no initializer is set and joblib's backends take executor arguments (joblib 1.3's do not);
+    the active configuration as it is otherwise."""
+    active, _ = joblib.parallel.get_active_backend()
+    with joblib.parallel_config(backend="loky"):
+        loky, _ = joblib.parallel.get_active_backend()
+    if type(active) is not type(loky) or "initializer" in getattr(active, "backend_kwargs", {}):
+        return contextlib.nullcontext()
+    try:
+        return joblib.parallel_config(backend="loky", initializer=watch_parent, initargs=(parent_id(),))
+    except TypeError:  # a joblib whose backends take no executor arguments (1.3): the pool's workers then
+        return contextlib.nullcontext()  # outlive a killed parent, as they do without metafx

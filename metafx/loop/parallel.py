@@ -19,7 +19,7 @@ from typing import Any, Sequence
 import joblib
 
 from ..core.base import Candidate
-from .lifeline import parent_id, run_watched
+from .lifeline import pool_config
 from .problem import Evaluation, SearchProblem, step_rng, summary_point
 
 __all__ = ["EvaluationPool", "evaluate_candidate"]
@@ -51,10 +51,11 @@ class EvaluationPool:
             return [evaluate_candidate(self.problem, c, self.engine if c.how == "engine" else None)
                     for c in candidates]
         if self._parallel is None:
-            self._parallel = joblib.Parallel(n_jobs=self.n_jobs)
+            with pool_config():  # workers end with this process even when it is killed (metafx.loop.lifeline)
+                self._parallel = joblib.Parallel(n_jobs=self.n_jobs)
             self._parallel.__enter__()
-        task, me = joblib.delayed(run_watched), parent_id()  # workers end with this process even when it is killed
-        return list(self._parallel(task(me, evaluate_candidate, self.problem, c, self.engine if c.how == "engine" else None)
+        task = joblib.delayed(evaluate_candidate)
+        return list(self._parallel(task(self.problem, c, self.engine if c.how == "engine" else None)
                                    for c in candidates))
 
     def close(self) -> None:
