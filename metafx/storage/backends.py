@@ -51,7 +51,7 @@ from optuna.storages.journal import JournalFileBackend, JournalFileOpenLock
 from ..core.exceptions import StorageError, ValidationError
 
 __all__ = ["mask_url", "scrub", "split_password", "journal_path", "open_storage", "describe_storage_forms",
-           "Retry", "retry_seconds_default", "PASSWORD_ENV", "DEFAULT_RETRY_SECONDS"]
+           "Retry", "retry_seconds_default", "PASSWORD_ENV", "DEFAULT_RETRY_SECONDS", "storage_damage"]
 
 logger = logging.getLogger("metafx")
 

@@ -16,10 +16,12 @@ its step in the user attribute ``metafx:step``.  The step seeds the feature draw
 Several processes may share a study (``metafx worker``): each claims a step with
 ``Study.ask`` and records itself as the trial's owner (user attribute
 ``metafx:owner``: host, pid, process start time) and a heartbeat
-(``metafx:heartbeat``, every ``heartbeat`` seconds).  ``heartbeat`` and ``stale_after`` are the study's
-*liveness* settings (:func:`check_storage_options`: ``storage_options=`` of the search, default 30 and 600
-seconds), recorded in the study's user attribute ``metafx:liveness`` by the process that creates it (and by
-one that gives options of its own), so a worker that joins without options uses the same ones.  A trial left RUNNING by a
+(``metafx:heartbeat``, every ``heartbeat`` seconds).  ``heartbeat`` and
+``stale_after`` are the study's *liveness* settings
+(:func:`check_storage_options`: ``storage_options=`` of the search, default 30
+and 600 seconds), recorded in the study's user attribute ``metafx:liveness`` by
+the process that creates it (and by one that gives options of its own), so a
+worker that joins without options uses the same ones.  A trial left RUNNING by a
 process that died (at once on the same machine, where ``/proc`` says the owner
 is gone; after ``stale_after`` seconds without a heartbeat from another machine)
 is told ``FAIL`` and its step is queued again as a retry with the same point
