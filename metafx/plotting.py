@@ -33,7 +33,7 @@ import numpy as np
 
 from .core.base import FeatureFamily
 from .core.exceptions import ValidationError
-from .loop.files import atomic_write_bytes
+from .core.files import atomic_write_bytes
 from .loop.result import SearchResult
 
 __all__ = ["MAX_DRAWN_PIXELS", "close_figure", "plot_features", "plot_path", "plot_result", "plot_trajectory"]
