@@ -502,3 +502,14 @@ def test_final_defaults_heldout_table_is_its_records():
     assert f"**not met, {no_worse} of 12**" in text and f"**not met, {trees} of 6**" in text
     assert f"the linear model is better than raw on {linear} of 6 tables" in text
     assert f"(median {median}, {below} % below 0.5," in text
+
+
+def test_tree_gate_table_is_its_records():
+    """docs/results/tabular.md, which confirmation tells tree features that help: each table's row is what
+    ``bench_tabular_gate.py --summarize`` prints from the stored records."""
+    E = REPO / "experiments" / "tabular_real"
+    out = _run(str(E / "bench_tabular_gate.py"), "--summarize", str(E / "gate_dev_3x5.json"),
+               str(E / "gate_devcat_3x5.json"))
+    page = (REPO / "docs" / "results" / "tabular.md").read_text()
+    rows = [line for line in out.splitlines() if re.match(r"^\| (?!table |mean )\w+ \| [-+]", line)]
+    assert len(rows) == 6 and all(row in page for row in rows), [r for r in rows if r not in page]
