@@ -23,7 +23,7 @@ import numpy as np
 from metafx.plugin import ValidationError
 
 from .batch import TabularBatch
-from .expressions import COMMUTATIVE, _level_codes, _structure, expr_ops
+from .expressions import COMMUTATIVE, _level_codes, _structure, exact_key, expr_ops
 from .metafeatures import arith_flags
 from .operators import ARITH, OPERATORS, QUANTILES, operator
 from .shapes import _shape_ops, tree_shapes
@@ -352,6 +352,7 @@ def draw_point(fam: TabularFamily, point: Mapping[str, Any], budget: float, rng:
     exprs: list[dict] = []
     vals: list[np.ndarray] = []
     seen: set[str] = set()
+    twins: list[int] = []  # per draw, the screened candidate with the same values (built at fit), or -1
     rejected: set[str] = set()  # keys of constant features, copies of a column, left-out monotone ones
     spent, misses = 0.0, 0
     f = float(fam.oversample)
@@ -378,7 +379,8 @@ def draw_point(fam: TabularFamily, point: Mapping[str, Any], budget: float, rng:
         if key in seen or key in rejected:
             misses += 1
             continue
-        expr, values = _fill(fam, skeleton, rng, call)
+        twin = fam._screen_index.get(exact_key(skeleton), -1)
+        expr, values = fam._screened[twin] if twin >= 0 else _fill(fam, skeleton, rng, call)
         if redundant(fam, values, cols, call) or (fam._skip_monotone and fam._monotone(expr)):
             rejected.add(key)
             misses += 1
@@ -386,10 +388,11 @@ def draw_point(fam: TabularFamily, point: Mapping[str, Any], budget: float, rng:
         seen.add(key)
         exprs.append(expr)
         vals.append(values)
+        twins.append(twin)
         spent += _shape_ops(shape)
         misses = 0
     if fam._screened:
-        return screened_set(fam, exprs, vals, seen, float(budget), limit)
+        return screened_set(fam, exprs, vals, seen, float(budget), limit, twins)
     if f == 1.0 or not exprs:
         return TabularBatch(exprs)
     # oversampled: keep the most relevant draws (per cost) that fit the budget

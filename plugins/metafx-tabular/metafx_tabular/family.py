@@ -340,6 +340,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         self._gate_closed = False  # rescore_by="gate" and no candidate of positive residual gain: empty sets
         self._skip_monotone = False  # leave out monotone functions of one column (drop_monotone, bind_evaluator)
         self._screen_costs: np.ndarray = np.zeros(0)
+        self._screen_index: dict[str, int] = {}  # exact key of a screened candidate -> its index
         self._screen_mono: np.ndarray = np.zeros(0, dtype=bool)
 
     # ------------------------------------------------------------------ parameters

@@ -17,7 +17,7 @@ from metafx.plugin import ValidationError
 
 from .batch import TabularBatch
 from .drawing import build
-from .expressions import SYMMETRIC, _structure, expr_ops
+from .expressions import SYMMETRIC, _structure, exact_key, expr_ops
 from .operators import ARITH, OPERATORS
 from .tasks import infer_task
 
@@ -167,6 +167,7 @@ def screen_candidates(fam: TabularFamily) -> None:
     fam._screened, fam._screen_rel, fam._floor, fam._screen_keys = [], np.zeros(0), 0.0, []
     fam._screen_mono = np.zeros(0, dtype=bool)
     fam._screen_costs = np.zeros(0)
+    fam._screen_index = {}
     fam._rescored = {}
     if not int(fam.screen) or fam._target is None:
         return
@@ -203,6 +204,8 @@ def screen_candidates(fam: TabularFamily) -> None:
         ok = (spread > 1e-9) | (miss.any(axis=0) & ~miss.all(axis=0))
         fam._screened = [b for b, k in zip(built, ok) if k]
         fam._screen_keys = [key for key, k in zip(keys, ok) if k]
+        # a point's draw with the same values as a screened candidate takes its values and unit column from here
+        fam._screen_index = {exact_key(e): i for i, (e, _) in enumerate(fam._screened)}
         V = V[:, ok]
         fam._screen_rel = relevance(fam, V)
         fam._screen_mono = np.array([fam._monotone(e) for e, _ in fam._screened], dtype=bool)
@@ -364,8 +367,22 @@ def unit_columns(fam: TabularFamily, V: np.ndarray) -> tuple[np.ndarray, np.ndar
     return orthogonal(fam, V)[0], np.where(by_rank, RANK_WEIGHT, 1.0)
 
 
+def own_unit_columns(fam: TabularFamily, vals: list[np.ndarray],
+                     screened: Sequence[int] | None) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`unit_columns` of a point's draws, those with a screened twin (``screened[i] >= 0``) taken from
+    the screen (the same values give the same unit column: each column's is computed alone)."""
+    at = np.asarray(screened if screened is not None else [-1] * len(vals), dtype=np.int64)
+    Z = np.empty((vals[0].shape[0], len(vals)))
+    w = np.empty(len(vals))
+    twin = at >= 0
+    Z[:, twin], w[twin] = fam._screen_Z[:, at[twin]], fam._screen_w[at[twin]]
+    if (~twin).any():
+        Z[:, ~twin], w[~twin] = unit_columns(fam, np.column_stack([v for v, t in zip(vals, twin) if not t]))
+    return Z, w
+
+
 def screened_set(fam: TabularFamily, exprs: list[dict], vals: list[np.ndarray], seen: set[str], budget: float,
-                 limit: float) -> TabularBatch:
+                 limit: float, screened: Sequence[int] | None = None) -> TabularBatch:
     """The point's draws merged with the screened first-order candidates, chosen by forward selection.
 
     First the candidates the search's evaluator rescored (:meth:`bind_evaluator`) with a positive
@@ -375,13 +392,14 @@ def screened_set(fam: TabularFamily, exprs: list[dict], vals: list[np.ndarray], 
     of highest relevance per cost given those kept joins, while it is above the floor and the budget
     lasts.  A candidate whose multiple correlation with those kept exceeds ``SCREEN_REDUNDANT`` is
     never taken.  When none is above the floor, the single most relevant; when none can be taken at
-    all, the point's own draws."""
+    all, the point's own draws.  ``screened``: per draw, the index of the screened candidate with the same
+    values (its unit column is taken from the screen), or -1."""
     gains = fam._rescored
     if fam._residual_only:
         return residual_set(fam, budget, limit)
     blocks = []  # (unit columns, weights, usable, expressions, costs): the point's own draws, then the screened
     if vals:
-        Zo, wo = unit_columns(fam, np.column_stack(vals))
+        Zo, wo = own_unit_columns(fam, vals, screened)
         # a draw the evaluator rescored is taken as the screened candidate (the same structure)
         own = np.array([not gains or _structure(e) not in gains for e in exprs], dtype=bool)
         blocks.append((Zo, wo, own, list(exprs), np.array([len(expr_ops(e)) for e in exprs], dtype=np.float64)))

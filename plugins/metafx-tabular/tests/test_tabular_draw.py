@@ -111,3 +111,27 @@ def test_draws_are_deterministic_for_a_seed(fam):
     a = fam.draw(point, 20, np.random.default_rng(5))
     b = fam.draw(point, 20, np.random.default_rng(5))
     assert a.exprs == b.exprs
+
+
+def test_a_draw_with_a_screened_twin_takes_the_screens_unit_column(fam):
+    """A draw with the values of a screened candidate is not built again: its values and unit column are the
+    screen's, which are what building and scoring it alone give."""
+    from metafx_tabular.expressions import exact_key
+    from metafx_tabular.screen import own_unit_columns, unit_columns
+
+    assert len(fam._screen_index) == len(fam._screened)  # the exact key tells every candidate apart
+    idx = [3, 0, 7, 11]
+    vals = [fam._screened[i][1] for i in idx]
+    Z, w = own_unit_columns(fam, vals + [vals[0] ** 2], idx + [-1])
+    Z_alone, w_alone = unit_columns(fam, np.column_stack(vals + [vals[0] ** 2]))
+    np.testing.assert_allclose(Z, Z_alone, atol=1e-12)
+    np.testing.assert_array_equal(w, w_alone)
+    for i in idx:
+        e = fam._screened[i][0]
+        ops = [o for o in fam.enabled_operators]
+        shape = ("U", "L") if len(e["args"]) == 1 else ("B", "L", "L")
+        cols = [a["col"] for a in e["args"]]
+        consts = {k: v for k, v in e.items() if k in ("q", "t", "part")} or None
+        built, values = drawing.build(fam, shape, e["op"], cols, np.random.default_rng(0), root_consts=consts, ops=ops)
+        assert exact_key(built) == exact_key(e)
+        np.testing.assert_array_equal(values, fam._screened[i][1])
