@@ -380,8 +380,15 @@ def draw_point(fam: TabularFamily, point: Mapping[str, Any], budget: float, rng:
             misses += 1
             continue
         twin = fam._screen_index.get(exact_key(skeleton), -1)
-        expr, values = fam._screened[twin] if twin >= 0 else _fill(fam, skeleton, rng, call)
-        if redundant(fam, values, cols, call) or (fam._skip_monotone and fam._monotone(expr)):
+        if twin >= 0:  # built at fit: its values, and whether it is redundant, are known
+            expr, values = fam._screened[twin]
+            if twin not in fam._screen_redundant:
+                fam._screen_redundant[twin] = redundant(fam, values, cols, call)
+            bad = fam._screen_redundant[twin] or (fam._skip_monotone and bool(fam._screen_mono[twin]))
+        else:
+            expr, values = _fill(fam, skeleton, rng, call)
+            bad = redundant(fam, values, cols, call) or (fam._skip_monotone and fam._monotone(expr))
+        if bad:
             rejected.add(key)
             misses += 1
             continue

@@ -341,6 +341,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         self._skip_monotone = False  # leave out monotone functions of one column (drop_monotone, bind_evaluator)
         self._screen_costs: np.ndarray = np.zeros(0)
         self._screen_index: dict[str, int] = {}  # exact key of a screened candidate -> its index
+        self._screen_redundant: dict[int, bool] = {}
         self._screen_mono: np.ndarray = np.zeros(0, dtype=bool)
 
     # ------------------------------------------------------------------ parameters

@@ -168,6 +168,7 @@ def screen_candidates(fam: TabularFamily) -> None:
     fam._screen_mono = np.zeros(0, dtype=bool)
     fam._screen_costs = np.zeros(0)
     fam._screen_index = {}
+    fam._screen_redundant = {}  # index of a screened candidate a draw met -> whether it is redundant (a draw's test)
     fam._rescored = {}
     if not int(fam.screen) or fam._target is None:
         return
