@@ -236,6 +236,19 @@ def test_tabular_draw_speed_is_its_record():
                 f"{r['draw'] / r['wall']:.2f} |") in line, line
 
 
+def test_tabular_cli_draw_is_its_record():
+    """The speed page's command-line table (the tabular family before and after its batched draw) is the record."""
+    page = (REPO / "docs" / "results" / "speed.md").read_text()
+    runs = (RECORDS / "tabular_cli_draw.txt").read_text().splitlines()[1:]
+    assert len(runs) == 4
+    for order, run in zip(("1st", "2nd", "3rd", "4th"), runs):
+        wall = float(re.search(r"wall ([\d.]+) s", run).group(1))
+        d, c, e = (float(x) for x in re.search(r"draw ([\d.]+) s, compute ([\d.]+) s, evaluate ([\d.]+) s", run).groups())
+        plugin = "f4db1ac (before)" if run.startswith("before") else "this change"
+        assert (f"| {order} | {plugin} | {wall:.1f} | {d:.2f} | {c:.2f} | {e:.2f} | {d / wall:.2f} | "
+                f"{d / (d + c + e):.2f} |") in page, run
+
+
 def test_prediction_speed_is_its_record():
     text = (RECORDS / "classifier_predict.txt").read_text()
     t, p, pr, f, fr = re.search(r"transform +([\d.]+) .*\npipeline +([\d.]+) +([\d.]+)\nFeatureClassifier +([\d.]+) +"
