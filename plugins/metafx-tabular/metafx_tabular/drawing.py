@@ -10,7 +10,9 @@ is a miss; drawing stops when the budget is used or after 30 misses in a row.  A
 key is known before its values are built, so a repeat costs no computation.
 
 What depends only on the data and the point (the columns a kind can read, a rank's column weights, a
-column's quantiles, the projection of the point on the feasible shapes) is computed once per call.
+column's quantiles, the projection of the point on the feasible shapes) is computed once per call.  A candidate
+the screen built at ``fit`` (the same values: ``metafx_tabular.expressions.exact_key``) is taken from there with
+its unit column, and whether it is redundant is kept for the fit.
 """
 
 from __future__ import annotations
