@@ -222,6 +222,33 @@ def test_plugin_family_speed_is_its_record():
         assert f"| {r['wall']:.1f} | {r['compute']:.1f} | {r['evaluate']:.1f} | {100 * r['holdout_error']:.2f} |" in line
 
 
+def test_tabular_draw_speed_is_its_record():
+    """The tabular family's draw-share table of the speed page is the benchmark's stored rows (the family before
+    and after its draw was batched, in one run)."""
+    import json
+
+    page = (REPO / "docs" / "results" / "speed.md").read_text()
+    rows = json.loads((RECORDS / "plugin_family_tabular.json").read_text())
+    assert {r["family"] for r in rows} == {"tabular", "tabular@f4db1ac"} and len(rows) == 4
+    for r in rows:
+        line = next(line for line in page.splitlines() if line.startswith(f"| `{r['family']}` | {r['engine']} |"))
+        assert (f"| {r['wall']:.1f} | {r['draw']:.1f} | {r['compute']:.1f} | {r['evaluate']:.1f} | "
+                f"{r['draw'] / r['wall']:.2f} |") in line, line
+
+
+def test_tabular_cli_draw_is_its_record():
+    """The speed page's command-line table (the tabular family before and after its batched draw) is the record."""
+    page = (REPO / "docs" / "results" / "speed.md").read_text()
+    runs = (RECORDS / "tabular_cli_draw.txt").read_text().splitlines()[1:]
+    assert len(runs) == 4
+    for order, run in zip(("1st", "2nd", "3rd", "4th"), runs):
+        wall = float(re.search(r"wall ([\d.]+) s", run).group(1))
+        d, c, e = (float(x) for x in re.search(r"draw ([\d.]+) s, compute ([\d.]+) s, evaluate ([\d.]+) s", run).groups())
+        plugin = "f4db1ac (before)" if run.startswith("before") else "this change"
+        assert (f"| {order} | {plugin} | {wall:.1f} | {d:.2f} | {c:.2f} | {e:.2f} | {d / wall:.2f} | "
+                f"{d / (d + c + e):.2f} |") in page, run
+
+
 def test_prediction_speed_is_its_record():
     text = (RECORDS / "classifier_predict.txt").read_text()
     t, p, pr, f, fr = re.search(r"transform +([\d.]+) .*\npipeline +([\d.]+) +([\d.]+)\nFeatureClassifier +([\d.]+) +"

@@ -367,7 +367,7 @@ def test_the_tabular_screen_counts_pairs_without_listing_them():
     """A table of 5,000 columns has 3 x 12.5 million pair candidates: counted in closed form, and a drawn
     index maps to the pair the full listing has at that position (checked against the listing on a small
     table)."""
-    from metafx_tabular.family import _Candidates
+    from metafx_tabular.screen import _Candidates
 
     first = np.arange(5000, dtype=np.int64)
     assert _Candidates.pairs("mul", first, first, True, True).n == 5000 * 4999 // 2

@@ -185,7 +185,7 @@ class CVLinear(SetEvaluator):
         Iterations of the logistic regression solver.
     with_columns : bool, default True
         Score the features together with the table's own columns when the
-        values carry them (``metafx_tabular.family.TableValues``).
+        values carry them (``metafx_tabular.batch.TableValues``).
     scoring : str, default "auto"
         A scikit-learn scorer name; ``"auto"`` is ``"neg_log_loss"`` for class
         labels and ``"r2"`` for a real target.

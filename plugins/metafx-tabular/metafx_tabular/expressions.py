@@ -95,6 +95,15 @@ def _structure(e: Mapping[str, Any]) -> str:
     return f"{e['op']}{extra}(" + ",".join(args) + ")"
 
 
+def exact_key(e: Mapping[str, Any]) -> str:
+    """A key that identifies a feature's values: :func:`_structure` with the arguments in their order (``a - b``
+    and ``b - a`` differ), a column read as a category marked."""
+    if "col" in e:
+        return f"{int(e['col'])}{'c' if 'levels' in e else ''}"
+    extra = f"@{e['q']}" if e["op"] == "threshold" else (f"@{e['part']}" if "part" in e else "")
+    return f"{e['op']}{extra}(" + ",".join(exact_key(a) for a in e["args"]) + ")"
+
+
 def _level_codes(z: np.ndarray, levels: Sequence[float]) -> np.ndarray:
     """Codes ``0..len(levels)-1`` of the values of ``z`` equal to one of the sorted ``levels``; NaN stays NaN,
     and a value matching no level gets the code ``len(levels)`` (read as the category table's last entry)."""

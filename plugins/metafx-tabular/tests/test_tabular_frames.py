@@ -620,7 +620,8 @@ def test_table_extractor_starts_groups_evaluates_the_group_starts_first(frame):
 def test_commutative_operators_have_one_name_whatever_the_draw(frame):
     """``a * b`` and ``count(a, b)`` are built with their arguments in one order: the same feature drawn
     with its columns in either order (two folds, two draws) is one expression, one name, one value."""
-    from metafx_tabular.family import COMMUTATIVE, _structure
+    from metafx_tabular.drawing import build
+    from metafx_tabular.expressions import COMMUTATIVE, _structure
 
     df, y = frame
     fam = TabularFamily().fit(df, y)
@@ -629,15 +630,15 @@ def test_commutative_operators_have_one_name_whatever_the_draw(frame):
     cat = [j for j, k in enumerate(kinds) if k == "categorical"]
     assert COMMUTATIVE == {"mul", "pair_count"}
     for root, (a, b) in (("mul", num[:2]), ("pair_count", cat[:2])):
-        e1, v1 = fam._build(("B", "L", "L"), root, [a, b], np.random.default_rng(0))
-        e2, v2 = fam._build(("B", "L", "L"), root, [b, a], np.random.default_rng(0))
+        e1, v1 = build(fam, ("B", "L", "L"), root, [a, b], np.random.default_rng(0))
+        e2, v2 = build(fam, ("B", "L", "L"), root, [b, a], np.random.default_rng(0))
         assert e1 == e2 and [_structure(x) for x in e1["args"]] == sorted(_structure(x) for x in e1["args"])
         np.testing.assert_array_equal(v1, v2)
         batch = fam.from_json([{"family": "tabular", "expr": e1}])
         assert fam.feature_names(batch) == fam.feature_names(fam.from_json([{"family": "tabular", "expr": e2}]))
     # a non-commutative operator keeps its order
-    e1, _ = fam._build(("B", "L", "L"), "ratio", num[:2], np.random.default_rng(0))
-    e2, _ = fam._build(("B", "L", "L"), "ratio", num[:2][::-1], np.random.default_rng(0))
+    e1, _ = build(fam, ("B", "L", "L"), "ratio", num[:2], np.random.default_rng(0))
+    e2, _ = build(fam, ("B", "L", "L"), "ratio", num[:2][::-1], np.random.default_rng(0))
     assert e1["args"] == e2["args"][::-1]
 
 

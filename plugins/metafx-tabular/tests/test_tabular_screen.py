@@ -8,8 +8,10 @@ import pytest
 
 import metafx
 from metafx_tabular import CVLinear, CVTree, TabularFamily
-from metafx_tabular.family import SCREEN_REDUNDANT, TableValues, _level_codes
+from metafx_tabular.batch import TableValues
+from metafx_tabular.expressions import _level_codes
 from metafx_tabular.operators import PAIR_LEVELS, SCREEN_QUANTILES
+from metafx_tabular.screen import SCREEN_REDUNDANT, partial_relevance
 
 
 def _frame(n=400, seed=0):
@@ -195,15 +197,15 @@ def test_relevance_is_given_the_columns_and_reads_ranks():
     fam = TabularFamily(column_names=["debt", "income", "other"]).fit(X, y)
     S = fam._sample
     # the values of a copy of a column (or an affine one) add nothing given the columns (their ranks may)
-    assert fam._relevance(np.column_stack([S[:, 0], 3 * S[:, 1] + 1])).max() == 0.0
+    assert partial_relevance(fam, np.column_stack([S[:, 0], 3 * S[:, 1] + 1])).max() == 0.0
     # the ratio is heavy-tailed: its ranks carry the signal, counted at RANK_WEIGHT
     from scipy.stats import rankdata
 
-    from metafx_tabular.family import RANK_WEIGHT
+    from metafx_tabular.screen import RANK_WEIGHT
 
     ratio = S[:, 0] / S[:, 1]
     assert fam.relevance(ratio[:, None])[0] == pytest.approx(
-        max(fam._relevance(ratio[:, None])[0], RANK_WEIGHT * fam._relevance(rankdata(ratio)[:, None])[0]))
+        max(partial_relevance(fam, ratio[:, None])[0], RANK_WEIGHT * partial_relevance(fam, rankdata(ratio)[:, None])[0]))
     names = fam.feature_names(fam.draw(fam.space().start(None), 8, rng))
     assert names[0] in ("debt / income", "income / debt")
 
