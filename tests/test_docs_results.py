@@ -10,7 +10,7 @@ import json
 import re
 import subprocess
 import sys
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 from conftest import REPO
@@ -20,7 +20,7 @@ def _run(*args: str) -> str:
     return subprocess.run([sys.executable, *args], capture_output=True, text=True, check=True, cwd=REPO).stdout
 
 
-@lru_cache(maxsize=None)
+@cache
 def _record(member: str) -> str:
     """A stored record, ``<experiment>/<path>``, from its experiment's archive."""
     return _run(str(REPO / "experiments" / "records.py"), "cat", member)
@@ -35,7 +35,7 @@ def _stats(errors, ddof: int = 1) -> tuple[float, float, int]:
     return float(a.mean()), float(a.std(ddof=ddof)) if len(a) > 1 else 0.0, len(a)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tables() -> dict:
     return json.loads(_run(str(REPO / "experiments" / "tables.py"), "--json"))
 
@@ -81,9 +81,9 @@ def test_transfer_table_is_its_records():
         assert row[2] == ", ".join(f"{x:.2f}" for x in cold["per_seed"])
         assert row[3] == ", ".join(f"{x:.2f}" for x in warm["per_seed"])
     # the sentences about seeds count what the records say
-    per = {J: [w < c for w, c in zip(t[("warm", J)]["per_seed"], t[("cold", J)]["per_seed"])] for J in (5, 10, 20, 50)}
+    per = {J: [w < c for w, c in zip(t[("warm", J)]["per_seed"], t[("cold", J)]["per_seed"], strict=True)] for J in (5, 10, 20, 50)}
     assert [sum(per[J]) for J in (5, 10, 20, 50)] == [4, 4, 3, 2]
-    beats = sum(w <= c for w, c in zip(t[("warm", 10)]["per_seed"], t[("cold", 50)]["per_seed"]))
+    beats = sum(w <= c for w, c in zip(t[("warm", 10)]["per_seed"], t[("cold", 50)]["per_seed"], strict=True))
     assert beats == 2 and "lower on 2 of 4 seeds" in page
 
 
@@ -96,7 +96,7 @@ def test_guided_protocol_rows_are_their_records():
         recs = [r for r in _jsonl(PROTOCOL) if r["method"] == method]
         cells = _row(page, method).split(" | ")
         assert len(cells) == 7
-        for cell, budget in zip(cells, (250, 500, 1000, 2000, 3000, 6000, 12000)):
+        for cell, budget in zip(cells, (250, 500, 1000, 2000, 3000, 6000, 12000), strict=True):
             mean, std, n = _stats([r["test_error"] for r in recs if r["budget"] == budget], ddof=0)
             assert cell == f"{mean:.2f} ± {std:.2f} ({n})", f"{method}, budget {budget}"
     # a row of means whose records are not stored (the page's earlier tables) is not on the page
@@ -123,7 +123,7 @@ def test_transfer_guided_table_is_its_records(tmp_path):
     assert len(s["seeds"]) >= 8
     for J in (5, 10, 20, 50):
         cells = _row(page, f"J = {J}").split(" | ")
-        for cell, arm in zip(cells, ("cold", "points", "trajectories")):
+        for cell, arm in zip(cells, ("cold", "points", "trajectories"), strict=False):
             t = s["table"][f"{arm} J={J}"]
             assert cell == f"{t['mean']:.2f} ± {t['std']:.2f}", (J, arm)
     rule = _transfer_summary(tmp_path, list(range(8)))["decision"]
@@ -241,7 +241,7 @@ def test_tabular_cli_draw_is_its_record():
     page = (REPO / "docs" / "results" / "speed.md").read_text()
     runs = (RECORDS / "tabular_cli_draw.txt").read_text().splitlines()[1:]
     assert len(runs) == 4
-    for order, run in zip(("1st", "2nd", "3rd", "4th"), runs):
+    for order, run in zip(("1st", "2nd", "3rd", "4th"), runs, strict=True):
         wall = float(re.search(r"wall ([\d.]+) s", run).group(1))
         d, c, e = (float(x) for x in re.search(r"draw ([\d.]+) s, compute ([\d.]+) s, evaluate ([\d.]+) s", run).groups())
         plugin = "f4db1ac (before)" if run.startswith("before") else "this change"
@@ -428,9 +428,9 @@ def test_sample_compression_table_is_its_record():
     assert round(100 * len(pruned) / len(S)) == 7 and "Pruned < net on only 7 % of the problems" in text
     assert sum(v["thm3_bound"] < 1 for v in dig.values()) == 11 and "11 of the 45 digit pairs" in text
     bounds = [v["srm_bound"] for v in S.values()]
-    assert f"({min(bounds):.2f}–{max(bounds):.2f} over the 54 problems)" in text
+    assert f"({min(bounds):.2f}–{max(bounds):.2f} over the 54 problems)" in text  # noqa: RUF001 (the page's en dash)
     net = {k: v["pct_net"] for k, v in S.items() if not k.startswith("digits")}
-    assert f"{min(v for v in net.values() if v > 50):.0f}–{max(net.values()):.0f} % on overlapping classes" in text
+    assert f"{min(v for v in net.values() if v > 50):.0f}–{max(net.values()):.0f} % on overlapping classes" in text  # noqa: RUF001 (the page's en dash)
 
 
 def test_planted_signal_tables_are_their_records():

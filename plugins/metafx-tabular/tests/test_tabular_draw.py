@@ -44,7 +44,7 @@ def exact_probabilities(fam, k: int, rank: float, tag: int | None) -> dict[tuple
             others = [j for j in np.flatnonzero(allowed) if j != a]
         subsets = list(itertools.combinations(others, k - 1))
         for sub in subsets:
-            perms = list(itertools.permutations((int(a),) + tuple(int(j) for j in sub)))
+            perms = list(itertools.permutations((int(a), *tuple(int(j) for j in sub))))
             for perm in perms:
                 out[perm] = out.get(perm, 0.0) + p[a] / len(subsets) / len(perms)
     return out
@@ -122,8 +122,8 @@ def test_a_draw_with_a_screened_twin_takes_the_screens_unit_column(fam):
     assert len(fam._screen_index) == len(fam._screened)  # the exact key tells every candidate apart
     idx = [3, 0, 7, 11]
     vals = [fam._screened[i][1] for i in idx]
-    Z, w = own_unit_columns(fam, vals + [vals[0] ** 2], idx + [-1])
-    Z_alone, w_alone = unit_columns(fam, np.column_stack(vals + [vals[0] ** 2]))
+    Z, w = own_unit_columns(fam, [*vals, vals[0] ** 2], [*idx, -1])
+    Z_alone, w_alone = unit_columns(fam, np.column_stack([*vals, vals[0] ** 2]))
     np.testing.assert_allclose(Z, Z_alone, atol=1e-12)
     np.testing.assert_array_equal(w, w_alone)
     for i in idx:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import pickle
+from typing import Any, ClassVar
 
 import numpy as np
 import pytest
@@ -141,7 +142,7 @@ def test_fit_learns_the_schema(ffam, frame):
     df, _ = frame
     assert ffam.column_names == list(df.columns)
     assert ffam.column_kinds[2:6] == ["categorical", "categorical", "datetime", "datetime"]
-    assert ffam.categories[2][0] == "paris" and ffam.categories[3] == ["a", "b", "c"] or len(ffam.categories[3]) == 3
+    assert (ffam.categories[2][0] == "paris" and ffam.categories[3] == ["a", "b", "c"]) or len(ffam.categories[3]) == 3
     assert ffam.column_missing == [True, False, True, False, False, True, False]
     assert ffam.enabled_operators == list(OPERATORS)  # every kind is present
 
@@ -178,7 +179,7 @@ def test_typed_operators_draw_on_the_right_columns(ffam, op):
     assert len(b) > 0
     for e in b.exprs:
         assert e["op"] == op
-        for a, kind in zip(e["args"], OPERATORS[op].kinds):
+        for a, kind in zip(e["args"], OPERATORS[op].kinds, strict=True):
             assert "col" in a
             j = a["col"]
             as_category = kind == "categorical" and kinds[j] == "numeric" and "levels" in a
@@ -281,7 +282,7 @@ class TestCVTreeRegression(EvaluatorConformance):
 
 class TestTabularFamilyOnAFrame(FamilyConformance):
     family = "tabular"
-    family_params = {"missing": "zero", "mix": True}
+    family_params: ClassVar[dict[str, Any]] = {"missing": "zero", "mix": True}
 
     def make_data(self):
         return make_frame(n=70, seed=1)
@@ -594,7 +595,7 @@ def test_group_starts_one_point_per_operator_group(frame):
     assert numeric.group_starts() == [numeric.space().start(None)]
     # mix=True: "any" (the last op value) is started too, where there are several groups
     mixed = TabularFamily(mix=True).fit(df, y)
-    assert mixed.group_starts() == starts + [{**base, "op": len(ops)}]
+    assert mixed.group_starts() == [*starts, {**base, "op": len(ops)}]
     assert {d.name: d for d in mixed.space().dimensions}["op"].high == len(ops)
     numeric_mixed = TabularFamily(mix=True).fit(np.random.default_rng(0).normal(size=(50, 3)), np.arange(50) % 2)
     assert numeric_mixed.group_starts() == [numeric_mixed.space().start(None)]

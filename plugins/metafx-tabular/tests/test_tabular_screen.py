@@ -31,7 +31,7 @@ def test_first_order_enumerates_every_depth_one_candidate():
     fam = TabularFamily().fit(df, y)
     cands = fam.first_order()
     by_op: dict[str, int] = {}
-    for o, cols, _ in cands:
+    for o, _cols, _ in cands:
         by_op[o] = by_op.get(o, 0) + 1
     n_num = 4  # price, a, b, k
     assert by_op["threshold"] == n_num * len(SCREEN_QUANTILES)
@@ -113,7 +113,7 @@ def test_level_codes_against_a_loop():
     levels = np.sort(rng.normal(size=7))
     z = np.concatenate([rng.choice(levels, size=50), rng.normal(size=11), [np.nan]])
     got = _level_codes(z, levels)
-    for v, g in zip(z, got):
+    for v, g in zip(z, got, strict=True):
         if np.isnan(v):
             assert np.isnan(g)
         else:
