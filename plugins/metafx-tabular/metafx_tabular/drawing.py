@@ -18,7 +18,8 @@ its unit column, and whether it is redundant is kept for the fit.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -33,7 +34,7 @@ from .shapes import _shape_ops, tree_shapes
 if TYPE_CHECKING:
     from .family import TabularFamily
 
-__all__ = ["draw_point", "build", "project", "draw_columns"]
+__all__ = ["build", "draw_columns", "draw_point", "project"]
 
 #: consecutive misses (repeats, constant features, copies of a column) after which a draw stops
 MAX_MISSES = 30

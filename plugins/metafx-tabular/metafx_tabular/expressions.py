@@ -11,15 +11,25 @@ feature up to its learned constants, and the check of an expression read from a 
 
 from __future__ import annotations
 
+import itertools
 import math
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from .operators import operator
 
-__all__ = ["MAX_ARITY", "MAX_DEPTH", "SYMMETRIC", "COMMUTATIVE", "expr_columns", "expr_depth", "expr_ops",
-           "monotone_in_one_column"]
+__all__ = [
+    "COMMUTATIVE",
+    "MAX_ARITY",
+    "MAX_DEPTH",
+    "SYMMETRIC",
+    "expr_columns",
+    "expr_depth",
+    "expr_ops",
+    "monotone_in_one_column",
+]
 
 #: most input columns of a feature (``TabularFamily(max_arity=...)``)
 MAX_ARITY = 3
@@ -127,7 +137,7 @@ def _check_expr(e: Any, d: int, ops: list[str], kinds: list[str]) -> None:
         if "levels" in e:
             lv = [float(v) for v in e["levels"]]
             if kinds[j] != "numeric" or len(lv) < 2 or any(not math.isfinite(v) for v in lv) \
-                    or any(b <= a for a, b in zip(lv, lv[1:])):
+                    or any(b <= a for a, b in itertools.pairwise(lv)):
                 raise ValueError(f"levels of column {j} must be >= 2 increasing finite numbers of a numeric column")
         return
     name = e["op"]
@@ -145,7 +155,7 @@ def _check_expr(e: Any, d: int, ops: list[str], kinds: list[str]) -> None:
             lo, hi = (float(v) for v in e["range"])
             if not lo <= hi:
                 raise ValueError(f"range {e['range']!r} must be [low, high]")
-    for a, kind in zip(args, op.kinds):
+    for a, kind in zip(args, op.kinds, strict=True):
         _check_expr(a, d, ops, kinds)
         if kind == "numeric":
             if "col" in a and (kinds[a["col"]] != "numeric" or "levels" in a):

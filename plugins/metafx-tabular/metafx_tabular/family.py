@@ -75,7 +75,8 @@ from __future__ import annotations
 
 import json
 import warnings
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -582,7 +583,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         """The screened candidates a point's set may take (before the rescored gains and the forward
         selection decide): all of them, less the monotone functions of one column when they are left
         out (``drop_monotone``; for ``"auto"``, once :meth:`bind_evaluator` has told)."""
-        return [e for (e, _), ok in zip(self._screened, screen.offered_mask(self)) if ok]
+        return [e for (e, _), ok in zip(self._screened, screen.offered_mask(self), strict=True) if ok]
 
     def _monotone(self, e: Mapping[str, Any]) -> bool:
         """True when ``e`` is a monotone function of one column (see ``drop_monotone``)."""

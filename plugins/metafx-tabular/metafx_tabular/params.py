@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from metafx.plugin import Interval, Options, Satisfies, ValidationError
 
@@ -90,7 +91,7 @@ def check_learned(fam: TabularFamily) -> None:
             raise ValidationError(f"column_kinds must list {d} kinds ({', '.join(KINDS)}) when n_columns={d} is given")
         fam.column_kinds = [str(k) for k in kinds]
         cats = fam.categories if fam.categories is not None else [None] * d
-        if len(cats) != d or any((c is None) != (k != "categorical") for c, k in zip(cats, fam.column_kinds)):
+        if len(cats) != d or any((c is None) != (k != "categorical") for c, k in zip(cats, fam.column_kinds, strict=True)):
             raise ValidationError("categories must list the categories of every categorical column (None for the others)")
         fam.categories = [None if c is None else [str(v) for v in c] for c in cats]
         miss = fam.column_missing if fam.column_missing is not None else [False] * d
@@ -99,7 +100,7 @@ def check_learned(fam: TabularFamily) -> None:
         fam.column_missing = [bool(v) for v in miss]
         levels = fam.column_levels if fam.column_levels is not None else [None] * d
         if len(levels) != d or any(lv is not None and (k != "numeric" or len(lv) < 2)
-                                   for lv, k in zip(levels, fam.column_kinds)):
+                                   for lv, k in zip(levels, fam.column_kinds, strict=True)):
             raise ValidationError(f"column_levels must list {d} entries: None, or the >= 2 sorted levels of a "
                                   "numeric column read as a category")
         fam.column_levels = [None if lv is None else [float(v) for v in lv] for lv in levels]

@@ -9,7 +9,8 @@ is then chosen from the point's own draws and these candidates together by forwa
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -179,7 +180,7 @@ def screen_candidates(fam: TabularFamily) -> None:
         keep = np.sort(rng.choice(total, size=int(fam.screen), replace=False))
         starts = np.cumsum([0] + [g.n for g in groups])
         at = np.searchsorted(starts, keep, side="right") - 1
-        cands = [groups[int(g)].get(int(k - starts[g])) for g, k in zip(at, keep)]
+        cands = [groups[int(g)].get(int(k - starts[g])) for g, k in zip(at, keep, strict=True)]
     else:
         cands = [g.get(k) for g in groups for k in range(g.n)]
     seen: set[str] = set()
@@ -203,8 +204,8 @@ def screen_candidates(fam: TabularFamily) -> None:
             warnings.simplefilter("ignore", RuntimeWarning)
             spread = np.nanmax(V, axis=0) - np.nanmin(V, axis=0)
         ok = (spread > 1e-9) | (miss.any(axis=0) & ~miss.all(axis=0))
-        fam._screened = [b for b, k in zip(built, ok) if k]
-        fam._screen_keys = [key for key, k in zip(keys, ok) if k]
+        fam._screened = [b for b, k in zip(built, ok, strict=True) if k]
+        fam._screen_keys = [key for key, k in zip(keys, ok, strict=True) if k]
         # a point's draw with the same values as a screened candidate takes its values and unit column from here
         fam._screen_index = {exact_key(e): i for i, (e, _) in enumerate(fam._screened)}
         V = V[:, ok]
@@ -247,7 +248,7 @@ def bind_evaluator(fam: TabularFamily, evaluator: Any, prepared: Any, y: Any, se
         residual = (_residual_gains(fam, evaluator, prepared, np.asarray(y), int(seed), exprs, idx)
                     if idx.size else np.zeros(0))
         if fam._residual_only:
-            fam._rescored = {fam._screen_keys[int(i)]: float(g) for i, g in zip(idx, residual)}
+            fam._rescored = {fam._screen_keys[int(i)]: float(g) for i, g in zip(idx, residual, strict=True)}
             return
         fam._gate_closed = not bool(np.any(np.asarray(residual) > 0))
         if fam._gate_closed:
@@ -255,7 +256,7 @@ def bind_evaluator(fam: TabularFamily, evaluator: Any, prepared: Any, y: Any, se
     idx = shortlist(rel, [str(e["op"]) for e in exprs], fam._floor, int(fam.rescore))
     if idx.size:
         gains = rescore(fam, evaluator, prepared, np.asarray(y), int(seed), exprs, idx)
-        fam._rescored = {fam._screen_keys[int(i)]: float(g) for i, g in zip(idx, gains)}
+        fam._rescored = {fam._screen_keys[int(i)]: float(g) for i, g in zip(idx, gains, strict=True)}
 
 
 def _residual_gains(fam: TabularFamily, evaluator: Any, prepared: Any, y: np.ndarray, seed: int, exprs: list[dict],
@@ -378,7 +379,7 @@ def own_unit_columns(fam: TabularFamily, vals: list[np.ndarray],
     twin = at >= 0
     Z[:, twin], w[twin] = fam._screen_Z[:, at[twin]], fam._screen_w[at[twin]]
     if (~twin).any():
-        Z[:, ~twin], w[~twin] = unit_columns(fam, np.column_stack([v for v, t in zip(vals, twin) if not t]))
+        Z[:, ~twin], w[~twin] = unit_columns(fam, np.column_stack([v for v, t in zip(vals, twin, strict=True) if not t]))
     return Z, w
 
 

@@ -3,14 +3,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from .expressions import _level_codes
 from .operators import operator
 
-__all__ = ["expr_values", "batch_values", "design_matrix", "MAX_ONEHOT"]
+__all__ = ["MAX_ONEHOT", "batch_values", "design_matrix", "expr_values"]
 
 #: categories of a column one-hot encoded in the design matrix (the most frequent ones)
 MAX_ONEHOT = 20
