@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
+from typing import Any, ClassVar
 
 import naive
 import numpy as np
@@ -34,7 +35,7 @@ class TestRandomEngine(EngineConformance):
 
 class TestRandomFeatureMode(EngineConformance):
     engine = "random"
-    engine_params = {"mode": "feature"}
+    engine_params: ClassVar[dict[str, Any]] = {"mode": "feature"}
 
 
 class TestOptunaTPE(EngineConformance):
@@ -47,7 +48,7 @@ class TestOptunaTPE(EngineConformance):
 
 class TestOptunaQMC(EngineConformance):
     engine = "optuna"
-    engine_params = {"sampler": "qmc"}
+    engine_params: ClassVar[dict[str, Any]] = {"sampler": "qmc"}
     # optuna 4.0's QMC sampler numbers its points by the trials already started, so a round of n_jobs trials
     # asked together gets other points than one-by-one (optuna 5 numbers them by trial: the same points)
     deterministic_in_n_jobs = False
@@ -58,7 +59,7 @@ class TestOptunaQMC(EngineConformance):
 
 class TestMufasaCandidates(EngineConformance):
     engine = "mufasa"
-    engine_params = {"n_candidates": 3}
+    engine_params: ClassVar[dict[str, Any]] = {"n_candidates": 3}
 
 
 class TestRanked(EngineConformance):
@@ -138,8 +139,8 @@ def test_another_client_reads_what_a_search_wrote(small, tmp_path, where, n_jobs
     optuna = pytest.importorskip("optuna")
     import uuid
 
-    from metafx.loop.study_store import BEAT_KEY
     from metafx.plugin import SearchProblem, make_component
+    from metafx.storage.study import BEAT_KEY
 
     url = _storage_url(where, tmp_path)
     name = f"cache-{uuid.uuid4().hex[:8]}"
@@ -149,11 +150,12 @@ def test_another_client_reads_what_a_search_wrote(small, tmp_path, where, n_jobs
         return SearchProblem(make_component("family", "pixel-and"), X, y, make_component("set-evaluator", "cv-linear-svm"),
                              200.0, eval_seed=0)
 
-    engine = make_component("engine", "optuna", {"sampler": "tpe", "heartbeat": 0.002})
-    res = run_search(problem(), engine, steps=10, seed=3, storage=url, study_name=name, n_jobs=n_jobs, progress=False)
+    engine = make_component("engine", "optuna", {"sampler": "tpe"})
+    res = run_search(problem(), engine, steps=10, seed=3, storage=url, study_name=name, n_jobs=n_jobs, progress=False,
+                     storage_options={"heartbeat": 0.002})
     theirs = optuna.load_study(study_name=name, storage=url).get_trials(deepcopy=False)
     assert [t.number for t in theirs] == list(range(10)) and all(t.state.name == "COMPLETE" for t in theirs)
-    for t, rec in zip(theirs, res.trajectory):
+    for t, rec in zip(theirs, res.trajectory, strict=True):
         assert t.value == rec.quality and t.user_attrs["point"] == rec.point and t.user_attrs["quality"] == rec.quality
         assert {**t.params, **{k: v for k, v in rec.point.items() if k not in t.params}} == rec.point
     assert any(BEAT_KEY in t.user_attrs for t in theirs)  # the test saw heartbeats
@@ -187,7 +189,7 @@ def test_mufasa_one_candidate_is_the_thesis_algorithm(small):
     assert strip(a) == strip(b)
     # step j > 1 is a neighbour of the best point so far (every free dimension moved by at most its step)
     space = metafx.plugin.make_component("family", "pixel-and").fit(X).space()
-    for prev, rec in zip(a.trajectory, a.trajectory[1:]):
+    for rec in a.trajectory[1:]:
         u_best = [r for r in a.trajectory[: rec.step - 1] if r.accepted][-1].point
         for d in space.dimensions:
             limit = max(1, round(d.step)) if d.kind == "int" else 8 * d.step
@@ -398,12 +400,12 @@ def test_unreachable_storage_names_url_without_password(small):
         metafx.search(X, y, budget=30, steps=2, engine="optuna", storage=url, progress=False)
     msg = str(e.value)
     assert "postgresql://alice:***@127.0.0.1:1/metafx" in msg and "s3cr3t" not in msg
-    with pytest.raises(metafx.StorageError, match="directory .* does not exist"):
+    with pytest.raises(metafx.StorageError, match=r"directory .* does not exist"):
         metafx.search(X, y, budget=30, steps=2, engine="optuna", storage="sqlite:////no/such/dir/x.db",
                       progress=False)
 
 
-def test_storage_kinds_are_checked(small, tmp_path):
+def test_stores_follow_whether_steps_are_trials(small, tmp_path):
     X, y = small
     with pytest.raises(metafx.ValidationError, match="is not a storage; use an optuna storage URL"):
         metafx.search(X, y, budget=30, steps=1, engine="optuna", storage=str(tmp_path / "plain"), progress=False)
@@ -431,7 +433,7 @@ def test_parallel_evaluation_of_components_defined_in_a_function(small):
 
 
 def test_mask_url_and_journal_paths():
-    from metafx.loop.storage import journal_path, mask_url, scrub
+    from metafx.storage.backends import journal_path, mask_url, scrub
 
     assert mask_url("postgresql+psycopg2://u:p%40ss@h:5/db") == "postgresql+psycopg2://u:***@h:5/db"
     assert mask_url("postgresql://u@h/db") == "postgresql://u@h/db"

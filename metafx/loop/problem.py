@@ -4,11 +4,11 @@ evaluator and the budget; drawing and scoring one feature set."""
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -22,8 +22,16 @@ from .checks import MAX_FEATURES_PER_SAMPLE, check_fixed
 from .components import make_component
 from .result import SearchResult, plugin_provenance
 
-__all__ = ["SearchProblem", "Evaluation", "step_rng", "draw_or_empty", "draw_random_fixed", "summary_point",
-           "problem_signature", "signature_digest", "data_fingerprint"]
+__all__ = [
+    "Evaluation",
+    "SearchProblem",
+    "data_fingerprint",
+    "draw_or_empty",
+    "draw_random_fixed",
+    "problem_signature",
+    "step_rng",
+    "summary_point",
+]
 
 
 def step_rng(seed: int, *keys: int) -> np.random.Generator:
@@ -379,10 +387,6 @@ def problem_signature(engine: Any, problem: SearchProblem, seed: int, *,
         "data": data_fingerprint(problem),
     })
     return out
-
-
-def signature_digest(signature: Mapping[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(signature, sort_keys=True).encode()).hexdigest()[:12]
 
 
 def _jsonable(obj: Any) -> Any:

@@ -42,17 +42,28 @@ import re
 import sqlite3
 import threading
 import time
-from typing import Any, Callable, cast
+from collections.abc import Callable
+from typing import Any, cast
 from urllib.parse import parse_qsl, quote, unquote, urlencode
 
 import optuna
 from optuna.storages.journal import JournalFileBackend, JournalFileOpenLock
 
 from ..core.exceptions import StorageError, ValidationError
-from .checks import storage_damage
 
-__all__ = ["mask_url", "scrub", "split_password", "journal_path", "open_storage", "describe_storage_forms",
-           "Retry", "retry_seconds_default", "PASSWORD_ENV", "DEFAULT_RETRY_SECONDS"]
+__all__ = [
+    "DEFAULT_RETRY_SECONDS",
+    "PASSWORD_ENV",
+    "Retry",
+    "describe_storage_forms",
+    "journal_path",
+    "mask_url",
+    "open_storage",
+    "retry_seconds_default",
+    "scrub",
+    "split_password",
+    "storage_damage",
+]
 
 logger = logging.getLogger("metafx")
 
@@ -488,3 +499,28 @@ def _engine_kwargs(s: str, masked: str, connect_timeout: float) -> tuple[str, di
             # several processes share the file: wait for locks instead of failing at once
             engine_kwargs["creator"] = _sqlite_connect(path)
     return s, engine_kwargs
+
+
+def storage_damage(e: BaseException) -> str | None:
+    """The reason when ``e`` says a database file is damaged or unreadable (not a lost connection), else None.
+
+    SQLite reports a damaged file as ``database disk image is malformed`` or
+    ``file is not a database``; SQLAlchemy wraps it as ``DatabaseError`` and
+    optuna as ``StorageInternalError``.
+    """
+    try:
+        import sqlalchemy.exc as sa_exc
+    except ImportError:  # pragma: no cover - sqlalchemy comes with optuna
+        return None
+    cur: BaseException | None
+    seen, cur = 0, e
+    found = None
+    while cur is not None and seen < 8:
+        if type(cur) is sa_exc.DatabaseError:  # the driver's DatabaseError itself, not a subclass (IntegrityError ...)
+            found = cur
+        cur, seen = cur.__cause__ or cur.__context__, seen + 1
+    if found is None:
+        return None
+    orig = getattr(found, "orig", None)
+    text = str(orig if orig is not None else found).strip().splitlines()
+    return text[0] if text else type(found).__name__
