@@ -95,9 +95,14 @@ def test_guided_learns_from_the_trajectories_and_resumes_exactly(pairs, sources,
     kw = dict(budget=30, steps=6, seed=4, progress=False, warm_start=sources,
               engine_params={"n_init": 4, "n_pool": 200})
     res = metafx.search(X, y, **kw)
-    space = metafx.plugin.make_component("family", "pixel-and").fit(X).space()
+    family = metafx.plugin.make_component("family", "pixel-and").fit(X)
+    space = family.space()
     prior = prior_observations(sources, space)
     assert res.metadata["prior_observations"] == len(prior) > 0
+    # the signature also covers the related tasks' chosen sets (one per source, after its steps)
+    with_sets = prior_observations(sources, space, family)
+    assert [o.features is not None for o in with_sets].count(True) == len(sources)
+    assert [o for o in with_sets if o.features is None] == prior
     assert f"{len(prior)} step(s) of their searches in the engine's model" in format_report(result_report(res))
     warm = warm_start_points(sources, space, limit=3)
     assert res.metadata["warm_start"] == warm and len(warm) == 2
@@ -111,7 +116,7 @@ def test_guided_learns_from_the_trajectories_and_resumes_exactly(pairs, sources,
     metafx.search(X, y, storage=str(j), callbacks=[lambda s, r: r.step < 3], **kw)
     assert len(j.read_text().splitlines()) == 1 + 3
     header = json.loads(j.read_text().splitlines()[0])["signature"]
-    assert header["warm_start_prior"]["n"] == len(prior)
+    assert header["warm_start_prior"]["n"] == len(with_sets)
     again = metafx.search(X, y, storage=str(j), **kw)
     assert _steps(again) == _steps(res)
     assert again.metadata["proposed_points"] == res.metadata["proposed_points"]

@@ -46,9 +46,12 @@ def main(argv=None) -> None:
     ap.add_argument("--candidates", nargs="+", default=["P2", "P3"], help="arms named <letter><value>")
     ap.add_argument("--parameter", default="prior_portfolio_every", help="the engine parameter the arms set")
     ap.add_argument("--criteria", metavar="ARM", help="only issue 31's criteria, for this arm's cold and warm runs")
+    ap.add_argument("--reach", action="store_true", help="also the time each arm needs to reach the cold J = 50 error")
     args = ap.parse_args(argv)
     if args.criteria:
         criteria(RECORDS / args.records, args.criteria)
+        if args.reach:
+            time_to_reach(RECORDS / args.records, args.criteria)
         return
     cands = list(args.candidates)
     data = {arm: per_seed(RECORDS / args.records, arm) for arm in ["T", *cands]}
@@ -81,6 +84,35 @@ def main(argv=None) -> None:
         g = np.array([data[arm][s][("warm", 10)] - data["T"][s][("cold", 50)] for s in seeds])
         print(f"warm J = 10 ({arm}) - cold J = 50: {g.mean():+.3f} (se {se(g):.3f}), at most 0 on {(g <= 0).sum()} "
               f"of {len(g)}")
+    if args.reach:
+        for arm in ["T", *cands]:
+            time_to_reach(RECORDS / args.records, arm)
+
+
+def time_to_reach(here: Path, arm: str, label: str = "") -> None:
+    """Issue 46's user's view: per seed, the fewest steps J (of 5, 10, 20, 50) at which an arm's mean test error
+    over the seed's targets is at most the cold arm's at J = 50, and the mean seconds of one target search of that
+    J (the related tasks' own searches are not counted: they are run once, for the related tasks)."""
+    rec = json.loads(records.read_text((here / f"{arm}.json")))
+    print(f"\ntime to reach the cold J = 50 error{label} (arm {arm}; seconds per target search, one thread):\n")
+    print("| seed | cold J = 50 error % | cold: J, seconds | warm: J, seconds |")
+    print("|---|---|---|---|")
+    reach: dict[str, list[float]] = {"cold": [], "warm": []}
+    for seed, rows in sorted(rec["runs"].items(), key=lambda t: int(t[0])):
+        err = {(a, J): 100 * float(np.mean([r["test_error"] for r in rows if r["arm"] == a and r["J"] == J]))
+               for a in ("cold", "warm") for J in JS}
+        sec = {(a, J): float(np.mean([r.get("seconds") or np.nan for r in rows if r["arm"] == a and r["J"] == J]))
+               for a in ("cold", "warm") for J in JS}
+        cells = []
+        for a in ("cold", "warm"):
+            J = next((J for J in JS if err[(a, J)] <= err[("cold", 50)] + 1e-12), None)
+            cells.append("not reached" if J is None else f"{J}, {sec[(a, J)]:.1f}")
+            if J is not None:
+                reach[a].append(sec[(a, J)])
+        print(f"| {seed} | {err[('cold', 50)]:.2f} | {cells[0]} | {cells[1]} |")
+    n = len(rec["runs"])
+    print(f"\nreached on {len(reach['warm'])} of {n} seeds (warm); median seconds: cold "
+          f"{np.median(reach['cold']):.1f}, warm {np.median(reach['warm']) if reach['warm'] else float('nan'):.1f}")
 
 
 def criteria(here: Path, arm: str) -> None:

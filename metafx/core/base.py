@@ -484,6 +484,9 @@ class SearchEngine(Component, ABC):
     #: the engine learns from every step of the warm-start results (:meth:`observe_prior`), not only from their
     #: best points; engines that leave it false get the points alone, as before the hook existed
     uses_prior: ClassVar[bool] = False
+    #: with ``uses_prior``: the prior also holds, per related task of the same family and family parameters, its
+    #: result's chosen set (a :class:`PriorObservation` with ``features``, after that task's steps)
+    uses_prior_sets: ClassVar[bool] = False
 
     @classmethod
     def bound_obstacle(cls, metadata: Mapping[str, Any]) -> str:

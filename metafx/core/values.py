@@ -623,11 +623,21 @@ class PriorObservation:
     ``point``: the meta-feature point the step drew its set at, fitted to this search's space; ``quality``: the
     set's quality on that task (comparable only within the task); ``task``: which of the warm-start results the
     step belongs to (its index among the given results, 0-based).
+
+    ``features``: ``None`` for a step.  An engine whose ``uses_prior_sets`` is true also gets, per related
+    task whose result comes from the same family with the same parameters, one observation that stands for
+    the result's chosen set rather than a step: its ``features`` are the result's features (the family's JSON
+    form, :meth:`~metafx.plugin.FeatureFamily.from_json`), its point is empty and its quality is the
+    result's best quality.
     """
 
     point: dict[str, Any]
     quality: float
     task: int
+    features: list[dict[str, Any]] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"point": dict(self.point), "quality": float(self.quality), "task": int(self.task)}
+        out = {"point": dict(self.point), "quality": float(self.quality), "task": int(self.task)}
+        if self.features is not None:
+            out["features"] = [dict(f) for f in self.features]
+        return out

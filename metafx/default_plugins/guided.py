@@ -93,6 +93,7 @@ _DRAW = 1
 _PRIOR = 2
 #: key of a portfolio candidate's point holding its sources
 PORTFOLIO = "__portfolio__"
+PRIOR_SETS = "__prior_sets__"
 #: prior observations (warm start): variance of a task's constant, extra noise variance of a related task's
 #: rows, and how many pseudo-steps of the related tasks' spread the search's own spread is shrunk towards
 #: (the rule that made them the default: experiments/transfer/RULE.md)
@@ -126,6 +127,11 @@ class GuidedSearch(SearchEngine):
         steps (ranked by their quality standardized within their task), filtered into the budget as a
         portfolio's union is.  ``None``: no such step.  Without prior observations it has no effect.
         How the default was chosen: docs/results/transfer.md.
+    prior_features : bool, default False
+        With prior observations, the related tasks' chosen sets themselves (the features of the warm-start
+        results of this family with the same parameters) join that first portfolio step: each related task's
+        set, ranked by infogain per cost on this task's data, is one more source of the portfolio's
+        round-robin union.  How it was judged: docs/results/transfer.md.
     portfolio_sizes : sequence of int, default (2, 3, 4, 6, 8)
         Numbers of best sets combined by successive portfolio steps (cycled); how the default was
         chosen: docs/results/guided_engine.md.
@@ -188,13 +194,15 @@ class GuidedSearch(SearchEngine):
     #: the steps of warm-start results join the quality model (:meth:`observe_prior`)
     uses_prior = True
     #: without prior observations these change nothing, so a search without them leaves them out of its signature
-    prior_params = ("prior_portfolio_every", "prior_portfolio")
+    prior_params = ("prior_portfolio_every", "prior_portfolio", "prior_features")
+    #: the related tasks' chosen sets come with the prior (``prior_features`` uses them)
+    uses_prior_sets = True
 
     def __init__(self, n_init: int = 10, portfolio_every: int = 5, portfolio_sizes: Sequence[int] = (2, 3, 4, 6, 8),
                  n_pool: int = 2000, xi: float = 0.01, pool_factor: float | None = 16.0,
                  max_corr: float = 0.5, cost_power: float = 1.0, selector: str = "filter",
                  feature_map: int | None = None, prior_portfolio_every: int | None = None,
-                 prior_portfolio: int | None = 8, pool_rows: int | None = None) -> None:
+                 prior_portfolio: int | None = 8, pool_rows: int | None = None, prior_features: bool = False) -> None:
         self.n_init = n_init
         self.portfolio_every = portfolio_every
         self.portfolio_sizes = portfolio_sizes
@@ -208,6 +216,7 @@ class GuidedSearch(SearchEngine):
         self.prior_portfolio_every = prior_portfolio_every
         self.prior_portfolio = prior_portfolio
         self.pool_rows = pool_rows
+        self.prior_features = prior_features
 
     _parameter_constraints = {
         "n_init": [Interval("int", 1, None)],
@@ -224,6 +233,7 @@ class GuidedSearch(SearchEngine):
         "prior_portfolio_every": [Interval("int", 0, None), None],
         "prior_portfolio": [Interval("int", 2, 64), None],
         "pool_rows": [Interval("int", 16, None), None],
+        "prior_features": ["boolean"],
     }
 
     def check_params(self) -> None:
@@ -250,6 +260,7 @@ class GuidedSearch(SearchEngine):
         self.prior_z_ = np.empty(0)  # their qualities, standardized within their task
         self.prior_task_ = np.empty(0, dtype=np.intp)
         self.prior_var_ = 0.0  # the mean within-task variance of their qualities
+        self.prior_sets_: list[list[dict[str, Any]]] = []  # the related tasks' chosen sets (family JSON form)
         self.rows_ = None  # pool_rows: the sample of rows the pools are ranked on, its data and labels
         if self.pool_rows is not None and problem.n_samples > self.pool_rows:
             rows = _stratified_rows(problem.y, int(self.pool_rows), seed)
@@ -261,7 +272,8 @@ class GuidedSearch(SearchEngine):
 
     def observe_prior(self, observations: Sequence[PriorObservation]) -> None:
         """Steps of related tasks' searches (point, quality, task) that join the quality model (module docstring)."""
-        obs = list(observations)
+        obs = [o for o in observations if o.features is None]
+        self.prior_sets_ = [list(o.features) for o in observations if o.features is not None and o.features]
         task = np.array([int(o.task) for o in obs], dtype=np.intp)
         q = np.array([float(o.quality) for o in obs], dtype=np.float64)
         z = np.zeros(len(obs))
@@ -296,7 +308,11 @@ class GuidedSearch(SearchEngine):
         return (step - start) % every == 0 and len(self.points_) >= 2
 
     def _is_prior_portfolio(self, step: int) -> bool:
-        return self.prior_portfolio is not None and len(self.prior_z_) > 0 and step == self._init_steps() + 1
+        wanted = self.prior_portfolio is not None or self._uses_prior_sets()
+        return wanted and len(self.prior_z_) > 0 and step == self._init_steps() + 1
+
+    def _uses_prior_sets(self) -> bool:
+        return bool(self.prior_features) and len(self.prior_sets_) > 0
 
     def ask(self, step: int) -> Candidate:
         if step <= len(self.warm_start_):
@@ -408,11 +424,12 @@ class GuidedSearch(SearchEngine):
         return Candidate({PORTFOLIO: sources}, how="engine", keys=(self.seed_, step, _DRAW), kind="portfolio")
 
     def _prior_portfolio(self, step: int) -> Candidate:
-        """A portfolio of sets drawn at the best distinct points of the prior (related tasks' steps)."""
-        assert self.prior_portfolio is not None
+        """A portfolio of sets drawn at the best distinct points of the prior (related tasks' steps), with the
+        related tasks' chosen sets (``prior_features``)."""
         chosen: list[dict[str, Any]] = []
         seen: set[str] = set()
-        for i in np.argsort(-self.prior_z_, kind="stable"):
+        ranked = np.argsort(-self.prior_z_, kind="stable") if self.prior_portfolio is not None else []
+        for i in ranked:
             point = self.prior_points_[int(i)]
             key = repr(sorted(point.items()))
             if key not in seen:
@@ -422,7 +439,10 @@ class GuidedSearch(SearchEngine):
                 break
         sources = [{"point": dict(p), "keys": [self.seed_, step, _PRIOR, i]} for i, p in enumerate(chosen)]
         self.portfolio_sources_[step] = "prior"
-        return Candidate({PORTFOLIO: sources}, how="engine", keys=(self.seed_, step, _DRAW), kind="portfolio")
+        point: dict[str, Any] = {PORTFOLIO: sources}
+        if self._uses_prior_sets():
+            point[PRIOR_SETS] = len(self.prior_sets_)
+        return Candidate(point, how="engine", keys=(self.seed_, step, _DRAW), kind="portfolio")
 
     def tell(self, record: StepRecord) -> None:
         point = self.proposed_.get(record.step, record.point)
@@ -438,6 +458,8 @@ class GuidedSearch(SearchEngine):
         fam = problem.family
         sets = [draw_or_empty(problem, functools.partial(self.source_set, problem, s["point"], s["keys"]))
                 for s in candidate.point[PORTFOLIO]]
+        if candidate.point.get(PRIOR_SETS):
+            sets += [self.ranked_prior_set(problem, specs) for specs in self.prior_sets_]
         sets = [b for b in sets if len(b)]
         if not sets:
             return fam.concat([])
@@ -449,6 +471,16 @@ class GuidedSearch(SearchEngine):
         values = fam.compute(problem.prepared, union)
         keep = _first_of_repeats(values)
         return union.take(self._filter(values, union.costs, order[keep[order]], problem.budget))
+
+    def ranked_prior_set(self, problem: SearchProblem, specs: Sequence[Mapping[str, Any]]) -> Any:
+        """A related task's chosen set (``prior_features``), ranked by infogain per cost on this task's data."""
+        fam = problem.family
+        batch = fam.from_json(specs)
+        if len(batch) == 0:
+            return batch
+        values = fam.compute(problem.prepared, batch)
+        costs = np.asarray(batch.costs, dtype=np.float64)
+        return batch.take(self._pool_order(problem.y, values, costs, np.arange(len(batch))))
 
     def source_set(self, problem: SearchProblem, point: Mapping[str, Any], keys: Sequence[int]) -> Any:
         """The set a point step drew with generator keys ``keys`` (this engine's draw, or the loop's with
@@ -531,7 +563,7 @@ class GuidedSearch(SearchEngine):
                                 "cost_power": self.cost_power, "selector": self.selector,
                                 "feature_map": self.feature_map, "pool_rows": self.pool_rows,
                                 "prior_portfolio_every": self.prior_portfolio_every,
-                                "prior_portfolio": self.prior_portfolio,
+                                "prior_portfolio": self.prior_portfolio, "prior_features": self.prior_features,
                                 "portfolio_steps": sorted(s for s, p in self.proposed_.items() if p is None),
                                 "proposed_points": [self.proposed_[s] for s in sorted(self.proposed_)],
                                 # what each portfolio step combined (SearchResult.summary names it): the steps

@@ -223,7 +223,8 @@ def _build_problem(checked: _Checked, X: Any, y: Any, budget: Any, *, fixed: Any
                             eval_seed=checked.seed % 2**32, oversample=oversample, prune_by=prune_by)
     check_warm_start(warm_start, problem.family, problem.space)
     warm = warm_start_points(warm_start, problem.space, limit=max(1, checked.steps // 2))
-    prior = prior_observations(warm_start, problem.space) if checked.engine.uses_prior else []
+    sets_of = problem.family if checked.engine.uses_prior_sets else None
+    prior = prior_observations(warm_start, problem.space, sets_of) if checked.engine.uses_prior else []
     return problem, warm, prior
 
 

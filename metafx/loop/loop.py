@@ -193,7 +193,7 @@ def _warm_items(warm_start: Any) -> list[Any]:
     return [warm_start] if isinstance(warm_start, single) else list(warm_start)
 
 
-def prior_observations(warm_start: Any, space: Any) -> list[PriorObservation]:
+def prior_observations(warm_start: Any, space: Any, family: Any = None) -> list[PriorObservation]:
     """Every point step of the warm-start results, as :class:`~metafx.plugin.PriorObservation` (engines with
     ``uses_prior``): the point the step drew at, its quality and the index of its result among the results given.
 
@@ -201,6 +201,10 @@ def prior_observations(warm_start: Any, space: Any) -> list[PriorObservation]:
     records hold the mean meta-features of the drawn set) or else the record's, fitted to ``space`` as
     ``warm_start_points`` fits points; portfolio steps (no point) and steps of non-finite quality are left
     out, and points given as such (dicts) carry no quality and give none.  In result order, then step order.
+
+    With ``family`` (a family instance; engines with ``uses_prior_sets``), each result of that family with the
+    same parameters and at least one feature adds, after its steps, an observation of its chosen set
+    (``features``: the result's features; empty point; the result's best quality).
     """
     items = _warm_items(warm_start)
     results = [r for r in items if isinstance(r, SearchResult)]
@@ -217,7 +221,18 @@ def prior_observations(warm_start: Any, space: Any) -> list[PriorObservation]:
                 continue
             fitted = {d.name: d.clip(point[d.name]) for d in space.dimensions if d.name in point}
             out.append(PriorObservation(space.check_point(fitted), float(rec.quality), task))
+        if family is not None and res.features and _same_family(res, family) and math.isfinite(res.best_quality):
+            out.append(PriorObservation({}, float(res.best_quality), task, [dict(f) for f in res.features]))
     return out
+
+
+def _same_family(result: SearchResult, family: Any) -> bool:
+    """Whether ``result`` was searched with ``family``'s name and parameters (its features mean the same here)."""
+    if result.family != family.name:
+        return False
+    ours = json.loads(json.dumps(family.get_params(), default=str))
+    theirs = json.loads(json.dumps(dict(result.family_params), default=str))
+    return bool(ours == theirs)
 
 
 def prior_digest(prior: Sequence[PriorObservation]) -> dict[str, Any]:
