@@ -161,6 +161,18 @@ def _check_arguments(args: argparse.Namespace, cls: type, from_file: bool, evalu
                 raise ValidationError(words if words.startswith("--fix") else f"--fix: {words}") from None
 
 
+def _engine_params(args: argparse.Namespace) -> dict[str, Any]:
+    """``--engine-param``s, and ``--sampler`` as the engine's ``sampler`` (refused by an engine without one)."""
+    engine_params = dict(args.engine_param)
+    if args.sampler is not None:
+        eng = get_registry().get("engine", args.engine)
+        if "sampler" not in inspect.signature(eng).parameters:
+            raise ValidationError(f"--sampler {args.sampler} is a parameter of engine optuna, not of --engine "
+                                  f"{args.engine}: add --engine optuna")
+        engine_params["sampler"] = args.sampler
+    return engine_params
+
+
 def _search(args: argparse.Namespace) -> int:
     import numpy as np
 
@@ -172,13 +184,7 @@ def _search(args: argparse.Namespace) -> int:
         cls = family_class(args.family)
     except UnknownComponentError as e:
         raise UnknownComponentError(f"--family {args.family!r}: {e}") from None
-    engine_params = dict(args.engine_param)
-    if args.sampler is not None:
-        eng = get_registry().get("engine", args.engine)
-        if "sampler" not in inspect.signature(eng).parameters:
-            raise ValidationError(f"--sampler {args.sampler} is a parameter of engine optuna, not of --engine "
-                                  f"{args.engine}: add --engine optuna")
-        engine_params["sampler"] = args.sampler
+    engine_params = _engine_params(args)
     evaluator = args.evaluator or getattr(cls, "default_evaluator", None) or "cv-linear-svm"
     _check_arguments(args, cls, from_file, evaluator, engine_params)
     data = _file_data(args, cls) if from_file else _registered_data(args)
