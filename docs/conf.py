@@ -67,7 +67,7 @@ nitpick_ignore_regex = [
     (r"py:class", r"self"),
     # internal classes that public signatures and base classes name, but that are not public (no page of their own)
     (r"py:class", r"(metafx\.core\.base\.Params|metafx\.core\.params\.Constraint|(metafx\.hooks\.registry\.)?Registry"
-                  r"|metafx\.learn\.compression\.Condensed|metafx\.loop\.store\.StepStore|metafx_tabular\.frame\.EncodedTable"
+                  r"|metafx\.learn\.compression\.Condensed|metafx\.storage\.store\.StepStore|metafx_tabular\.frame\.EncodedTable"
                   r"|metafx\.core\.binarization\.InputRule)"),
 ]
 

@@ -1,5 +1,5 @@
 """Searches shared by several processes, on one machine or many, through one
-optuna storage (engines whose steps live in a study, such as ``optuna``).
+optuna storage (engines whose steps are trials of an optuna study, such as ``optuna``).
 
 The study is created with a :class:`ProblemSpec` in its user attributes:
 everything a worker needs to rebuild the problem (dataset name and
@@ -9,7 +9,8 @@ until the study has ``steps`` finished ones.  Trial numbers, points and draws
 come from the storage and the seed, so no step is evaluated twice or lost; the
 step of a trial left running by a worker that died is retried by another, at
 the same point with the same draw (at once on the same machine, after
-``stale_after`` seconds without a heartbeat from another machine).
+``stale_after`` seconds without a heartbeat from another machine; the study's
+``storage_options``, recorded in it when it is created).
 
 Command line::
 
@@ -55,13 +56,13 @@ from .core.validation import check_int as _check_int
 from .core.validation import check_labels, split_indices
 from .loop.checks import check_spec_fields
 from .loop.components import load_dataset, make_component
-from .loop.files import storage_file
 from .loop.loop import Progress, SearchState, search_signature
 from .loop.loop import run_search as run_loop
 from .loop.problem import SearchProblem, _jsonable
 from .loop.result import SearchResult
-from .loop.storage import PASSWORD_ENV, mask_url, open_storage, split_password
-from .loop.study_store import SPEC_KEY, STEPS_KEY, StudyStore, quiet_optuna
+from .storage.backends import PASSWORD_ENV, mask_url, open_storage, split_password
+from .storage.files import storage_file
+from .storage.study import SPEC_KEY, STEPS_KEY, StudyStore, check_storage_options, quiet_optuna
 
 __all__ = ["ProblemSpec", "create_study", "run_worker", "wait_for_study", "run_shared_search", "study_spec"]
 
@@ -126,9 +127,9 @@ class ProblemSpec:
         return X[tr], y[tr], X[te], y[te]
 
     def make_engine(self) -> SearchEngine:
-        """The engine (one whose steps live in a study: a shared search needs one)."""
+        """The engine (one whose steps are trials of an optuna study: a shared search needs one)."""
         eng = make_component("engine", self.engine, self.engine_params, base=SearchEngine)
-        if "study" not in eng.storage_kinds:
+        if not eng.steps_are_trials:
             raise ValidationError(f"engine {self.engine!r} keeps its steps in a journal file, which one process "
                                   "writes; a shared search needs an engine whose steps live in a study, such as "
                                   "'optuna'")
@@ -172,21 +173,25 @@ def study_spec(storage: Any, study_name: str) -> ProblemSpec:
 
 
 def create_study(storage: Any, study_name: str, spec: ProblemSpec, *,
-                 data: tuple[np.ndarray, np.ndarray] | None = None) -> str:
+                 data: tuple[np.ndarray, np.ndarray] | None = None,
+                 storage_options: Mapping[str, float] | None = None) -> str:
     """Create the study of ``spec`` in ``storage`` (or check that the existing one
     is the same search); returns its name.  ``data`` = ``(X_train, y_train)``
-    avoids loading the dataset again."""
+    avoids loading the dataset again.  ``storage_options``: the study's
+    heartbeat settings (as :func:`metafx.search`'s), recorded in it for every
+    worker."""
     if not isinstance(study_name, str) or not study_name:
         raise ValidationError(f"study_name={study_name!r} must be a non-empty string")
     if storage is None:
         raise ValidationError("a shared search needs storage= (an optuna storage URL or journal file)")
     spec.validate()
+    check_storage_options(storage_options)
     X, y = data if data is not None else spec.load()[:2]
     problem = spec.problem(X, y)
     eng = spec.make_engine()
     eng.setup(problem, int(spec.seed))
     store = StudyStore(storage, study_name, int(spec.steps), problem.space, spec=spec.to_dict(),
-                       **eng.storage_options())
+                       options=storage_options)
     try:
         store.open(search_signature(eng, problem, int(spec.seed), []))
     finally:
@@ -209,7 +214,7 @@ def _run(spec: ProblemSpec, storage: Any, study_name: str, X: np.ndarray, y: np.
     """The search loop on the existing study (evaluating what is left; nothing when it is finished)."""
     problem = spec.problem(X, y)
     eng = spec.make_engine()
-    store = StudyStore(storage, study_name, int(spec.steps), problem.space, create=False, **eng.storage_options())
+    store = StudyStore(storage, study_name, int(spec.steps), problem.space, create=False)  # the study's liveness
     return run_loop(problem, eng, steps=int(spec.steps), seed=int(spec.seed), callbacks=callbacks,
                     progress=progress, n_jobs=n_jobs, store=store)
 
@@ -259,18 +264,20 @@ def worker_command(storage: str, study_name: str, n_jobs: int = 1) -> tuple[list
 
 def run_shared_search(spec: ProblemSpec, storage: Any, study_name: str, *, n_workers: int = 1, n_jobs: int = 1,
                              progress: bool | None = None, callbacks: Sequence[Callable[..., Any]] = (),
-                      data: tuple[np.ndarray, np.ndarray] | None = None) -> SearchResult:
+                      data: tuple[np.ndarray, np.ndarray] | None = None,
+                      storage_options: Mapping[str, float] | None = None) -> SearchResult:
     """Create (or reopen) the study and run it with ``n_workers`` processes on this machine.
 
     ``n_workers = 1``: this process evaluates the trials; ``n_workers = k > 1``:
     it also starts ``k - 1`` ``metafx worker`` processes; ``n_workers = 0``: it
     only waits for workers started elsewhere and collects the result.
+    ``storage_options``: the study's heartbeat settings (:func:`create_study`).
     """
     if isinstance(n_workers, bool) or not isinstance(n_workers, int) or n_workers < 0:
         raise ValidationError(f"n_workers={n_workers!r} must be an integer >= 0")
     if n_workers > 1 and not isinstance(storage, (str, os.PathLike)):
         raise ValidationError("n_workers > 1 needs storage= as a URL or file that other processes can open")
-    create_study(storage, study_name, spec, data=data)
+    create_study(storage, study_name, spec, data=data, storage_options=storage_options)
     procs = []
     for _ in range(max(0, n_workers - 1)):
         cmd, env = worker_command(os.fspath(storage), study_name, n_jobs)

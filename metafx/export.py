@@ -57,7 +57,7 @@ from .core.base import FamilyExport, FeatureFamily
 from .core.binarization import BINARY, InputRule, binarize_input
 from .core.codegen import c_table, py_list
 from .core.exceptions import ValidationError
-from .loop.files import atomic_write_text
+from .core.files import atomic_write_text
 
 __all__ = ["FORMATS", "to_c", "to_numpy", "write"]
 

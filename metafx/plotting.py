@@ -32,7 +32,7 @@ import numpy as np
 
 from .core.base import FeatureFamily
 from .core.exceptions import ValidationError
-from .loop.files import atomic_write_bytes
+from .core.files import atomic_write_bytes
 from .loop.result import SearchResult
 
 __all__ = ["plot_trajectory", "plot_path", "plot_features", "plot_result", "close_figure", "MAX_DRAWN_PIXELS"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from metafx.loop.study_store import ERROR_KEY, RETRY_KEY, STEP_KEY, SURPLUS_KEY
+from metafx.storage.study import ERROR_KEY, RETRY_KEY, STEP_KEY, SURPLUS_KEY
 
 
 def step_of(trial, trials) -> int:

@@ -69,7 +69,7 @@ def test_no_intra_package_import_inside_a_function():
 
 def test_the_core_never_imports_a_built_in_plugin():
     _, edges, _ = _graph()
-    core = [m for m in edges if m.split(".")[1:2] and m.split(".")[1] in {"core", "hooks", "learn", "loop",
+    core = [m for m in edges if m.split(".")[1:2] and m.split(".")[1] in {"core", "hooks", "learn", "storage", "loop",
                                                                          "analysis"}]
     bad = [(m, t) for m in core for t in edges[m] if t.startswith("metafx.default_plugins")]
     assert bad == []

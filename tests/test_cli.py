@@ -46,6 +46,12 @@ def test_search_reselect_option(tmp_path, capsys):
     (["search", "--data", "mnist", "--data-dir", "/nonexistent"], "does not exist"),
     (["search", "--n-train", "5000"], "exceeds"),
     (["search", "--evaluator-param", "C=-1"], "C=-1"),
+    (["search", "--engine", "optuna", "--storage-option", "heartbeat=0"],
+     "--storage-option heartbeat=0 must be a finite number > 0"),
+    (["search", "--engine", "optuna", "--storage-option", "beat=3"], "'beat' is not an option"),
+    (["search", "--engine", "optuna", "--storage-option", "heartbeat=9", "--storage-option", "stale_after=5"],
+     "heartbeat=9 must be below stale_after=5"),
+    (["search", "--engine", "mufasa", "--storage-option", "heartbeat=5"], "engine 'mufasa' keeps its steps in a journal"),
 ])
 def test_bad_input_is_one_line_and_exit_2(argv, match, capsys):
     assert main(argv + ["--no-progress", "--steps", "1"]) == 2

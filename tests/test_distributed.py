@@ -22,7 +22,7 @@ import metafx
 import metafx.plugin
 from metafx.default_plugins.svm_evaluator import CVLinearSVM
 from metafx.distributed import ProblemSpec, create_study, run_worker, study_spec
-from metafx.loop.study_store import OWNER_KEY, SURPLUS_KEY
+from metafx.storage.study import OWNER_KEY, SURPLUS_KEY
 
 REPO = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent
@@ -91,7 +91,7 @@ def _finish(procs) -> list[dict]:
 def _check_shared_study(url: str, study: str, steps: int, reports: list[dict]) -> None:
     import optuna
 
-    from metafx.loop.storage import open_storage
+    from metafx.storage.backends import open_storage
 
     trials = optuna.load_study(study_name=study, storage=open_storage(url)).get_trials(deepcopy=False)
     # none lost, none duplicated: steps 1..steps, each complete once; two workers that ask at the same moment
@@ -123,7 +123,7 @@ def _two_workers(tmp_path: Path, url: str, slow_plugin) -> None:
     if url.startswith("postgresql"):
         import optuna
 
-        from metafx.loop.storage import open_storage
+        from metafx.storage.backends import open_storage
 
         optuna.delete_study(study_name=study, storage=open_storage(url))
 
@@ -143,7 +143,7 @@ def _wait_for_running_trial(url: str, study: str, pid: int) -> None:
     """Until process ``pid`` evaluates a trial of ``study`` (it owns a running trial with its parameters)."""
     import optuna
 
-    from metafx.loop.storage import open_storage
+    from metafx.storage.backends import open_storage
 
     st = optuna.load_study(study_name=study, storage=open_storage(url))
     deadline = time.monotonic() + 60
@@ -175,7 +175,7 @@ def test_killed_worker_trial_is_taken_over(tmp_path, slow_plugin):
     [report_b] = _finish([b])
     import optuna
 
-    from metafx.loop.storage import open_storage
+    from metafx.storage.backends import open_storage
 
     trials = optuna.load_study(study_name=study, storage=open_storage(url)).get_trials(deepcopy=False)
     complete = check_study(trials, steps)  # A's third trial failed and was retried at its point
@@ -324,7 +324,7 @@ class _Constant(CVLinearSVM):
 
 def test_credentials_never_shown(tmp_path):
     from metafx.distributed import worker_command
-    from metafx.loop.storage import mask_url, split_password
+    from metafx.storage.backends import mask_url, split_password
 
     assert mask_url("postgresql://u:Se@cret@h/db") == "postgresql://u:***@h/db"
     assert mask_url("postgresql://u@h:5/db?password=PW&sslmode=require") == \
@@ -391,11 +391,56 @@ def test_ties_follow_optuna_best_trial_postgresql():
     optuna.delete_study(study_name=study, storage=url)
 
 
-def test_heartbeat_must_be_below_stale_after():
+def test_storage_options_are_checked_before_the_search():
     X, y = metafx.load_dataset("digits")
-    with pytest.raises(metafx.ValidationError, match=r"heartbeat=10 must be below stale_after=5"):
-        metafx.search(X[:100], y[:100], budget=20, steps=2, engine="optuna",
-                      engine_params={"heartbeat": 10, "stale_after": 5}, progress=False)
+    kw = dict(budget=20, steps=2, engine="optuna", progress=False)
+    with pytest.raises(metafx.ValidationError, match=r"^storage_options: heartbeat=10 must be below stale_after=5"):
+        metafx.search(X[:100], y[:100], storage_options={"heartbeat": 10, "stale_after": 5}, **kw)
+    with pytest.raises(metafx.ValidationError, match=r"^storage_options: heartbeat=0 must be a finite number > 0$"):
+        metafx.search(X[:100], y[:100], storage_options={"heartbeat": 0}, **kw)
+    with pytest.raises(metafx.ValidationError, match=r"^storage_options: 'grace' is not an option; the options are"):
+        metafx.search(X[:100], y[:100], storage_options={"grace": 1}, **kw)
+    with pytest.raises(metafx.ValidationError, match=r"^storage_options=\{'heartbeat': 1\} set a study's heartbeat; "
+                                                     r"engine 'mufasa' keeps no study"):
+        metafx.search(X[:100], y[:100], budget=20, steps=2, engine="mufasa", storage_options={"heartbeat": 1},
+                      progress=False)
+    with pytest.raises(metafx.ValidationError, match=r"^storage_options: heartbeat=700.0 must be below "
+                                                     r"stale_after=600.0"):  # against the default stale_after
+        metafx.search(X[:100], y[:100], storage_options={"heartbeat": 700}, **kw)
+
+
+def test_a_study_records_its_liveness_for_the_workers_that_join(tmp_path):
+    """The study's creator records heartbeat and stale_after; a worker that gives none uses them; a process that
+    gives its own records them for the workers after it."""
+    from metafx.storage.study import LIVENESS_KEY, SIGNATURE_KEY, StudyStore
+
+    optuna = pytest.importorskip("optuna")
+    url = f"sqlite:///{tmp_path}/live.db"
+    X, y = metafx.load_dataset("digits")
+    metafx.search(X[:200], y[:200], budget=20, steps=2, engine="optuna", storage=url, study_name="live",
+                  storage_options={"heartbeat": 2, "stale_after": 7}, progress=False)
+    space = metafx.plugin.make_component("family", "pixel-and").space()
+    study = optuna.load_study(study_name="live", storage=url)
+    assert study.user_attrs[LIVENESS_KEY] == {"heartbeat": 2.0, "stale_after": 7.0}
+
+    def joined(**kw):
+        store = StudyStore(url, "live", 2, space, create=False, **kw)
+        try:
+            store.open(study.user_attrs[SIGNATURE_KEY])
+            return store.heartbeat, store.stale_after
+        finally:
+            store.close(None)
+
+    assert joined() == (2.0, 7.0)
+    assert joined(options={"stale_after": 60}) == (2.0, 60.0)
+    assert optuna.load_study(study_name="live", storage=url).user_attrs[LIVENESS_KEY] == {"heartbeat": 2.0,
+                                                                                         "stale_after": 60.0}
+    with pytest.raises(metafx.ValidationError, match=r"^storage_options: heartbeat=90.0 must be below "
+                                                     r"stale_after=60.0"):
+        joined(options={"heartbeat": 90})
+    # a search without options on a study made before the record existed gets the defaults, and records them
+    optuna.load_study(study_name="live", storage=url).set_user_attr(LIVENESS_KEY, None)
+    assert joined() == (30.0, 600.0)
 
 
 def test_trial_attributes_for_optuna_tools(tmp_path):
@@ -543,7 +588,7 @@ def test_a_race_for_the_last_trials_closes_the_surplus_one():
     numbered ``steps`` or later finds ``steps`` live trials before it and is closed unevaluated."""
     import optuna
 
-    from metafx.loop.study_store import StudyStore
+    from metafx.storage.study import StudyStore
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     storage = optuna.storages.InMemoryStorage()

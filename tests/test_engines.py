@@ -138,8 +138,8 @@ def test_another_client_reads_what_a_search_wrote(small, tmp_path, where, n_jobs
     optuna = pytest.importorskip("optuna")
     import uuid
 
-    from metafx.loop.study_store import BEAT_KEY
     from metafx.plugin import SearchProblem, make_component
+    from metafx.storage.study import BEAT_KEY
 
     url = _storage_url(where, tmp_path)
     name = f"cache-{uuid.uuid4().hex[:8]}"
@@ -149,8 +149,9 @@ def test_another_client_reads_what_a_search_wrote(small, tmp_path, where, n_jobs
         return SearchProblem(make_component("family", "pixel-and"), X, y, make_component("set-evaluator", "cv-linear-svm"),
                              200.0, eval_seed=0)
 
-    engine = make_component("engine", "optuna", {"sampler": "tpe", "heartbeat": 0.002})
-    res = run_search(problem(), engine, steps=10, seed=3, storage=url, study_name=name, n_jobs=n_jobs, progress=False)
+    engine = make_component("engine", "optuna", {"sampler": "tpe"})
+    res = run_search(problem(), engine, steps=10, seed=3, storage=url, study_name=name, n_jobs=n_jobs, progress=False,
+                     storage_options={"heartbeat": 0.002})
     theirs = optuna.load_study(study_name=name, storage=url).get_trials(deepcopy=False)
     assert [t.number for t in theirs] == list(range(10)) and all(t.state.name == "COMPLETE" for t in theirs)
     for t, rec in zip(theirs, res.trajectory):
@@ -403,7 +404,7 @@ def test_unreachable_storage_names_url_without_password(small):
                       progress=False)
 
 
-def test_storage_kinds_are_checked(small, tmp_path):
+def test_stores_follow_whether_steps_are_trials(small, tmp_path):
     X, y = small
     with pytest.raises(metafx.ValidationError, match="is not a storage; use an optuna storage URL"):
         metafx.search(X, y, budget=30, steps=1, engine="optuna", storage=str(tmp_path / "plain"), progress=False)
@@ -431,7 +432,7 @@ def test_parallel_evaluation_of_components_defined_in_a_function(small):
 
 
 def test_mask_url_and_journal_paths():
-    from metafx.loop.storage import journal_path, mask_url, scrub
+    from metafx.storage.backends import journal_path, mask_url, scrub
 
     assert mask_url("postgresql+psycopg2://u:p%40ss@h:5/db") == "postgresql+psycopg2://u:***@h:5/db"
     assert mask_url("postgresql://u@h/db") == "postgresql://u@h/db"

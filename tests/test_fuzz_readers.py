@@ -7,7 +7,7 @@ something else in silence:
 
 * result JSON (:meth:`metafx.SearchResult.from_json`): its SHA-256 checksum
   makes every change of content an error;
-* the search journal (:class:`metafx.loop.journal.Journal`): a CRC-32 per
+* the search journal (:class:`metafx.storage.journal.Journal`): a CRC-32 per
   record; a truncated file loads to a *prefix* of the records (the crash
   model: a torn tail is cut off, every whole record kept), never to a changed
   record;
@@ -38,7 +38,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 import metafx  # noqa: E402
 from metafx.core.datafiles import read_idx  # noqa: E402
-from metafx.loop.journal import Journal  # noqa: E402
+from metafx.storage.journal import Journal  # noqa: E402
 
 SETTINGS = settings(max_examples=150, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -13,7 +13,7 @@ from optuna.exceptions import DuplicatedStudyError
 from optuna.storages.journal import JournalFileBackend, JournalFileOpenLock
 from optuna.trial import FrozenTrial, Trial, TrialState
 
-from metafx.loop.study_store import GivenPoint, UpdateFinishedTrialError, quiet_optuna, suggest
+from metafx.storage.study import GivenPoint, UpdateFinishedTrialError, quiet_optuna, suggest
 
 DISTS = {"i": IntDistribution(1, 9), "f": FloatDistribution(0.0, 1.0), "c": CategoricalDistribution(("a", "b", 3))}
 POINT = {"i": 4, "f": 0.25, "c": 3}
@@ -21,7 +21,7 @@ POINT = {"i": 4, "f": 0.25, "c": 3}
 
 @pytest.fixture(params=["memory", "sqlite", "journal"])
 def storage(request, tmp_path):
-    """One of the public storage classes, built as metafx builds it (metafx.loop.storage.open_storage)."""
+    """One of the public storage classes, built as metafx builds it (metafx.storage.backends.open_storage)."""
     if request.param == "memory":
         return optuna.storages.InMemoryStorage()
     if request.param == "sqlite":

@@ -175,8 +175,8 @@ def test_engines_families_and_datasets_name_what_they_allow():
         make("engine", "guided", {"feature_map": 2, "pool_factor": None})  # the cross-parameter check still runs
     with pytest.raises(metafx.ValidationError, match=r"^sampler_params=\[1\] must be a dict of sampler arguments or No"):
         make("engine", "optuna", {"sampler_params": [1]})
-    with pytest.raises(metafx.ValidationError, match=r"^heartbeat=0 must be a finite number > 0$"):
-        make("engine", "optuna", {"heartbeat": 0})
+    with pytest.raises(metafx.ValidationError, match=r"^optuna does not take parameter\(s\) 'heartbeat'; allowed: sampler, sampler_params$"):
+        make("engine", "optuna", {"heartbeat": 5})  # a study's setting: storage_options, not the engine's
     with pytest.raises(metafx.ValidationError, match=r"^image_shape=\(0, 5\) must be \(H, W\): two integers >= 1 or"):
         make("family", "pixel-and", {"image_shape": (0, 5)})
     with pytest.raises(metafx.ValidationError, match=r"^window=\[0, 1, 2\] must be \(row0, row1, col0, col1\)"):

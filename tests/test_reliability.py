@@ -19,8 +19,8 @@ from _cli_run import REPO, SMALL, one_line_error, run_cli
 import metafx
 import metafx.plugin
 from metafx.core.datafiles import read_idx
-from metafx.loop.journal import Journal
-from metafx.loop.storage import open_storage
+from metafx.storage.backends import open_storage
+from metafx.storage.journal import Journal
 
 
 def _env(**extra):
@@ -64,7 +64,7 @@ def test_torn_last_line_is_cut_by_truncation_not_rewritten(tmp_path):
 def test_a_second_process_cannot_open_a_journal_in_use(tmp_path):
     path, sig = _journal(tmp_path)
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time; from metafx.loop.journal import Journal; "
+        [sys.executable, "-c", "import sys, time; from metafx.storage.journal import Journal; "
          f"j = Journal({str(path)!r}, {sig!r}); print('ok', flush=True); time.sleep(60)"],
         stdout=subprocess.PIPE, text=True, env=_env())
     try:
@@ -282,7 +282,7 @@ def test_journal_refuses_edited_records(tmp_path, edit, match):
 
 def _resealed(d: dict) -> str:
     """A record edited and given the crc32 of its new content (what passes the checksum, not the checks)."""
-    from metafx.loop.journal import _crc
+    from metafx.storage.journal import _crc
 
     d = {k: v for k, v in d.items() if k != "crc32"}
     return json.dumps({**d, "crc32": _crc(d)})
@@ -456,7 +456,7 @@ def test_result_files_get_the_usual_permissions(tmp_path):
     """The atomic write's temporary file is private (mkstemp); the result file is not."""
     import os
 
-    from metafx.loop.files import atomic_write_text
+    from metafx.core.files import atomic_write_text
 
     mask = os.umask(0o022)
     try:

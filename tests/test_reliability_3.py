@@ -20,7 +20,7 @@ from _cli_run import REPO, SMALL, one_line_error, run_cli
 import metafx
 import metafx.plugin
 from metafx.core.datafiles import read_idx
-from metafx.loop.journal import Journal
+from metafx.storage.journal import Journal
 
 
 def _env(**extra):
@@ -87,7 +87,7 @@ def test_a_file_without_newline_that_is_no_journal_is_still_refused(tmp_path):
 # ------------------------------------------------------------------ 4. plots written by rename
 def test_a_failed_plot_write_keeps_the_old_picture(digits120_result, tmp_path, monkeypatch):
     from metafx import plotting
-    from metafx.loop import files
+    from metafx.core import files
 
     paths = plotting.plot_result(digits120_result, tmp_path, stem="r")
     before = {p: p.read_bytes() for p in paths}

@@ -18,7 +18,7 @@ from studies import check_study
 
 import metafx
 import metafx.plugin
-from metafx.loop.study_store import RETRY_KEY
+from metafx.storage.study import RETRY_KEY
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -114,7 +114,7 @@ def test_sigkill_mid_step_then_resume_equals_uninterrupted(tmp_path, engine, sto
     if engine == "optuna":
         import optuna
 
-        from metafx.loop.storage import open_storage
+        from metafx.storage.backends import open_storage
 
         study = optuna.load_study(study_name=optuna.get_all_study_names(open_storage(storage))[0],
                                   storage=open_storage(storage))
@@ -185,8 +185,8 @@ def test_trial_of_a_dead_process_is_retried(digits, tmp_path):
     import optuna
 
     from metafx.default_plugins import optuna_engine as oe
-    from metafx.loop.storage import open_storage
-    from metafx.loop.study_store import OWNER_KEY, distributions, me
+    from metafx.storage.backends import open_storage
+    from metafx.storage.study import OWNER_KEY, distributions, me
 
     X, y = digits
     X, y = X[:400], y[:400]
@@ -217,7 +217,7 @@ def _problem(X, y):
 
 
 def test_live_owner_is_not_taken_over():
-    from metafx.loop.study_store import me, owner_alive
+    from metafx.storage.study import me, owner_alive
 
     assert owner_alive(me()) is True
     assert owner_alive(f"{me().split('|')[0]}|999999999|1") is False

@@ -44,7 +44,7 @@ def test_torn_last_record_is_cut_on_opening(data, tmp_path, cut):
     res = metafx.search(X, y, steps=5, storage=str(log), study_name="s", **KW)
     ref = metafx.search(X, y, steps=5, **KW)
     assert _strip(res)["trajectory"] == _strip(ref)["trajectory"] and res.features == ref.features
-    trials = optuna.load_study(study_name="s", storage=metafx.loop.storage.open_storage(str(log))).trials
+    trials = optuna.load_study(study_name="s", storage=metafx.storage.backends.open_storage(str(log))).trials
     check_study(trials, 5)
     assert log.read_bytes().endswith(b"\n")
 
@@ -124,7 +124,7 @@ def test_an_outage_ended_by_another_call_is_logged_as_over(caplog):
 
     import sqlalchemy.exc
 
-    from metafx.loop.storage import Retry
+    from metafx.storage.backends import Retry
 
     retry = Retry("db", retry_seconds=5)
     lost = sqlalchemy.exc.OperationalError("SELECT 1", {}, Exception("terminating connection"))

@@ -185,6 +185,9 @@ def _search_options(g: Any) -> None:
                    help="a parameter of the evaluator (repeatable)")
     g.add_argument("--storage", default=None, help="record finished steps here; rerun with the same arguments to resume")
     g.add_argument("--study", default=None, help="study name inside --storage (engines that use one)")
+    g.add_argument("--storage-option", type=_kv, action="append", default=[], metavar="NAME=VALUE",
+                   help="a study's heartbeat setting, for engines whose steps are optuna trials (repeatable): "
+                        "heartbeat=SECONDS (default 30), stale_after=SECONDS (default 600)")
     g.add_argument("--n-jobs", type=_INT, default=1,
                    help="worker processes evaluating candidates at once (-1: every CPU; default 1)")
     g.add_argument("--timeout", type=_NUMBER, default=None,

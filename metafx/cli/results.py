@@ -10,10 +10,11 @@ from typing import Any, Sequence
 
 from .. import export
 from ..core.exceptions import ValidationError
+from ..core.files import atomic_write_text, check_output_path
 from ..core.userdata import write_features
 from ..learn.classifier import FeatureClassifier
-from ..loop.files import atomic_write_text, check_keeps_results, check_not_an_input, check_output_path
 from ..loop.result import SearchResult
+from ..storage.files import check_keeps_results, check_not_an_input
 from .data import _new_data
 
 

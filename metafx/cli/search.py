@@ -14,16 +14,18 @@ from typing import Any
 
 from ..core.base import FeatureFamily
 from ..core.exceptions import MetafxError, UnknownComponentError, ValidationError
+from ..core.files import check_output_path
 from ..core.userdata import MANY_LEVELS, TABLE_SUFFIXES, looks_like_path
 from ..distributed import ProblemSpec, run_shared_search, run_worker
 from ..hooks.manager import get_registry
 from ..loop.api import resolve_budget, search
 from ..loop.checks import check_fixed
 from ..loop.components import make_component
-from ..loop.files import check_not_an_input, check_output_path, same_file, storage_file
 from ..loop.loop import SearchInterrupted
 from ..loop.result import SearchResult
-from ..loop.store import storage_kind
+from ..storage.files import check_not_an_input, same_file, storage_file
+from ..storage.store import storage_kind
+from ..storage.study import check_storage_options
 from .data import (
     TABULAR_PLUGIN_HINT,
     _check_two_labels,
@@ -128,11 +130,12 @@ def _check_arguments(args: argparse.Namespace, cls: type, from_file: bool, evalu
                               f"folder (0-255): every pixel would be {0 if args.threshold > 255 else 1}; allowed: a "
                               "number in (0, 255], or auto")
     try:
-        make_component("engine", args.engine, engine_params)
+        eng = make_component("engine", args.engine, engine_params)
     except UnknownComponentError as e:
         raise UnknownComponentError(f"--engine {args.engine!r}: {e}") from None
     except ValidationError as e:
         raise ValidationError(f"--engine-param (engine {args.engine}): {_cli_words(str(e))}") from None
+    _check_storage_option(args, eng.steps_are_trials)
     try:
         make_component("set-evaluator", evaluator, dict(args.evaluator_param))
     except UnknownComponentError as e:
@@ -212,6 +215,7 @@ def _search(args: argparse.Namespace) -> int:
             evaluator=evaluator, seed=args.seed, progress=args.progress, fixed=dict(args.fix),
             family_params=dict(args.family_param), engine_params=engine_params,
             evaluator_params=dict(args.evaluator_param), storage=args.storage, study_name=args.study, n_jobs=args.n_jobs,
+            storage_options=dict(args.storage_option) or None,
             oversample=args.oversample, prune_by=args.prune_by, reselect=args.reselect, warm_start=warm,
             timeout=args.timeout,
         ))
@@ -247,6 +251,17 @@ def _search(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_storage_option(args: argparse.Namespace, trials: bool) -> None:
+    """--storage-option: a study's heartbeat settings, for an engine whose steps are trials of a study."""
+    try:
+        check_storage_options(dict(args.storage_option), "--storage-option")
+    except ValidationError as e:
+        raise ValidationError(str(e).replace("--storage-option: ", "--storage-option ", 1)) from None
+    if args.storage_option and not trials:
+        raise ValidationError(f"--storage-option sets a study's heartbeat; engine {args.engine!r} keeps its steps in a "
+                              "journal file (--storage FILE.jsonl), which has none: leave it out")
+
+
 def _searched(args: argparse.Namespace, warm: list[SearchResult] | None, kwargs: dict[str, Any]) -> SearchResult:
     """:func:`metafx.search`; a refused warm start is named by its file."""
     try:
@@ -276,7 +291,7 @@ def _shared_search(args: argparse.Namespace, X, y, n_train: int, n_test: int, en
     study = args.study or f"metafx-{args.data}-{args.family}-b{args.budget:g}-s{args.seed}"
     print(f"study {study!r} ({args.n_workers} worker process(es) here)", file=sys.stderr)
     return run_shared_search(spec, args.storage, study, n_workers=args.n_workers, n_jobs=args.n_jobs,
-                             progress=args.progress, data=(X, y))
+                             progress=args.progress, data=(X, y), storage_options=dict(args.storage_option) or None)
 
 
 def _held_out(args: argparse.Namespace, result: SearchResult, data: _Data, final_c: float | str) -> None:

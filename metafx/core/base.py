@@ -462,9 +462,10 @@ class SearchEngine(Component, ABC):
     depend on results: the loop may evaluate several steps at once),
     ``max_steps`` (the engine makes at most this many steps), ``accept_ties``,
     ``reselect`` (the default of :func:`metafx.search`'s ``reselect``),
-    ``storage_kinds`` (the step stores its searches may use).  The loop keeps
-    the steps (a journal file or an optuna study, chosen from ``storage=``);
-    an engine never reads or writes them.
+    ``steps_are_trials`` (each step is one trial of an optuna study).  The loop
+    keeps the steps (a journal file or an optuna study, chosen from
+    ``storage=``); an engine never reads or writes them, and has no setting of
+    where they are kept.
     """
 
     #: accept a step whose quality equals the best so far (the thesis's Mufasa does)
@@ -473,9 +474,10 @@ class SearchEngine(Component, ABC):
     independent_steps: ClassVar[bool] = False
     #: at most this many steps per search (``None``: as many as asked)
     max_steps: ClassVar[int | None] = None
-    #: the step stores a search by this engine may record its steps in (the first is the default when
-    #: ``storage=None``): ``"journal"`` (a JSON-lines file), ``"study"`` (an optuna study)
-    storage_kinds: ClassVar[tuple[str, ...]] = ("journal",)
+    #: each step is one trial of an optuna study, one point proposed as a sampler proposes; the loop then keeps the
+    #: steps in an optuna study (``storage=`` an optuna storage, which workers may share, or in memory) instead of a
+    #: JSON-lines journal file
+    steps_are_trials: ClassVar[bool] = False
     #: ``reselect`` of a search that does not set it: how many of the best steps are scored again at the end
     reselect: ClassVar[int] = 1
     #: parameters that act only on prior observations (a warm start holding results, :meth:`observe_prior`): a
@@ -541,12 +543,6 @@ class SearchEngine(Component, ABC):
 
     def close(self, error: BaseException | None) -> None:
         """Called once when the search ends (``error``: what ended it, if anything)."""
-
-    def storage_options(self) -> dict[str, Any]:
-        """Options of the step store (keyword arguments of the store, e.g. a study's heartbeat); engine
-        parameters that tune where steps are kept, not what is searched, so they stay out of the search's
-        signature.  Default: none."""
-        return {}
 
 
 class Dataset(Component, ABC):

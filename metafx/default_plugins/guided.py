@@ -428,13 +428,13 @@ class GuidedSearch(SearchEngine):
         related tasks' chosen sets (``prior_features``)."""
         chosen: list[dict[str, Any]] = []
         seen: set[str] = set()
-        ranked = np.argsort(-self.prior_z_, kind="stable") if self.prior_portfolio is not None else []
+        ranked = np.argsort(-self.prior_z_, kind="stable") if self.prior_portfolio is not None else np.empty(0, np.intp)
         for i in ranked:
-            point = self.prior_points_[int(i)]
-            key = repr(sorted(point.items()))
+            prior_point = self.prior_points_[int(i)]
+            key = repr(sorted(prior_point.items()))
             if key not in seen:
                 seen.add(key)
-                chosen.append(point)
+                chosen.append(prior_point)
             if len(chosen) == self.prior_portfolio:
                 break
         sources = [{"point": dict(p), "keys": [self.seed_, step, _PRIOR, i]} for i, p in enumerate(chosen)]

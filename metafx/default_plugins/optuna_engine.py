@@ -13,10 +13,11 @@ How it maps onto optuna
   scrambling uses ``seed`` itself), so a search is a function of its seed even
   when it is resumed or shared by workers;
 * samplers: ``tpe`` (default), ``cmaes``, ``gp``, ``random``, ``qmc``;
-* the steps are kept by the search loop in an optuna study (its ``storage_kinds``
-  are ``("study",)``): ``storage`` is an optuna storage (``sqlite:///search.db``,
+* its steps are trials (``steps_are_trials = True``): the search loop keeps them
+  in an optuna study; ``storage`` is an optuna storage (``sqlite:///search.db``,
   ``postgresql://...``, a journal file ``journal:///path.log`` or ``*.log``),
-  in memory when not given (:mod:`metafx.loop.study_store`).  Run again with
+  in memory when not given (:mod:`metafx.storage.study`; its heartbeat settings
+  are the search's ``storage_options``).  Run again with
   the same arguments, a search goes on from its last finished trial; the step
   of a trial left running by a process that died is retried (same step, same
   point, same draw), so nothing is lost or counted twice.
@@ -38,11 +39,11 @@ import optuna
 
 from ..core.base import SearchEngine
 from ..core.exceptions import ValidationError
-from ..core.params import InstanceOf, Interval, Options
+from ..core.params import InstanceOf, Options
 from ..core.values import StepRecord
 from ..hooks.spec import hookimpl
 from ..loop.checks import check_call_types
-from ..loop.study_store import distributions, params_of, point_of, quiet_optuna
+from ..storage.study import distributions, params_of, point_of, quiet_optuna
 
 __all__ = ["OptunaEngine", "SAMPLERS", "trial_seed"]
 
@@ -157,13 +158,6 @@ class OptunaEngine(SearchEngine):
         Extra keyword arguments of the optuna sampler (e.g.
         ``{"n_startup_trials": 5}`` for ``tpe``; ``{"constant_liar": True}``
         helps ``tpe`` when many trials run at once).
-    stale_after : float, default 600
-        Seconds without a heartbeat after which the step of a running trial of a
-        process on *another* machine is retried (processes on this machine are
-        checked directly).
-    heartbeat : float, default 30
-        Seconds between heartbeats of this process's running trials; must be
-        below ``stale_after``.
 
     Notes
     -----
@@ -187,22 +181,17 @@ class OptunaEngine(SearchEngine):
 
     name = "optuna"
     summary = "meta-feature points proposed by an optuna sampler (tpe, cmaes, gp, random, qmc)"
-    storage_kinds = ("study",)
+    steps_are_trials = True
     independent_steps = True
     accept_ties = False  # as optuna's best_trial: the first of equal values
 
-    def __init__(self, sampler: str = "tpe", sampler_params: Mapping[str, Any] | None = None,
-                 stale_after: float = 600.0, heartbeat: float = 30.0) -> None:
+    def __init__(self, sampler: str = "tpe", sampler_params: Mapping[str, Any] | None = None) -> None:
         self.sampler = sampler
         self.sampler_params = sampler_params
-        self.stale_after = stale_after
-        self.heartbeat = heartbeat
 
     _parameter_constraints = {
         "sampler": [Options(SAMPLERS)],
         "sampler_params": [InstanceOf(Mapping, "a dict of sampler arguments"), None],
-        "stale_after": [Interval("real", 0, None, closed="neither")],
-        "heartbeat": [Interval("real", 0, None, closed="neither")],
     }
 
     def check_params(self) -> None:
@@ -210,9 +199,6 @@ class OptunaEngine(SearchEngine):
         if self.sampler in _REQUIRES and importlib.util.find_spec(_REQUIRES[self.sampler][0]) is None:
             mod, cmd = _REQUIRES[self.sampler]
             raise ValidationError(f"sampler={self.sampler!r} needs the {mod!r} package, which is not installed: {cmd}")
-        if self.heartbeat >= self.stale_after:
-            raise ValidationError(f"heartbeat={self.heartbeat!r} must be below stale_after={self.stale_after!r}: "
-                                  "a live worker's trials would be retried between two heartbeats")
         try:
             made = _sampler_factory(self.sampler, 0, self._sampler_params())(0)
             check_call_types(type(made).__init__, self._sampler_params(), "sampler_params")  # stored, used later
@@ -222,10 +208,6 @@ class OptunaEngine(SearchEngine):
 
     def _sampler_params(self) -> dict[str, Any]:
         return dict(self.sampler_params or {})
-
-    def storage_options(self) -> dict[str, Any]:
-        """The study store's heartbeat and retry delay (not part of the search's signature)."""
-        return {"stale_after": float(self.stale_after), "heartbeat": float(self.heartbeat)}
 
     # -------------------------------------------------------------- the loop's calls
     def setup(self, problem: Any, seed: int) -> None:

@@ -1,2 +1,2 @@
-"""The search loop: the problem, the one loop every engine runs in, the journal,
-parallel evaluation, storages and the result."""
+"""The search loop: the problem, the one loop every engine runs in,
+parallel evaluation and the result (steps are kept by :mod:`metafx.storage`)."""

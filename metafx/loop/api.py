@@ -8,6 +8,7 @@ from typing import Any, Callable, Mapping, NamedTuple, Sequence
 from ..core.base import FeatureFamily, SearchEngine, SetEvaluator
 from ..core.exceptions import ValidationError
 from ..core.validation import check_int, check_labels, check_n_jobs, check_number, check_seed
+from ..storage.study import check_storage_options
 from .components import make_component
 from .logs import auto_progress, verbosity
 from .loop import prior_observations, run_search, warm_start_points
@@ -43,6 +44,7 @@ def search(
     evaluator_params: Mapping[str, Any] | None = None,
     storage: str | None = None,
     study_name: str | None = None,
+    storage_options: Mapping[str, float] | None = None,
     n_jobs: int = 1,
     oversample: float = 1.0,
     prune_by: str = "infogain",
@@ -110,13 +112,22 @@ def search(
         Constructor parameters of the evaluator when ``evaluator`` is a name.
     storage : str, optional
         Where finished steps are recorded so that a killed search resumes:
-        a JSON-lines journal path (engines whose ``storage_kinds`` hold
-        ``"journal"``: ``mufasa``, ``random``, ...) or an optuna storage --
-        ``sqlite:///s.db``, ``postgresql://user:pw@host/db`` or a journal
-        file ``*.log`` -- (a ``"study"``: ``optuna``); see :doc:`/engines` and
-        :doc:`/guide/resume`.
+        a JSON-lines journal path (``guided``, ``mufasa``, ``random``, ...)
+        or, for engines whose steps are trials of an optuna study
+        (``optuna``), an optuna storage -- ``sqlite:///s.db``,
+        ``postgresql://user:pw@host/db`` or a journal file ``*.log``; see
+        :doc:`/engines` and :doc:`/guide/resume`.
     study_name : str, optional
         The optuna study inside ``storage`` (default: derived from the search).
+    storage_options : dict, optional
+        The study's liveness settings, for engines whose steps are trials
+        (``optuna``): ``heartbeat`` (seconds between two heartbeats of this
+        process's running trials, default 30) and ``stale_after`` (seconds
+        without a heartbeat after which the step of another machine's running
+        trial is retried, default 600; processes on this machine are checked
+        directly); ``heartbeat`` must be below ``stale_after``.  The process
+        that creates a study records them in it, and workers that join it
+        use them; they are not part of what the study must match.
     oversample : float, default 1
         ``f > 1`` draws ``f`` times the budget at each point and keeps the
         best features by ``prune_by`` score per cost (a per-feature scorer,
@@ -179,13 +190,14 @@ def search(
     """
     checked = _check_arguments(family, evaluator, engine, family_params, evaluator_params, engine_params,
                                steps=steps, n_jobs=n_jobs, seed=seed, random_state=random_state)
+    check_storage_options(storage_options)  # before the data is read
     problem, warm, prior = _build_problem(checked, X, y, budget, fixed=fixed, oversample=oversample, prune_by=prune_by,
                                    warm_start=warm_start)
     with verbosity(verbose):
         return run_search(problem, checked.engine, steps=checked.steps, seed=checked.seed,
                           callbacks=list(callbacks or ()), progress=auto_progress() if progress is None else progress,
                           storage=storage, study_name=study_name, n_jobs=checked.n_jobs, timeout=timeout,
-                          warm_start=warm, reselect=reselect, prior=prior)
+                          warm_start=warm, reselect=reselect, prior=prior, storage_options=storage_options)
 
 
 class _Checked(NamedTuple):

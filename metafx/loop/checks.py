@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping
 from ..core.exceptions import StorageError, ValidationError
 from ..core.validation import MAX_SEED
 
-__all__ = ["check_fixed", "check_spec_fields", "data_record", "check_call_types", "storage_damage",
+__all__ = ["check_fixed", "check_spec_fields", "data_record", "check_call_types",
            "check_numba_threads", "MAX_FEATURES_PER_SAMPLE"]
 
 #: most features per training sample a budget may allow (``budget / min_cost / n_samples``): beyond it the
@@ -140,31 +140,6 @@ def check_call_types(fn: Callable[..., Any], params: Mapping[str, Any], name: st
             continue
         if not ok:
             raise ValidationError(f"{name}: {key}={value!r} must be {what} (default {d!r})")
-
-
-def storage_damage(e: BaseException) -> str | None:
-    """The reason when ``e`` says a database file is damaged or unreadable (not a lost connection), else None.
-
-    SQLite reports a damaged file as ``database disk image is malformed`` or
-    ``file is not a database``; SQLAlchemy wraps it as ``DatabaseError`` and
-    optuna as ``StorageInternalError``.
-    """
-    try:
-        import sqlalchemy.exc as sa_exc
-    except ImportError:  # pragma: no cover - sqlalchemy comes with optuna
-        return None
-    cur: BaseException | None
-    seen, cur = 0, e
-    found = None
-    while cur is not None and seen < 8:
-        if type(cur) is sa_exc.DatabaseError:  # the driver's DatabaseError itself, not a subclass (IntegrityError ...)
-            found = cur
-        cur, seen = cur.__cause__ or cur.__context__, seen + 1
-    if found is None:
-        return None
-    orig = getattr(found, "orig", None)
-    text = str(orig if orig is not None else found).strip().splitlines()
-    return text[0] if text else type(found).__name__
 
 
 def check_numba_threads(environ: Mapping[str, str] = os.environ) -> None:

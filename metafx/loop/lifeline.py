@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
 import threading
 import time
 from typing import Any
@@ -25,21 +24,14 @@ from typing import Any
 import joblib
 import joblib.parallel
 
-__all__ = ["watch_parent", "parent_id", "host_id", "pool_config", "INTERVAL"]
+from ..storage.study import host_id
+
+__all__ = ["watch_parent", "parent_id", "pool_config", "INTERVAL"]
 
 #: seconds between two looks at the parent
 INTERVAL = 0.5
 _watched: set[int] = set()
 _lock = threading.Lock()
-
-
-def host_id() -> str:
-    """This machine: host name and boot id."""
-    boot = ""
-    with contextlib.suppress(OSError):
-        with open("/proc/sys/kernel/random/boot_id") as fh:
-            boot = fh.read().strip()[:8]
-    return f"{socket.gethostname()}/{boot}"
 
 
 _HOST = host_id()

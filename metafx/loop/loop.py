@@ -27,13 +27,13 @@ from ..core.base import Candidate, Proposal, SearchEngine
 from ..core.exceptions import StorageError, ValidationError
 from ..core.validation import check_int, check_n_jobs, check_number
 from ..core.values import PriorObservation, StepRecord
+from ..storage import open_store
+from ..storage.store import StepStore
 from .parallel import EvaluationPool
 from .problem import Evaluation, SearchProblem, draw_or_empty, problem_signature, step_rng
 from .result import SearchResult
-from .store import JournalStore, NullStore, StepStore, refuse_kind, storage_kind
-from .study_store import StudyStore
 
-__all__ = ["run_search", "open_store", "search_signature", "reselect_seed", "warm_start_points", "prior_observations", "SearchState", "Progress", "SearchInterrupted",
+__all__ = ["run_search", "search_signature", "reselect_seed", "warm_start_points", "prior_observations", "SearchState", "Progress", "SearchInterrupted",
            "DRAW_KEY", "logger"]
 
 logger = logging.getLogger("metafx")
@@ -241,24 +241,6 @@ def prior_digest(prior: Sequence[PriorObservation]) -> dict[str, Any]:
     return {"n": len(prior), "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest()}
 
 
-def open_store(engine: SearchEngine, storage: Any, study_name: str | None, steps: int, space: Any) -> StepStore:
-    """The step store ``storage`` names for a search by ``engine`` of ``steps`` steps (not opened yet).
-
-    ``storage=None`` keeps nothing, except for engines whose first storage kind is a study (their
-    steps then live in an in-memory optuna study).  An engine's ``storage_kinds`` say which stores
-    its searches may use; its :meth:`~metafx.plugin.SearchEngine.storage_options` go to the store.
-    """
-    kinds = tuple(engine.storage_kinds)
-    kind = storage_kind(storage)
-    if kind is not None and kind not in kinds:
-        refuse_kind(engine, kind, storage)
-    if kind == "study" or (kind is None and kinds[0] == "study"):
-        return StudyStore(storage, study_name, steps, space, **engine.storage_options())
-    if study_name is not None:
-        raise ValidationError(f"engine {engine.name!r} keeps a journal file, which holds one search: omit study_name")
-    return NullStore(steps) if kind is None else JournalStore(os.fspath(storage), steps)
-
-
 @dataclass
 class _Best:
     step: int
@@ -302,11 +284,13 @@ def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed
                storage: Any = None, study_name: str | None = None, n_jobs: int | None = 1,
                timeout: float | None = None, log_every: int = 10,
                warm_start: Sequence[Mapping[str, Any]] = (), reselect: int | None = None,
-               store: StepStore | None = None, prior: Sequence[PriorObservation] = ()) -> SearchResult:
+               store: StepStore | None = None, prior: Sequence[PriorObservation] = (),
+               storage_options: Mapping[str, Any] | None = None) -> SearchResult:
     """Run ``engine`` on ``problem`` for ``steps`` steps and return the result (see the module docstring).
 
-    ``storage`` (with ``study_name``) names the step store (``open_store``); ``store``: a store
-    made by the caller instead (e.g. a shared study that must exist).
+    ``storage`` (with ``study_name`` and ``storage_options``) names the step store
+    (``metafx.storage.open_store``); ``store``: a store made by the caller instead (e.g. a shared study
+    that must exist).
 
     ``warm_start``: valid points of ``problem.space`` that were good on related tasks (see
     ``warm_start_points``), handed to the engine before step 1.  ``prior``: every step of those
@@ -327,7 +311,8 @@ def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed
     if prior:
         engine.observe_prior(prior)
     if store is None:
-        store = open_store(engine, storage, study_name, cap, problem.space)
+        store = open_store(storage, study_name, cap, problem.space, trials=engine.steps_are_trials,
+                           engine=engine.name, options=storage_options)
     if reselect > 1 and store.shared:
         raise ValidationError(f"reselect={reselect} is not available with engine {engine.name!r}, whose steps live "
                               f"in a study; use reselect=1")
@@ -366,8 +351,8 @@ def _checked(engine: SearchEngine, steps: Any, reselect: Any, n_jobs: Any, timeo
 
 def search_signature(engine: SearchEngine, problem: SearchProblem, seed: int, warm: list[dict[str, Any]],
                      prior: Sequence[PriorObservation] = ()) -> dict[str, Any]:
-    """What determines the search (its store refuses another); the engine's storage options aside."""
-    exclude = tuple(engine.storage_options()) + (() if prior else tuple(getattr(engine, "prior_params", ())))
+    """What determines the search (its store refuses another)."""
+    exclude = () if prior else tuple(getattr(engine, "prior_params", ()))
     signature = problem_signature(engine, problem, seed, exclude_params=exclude)
     if warm:
         signature["warm_start"] = warm

@@ -4,7 +4,6 @@ evaluator and the budget; drawing and scoring one feature set."""
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import time
 from dataclasses import dataclass
@@ -23,7 +22,7 @@ from .components import make_component
 from .result import SearchResult, plugin_provenance
 
 __all__ = ["SearchProblem", "Evaluation", "step_rng", "draw_or_empty", "draw_random_fixed", "summary_point",
-           "problem_signature", "signature_digest", "data_fingerprint"]
+           "problem_signature", "data_fingerprint"]
 
 
 def step_rng(seed: int, *keys: int) -> np.random.Generator:
@@ -379,10 +378,6 @@ def problem_signature(engine: Any, problem: SearchProblem, seed: int, *,
         "data": data_fingerprint(problem),
     })
     return out
-
-
-def signature_digest(signature: Mapping[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(signature, sort_keys=True).encode()).hexdigest()[:12]
 
 
 def _jsonable(obj: Any) -> Any:

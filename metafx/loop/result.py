@@ -13,11 +13,11 @@ import numpy as np
 
 from ..core.binarization import BINARY, InputRule
 from ..core.exceptions import MetafxError, UnknownComponentError, ValidationError
+from ..core.files import atomic_write_text, read_regular_file
 from ..core.values import MetaFeatureSpace, StepRecord
 from ..hooks.manager import get_registry
 from ..hooks.registry import EVALUATOR_KINDS
 from ..learn import bounds
-from .files import atomic_write_text, read_regular_file
 from .result_json import FORMAT_VERSION, checksum, result_from_dict, strict
 
 __all__ = ["SearchResult", "FORMAT_VERSION"]

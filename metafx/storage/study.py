@@ -16,7 +16,12 @@ its step in the user attribute ``metafx:step``.  The step seeds the feature draw
 Several processes may share a study (``metafx worker``): each claims a step with
 ``Study.ask`` and records itself as the trial's owner (user attribute
 ``metafx:owner``: host, pid, process start time) and a heartbeat
-(``metafx:heartbeat``, every ``heartbeat`` seconds).  A trial left RUNNING by a
+(``metafx:heartbeat``, every ``heartbeat`` seconds).  ``heartbeat`` and
+``stale_after`` are the study's *liveness* settings
+(:func:`check_storage_options`: ``storage_options=`` of the search, default 30
+and 600 seconds), recorded in the study's user attribute ``metafx:liveness`` by
+the process that creates it (and by one that gives options of its own), so a
+worker that joins without options uses the same ones.  A trial left RUNNING by a
 process that died (at once on the same machine, where ``/proc`` says the owner
 is gone; after ``stale_after`` seconds without a heartbeat from another machine)
 is told ``FAIL`` and its step is queued again as a retry with the same point
@@ -31,8 +36,11 @@ is meant for ``Study.optimize`` and is not used.
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 import math
 import os
+import socket
 import threading
 import time
 from typing import Any, Iterable, Iterator, Mapping, cast
@@ -40,16 +48,16 @@ from typing import Any, Iterable, Iterator, Mapping, cast
 import optuna
 from optuna.trial import FrozenTrial, Trial, TrialState
 
-from ..core.exceptions import StorageError
+from ..core.exceptions import StorageError, ValidationError
+from ..core.validation import check_number
 from ..core.values import StepRecord
-from .lifeline import host_id
-from .problem import signature_digest
-from .storage import Retry, mask_url, open_storage, retry_seconds_default
+from .backends import Retry, mask_url, open_storage, retry_seconds_default
 from .store import Claim, StepStore
 
 __all__ = ["StudyStore", "distributions", "params_of", "point_of", "quiet_optuna", "SIGNATURE_KEY", "STEPS_KEY",
            "SPEC_KEY", "RECORD_KEY", "OWNER_KEY", "BEAT_KEY", "SURPLUS_KEY", "STEP_KEY", "RETRY_KEY", "ERROR_KEY",
-           "UpdateFinishedTrialError"]
+           "UpdateFinishedTrialError", "host_id", "signature_digest", "LIVENESS_KEY", "LIVENESS_DEFAULTS",
+           "check_storage_options"]
 
 SIGNATURE_KEY = "metafx:signature"
 STEPS_KEY = "metafx:steps"
@@ -61,6 +69,11 @@ SURPLUS_KEY = "metafx:surplus"
 STEP_KEY = "metafx:step"
 RETRY_KEY = "metafx:retry_of"
 ERROR_KEY = "metafx:error"
+#: the study's liveness settings, ``{"heartbeat": seconds, "stale_after": seconds}``
+LIVENESS_KEY = "metafx:liveness"
+#: seconds between two heartbeats of a process's running trials, and without one after which the step of another
+#: machine's running trial is retried (processes on this machine are checked directly)
+LIVENESS_DEFAULTS: Mapping[str, float] = {"heartbeat": 30.0, "stale_after": 600.0}
 _NEVER = 1 << 62
 #: what optuna raises when a finished trial is written: its own exception from optuna 4.3, a RuntimeError
 #: before (both public); telling a trial read as finished is a ValueError
@@ -162,6 +175,41 @@ def _proc_start(pid: int) -> str | None:
     return fields[19]
 
 
+def check_storage_options(options: Any, where: str = "storage_options") -> dict[str, float]:
+    """``options`` (a mapping of ``heartbeat`` and ``stale_after`` seconds, or None) checked: finite numbers > 0,
+    ``heartbeat`` below ``stale_after`` when both are given; the given ones as floats.
+
+    ``where`` names the value in errors (:class:`~metafx.ValidationError`).
+    """
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise ValidationError(f"{where}={options!r} must be a dict with keys among 'heartbeat', 'stale_after'")
+    unknown = sorted(str(k) for k in options if k not in LIVENESS_DEFAULTS)
+    if unknown:
+        raise ValidationError(f"{where}: {', '.join(map(repr, unknown))} is not an option; the options are "
+                              "'heartbeat' and 'stale_after' (seconds) of a study storage")
+    out = {str(k): check_number(f"{where}: {k}", v, low=0, strict=True) for k, v in options.items()}
+    if len(out) == 2 and out["heartbeat"] >= out["stale_after"]:
+        raise ValidationError(f"{where}: heartbeat={options['heartbeat']!r} must be below "
+                              f"stale_after={options['stale_after']!r}: a live worker's trials would be retried "
+                              "between two heartbeats")
+    return out
+
+
+def host_id() -> str:
+    """This machine: host name and boot id."""
+    boot = ""
+    with contextlib.suppress(OSError):
+        with open("/proc/sys/kernel/random/boot_id") as fh:
+            boot = fh.read().strip()[:8]
+    return f"{socket.gethostname()}/{boot}"
+
+
+def signature_digest(signature: Mapping[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(signature, sort_keys=True).encode()).hexdigest()[:12]
+
+
 _HOST = host_id()
 
 
@@ -231,19 +279,22 @@ class StudyStore(StepStore):
     """The steps of a search as the trials of an optuna study (see the module docstring).
 
     ``storage``: an optuna storage URL, SQLite or optuna journal file, a storage object, or None
-    (in memory).  ``create=False``: the study must exist (workers joining a shared search).
+    (in memory).  ``create=False``: the study must exist (workers joining a shared search).  ``options``:
+    the liveness settings of this process (:func:`check_storage_options`); those not given are the study's
+    recorded ones, else the defaults.
     """
 
     shared = True
 
     def __init__(self, storage: Any, study_name: str | None, steps: int, space: Any, *,
-                 stale_after: float = 600.0, heartbeat: float = 30.0, create: bool = True,
+                 options: Mapping[str, Any] | None = None, create: bool = True,
                  spec: Mapping[str, Any] | None = None) -> None:
         self.storage_arg = storage
         self.study_name = study_name
         self.steps = int(steps)
         self.space = space
-        self.stale_after, self.heartbeat, self.create, self.spec = float(stale_after), float(heartbeat), create, spec
+        self.options, self.create, self.spec = check_storage_options(options), create, spec
+        self.heartbeat, self.stale_after = LIVENESS_DEFAULTS["heartbeat"], LIVENESS_DEFAULTS["stale_after"]
         self.where = mask_url(str(storage)) if storage is not None else "memory"
         self.retry = Retry(self.where, retry_seconds_default())
         self.sampler = GivenPoint()
@@ -267,6 +318,7 @@ class StudyStore(StepStore):
         if study.directions != [optuna.study.StudyDirection.MAXIMIZE]:
             raise StorageError(f"study {self.name!r} in {self.where!r} minimizes; metafx studies maximize quality")
         self._check_signature(dict(signature))
+        self._settle_liveness()
         if int(self.retry(lambda: study.user_attrs).get(STEPS_KEY, 0)) < self.steps:
             self.retry(study.set_user_attr, STEPS_KEY, self.steps)
         if not isinstance(storage, optuna.storages.InMemoryStorage):
@@ -314,6 +366,20 @@ class StudyStore(StepStore):
             raise StorageError(
                 f"study {self.name!r} in {self.where!r} belongs to a different search (differs in: "
                 f"{', '.join(diff)}); use another study name or the same arguments")
+
+    def _settle_liveness(self) -> None:
+        """This process's heartbeat and stale_after: its own options over the study's recorded ones over the
+        defaults; the study records them when it has no record or this process gave options of its own (workers
+        that join later use the latest)."""
+        study = self._study()
+        recorded = self.retry(lambda: study.user_attrs).get(LIVENESS_KEY)
+        where = f"study {self.name!r} in {self.where!r}: {LIVENESS_KEY}"
+        live = {**LIVENESS_DEFAULTS, **check_storage_options(recorded, where)}
+        live.update(self.options)
+        check_storage_options(live, "storage_options" if self.options else where)
+        if recorded is None or (self.options and live != recorded):
+            self.retry(study.set_user_attr, LIVENESS_KEY, live)
+        self.heartbeat, self.stale_after = live["heartbeat"], live["stale_after"]
 
     def _study(self) -> optuna.Study:
         if self.study is None:

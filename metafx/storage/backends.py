@@ -49,10 +49,9 @@ import optuna
 from optuna.storages.journal import JournalFileBackend, JournalFileOpenLock
 
 from ..core.exceptions import StorageError, ValidationError
-from .checks import storage_damage
 
 __all__ = ["mask_url", "scrub", "split_password", "journal_path", "open_storage", "describe_storage_forms",
-           "Retry", "retry_seconds_default", "PASSWORD_ENV", "DEFAULT_RETRY_SECONDS"]
+           "Retry", "retry_seconds_default", "PASSWORD_ENV", "DEFAULT_RETRY_SECONDS", "storage_damage"]
 
 logger = logging.getLogger("metafx")
 
@@ -488,3 +487,28 @@ def _engine_kwargs(s: str, masked: str, connect_timeout: float) -> tuple[str, di
             # several processes share the file: wait for locks instead of failing at once
             engine_kwargs["creator"] = _sqlite_connect(path)
     return s, engine_kwargs
+
+
+def storage_damage(e: BaseException) -> str | None:
+    """The reason when ``e`` says a database file is damaged or unreadable (not a lost connection), else None.
+
+    SQLite reports a damaged file as ``database disk image is malformed`` or
+    ``file is not a database``; SQLAlchemy wraps it as ``DatabaseError`` and
+    optuna as ``StorageInternalError``.
+    """
+    try:
+        import sqlalchemy.exc as sa_exc
+    except ImportError:  # pragma: no cover - sqlalchemy comes with optuna
+        return None
+    cur: BaseException | None
+    seen, cur = 0, e
+    found = None
+    while cur is not None and seen < 8:
+        if type(cur) is sa_exc.DatabaseError:  # the driver's DatabaseError itself, not a subclass (IntegrityError ...)
+            found = cur
+        cur, seen = cur.__cause__ or cur.__context__, seen + 1
+    if found is None:
+        return None
+    orig = getattr(found, "orig", None)
+    text = str(orig if orig is not None else found).strip().splitlines()
+    return text[0] if text else type(found).__name__

@@ -17,10 +17,11 @@ engine only proposes points.  Every store speaks one protocol
 * :meth:`~StepStore.close`.
 
 Stores: :class:`NullStore` (``storage=None``: nothing kept), :class:`JournalStore`
-(a JSON-lines journal file, :mod:`metafx.loop.journal`) and
-:class:`~metafx.loop.study_store.StudyStore` (an optuna study in a database,
-an optuna journal file, or in memory).  Which kinds an engine's searches may
-use is its ``storage_kinds``.
+(a JSON-lines journal file, :mod:`metafx.storage.journal`) and
+:class:`~metafx.storage.study.StudyStore` (an optuna study in a database,
+an optuna journal file, or in memory), chosen by :func:`metafx.storage.open_store`
+from ``storage=`` and whether the engine's steps are trials of an optuna study (its
+``steps_are_trials``).
 """
 
 from __future__ import annotations
@@ -29,12 +30,10 @@ import os
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from ..core.exceptions import ValidationError
 from ..core.values import StepRecord
 from .journal import Journal
-from .storage import describe_storage_forms
 
-__all__ = ["StepStore", "Claim", "NullStore", "JournalStore", "storage_kind", "refuse_kind"]
+__all__ = ["StepStore", "Claim", "NullStore", "JournalStore", "storage_kind"]
 
 
 @dataclass
@@ -101,11 +100,11 @@ class StepStore:
 
 
 class NullStore(StepStore):
-    """``storage=None`` for engines that keep a journal: nothing is kept."""
+    """``storage=None`` for engines whose steps are not trials of a study: nothing is kept."""
 
 
 class JournalStore(StepStore):
-    """The steps of one search in a JSON-lines journal file (:class:`~metafx.loop.journal.Journal`)."""
+    """The steps of one search in a JSON-lines journal file (:class:`~metafx.storage.journal.Journal`)."""
 
     def __init__(self, path: str, steps: int) -> None:
         super().__init__(steps)
@@ -137,12 +136,3 @@ def storage_kind(storage: Any) -> str | None:
             return "study"
         return "journal"
     return "study"
-
-
-def refuse_kind(engine: Any, kind: str, storage: Any) -> None:
-    if kind == "study":
-        raise ValidationError(
-            f"storage={storage!r} looks like an optuna storage; engine {engine.name!r} records its steps in a "
-            "JSON-lines journal file: pass a path such as search.jsonl (optuna storages hold the steps of "
-            "engines that keep them in a study, such as 'optuna')")
-    raise ValidationError(f"storage={storage!r} is not a storage; use {describe_storage_forms()}")

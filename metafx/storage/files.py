@@ -1,5 +1,6 @@
-"""Writing files so that nothing already on disk is lost, and reading files that must be regular files of
-bounded size (:mod:`metafx.core.files`, where the one atomic writer lives), and the files of storages."""
+"""The files of storages: which local file a ``storage=`` names, and checks that an output file is neither
+an input, nor the storage, nor a result file of value (files are written by :mod:`metafx.core.files`'s one
+atomic writer)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,9 @@ import os
 from typing import Any, Iterable
 
 from ..core.exceptions import ValidationError
-from ..core.files import atomic_file, atomic_write_bytes, atomic_write_text, check_output_path, read_regular_file
-from .storage import journal_path
+from .backends import journal_path
 
-__all__ = ["atomic_file", "atomic_write_text", "atomic_write_bytes", "check_output_path", "read_regular_file",
-           "storage_file", "same_file", "check_not_an_input", "is_result_file", "check_keeps_results"]
+__all__ = ["storage_file", "same_file", "check_not_an_input", "is_result_file", "check_keeps_results"]
 
 
 def storage_file(storage: object) -> str | None:

@@ -41,8 +41,8 @@ from typing import Any, Mapping
 import filelock
 
 from ..core.exceptions import StorageError
+from ..core.files import atomic_write_bytes
 from ..core.values import StepRecord
-from .files import atomic_write_bytes
 
 __all__ = ["Journal", "JOURNAL_VERSION"]
 
