@@ -85,7 +85,7 @@ def main() -> None:
     print(f"{a.data}, {n_train} samples, budget {a.budget:g}, {a.points} points, os.cpu_count()={os.cpu_count()}")
     print(f"yardstick           {yd:7.3f} s")
     print(f"sequential          {t_seq:7.2f} s   {t_seq / yd:6.1f} yardsticks")
-    n_diff = sum(a != b for a, b in zip(seq, thr))
+    n_diff = sum(a != b for a, b in zip(seq, thr, strict=True))
     print(f"2 threads           {t_thr:7.2f} s   {t_thr / yd:6.1f} yardsticks   speed-up {t_seq / t_thr:5.2f}x   "
           f"({n_diff} of {len(seq)} qualities differ from the sequential run)")
     print(f"2 joblib processes  {t_prc:7.2f} s   {t_prc / yd:6.1f} yardsticks   speed-up {t_seq / t_prc:5.2f}x"

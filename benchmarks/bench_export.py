@@ -33,6 +33,7 @@ import sys
 import tempfile
 import time
 import warnings
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -125,10 +126,10 @@ def main() -> None:
                 pred = np.empty(n, np.intc)
                 feats = np.empty((n, res.n_features), np.uint8)
 
-                def c_predict():
+                def c_predict(lib=lib, pred=pred):
                     lib.predict_batch(Xte.ctypes.data, n, pred.ctypes.data)
 
-                def c_features():
+                def c_features(lib=lib, feats=feats):
                     lib.features_batch(Xte.ctypes.data, n, feats.ctypes.data)
 
                 # the same answers first
@@ -140,8 +141,9 @@ def main() -> None:
                 assert np.array_equal(svc.classes_[pred], labels) and np.array_equal(mod.predict(Xte), labels)
 
                 # interleaved: every repeat times each way once, so that all see the same load; best of the repeats
-                ways = {"c": c_predict, "np": lambda: mod.predict(Xte), "py": lambda: svc.predict(res.transform(Xte)),
-                        "fc": c_features, "fnp": lambda: mod.features(Xte), "fpy": lambda: res.transform(Xte)}
+                ways = {"c": c_predict, "np": partial(mod.predict, Xte),
+                        "py": lambda svc=svc, res=res: svc.predict(res.transform(Xte)),
+                        "fc": c_features, "fnp": partial(mod.features, Xte), "fpy": partial(res.transform, Xte)}
                 best = dict.fromkeys(ways, float("inf"))
                 for _ in range(args.repeats):
                     for key, fn in ways.items():

@@ -169,7 +169,7 @@ def main(argv=None) -> int:
         med[name] = (dy, sy, np.median([m["drawing"] / m["yardstick"] for m in ms]))
         print(f"| {name} | {1e3 * d:.1f} | {dy:.3f} | {s:.1f} | {sy:.1f} | {100 * share:.0f} % |")
     if args.reference:
-        (rn, rv), (cn, cv) = med.items()
+        (_rn, rv), (_cn, cv) = med.items()
         print(f"\nreference / this tree, in yardsticks: draw per point {rv[0] / cv[0]:.2f}, drawing within the search "
               f"{rv[2] / cv[2]:.2f}, whole search {rv[1] / cv[1]:.2f}")
         raw = {name: [np.median([m[k] for m in ms]) for k in ("draw", "drawing", "search")] for name, ms in got.items()}

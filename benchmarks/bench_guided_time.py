@@ -22,10 +22,10 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _yardstick import DEFAULT_MNIST, mnist, yardstick  # noqa: E402
+from _yardstick import DEFAULT_MNIST, mnist, yardstick
 
-import metafx  # noqa: E402
-from metafx.core.validation import split_indices  # noqa: E402
+import metafx
+from metafx.core.validation import split_indices
 
 METHODS = {"mufasa+o4": ("mufasa", 4.0, None), "random+o4": ("random", 4.0, None), "guided": ("guided", 1.0, None)}
 
@@ -69,7 +69,7 @@ def main() -> None:
     for b in args.budgets:
         cells = [f"{np.mean([s for s, _ in secs[(b, m)]]):.1f} ({np.mean([v for _, v in secs[(b, m)]]):.0f})"
                  for m in methods]
-        cells += [f"{np.mean([g[0] / mu[0] for g, mu in zip(secs[(b, m)], secs[(b, 'mufasa+o4')])]):.2f}"
+        cells += [f"{np.mean([g[0] / mu[0] for g, mu in zip(secs[(b, m)], secs[(b, 'mufasa+o4')], strict=True)]):.2f}"
                   for m in methods if m.startswith("guided")]
         print(f"| {b:g} | " + " | ".join(cells) + " |")
 

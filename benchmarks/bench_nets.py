@@ -12,6 +12,7 @@ against Algorithm 1's; every net is checked with ``is_gamma_net``.
 from __future__ import annotations
 
 import time
+from functools import partial
 
 import numpy as np
 
@@ -42,8 +43,8 @@ def main() -> None:
           "distance evaluations brute (about) / hierarchy |")
     print("|---|---|---|---|---|---|---|---|")
     for name, X, g in cases:
-        nb_, tb = best_of(lambda: brute_force_net(X, g, True))
-        (nh, st), th = best_of(lambda: hierarchy_net(X, g, True))
+        nb_, tb = best_of(partial(brute_force_net, X, g, True))
+        (nh, st), th = best_of(partial(hierarchy_net, X, g, True))
         ok = cp.is_gamma_net(X, nb_, g, "l1") and cp.is_gamma_net(X, nh, g, "l1")
         assert ok
         approx_brute = X.shape[0] * nb_.size / 2

@@ -98,10 +98,10 @@ def table(args, label: str) -> None:
     mem_cpu = [m["cpu"] for m in runs["memory"]]
     for name, ms in runs.items():
         per = statistics.median(m["per_trial"] for m in ms)
-        over = statistics.median(m["per_trial"] - b for m, b in zip(ms, mem))
-        ratio = statistics.median(m["per_trial"] / b for m, b in zip(ms, mem))
+        over = statistics.median(m["per_trial"] - b for m, b in zip(ms, mem, strict=True))
+        ratio = statistics.median(m["per_trial"] / b for m, b in zip(ms, mem, strict=True))
         cpu = statistics.median(m["cpu"] for m in ms)
-        cpu_over = statistics.median(m["cpu"] - b for m, b in zip(ms, mem_cpu))
+        cpu_over = statistics.median(m["cpu"] - b for m, b in zip(ms, mem_cpu, strict=True))
         print(f"{name:<11} {per * 1e3:9.1f} {over * 1e3:12.1f} {ratio:6.2f} {cpu * 1e3:13.1f} {cpu_over * 1e3:13.1f} "
               f"{statistics.median(m['open'] for m in ms):7.2f} {statistics.median(m['statements'] for m in ms):10.1f} "
               f"{statistics.median(m['commits'] for m in ms):14.1f}")

@@ -5,10 +5,13 @@ and the held-out error, all in one run.
 Families: ``pixel-and`` (built in, compiled), ``window-or`` (examples/window_or_family.py: plain NumPy, 0/1 values
 returned dense) on MNIST images, and ``tabular`` (the plugin) on a table (scikit-learn's breast-cancer table, 569
 rows).  Ratios are the claim: the default engine's time over plain Mufasa's on the same family, budget and steps,
-and the default engine's time on ``window-or`` over its time on ``pixel-and``.
+and the default engine's time on ``window-or`` over its time on ``pixel-and``.  ``--before REV`` also runs the
+``tabular`` family of the plugin as it was at git revision ``REV`` (as ``tabular@REV``), in the same run, after
+the current one on each partition: the draw share before and after a change of the family.
 
     python benchmarks/bench_plugin_family.py [--n-train 2000] [--budget 3000] [--steps 30] [--partitions 0]
         [--families pixel-and window-or tabular] [--engines guided mufasa guided:pool_rows=512] [--out rows.json]
+        [--before REV]
 """
 
 from __future__ import annotations
@@ -33,6 +36,16 @@ def _window_or():
     return mod
 
 
+def _tabular_before(rev: str):
+    """The plugin's family class as it was at git revision ``rev`` (via benchmarks/bench_tabular_speed.py)."""
+    import tempfile
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_tabular_speed import load_before
+
+    return load_before(rev, Path(tempfile.mkdtemp(prefix="metafx_tabular_before_"))).TabularFamily
+
+
 def _error(res, X, y, Xte, yte) -> float:
     clf = res.fit_classifier(X, y, keep=False)
     return float(np.mean(clf.predict(Xte) != yte))
@@ -49,6 +62,7 @@ def main(argv=None) -> int:
     ap.add_argument("--partitions", nargs="+", type=int, default=[0], help="split seeds of the MNIST images")
     ap.add_argument("--families", nargs="+", default=["pixel-and", "window-or", "tabular"])
     ap.add_argument("--out", default=None, help="write the rows as JSON here")
+    ap.add_argument("--before", default=None, help="git revision: also run the tabular family as it was there")
     args = ap.parse_args(argv)
     import metafx
     from metafx.core.validation import split_indices
@@ -64,7 +78,17 @@ def main(argv=None) -> int:
     if set(args.families) & {"pixel-and", "window-or"}:
         X, y = mnist(args.data_dir)
         metafx.search(X[:200], y[:200], budget=20, steps=2, seed=0, progress=False)  # compile the kernels
-    for name, part in [(f, p) for p in args.partitions for f in args.families]:
+    runs = [(f, p) for p in args.partitions for f in args.families]
+    if args.before and "tabular" in args.families:
+        before = _tabular_before(args.before)
+        runs = [r for p in args.partitions for f in args.families
+                for r in ([(f, p), (f"tabular@{args.before}", p)] if f == "tabular" else [(f, p)])]
+    for name, part in runs:
+        if name.startswith("tabular@"):
+            fam_class = before
+            name = "tabular"
+        else:
+            fam_class = None
         if name != "tabular":
             tr, te = split_indices(len(y), args.n_train, args.n_train, part)
         if name == "tabular":
@@ -76,21 +100,23 @@ def main(argv=None) -> int:
             data, budget = (Xt[a], yt[a], Xt[b], yt[b]), "auto"
         else:
             data, budget = (X[tr], y[tr], X[te], y[te]), args.budget
-        fam = metafx.plugin.make_component("family", name, None)
+        fam = fam_class() if fam_class is not None else metafx.plugin.make_component("family", name, None)
+        label = name if fam_class is None else f"tabular@{args.before}"
         report = check_family_speed(fam, data[0], data[1], budget=budget if budget != "auto" else 500,
                                     steps=args.steps, engines=arms)
-        print(f"\n{name}: budget {budget}, {args.steps} steps, {len(data[1])} training samples, partition {part}")
+        print(f"\n{label}: budget {budget}, {args.steps} steps, {len(data[1])} training samples, partition {part}")
         print(report)
         for r in report.rows:
             res = r.pop("result")
             err = _error(res, data[0], data[1], data[2], data[3]) if name != "tabular" else None
-            rows.append({"family": name, "partition": part, **r, "holdout_error": err, "n_features": res.n_features})
+            rows.append({"family": label, "partition": part, **r, "holdout_error": err, "n_features": res.n_features})
             print(f"  {r['engine']}: held-out error {'-' if err is None else f'{100 * err:.2f} %'}, "
-                  f"{res.n_features} features, draw share {(r['draw'] + r['compute']) / r['wall']:.2f}")
+                  f"{res.n_features} features, draw share {r['draw'] / r['wall']:.2f} "
+                  f"(with compute {(r['draw'] + r['compute']) / r['wall']:.2f})")
         if "mufasa" in args.engines:
-            for label in args.engines:
-                if label != "mufasa":
-                    print(f"  {label} / mufasa: {report.ratio(label):.2f}")
+            for arm in args.engines:
+                if arm != "mufasa":
+                    print(f"  {arm} / mufasa: {report.ratio(arm):.2f}")
         walls = {(r["family"], r["engine"]): r["wall"] for r in rows if r["partition"] == part}
         if ("pixel-and", "guided") in walls and ("window-or", "guided") in walls:
             print(f"\nguided on window-or / guided on pixel-and: "

@@ -22,6 +22,7 @@ import argparse
 import os
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -75,7 +76,7 @@ def main(argv=None) -> int:
     print("\nrelief (every instance once)")
     metafx.score_features(X[:50], y[:50], "relief")
     for mm in (500, 2000):
-        t, _ = best_of(lambda: metafx.score_features(X[:mm], y[:mm], "relief"), 5)
+        t, _ = best_of(partial(metafx.score_features, X[:mm], y[:mm], "relief"), 5)
         print(f"  metafx relief, m={mm}:        {1e3 * t:10.1f} ms")
         if mm == 500:
             t_relief_500 = t
@@ -113,8 +114,8 @@ def main(argv=None) -> int:
     prev = None
     for s in sizes:
         order = np.random.default_rng(0).permutation(s)
-        t, w = best_of(lambda: K.simba_pass(Xf[:s], codes[:s], order, np.ones(n), 0, 1.0), 2 if s < 2000 else 1)
-        t_e, _ = best_of(lambda: K.loo_margins(Xf[:s], codes[:s], (w / np.abs(w).max()) ** 2), 1)
+        t, w = best_of(partial(K.simba_pass, Xf[:s], codes[:s], order, np.ones(n), 0, 1.0), 2 if s < 2000 else 1)
+        t_e, _ = best_of(partial(K.loo_margins, Xf[:s], codes[:s], (w / np.abs(w).max()) ** 2), 1)
         ratio = f"x{t / prev:5.2f}" if prev else "      "
         print(f"  m={s:5d}: epoch {t:8.3f} s  {ratio}   e(w) evaluation {t_e:7.3f} s")
         prev = t
@@ -125,7 +126,7 @@ def main(argv=None) -> int:
     prev = None
     for s in sizes:
         sel = GFlip(max_passes=1, random_state=0)
-        t, _ = best_of(lambda: sel.select(X[:s, cols], y[:s]), 1)
+        t, _ = best_of(partial(sel.select, X[:s, cols], y[:s]), 1)
         ratio = f"x{t / prev:5.2f}" if prev else ""
         print(f"  m={s:5d}: {t:8.3f} s  {ratio}   (e after the pass {sel.history_[-1]:.1f})")
         prev = t

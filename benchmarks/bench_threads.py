@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
 
 import numpy as np
 from _yardstick import DEFAULT_MNIST, best_of, competing, conditions, mnist, yardstick
@@ -51,8 +52,7 @@ def main(argv=None) -> int:
             print(f"  {'features':>8} {'word-ops':>10} {'serial':>9} {'parallel':>9} {'default':>9}")
             for n in sizes:
                 b = pool.take(np.arange(n))
-                run = {mode: (lambda p=mode: eval_pixel_and(planes, width, b.rows, b.cols, b.neg, b.k,
-                                                            b.shift, parallel=p))
+                run = {mode: partial(eval_pixel_and, planes, width, b.rows, b.cols, b.neg, b.k, b.shift, parallel=mode)
                        for mode in (False, True, None)}
                 for f in run.values():
                     f()  # compile / load

@@ -44,6 +44,8 @@ import numpy as np
 BUDGETS = [250, 500, 1000, 2000, 3000, 6000, 12000]
 ENGINES = ["mufasa+o4", "optuna+o4", "random+o4", "ranked", "mufasa", "random"]
 DIMS = ["numInputs", "percentPos", "shiftInvLen", "scatter"]
+#: the raw-pixel linear SVM's C, chosen by 3-fold CV (metafx's evaluator grid)
+LINEAR_CS = (0.01, 0.03, 0.1, 0.3, 1.0)
 
 
 def parse_args(argv=None):
@@ -84,6 +86,14 @@ def split_sizes(n: int, n_train: int | None, n_test: int | None) -> tuple[int, i
     if tr + te > n:
         raise SystemExit(f"--n-train {tr} + --n-test {te} = {tr + te} exceeds the {n} images of the data")
     return tr, te
+
+
+def partition(n: int, n_train: int, n_test: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Partition ``seed`` of the protocol: a random permutation of the ``n`` images by
+    ``numpy.random.default_rng(seed)``, its first ``n_train`` for training and the next ``n_test`` for testing (each
+    sorted) -- the rule of ``metafx search --split-seed``, so the stored records' partitions are drawn again."""
+    perm = np.random.default_rng(seed).permutation(n)
+    return np.sort(perm[:n_train]), np.sort(perm[n_train:n_train + n_test])
 
 
 def parse_method(method: str) -> tuple[str, float, int | None]:
@@ -144,17 +154,18 @@ def append(path: Path, rec: dict) -> None:
 
 def svm_baselines(Xtr, ytr, Xte, yte, seed):
     """Raw-pixel SVMs: linear (C by 3-fold CV) and polynomial kernels of degree 1-4 (C by 3-fold CV)."""
+    from sklearn.exceptions import ConvergenceWarning
     from sklearn.model_selection import GridSearchCV, StratifiedKFold
-    from sklearn.svm import SVC
-
-    from metafx.learn.svm import fit_linear_svm
+    from sklearn.svm import SVC, LinearSVC
 
     A = Xtr.reshape(len(Xtr), -1).astype(np.float64)
     B = Xte.reshape(len(Xte), -1).astype(np.float64)
     out = {}
-    m = fit_linear_svm(A, ytr, random_state=seed)
-    out["svm-linear"] = float(np.mean(m.predict(B) != yte))
     cv = StratifiedKFold(3, shuffle=True, random_state=seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        gs = GridSearchCV(LinearSVC(max_iter=5000), {"C": list(LINEAR_CS)}, cv=cv).fit(A, ytr)
+    out["svm-linear"] = float(np.mean(gs.predict(B) != yte))
     for d in (1, 2, 3, 4):
         gs = GridSearchCV(SVC(kernel="poly", degree=d, coef0=1.0, gamma="scale"), {"C": [0.1, 1.0, 10.0]}, cv=cv)
         gs.fit(A, ytr)
@@ -165,7 +176,6 @@ def svm_baselines(Xtr, ytr, Xte, yte, seed):
 def run(args) -> None:
     import metafx
     from metafx import holdout_error
-    from metafx.core.validation import split_indices
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -181,7 +191,7 @@ def run(args) -> None:
     data = {"data": args.data, "n_train": n_train, "n_test": n_test}
     k = 0
     for p in args.partitions:
-        tr, te = split_indices(len(y), n_train, n_test, seed=p)
+        tr, te = partition(len(y), n_train, n_test, seed=p)
         if not args.no_svm_baselines and (p, "svm-poly4", None) not in done:
             t = time.perf_counter()
             for name, err in svm_baselines(X[tr], y[tr], X[te], y[te], p).items():
@@ -319,11 +329,11 @@ def report(args) -> None:
     mufasa = [r for r in recs if r["method"] == ref]
     if mufasa:
         fig, axes = plt.subplots(1, 4, figsize=(13, 3.3))
-        for ax, dim in zip(axes, DIMS):
+        for ax, dim in zip(axes, DIMS, strict=True):
             bs = sorted({r["budget"] for r in mufasa})
             # a best set found by a portfolio step has no point (best_point is empty): those runs are left out
             vals = [[r["best_point"][dim] for r in mufasa if r["budget"] == b and dim in r["best_point"]] for b in bs]
-            bs, vals = [b for b, v in zip(bs, vals) if v], [v for v in vals if v]
+            bs, vals = [b for b, v in zip(bs, vals, strict=True) if v], [v for v in vals if v]
             if not bs:
                 ax.set_title(f"{dim} (no best set had a point)")
                 continue

@@ -139,11 +139,11 @@ def report(rows: list[dict], methods) -> str:
             continue
         tb = [by["true"][r["seed"]]["ber"] for r in rs]
         nsel = np.array([r["n_selected"] for r in rs], float)
-        succ = sum(success(r, t) for r, t in zip(rs, tb))
+        succ = sum(success(r, t) for r, t in zip(rs, tb, strict=True))
         lines.append(
             f"| {meth} | {nsel.mean():.1f} (min {nsel.min():.0f}, max {nsel.max():.0f}) | "
             f"{ms([r['share_relevant'] for r in rs])} | {ms([r['ber'] for r in rs])} | "
-            f"{ms([r['ber'] - t for r, t in zip(rs, tb)])} | {np.mean([r['seconds'] for r in rs]):.1f} | "
+            f"{ms([r['ber'] - t for r, t in zip(rs, tb, strict=True)])} | {np.mean([r['seconds'] for r in rs]):.1f} | "
             f"{succ}/{len(rs)} |")
     return "\n".join(lines)
 

@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"digits: {len(X_tr)} training, {len(X_te)} test images; {engine} search, {args.steps} steps per fit")
     print(f"{'budget':>8} {'cv accuracy':>12}")
     for b, m, s in zip(grid.cv_results_["param_features__budget"], grid.cv_results_["mean_test_score"],
-                       grid.cv_results_["std_test_score"]):
+                       grid.cv_results_["std_test_score"], strict=True):
         print(f"{b:8g} {m:8.4f} +- {s:.4f}")
     fx = grid.best_estimator_.named_steps["features"]
     raw = LinearSVC(C=0.1).fit(X_tr, y_tr)

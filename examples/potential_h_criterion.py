@@ -99,10 +99,56 @@ def raw_normalized_margins(Xtr: np.ndarray, codes: np.ndarray, K: int, sigma: fl
     return g
 
 
+def _sqdist(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """Squared Euclidean distances between the rows of ``A`` and of ``B`` (never below 0)."""
+    d2 = (A * A).sum(1)[:, None] + (B * B).sum(1)[None, :] - 2.0 * A @ B.T
+    return np.maximum(d2, 0.0)
+
+
+def _class_potentials(d2: np.ndarray, codes: np.ndarray, K: int, sigma: float) -> np.ndarray:
+    """Per row, the Gaussian potentials of each class divided by the row's largest term (the common factor
+    ``exp(-min d^2 / sigma^2)`` divided out, so nothing underflows; a ratio of potentials is unchanged).
+    Infinite distances (a point's own) contribute nothing."""
+    shift = np.min(d2, axis=1, keepdims=True)
+    shift[~np.isfinite(shift)] = 0.0
+    W = np.exp(-(d2 - shift) / sigma**2)
+    onehot = np.zeros((codes.size, K))
+    onehot[np.arange(codes.size), codes] = 1.0
+    return W @ onehot
+
+
+def shifted_normalized_margins(Xtr: np.ndarray, codes: np.ndarray, K: int, sigma: float) -> np.ndarray:
+    """The normalized LOO margins of the ``potential-margin`` evaluator, ``phi^_z(x_i) - phi^_(K-1)(x_i)``
+    ([P] section 5), computed with the common factor divided out: the margins whose ``mean - var`` the evaluator
+    returns (a point with no potential mass gets margin 0)."""
+    d2 = _sqdist(Xtr, Xtr)
+    np.fill_diagonal(d2, np.inf)
+    phi = _class_potentials(d2, codes, K, sigma)
+    tot = phi.sum(1)
+    ph = np.divide(phi, tot[:, None], out=np.zeros_like(phi), where=tot[:, None] > 0)
+    second = np.sort(ph, axis=1)[:, -2] if K >= 2 else np.zeros(codes.size)
+    g = ph[np.arange(codes.size), codes] - second
+    g[tot == 0] = 0.0
+    return g
+
+
+def pfr_predict(Xtr: np.ndarray, ytr: np.ndarray, Xte: np.ndarray, sigma: float) -> np.ndarray:
+    """The Gaussian potential function rule ([P] eqs. 8-9): the class of largest potential, ties to the smallest
+    label."""
+    classes, codes = np.unique(ytr, return_inverse=True)
+    phi = _class_potentials(_sqdist(Xte, Xtr), codes, classes.size, sigma)
+    return classes[np.argmax(phi, axis=1)]
+
+
+def default_sigma(Xtr: np.ndarray) -> float:
+    """metafx's default width: ``sigma^2`` = the mean squared distance between two training points (1 if 0)."""
+    m = Xtr.shape[0]
+    s2 = 2.0 * m / (m - 1) * Xtr.var(axis=0).sum() if m > 1 and Xtr.shape[1] else 0.0
+    return float(np.sqrt(s2)) if s2 > 0 else 1.0
+
+
 def one_run(X, y, n_train, n_test, rng, potentials="shifted", scaling="minmax"):
     import metafx
-    from metafx.default_plugins.set_evaluators import normalized_potential_margins
-    from metafx.learn.neighbors import PotentialFunctionClassifier, mean_pairwise_sqdist
 
     pfr_loo_margins = metafx.potential_bounds.pfr_loo_margins
     pfr_margin_bound_from_margins = metafx.potential_bounds.pfr_margin_bound_from_margins
@@ -121,16 +167,21 @@ def one_run(X, y, n_train, n_test, rng, potentials="shifted", scaling="minmax"):
     K = classes.size
     loo, h = [], []
     for s in SIGMAS:
-        g = normalized_potential_margins(Xtr, codes, K, s) if potentials == "shifted" \
-            else raw_normalized_margins(Xtr, codes, K, s)
+        if potentials == "shifted":
+            g = shifted_normalized_margins(Xtr, codes, K, s)
+            # h of metafx's own criterion: the potential-margin evaluator returns -h = mean - var
+            h.append(-metafx.plugin.make_component("set-evaluator", "potential-margin", {"sigma": s})
+                     .evaluate(Xtr, codes))
+        else:
+            g = raw_normalized_margins(Xtr, codes, K, s)
+            h.append(float(g.var(ddof=1) - g.mean()))
         loo.append(float(np.mean(g <= 0)))
-        h.append(float(g.var(ddof=1) - g.mean()))
     i_loo, i_h = int(np.argmin(loo)), int(np.argmin(h))   # first minimum: the smaller sigma
 
     def test_err(sigma):
-        return float(np.mean(PotentialFunctionClassifier(sigma=sigma).fit(Xtr, y[tr]).predict(Xte) != y[te]))
+        return float(np.mean(pfr_predict(Xtr, y[tr], Xte, sigma) != y[te]))
 
-    s_def = float(np.sqrt(mean_pairwise_sqdist(Xtr)))
+    s_def = default_sigma(Xtr)
     e_loo, e_h, e_def = test_err(SIGMAS[i_loo]), test_err(SIGMAS[i_h]), test_err(s_def)
     b = min((pfr_margin_bound_from_margins(pfr_loo_margins(Xtr, y[tr], s), ALPHAS, 0.05 / len(SIGMAS))
              for s in SIGMAS), key=lambda bb: bb.value)

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _qm_common import Timer, base_parser, corr, load, one_nn_error, out_dir, pyplot, write_csv, write_json  # noqa: E402
+from _qm_common import Timer, base_parser, corr, load, one_nn_error, out_dir, pyplot, write_csv, write_json
 
 
 def main(argv=None) -> dict:

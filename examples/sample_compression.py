@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> dict:
         summary["problems"][prob] = d
         srm_txt = (f"{d['srm_pct']:.1f}, {d['srm_eps']:.3f}, {d['srm_acc_change']:+.4f}, {d['srm_bound']:.3f} | "
                    f"{d['ddim']:.2f} | {d['cor1_gamma']:.3f}, {d['cor1_eps']:.3f}, {d['cor1_bound']:.3f} |") if srm \
-            else "– | – | – |"
+            else "- | - | - |"
         rows.append(f"| {prob} | {d['n']} | {d['pct_net']:.2f} | {d['pct_hierarchy']:.2f} | {d['pct_pruned']:.2f} | "
                     f"{d['acc_change']:+.4f} | {d['acc_full']:.4f} | {d['thm3_bound']:.3f} | {srm_txt}")
         print(rows[-1], f"({d['seconds']:.1f} s)", flush=True)

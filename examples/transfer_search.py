@@ -85,7 +85,7 @@ def main(argv=None) -> dict:
             fh.write(json.dumps(r) + "\n")
 
     sources = {}
-    for t, srcs in plan.items():
+    for srcs in plan.values():
         for s in srcs:
             key = f"source {s[0]}{s[1]} J={a.max_steps}"
             path = out / f"source_{s[0]}{s[1]}.json"

@@ -134,7 +134,7 @@ class WindowOr(FeatureFamily):
 
     def to_json(self, batch):
         return [{"family": self.name, "rows": [int(v) for v in r[:k]], "cols": [int(v) for v in c[:k]],
-                 "window": int(w)} for r, c, k, w in zip(batch.rows, batch.cols, batch.k, batch.window)]
+                 "window": int(w)} for r, c, k, w in zip(batch.rows, batch.cols, batch.k, batch.window, strict=True)]
 
     def from_json(self, specs):
         out = []
@@ -148,13 +148,13 @@ class WindowOr(FeatureFamily):
             raise ValidationError(f"a window-or feature needs rows, cols and window ({e})") from None
         if not out:
             return _empty()
-        rows, cols, k, w = zip(*out)
+        rows, cols, k, w = zip(*out, strict=True)
         return Windows(np.array(rows, np.int64), np.array(cols, np.int64), np.array(k, np.int64),
                        np.array(w, np.int64))
 
     def feature_names(self, batch):
-        return [" | ".join(f"p[{r},{c}]" for r, c in zip(rr[:k], cc[:k]))
-                for rr, cc, k in zip(batch.rows, batch.cols, batch.k)]
+        return [" | ".join(f"p[{r},{c}]" for r, c in zip(rr[:k], cc[:k], strict=True))
+                for rr, cc, k in zip(batch.rows, batch.cols, batch.k, strict=True)]
 
     # ------------------------------------------------------------------ export (metafx export --to c / numpy)
     def export_c(self, batch, prefix):
@@ -189,8 +189,8 @@ class WindowOr(FeatureFamily):
     def export_numpy(self, batch, prefix):
         """The features as a NumPy function ``prefix_compute(X) -> (n, n_features) uint8`` of flat 0/1 images."""
         h, w = (int(v) for v in self.image_shape)
-        index = [[int(r) * w + int(c) for r, c in zip(rr[:k], cc[:k])]
-                 for rr, cc, k in zip(batch.rows, batch.cols, batch.k)]
+        index = [[int(r) * w + int(c) for r, c in zip(rr[:k], cc[:k], strict=True)]
+                 for rr, cc, k in zip(batch.rows, batch.cols, batch.k, strict=True)]
         code = "\n".join([
             f"_{prefix}_PIXELS = {index!r}",
             "",

@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         w_relief = metafx.score_features(X, y, "relief")
         row = (angle(w_simba, target), top3(w_simba), angle(w_relief, target), top3(w_relief))
         rows.append(row)
-        print(f"{seed:>4}  {row[0]:>11.3f} {str(row[1]):>5}  {row[2]:>12.3f} {str(row[3]):>5}")
+        print(f"{seed:>4}  {row[0]:>11.3f} {row[1]!s:>5}  {row[2]:>12.3f} {row[3]!s:>5}")
     a = np.array(rows, dtype=float)
     print(f"mean angle: simba {np.nanmean(a[:, 0]):.3f} rad, relief {np.nanmean(a[:, 2]):.3f} rad")
     print(f"relevant features ranked first: simba {int(a[:, 1].sum())}/{len(rows)}, "

@@ -20,7 +20,7 @@ import io
 import json
 import sys
 import tarfile
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -34,7 +34,7 @@ def _split(path: Path) -> tuple[Path, str]:
     return HERE / rel.parts[0], "/".join(rel.parts[1:])
 
 
-@lru_cache(maxsize=None)
+@cache
 def _members(folder: Path) -> dict[str, bytes]:
     archive = folder / ARCHIVE
     if not archive.exists():

@@ -41,20 +41,20 @@ with startup_guard():
 guard_rest_of_startup()
 
 __all__ = [
-    "__version__",
-    "search",
-    "SearchResult",
-    "SearchInterrupted",
-    "load_dataset",
-    "set_log_level",
-    "score_features",
-    "select_features",
-    "MetafxError",
-    "ValidationError",
-    "UnknownComponentError",
     "DuplicateComponentError",
+    "MetafxError",
+    "SearchInterrupted",
+    "SearchResult",
     "StorageError",
+    "UnknownComponentError",
+    "ValidationError",
+    "__version__",
     "bounds",
+    "load_dataset",
+    "score_features",
+    "search",
+    "select_features",
+    "set_log_level",
 ]
 
 # Loaded on first use, so that ``import metafx`` does not load scikit-learn or matplotlib.

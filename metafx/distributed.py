@@ -43,8 +43,9 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import optuna
@@ -64,7 +65,7 @@ from .storage.backends import PASSWORD_ENV, mask_url, open_storage, split_passwo
 from .storage.files import storage_file
 from .storage.study import SPEC_KEY, STEPS_KEY, StudyStore, check_storage_options, quiet_optuna
 
-__all__ = ["ProblemSpec", "create_study", "run_worker", "wait_for_study", "run_shared_search", "study_spec"]
+__all__ = ["ProblemSpec", "create_study", "run_shared_search", "run_worker", "study_spec", "wait_for_study"]
 
 
 @dataclass

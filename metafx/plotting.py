@@ -25,8 +25,9 @@ import io
 import math
 import os
 import textwrap
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -35,7 +36,7 @@ from .core.exceptions import ValidationError
 from .core.files import atomic_write_bytes
 from .loop.result import SearchResult
 
-__all__ = ["plot_trajectory", "plot_path", "plot_features", "plot_result", "close_figure", "MAX_DRAWN_PIXELS"]
+__all__ = ["MAX_DRAWN_PIXELS", "close_figure", "plot_features", "plot_path", "plot_result", "plot_trajectory"]
 
 #: the largest image (H * W pixels) whose features are drawn -- a damaged ``image_shape`` must not make a
 #: picture allocate gigabytes (2048 x 2048; MNIST is 28 x 28)
@@ -139,7 +140,7 @@ def plot_path(result: SearchResult | str | os.PathLike[str], dims: Sequence[str]
     axes = fig.subplots(max(1, len(names)), 1, sharex=True, squeeze=False)[:, 0]
     steps = np.array([r.step for r in traj])
     acc = np.array([r.accepted for r in traj], dtype=bool)
-    for ax, name in zip(axes, names):
+    for ax, name in zip(axes, names, strict=False):  # no name: one empty axis, nothing drawn
         v = np.array([float(r.point[name]) for r in traj])
         dim = space.get(name, {})
         if len(traj) > 1:

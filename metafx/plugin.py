@@ -60,7 +60,7 @@ from .loop.components import make_component
 from .loop.loop import SearchState, run_search
 from .loop.problem import Evaluation, SearchProblem, step_rng
 
-__all__ = [
+__all__ = [  # noqa: RUF022 - grouped by purpose: the API reference lists the names in this order
     "hookimpl",
     "hookspec",
     "Register",

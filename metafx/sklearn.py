@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import copy
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
@@ -270,7 +271,7 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
             if shape is None:
                 given = (self.family_params or {}).get("image_shape")
                 d = arr.shape[1]
-                side = int(round(math.sqrt(d)))
+                side = round(math.sqrt(d))
                 shape = tuple(int(v) for v in given) if given is not None else ((side, side) if side * side == d else (1, d))
             self.image_shape_ = tuple(int(v) for v in shape)
         fitted = self.image_shape_

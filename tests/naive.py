@@ -62,7 +62,7 @@ def infogain(x: np.ndarray, y: np.ndarray, pseudo_count: float = 0.0, values=Non
     values = sorted(set(x.tolist())) if values is None else list(values)
     classes = sorted(set(y.tolist()))
     table = np.zeros((len(values), len(classes)))
-    for a, b in zip(x.tolist(), y.tolist()):
+    for a, b in zip(x.tolist(), y.tolist(), strict=True):
         table[values.index(a), classes.index(b)] += 1
     table += pseudo_count
     P = table / table.sum()
@@ -355,7 +355,7 @@ def merged_design(X: np.ndarray) -> np.ndarray:
             counts.append(1)
     if not cols:
         return np.zeros((X.shape[0], 0))
-    return np.column_stack([np.sqrt(k) * c.astype(np.float64) for c, k in zip(cols, counts)])
+    return np.column_stack([np.sqrt(k) * c.astype(np.float64) for c, k in zip(cols, counts, strict=True)])
 
 
 def sequential_scores(X, W):
@@ -417,7 +417,7 @@ def normalized_potentials(A, codes, n_classes, B, sigma, loo: bool = False) -> n
 def relief_from(X, queries, hit, miss) -> np.ndarray:
     """Relief's sum over the queries given their nearest hit and miss (-1: the query is skipped)."""
     w = np.zeros(X.shape[1])
-    for i, h, mm in zip(queries, hit, miss):
+    for i, h, mm in zip(queries, hit, miss, strict=True):
         if h >= 0 and mm >= 0:
             w += (X[i] - X[mm]) ** 2 - (X[i] - X[h]) ** 2
     return w

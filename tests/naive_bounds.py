@@ -18,7 +18,7 @@ def psi_gaussian(a, b, sigma):
 
 def psi_sinc(a, b, s):
     v = (2 * s) ** len(a)
-    for ai, bi in zip(a, b):
+    for ai, bi in zip(a, b, strict=True):
         t = 2 * s * (ai - bi)
         v *= 1.0 if t == 0 else math.sin(math.pi * t) / (math.pi * t)
     return v

@@ -17,7 +17,7 @@ NOISES = (0.01, 0.1, 0.3, 0.6)
 
 
 def matern52(a, b, length):
-    r = math.sqrt(sum((float(x) - float(z)) ** 2 for x, z in zip(a, b))) / length
+    r = math.sqrt(sum((float(x) - float(z)) ** 2 for x, z in zip(a, b, strict=True))) / length
     return (1 + math.sqrt(5) * r + 5 * r * r / 3) * math.exp(-math.sqrt(5) * r)
 
 
@@ -73,7 +73,7 @@ def gp_posterior_tasks(X, z, task, Xq, offset, task_noise):
 def expected_improvement(mean, sd, best, xi):
     """E[max(f - best - xi, 0)], f ~ N(mean, sd^2), by the trapezoidal rule on +-12 sd."""
     out = []
-    for m, s in zip(mean, sd):
+    for m, s in zip(mean, sd, strict=True):
         f = np.linspace(m - 12 * s, m + 12 * s, 200001)
         dens = np.exp(-0.5 * ((f - m) / s) ** 2) / (s * math.sqrt(2 * math.pi))
         out.append(np.trapezoid(np.maximum(f - best - xi, 0) * dens, f) if hasattr(np, "trapezoid")
@@ -84,7 +84,7 @@ def expected_improvement(mean, sd, best, xi):
 def phi(a, b):
     """Pearson correlation of two 0/1 columns (the phi coefficient), from the 2x2 table."""
     n = len(a)
-    n11 = sum(1 for u, v in zip(a, b) if u and v)
+    n11 = sum(1 for u, v in zip(a, b, strict=True) if u and v)
     na, nb = sum(a), sum(b)
     return (n * n11 - na * nb) / math.sqrt(na * (n - na) * nb * (n - nb))
 
@@ -178,7 +178,7 @@ def infogain(col, y):
     out = 0.0
     for v in set(col):
         for c in set(y):
-            pij = sum(1 for a, b in zip(col, y) if a == v and b == c) / n
+            pij = sum(1 for a, b in zip(col, y, strict=True) if a == v and b == c) / n
             if pij > 0:
                 out += pij * math.log(pij / ((list(col).count(v) / n) * (list(y).count(c) / n)))
     return out
@@ -230,7 +230,7 @@ def pixel_and_draw(fam, point, budget, rng):
     from metafx.default_plugins.pixel_families import MAX_INPUTS
 
     K, a, target = int(point["numInputs"]), int(point["shiftInvLen"]), float(point["scatter"])
-    n = int(math.floor(float(budget) / (0.5 * (1 + a * a)) + 1e-9))
+    n = math.floor(float(budget) / (0.5 * (1 + a * a)) + 1e-9)
     h, w = fam.image_shape
     if n <= 0:  # nothing drawn
         z = np.zeros((0, MAX_INPUTS), np.int16)
@@ -259,7 +259,7 @@ def pixel_and_draw(fam, point, budget, rng):
             got_c.append(pc[idx])
             have += idx.size
         rows, cols = np.concatenate(got_r), np.concatenate(got_c)
-    n_pos = int(round(K * float(point["percentPos"]) / 100.0))
+    n_pos = round(K * float(point["percentPos"]) / 100.0)
     neg = np.zeros((n, MAX_INPUTS), dtype=bool)
     neg[:, :K] = np.argsort(rng.random((n, K)), axis=1) >= n_pos
     R = np.zeros((n, MAX_INPUTS), np.int16)

@@ -60,7 +60,7 @@ def forward(e, n, n_select=None, tol=0.0):
     cur = e(F)
     limit = n if n_select is None else min(n_select, n)
     while len(F) < limit:
-        vals = [(e(F + [f]), f) for f in range(n) if f not in F]
+        vals = [(e([*F, f]), f) for f in range(n) if f not in F]
         best = max(v for v, _ in vals)
         f = min(f for v, f in vals if v == best)
         if n_select is None and not best > cur + tol:
@@ -90,7 +90,7 @@ def backward(e, n, n_select=None, tol=0.0):
 
 # ------------------------------------------------------------------ Relief-F with k neighbours
 def relieff_k(X, codes, queries, k):
-    m, n = X.shape
+    _m, n = X.shape
     classes = sorted(set(codes.tolist()))
     w = np.zeros(n)
     for i in queries:

@@ -52,9 +52,9 @@ def test_no_import_cycle():
         state[v] = 1
         for w in edges[v]:
             if state.get(w) == 1:
-                raise AssertionError(f"import cycle: {' -> '.join(path + [v, w])}")
+                raise AssertionError(f"import cycle: {' -> '.join([*path, v, w])}")
             if w not in state:
-                visit(w, path + [v])
+                visit(w, [*path, v])
         state[v] = 2
 
     for m in mods:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -41,7 +42,7 @@ def test_mufasa_bound_hand_computed():
 
 def test_margin_bound_shrinks_with_m_and_breaks_down_for_huge_d():
     gaps = [bounds.margin_bound(m, 1.0, 0.05, 10).gap for m in (10**3, 10**4, 10**5, 10**6)]
-    assert all(a > b for a, b in zip(gaps, gaps[1:]))
+    assert all(a > b for a, b in itertools.pairwise(gaps))
     assert gaps[-1] < 0.1
     assert bounds.margin_bound(100, 1.0, 0.05, 1e6).gap == math.inf
 
@@ -160,5 +161,5 @@ def test_search_bound_applies_only_where_theorem_5_1_holds(digits):
     assert rnd.bound().terms["g(J)"] == pytest.approx(4 * math.log(2))
     for other in (dict(oversample=2), dict(engine="optuna"), dict(engine="ranked")):
         res = metafx.search(X[:300], y[:300], **{**kw, **other})
-        with pytest.raises(metafx.MetafxError, match="Theorem 5.1 does not apply to this search"):
+        with pytest.raises(metafx.MetafxError, match=r"Theorem 5.1 does not apply to this search"):
             res.bound()

@@ -52,14 +52,14 @@ class Ops(FeatureFamily):
 
     def compute(self, prepared, batch):
         f = {"add": np.add, "mul": np.multiply, "max": np.maximum}
-        cols = [f[o](prepared[:, i], prepared[:, j]) for o, i, j in zip(batch["op"], batch["i"], batch["j"])]
+        cols = [f[o](prepared[:, i], prepared[:, j]) for o, i, j in zip(batch["op"], batch["i"], batch["j"], strict=True)]
         return FeatureValues.from_dense(np.column_stack(cols) if cols else np.zeros((len(prepared), 0)))
 
     def describe(self, batch):
         return {"op": np.asarray(batch["op"])}
 
     def to_json(self, batch):
-        return [{"op": str(o), "i": int(i), "j": int(j)} for o, i, j in zip(batch["op"], batch["i"], batch["j"])]
+        return [{"op": str(o), "i": int(i), "j": int(j)} for o, i, j in zip(batch["op"], batch["i"], batch["j"], strict=True)]
 
     def from_json(self, specs):
         return {"op": [s["op"] for s in specs], "i": np.array([s["i"] for s in specs]),

@@ -54,7 +54,7 @@ def test_search_reselect_option(tmp_path, capsys):
     (["search", "--engine", "mufasa", "--storage-option", "heartbeat=5"], "engine 'mufasa' keeps its steps in a journal"),
 ])
 def test_bad_input_is_one_line_and_exit_2(argv, match, capsys):
-    assert main(argv + ["--no-progress", "--steps", "1"]) == 2
+    assert main([*argv, "--no-progress", "--steps", "1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith("metafx: error:") and match in err[-1]
     assert not any("Traceback" in line for line in err)

@@ -33,7 +33,7 @@ def png_dir(tmp_path_factory, digits_grey):
     Image = pytest.importorskip("PIL.Image")  # Pillow is in [test]; the skip is for minimal installs
     root = tmp_path_factory.mktemp("png")
     X, y = digits_grey
-    for i, (im, t) in enumerate(zip(X, y)):
+    for i, (im, t) in enumerate(zip(X, y, strict=True)):
         (root / "data" / f"class{t}").mkdir(parents=True, exist_ok=True)
         Image.fromarray(im).save(root / "data" / f"class{t}" / f"{i:04d}.png")
     (root / "new").mkdir()
@@ -179,7 +179,7 @@ def test_npy_with_threshold_and_test_file(tmp_path, capsys):
     assert main(base) == 2
     _one_line_error(capsys, "x.npy", "values in [0, 16]", "--threshold 8")
     out = tmp_path / "r.json"
-    assert main(base + ["--threshold", "8", "--test", str(tmp_path / "test.npz"), "--out", str(out)]) == 0
+    assert main([*base, "--threshold", "8", "--test", str(tmp_path / "test.npz"), "--out", str(out)]) == 0
     res = metafx.SearchResult.from_json(out)
     assert res.metadata["data"]["threshold"] == 8 and res.metadata["data"]["n_test"] == 100
     assert res.n_samples == 300 and res.holdout_error is not None
@@ -344,7 +344,7 @@ def test_hint_table_to_an_image_family(capsys, tmp_path):
 
 
 def test_labels_of_one_class_are_named_by_their_option(tmp_path, digits, capsys):
-    X, y = digits
+    X, _y = digits
     pd = pytest.importorskip("pandas")
     pd.DataFrame({"a": np.arange(40.0), "b": np.arange(40.0) % 7, "label": 1}).to_csv(tmp_path / "t.csv", index=False)
     assert main(["search", "--data", str(tmp_path / "t.csv"), "--target", "label", "--family", "tabular",

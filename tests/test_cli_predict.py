@@ -33,7 +33,7 @@ def png_dir(tmp_path_factory):
     keep = d.target < 3
     X, y = (d.images[keep][:150] * 15).astype(np.uint8), d.target[keep][:150]  # grey levels 0-240
     root = tmp_path_factory.mktemp("png")
-    for i, (im, t) in enumerate(zip(X, y)):
+    for i, (im, t) in enumerate(zip(X, y, strict=True)):
         (root / "data" / f"class{t}").mkdir(parents=True, exist_ok=True)
         Image.fromarray(im).save(root / "data" / f"class{t}" / f"{i:04d}.png")
     (root / "new").mkdir()

@@ -86,10 +86,10 @@ def test_min_vertex_cover_is_minimum():
         E = rng.random((nl, nr)) < 0.4
         r, c = np.nonzero(E)
         cover = cp.min_vertex_cover(nl, nr, r, c)
-        assert all(cover[i] or cover[nl + j] for i, j in zip(r, c))
+        assert all(cover[i] or cover[nl + j] for i, j in zip(r, c, strict=True))
         import itertools
         best = min(len(C) for k in range(nl + nr + 1) for C in itertools.combinations(range(nl + nr), k)
-                   if all(i in C or nl + j in C for i, j in zip(r, c)))
+                   if all(i in C or nl + j in C for i, j in zip(r, c, strict=True)))
         assert cover.sum() == best
 
 

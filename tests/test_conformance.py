@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 import pytest
 
 import metafx
@@ -96,7 +98,7 @@ class TestForward(EvaluatorConformance):
 
 class TestForwardSoftKNN(EvaluatorConformance):
     evaluator = "forward"
-    evaluator_params = {"criterion": "soft-knn", "n_features_to_select": 3, "beta": 0.5}
+    evaluator_params: ClassVar[dict[str, Any]] = {"criterion": "soft-knn", "n_features_to_select": 3, "beta": 0.5}
     task = "regression"
 
 
@@ -107,12 +109,12 @@ class TestBackward(EvaluatorConformance):
 class TestSKS(EvaluatorConformance):
     evaluator = "sks"
     # 0/1 columns: every same-valued instance is a nearest neighbour, so k must average enough of them
-    evaluator_params = {"k": 40, "beta": 0.5}
+    evaluator_params: ClassVar[dict[str, Any]] = {"k": 40, "beta": 0.5}
 
 
 class TestR2W2(EvaluatorConformance):
     evaluator = "r2w2"
-    evaluator_params = {"n_iter": 5}
+    evaluator_params: ClassVar[dict[str, Any]] = {"n_iter": 5}
 
     def make_data(self):
         from metafx.testing.search_conformance import _informative
@@ -124,9 +126,9 @@ class TestR2W2(EvaluatorConformance):
 
 class TestReliefFK(EvaluatorConformance):
     evaluator = "relief-f"
-    evaluator_params = {"n_neighbors": 5}
+    evaluator_params: ClassVar[dict[str, Any]] = {"n_neighbors": 5}
 
 
 class TestGFlipStable(EvaluatorConformance):
     evaluator = "gflip-stable"
-    evaluator_params = {"n_subsamples": 4}
+    evaluator_params: ClassVar[dict[str, Any]] = {"n_subsamples": 4}

@@ -207,7 +207,7 @@ def test_cli_coordinator_and_worker(tmp_path):
         time.sleep(0.5)
     assert w.returncode == 0, w.stderr
     assert "study 'cli' finished: 6 trials" in w.stdout
-    stdout, stderr = coord.communicate(timeout=120)
+    _stdout, stderr = coord.communicate(timeout=120)
     assert coord.returncode == 0, stderr
     res = metafx.SearchResult.from_json(out)
     assert res.engine == "optuna" and len(res.trajectory) == 6 and res.holdout_error is not None
@@ -224,7 +224,7 @@ def test_problem_spec_round_trip_and_errors(tmp_path):
     url = f"sqlite:///{tmp_path}/s.db"
     with pytest.raises(metafx.ValidationError, match="steps=0 must be an integer >= 1"):
         create_study(url, "s", ProblemSpec(data="digits", n_train=100, steps=0))
-    with pytest.raises(metafx.ValidationError, match="budget=0.5 is below the cheapest feature's cost"):
+    with pytest.raises(metafx.ValidationError, match=r"budget=0.5 is below the cheapest feature's cost"):
         create_study(url, "s", ProblemSpec(data="digits", n_train=100, budget=0.5))
     with pytest.raises(metafx.StorageError, match="there is no study 'nope'"):
         run_worker(url, "nope")
@@ -453,7 +453,7 @@ def test_trial_attributes_for_optuna_tools(tmp_path):
     res = metafx.search(X[:200], y[:200], budget=30, steps=3, engine="optuna", storage=url, study_name="a",
                         fixed={"shiftInvLen": 1}, engine_params={"sampler": "random"}, progress=False)
     study = optuna.load_study(study_name="a", storage=url)  # plain optuna, plain URL
-    for t, rec in zip(study.trials, res.trajectory):
+    for t, rec in zip(study.trials, res.trajectory, strict=True):
         assert t.user_attrs["point"] == rec.point and t.user_attrs["point"]["shiftInvLen"] == 1
         assert t.user_attrs["cost"] == pytest.approx(rec.cost) and t.user_attrs["n_features"] == rec.n_features
         assert t.user_attrs["quality"] == t.value == pytest.approx(rec.quality)
@@ -522,7 +522,7 @@ def test_postgresql_outage(tmp_path, slow_plugin):
         n = complete()
         wait_for(n + 2)  # the worker went on after the restart
         pg("stop")  # and now the database stays away
-        out, err = w.communicate(timeout=120)
+        _out, err = w.communicate(timeout=120)
     finally:
         if w.poll() is None:
             w.kill()

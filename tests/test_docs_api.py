@@ -9,7 +9,7 @@ import sys
 from conftest import REPO
 
 sys.path.insert(0, str(REPO / "docs" / "_ext"))
-import apiref  # noqa: E402
+import apiref
 
 
 def _documented(text: str) -> set[str]:

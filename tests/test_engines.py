@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
+from typing import Any, ClassVar
 
 import naive
 import numpy as np
@@ -34,7 +35,7 @@ class TestRandomEngine(EngineConformance):
 
 class TestRandomFeatureMode(EngineConformance):
     engine = "random"
-    engine_params = {"mode": "feature"}
+    engine_params: ClassVar[dict[str, Any]] = {"mode": "feature"}
 
 
 class TestOptunaTPE(EngineConformance):
@@ -47,7 +48,7 @@ class TestOptunaTPE(EngineConformance):
 
 class TestOptunaQMC(EngineConformance):
     engine = "optuna"
-    engine_params = {"sampler": "qmc"}
+    engine_params: ClassVar[dict[str, Any]] = {"sampler": "qmc"}
     # optuna 4.0's QMC sampler numbers its points by the trials already started, so a round of n_jobs trials
     # asked together gets other points than one-by-one (optuna 5 numbers them by trial: the same points)
     deterministic_in_n_jobs = False
@@ -58,7 +59,7 @@ class TestOptunaQMC(EngineConformance):
 
 class TestMufasaCandidates(EngineConformance):
     engine = "mufasa"
-    engine_params = {"n_candidates": 3}
+    engine_params: ClassVar[dict[str, Any]] = {"n_candidates": 3}
 
 
 class TestRanked(EngineConformance):
@@ -154,7 +155,7 @@ def test_another_client_reads_what_a_search_wrote(small, tmp_path, where, n_jobs
                      storage_options={"heartbeat": 0.002})
     theirs = optuna.load_study(study_name=name, storage=url).get_trials(deepcopy=False)
     assert [t.number for t in theirs] == list(range(10)) and all(t.state.name == "COMPLETE" for t in theirs)
-    for t, rec in zip(theirs, res.trajectory):
+    for t, rec in zip(theirs, res.trajectory, strict=True):
         assert t.value == rec.quality and t.user_attrs["point"] == rec.point and t.user_attrs["quality"] == rec.quality
         assert {**t.params, **{k: v for k, v in rec.point.items() if k not in t.params}} == rec.point
     assert any(BEAT_KEY in t.user_attrs for t in theirs)  # the test saw heartbeats
@@ -188,7 +189,7 @@ def test_mufasa_one_candidate_is_the_thesis_algorithm(small):
     assert strip(a) == strip(b)
     # step j > 1 is a neighbour of the best point so far (every free dimension moved by at most its step)
     space = metafx.plugin.make_component("family", "pixel-and").fit(X).space()
-    for prev, rec in zip(a.trajectory, a.trajectory[1:]):
+    for rec in a.trajectory[1:]:
         u_best = [r for r in a.trajectory[: rec.step - 1] if r.accepted][-1].point
         for d in space.dimensions:
             limit = max(1, round(d.step)) if d.kind == "int" else 8 * d.step
@@ -399,7 +400,7 @@ def test_unreachable_storage_names_url_without_password(small):
         metafx.search(X, y, budget=30, steps=2, engine="optuna", storage=url, progress=False)
     msg = str(e.value)
     assert "postgresql://alice:***@127.0.0.1:1/metafx" in msg and "s3cr3t" not in msg
-    with pytest.raises(metafx.StorageError, match="directory .* does not exist"):
+    with pytest.raises(metafx.StorageError, match=r"directory .* does not exist"):
         metafx.search(X, y, budget=30, steps=2, engine="optuna", storage="sqlite:////no/such/dir/x.db",
                       progress=False)
 

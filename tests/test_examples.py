@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import operator
 import sys
 from pathlib import Path
 
@@ -57,7 +59,7 @@ def test_transfer_search_on_digits(tmp_path, load_example):
     assert all(0 <= r["test_error"] <= 1 and r["n"] == 2 for r in s["rows"].values())
     runs = [json.loads(line) for line in (tmp_path / "runs.jsonl").read_text().splitlines()]
     warm = [r for r in runs if r.get("arm") == "warm"]
-    assert all(not set(r["target"]) & set(sum(r["sources"], [])) for r in warm)  # no shared digit
+    assert all(not set(r["target"]) & set(functools.reduce(operator.iadd, r["sources"], [])) for r in warm)  # no shared digit
     assert (tmp_path / "summary.md").exists()
     n = len(runs)
     mod.main(argv)  # everything done: nothing runs again

@@ -40,3 +40,28 @@ def test_potential_theorem3_mc_tiny(load_example):
     mod = load_example("potential_theorem3_mc")
     rows = mod.main(["--reps", "20", "--sizes", "400", "--points", "0.3"])
     assert rows[0]["share"] <= rows[0]["bound"] < 0.01 and rows[0]["gap"] > 0.35
+
+
+def test_potential_h_criterion_computes_what_metafx_computes(load_example):
+    """The example's NumPy margins, potential function rule and default width (it uses only metafx's public API)
+    are metafx's own: the potential-margin evaluator's margins, PotentialFunctionClassifier and its default sigma,
+    on random inputs of odd sizes and at widths small enough that unshifted potentials underflow."""
+    import numpy as np
+
+    from metafx.default_plugins.set_evaluators import normalized_potential_margins
+    from metafx.learn.neighbors import PotentialFunctionClassifier, resolve_sigma
+
+    mod = load_example("potential_h_criterion")
+    rng = np.random.default_rng(7)
+    for m, d, K in ((2, 1, 2), (7, 3, 2), (33, 5, 3), (101, 64, 10)):
+        X = rng.normal(size=(m, d)) * rng.uniform(0.1, 10)
+        codes = np.arange(m) % K
+        rng.shuffle(codes)
+        Xte = rng.normal(size=(13, d))
+        for sigma in (0.01, 0.3, 4.0):
+            np.testing.assert_allclose(mod.shifted_normalized_margins(X, codes, K, sigma),
+                                       normalized_potential_margins(X, codes, K, sigma), atol=1e-9)
+            y = np.array(list("abcdefghij"))[codes]
+            np.testing.assert_array_equal(mod.pfr_predict(X, y, Xte, sigma),
+                                          PotentialFunctionClassifier(sigma=sigma).fit(X, y).predict(Xte))
+        assert np.isclose(mod.default_sigma(X), resolve_sigma(None, X))

@@ -194,7 +194,7 @@ def test_random_features_odd_sizes(tmp_path, cc, h, w, max_shift):
 
 
 def test_real_results_on_digits(tmp_path, cc, digits):
-    X, y = digits
+    X, _y = digits
     for name in ("random_feature", "ranked", "optuna_tpe", "mufasa"):  # shift lengths 1 to 6
         check_export(saved(name), X, tmp_path, cc)
 
@@ -273,7 +273,7 @@ def test_classifier_read_from_the_result(tmp_path, cc, digits):
     fitted = getattr(metafx, "FeatureClassifier", None)
     if fitted is not None:  # the library's own fitted model: the same decisions, bit for bit
         model = fitted.from_result(res)
-        F, D, labels = check_export(res, X[:400], tmp_path, cc)
+        _F, D, labels = check_export(res, X[:400], tmp_path, cc)
         assert same_bits(np.asarray(model.decision_function(X[:400])).reshape(D.shape), D)
         assert np.array_equal(model.predict(X[:400]), labels)
 
@@ -317,7 +317,7 @@ def test_empty_feature_set(tmp_path, cc, digits):
     for clf in ({"classes": [0, 1], "coef": np.zeros((1, 0)), "intercept": [-1.0]},
                 {"classes": [0, 1, 2], "coef": np.zeros((3, 0)), "intercept": [-1.0, 1.0, -1.0]},
                 {"classes": [4], "coef": np.zeros((1, 0)), "intercept": [1.0]}):
-        _, D, labels = check_export(res, X[:50], tmp_path, cc, classifier=clf)
+        _, _D, labels = check_export(res, X[:50], tmp_path, cc, classifier=clf)
         assert len(set(labels)) == 1
 
 
@@ -366,7 +366,7 @@ def test_mnist(tmp_path, cc, mnist):
     res = metafx.search(Xtr, ytr, budget=150, steps=2, seed=0, progress=False, fixed={"shiftInvLen": 3})
     svc = LinearSVC(C=0.1, max_iter=3000).fit(res.transform(Xtr), ytr)
     clf = {"classes": svc.classes_.tolist(), "coef": svc.coef_.tolist(), "intercept": svc.intercept_.tolist()}
-    F, D, labels = check_export(res, Xte, tmp_path, cc, classifier=clf)
+    F, _D, labels = check_export(res, Xte, tmp_path, cc, classifier=clf)
     assert np.array_equal(svc.predict(sp.csr_matrix(F.astype(float))), labels)
     rng = np.random.default_rng(5)
     wide = bare_result("pixel-and", (28, 28), random_specs(rng, 28, 28, 200, 8))

@@ -46,7 +46,7 @@ def test_draw_is_reproducible(fam):
 def test_draw_covers_the_image(fam):
     b = fam.draw({"numInputs": 1, "percentPos": 100, "shiftInvLen": 1, "scatter": 1.0}, 20000,
                  np.random.default_rng(0))
-    seen = {(int(r), int(c)) for r, c in zip(b.rows[:, 0], b.cols[:, 0])}
+    seen = {(int(r), int(c)) for r, c in zip(b.rows[:, 0], b.cols[:, 0], strict=True)}
     assert len(seen) == 784  # uniform over positions: all pixels drawn
 
 

@@ -221,7 +221,7 @@ def test_the_cli_keeps_the_final_model(tmp_path, capsys):
     assert main(["search", "--data", "digits", "--budget", "40", "--steps", "2", "--n-train", "300", "--n-test",
                  "200", "--no-progress", "--out", str(out)]) == 0
     res = SearchResult.from_json(out)
-    X, y = metafx.load_dataset("digits")
+    _X, _y = metafx.load_dataset("digits")
     assert res.classifier is not None and res.classifier["C"] == res.metadata["final_C"]
     assert np.array(res.classifier["coef"]).shape == (10, res.n_features)
     assert 0 <= res.holdout_error <= 1

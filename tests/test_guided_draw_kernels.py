@@ -69,7 +69,7 @@ def test_propose_positions_leaves_the_edge_to_numpy(rng):
     qr, qc = rng.integers(2, 10, 200), rng.integers(2, 10, 200)
     pr, pc, v = _propose_numpy(np.random.default_rng(7), qr, qc, K, sigma, h, w, target, 50.0, 10**6)
     tol = float(abs(_scatter_of(pr[:1], pc[:1])[0] - target))
-    rows, cols, verdict = propose_positions(np.random.default_rng(7), qr, qc, K, sigma, h, w, target, tol, 10**6)
+    _rows, _cols, verdict = propose_positions(np.random.default_rng(7), qr, qc, K, sigma, h, w, target, tol, 10**6)
     _, _, v = _propose_numpy(np.random.default_rng(7), qr, qc, K, sigma, h, w, target, tol, 10**6)
     np.testing.assert_array_equal(verdict, v)
     assert (verdict == 2).any()
@@ -111,7 +111,7 @@ def test_pixel_and_draw_is_the_numpy_twin(params, shape, rng):
             a, b = np.random.default_rng(i), np.random.default_rng(i)
             got = fam.draw(pt, budget, a)
             ref = naive_guided.pixel_and_draw(twin, pt, budget, b)
-            for f, r in zip(("rows", "cols", "neg", "k", "shift"), ref):
+            for f, r in zip(("rows", "cols", "neg", "k", "shift"), ref, strict=True):
                 np.testing.assert_array_equal(getattr(got, f), r, err_msg=f"{f} at {pt}, budget {budget}")
             assert _same_state(a, b)
 

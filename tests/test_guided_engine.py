@@ -3,6 +3,8 @@ determinism, resume, n_jobs, bad parameters and the refused bound."""
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 import naive_guided
 import numpy as np
 import pytest
@@ -27,7 +29,7 @@ class TestGuided(EngineConformance):
 
 class TestGuidedOversampled(EngineConformance):
     engine = "guided"
-    engine_params = {"n_init": 2, "portfolio_every": 1, "portfolio_sizes": [3, 2], "n_pool": 200}
+    engine_params: ClassVar[dict[str, Any]] = {"n_init": 2, "portfolio_every": 1, "portfolio_sizes": [3, 2], "n_pool": 200}
     steps = 5
 
     def make_problem(self):
@@ -115,7 +117,7 @@ def test_portfolio_draw_matches_the_reference(small, pool_factor):
     fam = prob.family
     parts = [eng.source_set(prob, s["point"], s["keys"]) for s in sources]
     if pool_factor is None:  # the loop's own draw at the point
-        for part, s in zip(parts, sources):
+        for part, s in zip(parts, sources, strict=True):
             assert fam.to_json(part) == fam.to_json(prob.draw(s["point"], step_rng(*s["keys"])))
     parts = [p for p in parts if len(p)]
     union = fam.concat(parts)

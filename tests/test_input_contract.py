@@ -299,7 +299,7 @@ def test_other_ranges_in_c_numpy_and_python(rule, results, tmp_path):
         outcomes |= set(rc.tolist())
         for i in range(len(X)):
             one = X[i:i + 1]
-            refusal = _python_error(lambda: res.transform(one))
+            refusal = _python_error(lambda one=one: res.transform(one))
             if refusal is None:
                 assert rc[i] == 0 and np.array_equal(F[i:i + 1], res.transform(one))
                 assert np.array_equal(mod.features(one), res.transform(one))

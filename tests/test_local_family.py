@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any, ClassVar
 
 import numpy as np
 import pytest
@@ -79,7 +80,7 @@ def test_unreachable_scatter_gets_the_closest(rng):
 
 
 def test_values_match_the_naive_reference(digits, rng):
-    X, y = digits
+    X, _y = digits
     fam = metafx.plugin.get_registry().get("family", "pixel-and-local")().fit(X)
     assert isinstance(fam, PixelAndLocalFamily)
     b = fam.concat([fam.draw({"numInputs": k, "shiftInvLen": a, "x": 3, "y": 4, "percentPos": 50}, 12, rng)
@@ -130,4 +131,4 @@ class TestPixelAndLocalConformance(FamilyConformance):
 
 class TestPixelAndLocalRandomizedConformance(FamilyConformance):
     family = "pixel-and-local"
-    family_params = {"randomize": ["x", "y", "percentPos"], "scatter": None}
+    family_params: ClassVar[dict[str, Any]] = {"randomize": ["x", "y", "percentPos"], "scatter": None}

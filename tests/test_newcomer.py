@@ -37,7 +37,7 @@ def test_one_set_of_defaults_everywhere():
 
 
 def test_seed_and_random_state_name_the_same_thing(small):
-    X, y, res = small
+    X, y, _res = small
     a = metafx.search(X, y, budget=20, steps=2, seed=4, progress=False)
     b = metafx.search(X, y, budget=20, steps=2, random_state=4, progress=False)
     assert a.seed == b.seed == 4 and a.features == b.features
@@ -169,9 +169,9 @@ def test_plot_functions_return_figures(small, tmp_path):
     figs = [plot_trajectory(res), plot_path(res), plot_features(res, X, y, n=6)]
     assert all(isinstance(f, Figure) for f in figs)
     # best-so-far is a step line; integer meta-features have integer ticks
-    line = [ln for ln in figs[0].axes[0].get_lines() if ln.get_label() == "best so far"][0]
+    line = next(ln for ln in figs[0].axes[0].get_lines() if ln.get_label() == "best so far")
     assert line.get_drawstyle() == "steps-post"
-    ax_k = [a for a in figs[1].axes if a.get_ylabel() == "numInputs"][0]
+    ax_k = next(a for a in figs[1].axes if a.get_ylabel() == "numInputs")
     assert all(float(t).is_integer() for t in ax_k.get_yticks())
     assert not any("cumulative" in a.get_ylabel() for a in figs[0].axes)
     assert len(figs[2].axes) >= 6 and "infogain" in figs[2].axes[0].get_title()
@@ -211,7 +211,7 @@ def test_family_without_a_drawing_says_so():
 
     fam = metafx.plugin.get_registry().get("family", "pixels")(image_shape=(8, 8))
     assert type(fam).plot_features is FeatureFamily.plot_features
-    with pytest.raises(NotImplementedError, match="family 'pixels'.*plot_features\\(batch, ax, background=None\\)"):
+    with pytest.raises(NotImplementedError, match=r"family 'pixels'.*plot_features\(batch, ax, background=None\)"):
         fam.plot_features(fam.all_features(), None)
 
 

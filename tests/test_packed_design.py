@@ -95,7 +95,7 @@ def test_transpose_bits_of_whole_blocks(m, n, rng):
 
 def test_packed_to_csr_ignores_bits_past_m():
     packed = np.array([[np.uint64(0xFFFFFFFFFFFFFFFF)]], dtype=np.uint64)
-    indptr, indices, data = packed_to_csr(packed, np.ones(1), 5)
+    indptr, indices, _data = packed_to_csr(packed, np.ones(1), 5)
     assert list(indptr) == [0, 1, 2, 3, 4, 5] and list(indices) == [0] * 5
 
 
@@ -161,7 +161,7 @@ def test_packed_designs_go_to_the_dual_and_linear_svc_keeps_the_solver_it_is_giv
 def test_evaluator_empty_set_and_bad_design():
     _, y = _digits_sets(1)
     empty = FeatureValues(n_samples=len(y), packed=np.zeros((0, (len(y) + 63) // 64), dtype=np.uint64))
-    vals, counts = np.unique(y, return_counts=True)
+    _vals, counts = np.unique(y, return_counts=True)
     q = CVLinearSVM().evaluate(empty, y, random_state=0)
     assert 0 < q <= counts.max() / len(y) + 0.02
     with pytest.raises(metafx.ValidationError, match="design='dense'"):

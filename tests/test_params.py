@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any, ClassVar
 
 import numpy as np
 import pytest
@@ -132,13 +133,13 @@ def test_other_constraints_and_invalid_values():
 
 def test_declarations_are_inherited_and_overridable():
     class A(Component):
-        _parameter_constraints = {"a": [Interval("int", 0, None)], "b": [str]}
+        _parameter_constraints: ClassVar[dict[str, Any]] = {"a": [Interval("int", 0, None)], "b": [str]}
 
         def __init__(self, a=0, b="x"):
             self.a, self.b = a, b
 
     class B(A):
-        _parameter_constraints = {"b": [Options("x", "y")]}
+        _parameter_constraints: ClassVar[dict[str, Any]] = {"b": [Options("x", "y")]}
 
     assert set(declared_constraints(B)) == {"a", "b"}
     B.create({"b": "y"})

@@ -113,5 +113,5 @@ def test_disable_autoload_env_skips_entry_points():
 
 
 def test_make_component_rejects_unknown_params():
-    with pytest.raises(metafx.ValidationError, match="does not take parameter.*'Cee'.*allowed: n_splits, C"):
+    with pytest.raises(metafx.ValidationError, match=r"does not take parameter.*'Cee'.*allowed: n_splits, C"):
         metafx.plugin.make_component("set-evaluator", "cv-linear-svm", {"Cee": 1})

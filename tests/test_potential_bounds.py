@@ -17,7 +17,7 @@ def test_loo_margins_match_reference(m, K, seed):
     y = list(rng.integers(0, K, m))
     for sigma in (0.3, 1.0, 4.0):
         got = pb.pfr_loo_margins(X, y, sigma)
-        ref = nb.loo_margins(X, y, lambda a, b: nb.psi_gaussian(a, b, sigma))
+        ref = nb.loo_margins(X, y, lambda a, b, sigma=sigma: nb.psi_gaussian(a, b, sigma))
         np.testing.assert_allclose(got, ref, rtol=1e-10, atol=1e-13)
     got = pb.pfr_loo_margins(X, y, None, kernel="sinc", s=0.4)
     ref = nb.loo_margins(X, y, lambda a, b: nb.psi_sinc(a, b, 0.4))

@@ -86,7 +86,7 @@ def test_a_name_of_another_role_is_named_as_such():
     with pytest.raises(metafx.UnknownComponentError, match="'cv-linear-svm' is a set evaluator, not a selector"):
         reg.registration("selector", "cv-linear-svm")
     assert ("scorer", "infogain") in reg and ("set-evaluator", "infogain") not in reg
-    with pytest.raises(metafx.UnknownComponentError, match="unknown per-feature scorer 'infogian'.*did you mean "
+    with pytest.raises(metafx.UnknownComponentError, match=r"unknown per-feature scorer 'infogian'.*did you mean "
                                                            "'infogain'"):
         reg.get("scorer", "infogian")
 
@@ -111,7 +111,7 @@ def test_umbrella_kind_is_no_lookup_kind():
     reg = get_registry()
     for call in (lambda: reg.get("evaluator", "infogain"), lambda: reg.registration("evaluator", "gflip"),
                  lambda: make_component("evaluator", "cv-linear-svm"), lambda: reg.names("evaluator")):
-        with pytest.raises(metafx.ValidationError, match="kind='evaluator' is not a component kind; .*an evaluator's "
+        with pytest.raises(metafx.ValidationError, match=r"kind='evaluator' is not a component kind; .*an evaluator's "
                                                          "kind is its role: set-evaluator, scorer, selector"):
             call()
     assert ("evaluator", "margin") not in reg
@@ -124,7 +124,7 @@ def test_the_evaluator_lookup_of_any_role_does_not_warn():
         assert reg.evaluator("infogain").kind == "scorer"
         assert reg.evaluator("cv-linear-svm").kind == "set-evaluator"
         assert reg.evaluator("gflip").kind == "selector"
-        with pytest.raises(metafx.UnknownComponentError, match="unknown evaluator 'infogian'.*did you mean 'infogain'"):
+        with pytest.raises(metafx.UnknownComponentError, match=r"unknown evaluator 'infogian'.*did you mean 'infogain'"):
             reg.evaluator("infogian")
 
 

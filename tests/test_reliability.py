@@ -200,7 +200,7 @@ def test_one_pixel_images(capsys, digits120, monkeypatch, tmp_path):
     import metafx.cli.data as cli
 
     monkeypatch.setattr(cli, "load_dataset", lambda *a, **k: (X[:, :1, :1], y))
-    code, out, err = run_cli(capsys, *SMALL, "--n-train", "80", "--out", str(tmp_path / "r.json"))
+    code, _out, err = run_cli(capsys, *SMALL, "--n-train", "80", "--out", str(tmp_path / "r.json"))
     assert "no step of the search drew a usable feature" in one_line_error(code, err)
     assert not (tmp_path / "r.json").exists()
 
@@ -339,7 +339,7 @@ def test_bad_search_arguments_are_one_line(capsys, tmp_path, args):
 
 
 def test_large_seed_is_accepted(capsys):
-    code, out, err = run_cli(capsys, *SMALL, "--seed", str(2**32))
+    code, _out, err = run_cli(capsys, *SMALL, "--seed", str(2**32))
     assert code == 0, err
 
 

@@ -151,7 +151,7 @@ def test_two_writers_of_one_feature_file_leave_one_whole_output(tmp_path):
         try:
             for _ in range(15):
                 write_features(path, F, ["a", "b", "c"])
-        except Exception as e:  # noqa: BLE001 - reported below
+        except Exception as e:  # any error is reported below
             errors.append(e)
 
     threads = [threading.Thread(target=writer, args=(F,)) for F in outputs]
@@ -233,7 +233,7 @@ def test_search_out_over_its_labels_or_test_is_refused(tmp_path, capsys):
 
 
 def test_transform_out_over_its_data_or_result_is_refused(table, table_result, tmp_path, capsys):
-    path, df, _ = table
+    path, _df, _ = table
     X = tmp_path / "X.npy"
     np.save(X, np.ones((4, 8, 8), np.uint8))
     before = X.read_bytes()
@@ -303,14 +303,14 @@ def test_a_link_to_dev_zero_is_refused(tmp_path, suffix):
         read_data(link, need_labels=False)
     X = tmp_path / "X.npy"
     np.save(X, np.zeros((3, 4, 4)))
-    with pytest.raises(metafx.ValidationError, match="labels file .* is a device"):
+    with pytest.raises(metafx.ValidationError, match=r"labels file .* is a device"):
         read_data(X, labels=link)
 
 
 def test_image_files_that_are_no_regular_files_are_refused(tmp_path):
     (tmp_path / "a").mkdir()
     os.mkfifo(tmp_path / "a" / "x.png")
-    with pytest.raises(metafx.ValidationError, match="image file .*x.png' is a FIFO"):
+    with pytest.raises(metafx.ValidationError, match=r"image file .*x.png' is a FIFO"):
         read_data(tmp_path)
 
 
@@ -367,7 +367,7 @@ def test_the_tabular_screen_counts_pairs_without_listing_them():
     """A table of 5,000 columns has 3 x 12.5 million pair candidates: counted in closed form, and a drawn
     index maps to the pair the full listing has at that position (checked against the listing on a small
     table)."""
-    from metafx_tabular.family import _Candidates
+    from metafx_tabular.screen import _Candidates
 
     first = np.arange(5000, dtype=np.int64)
     assert _Candidates.pairs("mul", first, first, True, True).n == 5000 * 4999 // 2
@@ -485,7 +485,7 @@ def test_show_says_what_the_features_add_beside_the_columns(table_result, capsys
 def test_a_csv_header_repeating_a_name_is_refused(tmp_path, capsys, header):
     rng = np.random.default_rng(0)
     p = tmp_path / "dup.csv"
-    rows = [",".join(str(v) for v in [int(rng.integers(0, 2))] + list(rng.normal(size=4).round(3)))
+    rows = [",".join(str(v) for v in [int(rng.integers(0, 2)), *list(rng.normal(size=4).round(3))])
             for _ in range(30)]
     p.write_text(header + "\n" + "\n".join(rows) + "\n")
     code, _, err = run_cli(capsys, "search", "--data", str(p), "--target", "y", "--family", "tabular")

@@ -29,7 +29,7 @@ def test_reselect_keeps_the_best_mean_of_two_scores(small, engine):
     order = sorted(q, key=lambda s: (-q[s], -s))[:3]
     assert m["steps"] == order and m["qualities"] == [q[s] for s in order] and m["r"] == 3
     assert m["steps"][0] == plain.best_step
-    means = [(a + b) / 2 for a, b in zip(m["qualities"], m["second_qualities"])]
+    means = [(a + b) / 2 for a, b in zip(m["qualities"], m["second_qualities"], strict=True)]
     k = max(range(3), key=lambda i: (means[i], m["qualities"][i], -i))
     assert res.best_step == m["chosen_step"] == m["steps"][k] and res.best_quality == q[res.best_step]
     assert res.best_point == res.trajectory[res.best_step - 1].point

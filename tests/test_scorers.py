@@ -97,7 +97,7 @@ def test_infogain_one_class_is_zero(rng):
 def test_infogain_bad_input(rng):
     X = rng.integers(0, 2, (20, 3))
     y = rng.integers(0, 2, 20)
-    with pytest.raises(UnknownComponentError, match="registered: .*infogain"):
+    with pytest.raises(UnknownComponentError, match=r"registered: .*infogain"):
         metafx.score_features(X, y, "no-such-scorer")
     with pytest.raises(ValidationError, match="pseudo_count"):
         metafx.score_features(X, y, pseudo_count=-1)

@@ -142,7 +142,7 @@ def _oversampling_problem(small, budget):
 def test_oversample_keeps_the_best_of_a_larger_draw(small):
     from metafx.loop.problem import step_rng
 
-    X, y = small
+    _X, y = small
     fam, prob = _oversampling_problem(small, 30.0)
     point = {"numInputs": 2, "percentPos": 50, "shiftInvLen": 2, "scatter": 1.5}
     chosen = prob.draw(point, step_rng(1, 2, 3))
@@ -204,7 +204,7 @@ def test_duplicate_groups_match_a_naive_grouping(m):
     A[:, rng.integers(0, 30, 12)] = A[:, rng.integers(0, 30, 12)]  # many repeats
     ref = _naive_groups(A)
     for v in (metafx.plugin.FeatureValues.from_dense(A), metafx.plugin.FeatureValues(n_samples=m, packed=naive.pack_columns(A))):
-        for got, want in zip(v.duplicate_groups(), ref):
+        for got, want in zip(v.duplicate_groups(), ref, strict=True):
             assert np.array_equal(got, want)
     g, f, c = metafx.plugin.FeatureValues.from_dense(np.zeros((5, 0))).duplicate_groups()
     assert len(g) == len(f) == len(c) == 0

@@ -131,5 +131,5 @@ def test_selector_bad_params(rng):
         metafx.select_features(X, y, "margin")
     with pytest.raises(ValidationError, match="scorer='gflip' is a selector, not a per-feature scorer"):
         metafx.select_features(X, y, "top-n", scorer="gflip")
-    with pytest.raises(UnknownComponentError, match="scorer='nope'.*infogain"):
+    with pytest.raises(UnknownComponentError, match=r"scorer='nope'.*infogain"):
         metafx.select_features(X, y, "top-n", scorer="nope")

@@ -59,7 +59,7 @@ def fitted(digits_small):
 
 
 def test_fit_transform_attributes(fitted, digits_small):
-    X, y, Xt, _ = digits_small
+    _X, _y, Xt, _ = digits_small
     fx = fitted
     out = fx.transform(Xt)
     assert out.shape == (200, fx.n_features_out_) and fx.n_features_out_ > 0
@@ -80,7 +80,7 @@ def test_feature_names_are_readable(fitted):
     assert list(names[:1]) == fitted.family_.feature_names(batch)[:1]
     assert all("p[" in n for n in names)
     shifts = [f["shift"] for f in fitted.features_]
-    assert all(("shift" in n) == (s > 1) for n, s in zip(names, shifts))
+    assert all(("shift" in n) == (s > 1) for n, s in zip(names, shifts, strict=True))
 
 
 def test_pickle_round_trip(fitted, digits_small):
@@ -92,7 +92,7 @@ def test_pickle_round_trip(fitted, digits_small):
 
 
 def test_deterministic_and_seed_matters(digits_small):
-    X, y, Xt, _ = digits_small
+    X, y, _Xt, _ = digits_small
     a = MetaFeatureExtractor(budget=20, steps=2, seed=3).fit(X, y)
     b = MetaFeatureExtractor(budget=20, steps=2, seed=3).fit(X, y)
     c = MetaFeatureExtractor(budget=20, steps=2, seed=4).fit(X, y)

@@ -43,7 +43,7 @@ def test_same_coefficients_as_linear_svc(n, d, n_classes, density, tol):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         c2, i2 = fast.fit(X)
-        c3, i3 = fast.fit(X)  # a second fit on the same object: same answer
+        c3, _i3 = fast.fit(X)  # a second fit on the same object: same answer
     assert c2.shape == coef.shape and i2.shape == intercept.shape
     np.testing.assert_array_equal(c2, coef)
     np.testing.assert_array_equal(i2, intercept)

@@ -34,7 +34,7 @@ def test_indirect_transfer_beats_direct_on_related_tasks():
     fam = metafx.plugin.get_registry().get("family", "pixels")(image_shape=(SIDE, SIDE))
     rng = np.random.default_rng(7)
     corr = {"direct": [], "indirect (x,y)": [], "indirect r": []}
-    for rep in range(4):
+    for _rep in range(4):
         sources = [ring_task(rng, 300) for _ in range(3)]
         X_new, y_new = ring_task(rng, 3000)  # the "real" quality of the new task: many instances
         real = metafx.score_features(X_new.reshape(len(y_new), -1), y_new)

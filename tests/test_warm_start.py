@@ -10,11 +10,11 @@ from metafx.loop.loop import warm_start_points
 
 
 def test_points_from_results_best_first_fitted_to_the_space(pairs):
-    Xs, ys = pairs(0, 1)
+    Xs, _ys = pairs(0, 1)
     src = [metafx.search(*pairs(a, b), budget=30, steps=4, seed=s, progress=False)
            for s, (a, b) in enumerate([(2, 3), (4, 5)])]
     space = metafx.plugin.make_component("family", "pixel-and").fit(Xs).space().with_fixed({"shiftInvLen": 1})
-    pts = warm_start_points(src + [{"numInputs": 99, "other": 1}], space)
+    pts = warm_start_points([*src, {"numInputs": 99, "other": 1}], space)
     best, other = sorted(src, key=lambda r: -r.best_quality)
     assert pts[0]["numInputs"] == 8 and "other" not in pts[0]  # given points first: clipped, unknown dropped
     assert pts[1:] == [{**best.best_point, "shiftInvLen": 1}, {**other.best_point, "shiftInvLen": 1}]

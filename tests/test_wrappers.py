@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import naive_selectors as N
 import numpy as np
 import pytest
@@ -66,7 +68,7 @@ def test_forward_soft_knn_matches_reference(m, n, n_sel):
     ref = N.forward(lambda F: N.soft_knn_e(X, g, F, 5, 0.5), n, n_sel)
     assert ours.tolist() == ref
     assert sel.criterion_ == "soft-knn"
-    assert all(b >= a for a, b in zip(sel.scores_, sel.scores_[1:])) or n_sel is not None
+    assert all(b >= a for a, b in itertools.pairwise(sel.scores_)) or n_sel is not None
 
 
 @pytest.mark.parametrize("m,n,n_sel", [(21, 5, None), (17, 4, 2), (25, 3, 1)])
@@ -153,8 +155,8 @@ def test_r2w2_objective_and_gradient_match_reference():
     X = rng.normal(size=(13, 3))
     y = np.where(X[:, 0] + 0.5 * rng.normal(size=13) > 0, 1.0, -1.0)
     s = np.array([1.0, 0.7, 1.3])
-    val, grad, R2, W2 = r2w2_value_and_grad(X, y, s, 0.4, 0.1)
-    rval, rgrad, rR2, rW2 = N.r2w2_objective(X, y, s, 0.4, 0.1)
+    _val, grad, R2, W2 = r2w2_value_and_grad(X, y, s, 0.4, 0.1)
+    _rval, rgrad, rR2, rW2 = N.r2w2_objective(X, y, s, 0.4, 0.1)
     assert R2 == pytest.approx(rR2, rel=1e-6)
     assert W2 == pytest.approx(rW2, rel=1e-5)
     np.testing.assert_allclose(grad, rgrad, rtol=1e-4)
@@ -176,7 +178,7 @@ def test_r2w2_matches_reference_loop():
     ours = sc.score(X, y)
     ref = N.r2w2(X, np.where(y == 1, 1.0, -1.0), 0.3, 0.1, 4, 0.2)
     np.testing.assert_allclose(ours, ref, rtol=1e-4, atol=1e-5)
-    assert all(b < a for a, b in zip(sc.objective_, sc.objective_[1:]))
+    assert all(b < a for a, b in itertools.pairwise(sc.objective_))
 
 
 # ------------------------------------------------------------------ Relief-F with k neighbours
@@ -243,7 +245,7 @@ def test_gflip_stable_matches_reference(m, n, sub, thr):
                                 {"n_subsamples": 4, "subsample": sub, "threshold": thr, "random_state": 3})
     ours = sel.select(X, y)
     draw = np.random.default_rng(3)
-    size = max(2, int(round(sub * m)))
+    size = max(2, round(sub * m))
     counts = np.zeros(n)
     for _ in range(4):
         idx = np.sort(draw.permutation(m)[:size])

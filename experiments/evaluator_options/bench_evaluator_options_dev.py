@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))  # the yardstick
-from _yardstick import DEFAULT_MNIST, mnist, yardstick  # noqa: E402
+from _yardstick import DEFAULT_MNIST, mnist, yardstick
 
 VARIANTS = {
     "default": {},

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))  # the yardstick
-from _yardstick import DEFAULT_MNIST, mnist  # noqa: E402
+from _yardstick import DEFAULT_MNIST, mnist
 
 
 def main(argv=None) -> int:
@@ -45,15 +45,15 @@ def main(argv=None) -> int:
             folds: list[list[float]] = []
 
             class Recording(CVLinearSVM):
-                def evaluate(self, values, labels, *, random_state=None):
+                def evaluate(self, values, labels, *, random_state=None, _folds=folds):
                     accs = self.fold_accuracies(values, labels, random_state=random_state)
-                    folds.append(accs)
+                    _folds.append(accs)
                     return float(np.mean(accs))
 
             res = metafx.search(X[tr], y[tr], engine=engine, budget=args.budget, steps=args.steps,
                                 evaluator=Recording(), seed=p, progress=False)
             assert len(folds) == len(res.trajectory) and all(
-                float(np.mean(a)) == r.quality for a, r in zip(folds, res.trajectory))
+                float(np.mean(a)) == r.quality for a, r in zip(folds, res.trajectory, strict=True))
             best, skipped, steps = -np.inf, 0, []
             for j, accs in enumerate(folds):
                 k = len(accs)

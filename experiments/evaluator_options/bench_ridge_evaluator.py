@@ -29,8 +29,8 @@ from metafx.core.values import unpack_packed
 from metafx.learn.svm import as_values, grouped_bits, majority_accuracy, stratified_folds
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))  # the yardstick and the sets' draw
-from _yardstick import DEFAULT_MNIST, mnist, yardstick  # noqa: E402
-from bench_evaluator import draw_sets  # noqa: E402
+from _yardstick import DEFAULT_MNIST, mnist, yardstick
+from bench_evaluator import draw_sets
 
 
 class CVRidge(SetEvaluator):

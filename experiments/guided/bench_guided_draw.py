@@ -98,7 +98,7 @@ def main() -> None:
     if args.test and args.partition < 10:
         raise SystemExit("--test: partitions 0-9 are the protocol's, whose test images are not for choosing")
     points = POINTS if args.points is None else [
-        dict(zip(("numInputs", "percentPos", "shiftInvLen"), map(int, t.split(",")[:3])), scatter=float(t.split(",")[3]))
+        dict(zip(("numInputs", "percentPos", "shiftInvLen"), map(int, t.split(",")[:3]), strict=True), scatter=float(t.split(",")[3]))
         for t in args.points]
     X, y = metafx.load_dataset("mnist", data_dir=args.data_dir)
     tr, te = split_indices(len(y), 2000, 2000, seed=args.partition)

@@ -31,7 +31,7 @@ from metafx.default_plugins.guided import GuidedSearch
 from metafx.learn.svm import fit_linear_svm
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # experiments/records.py
-import records  # noqa: E402
+import records
 
 
 class RecordingGuided(GuidedSearch):

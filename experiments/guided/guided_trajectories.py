@@ -19,10 +19,10 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))  # the MNIST loader
-from _yardstick import DEFAULT_MNIST, mnist  # noqa: E402
+from _yardstick import DEFAULT_MNIST, mnist
 
-import metafx  # noqa: E402
-from metafx.core.validation import split_indices  # noqa: E402
+import metafx
+from metafx.core.validation import split_indices
 
 
 def fingerprint(res) -> str:

@@ -180,7 +180,7 @@ def run_dev(models: list[str], tables: list[str] | None, max_rows: int, out: str
                         s_feat = score(full, B, y[te], task)
                     else:
                         s_feat, t_full = s_raw, t_raw
-                rec = {"table": item, "model": m, "fold": fold, "task": task, "rows": int(len(y)),
+                rec = {"table": item, "model": m, "fold": fold, "task": task, "rows": len(y),
                        "raw": s_raw, "features": s_feat, "diff": s_feat - s_raw, "n_features": int(Ftr.shape[1]),
                        "names": [str(n) for n in fx.get_feature_names_out()] if Ftr.shape[1] else [],
                        "searched": [str(f.get("name", f)) if isinstance(f, dict) else str(f)

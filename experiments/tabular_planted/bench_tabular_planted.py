@@ -57,7 +57,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # experiments/records.py
-import records  # noqa: E402
+import records
 
 GENERATORS = ("group_dev", "isna", "ratio", "product", "weekday", "frequency", "log_ratio")
 
@@ -271,7 +271,7 @@ def run_one(name: str, seed: int, rows: int, params: dict, style: str = "a", mod
         print(f"  {style}/{name} seed {seed} model {model or 'default'} fold {f}: produced {hit} k={len(fx.features_)} "
               f"{'trees' if model == 'trees' else 'linear'} {raw:.4f} -> {withf:.4f} ({fit_s:.1f} s)", flush=True)
     represent = REPRESENTABLE.get(model or "linear", set())
-    return {"generator": name, "seed": seed, "style": style, "model": model or "default", "rows": int(len(y)),
+    return {"generator": name, "seed": seed, "style": style, "model": model or "default", "rows": len(y),
             "planted": [list(map(str, p[:2])) for p in planted],
             "representable": [(p[0], tuple(p[1])) in represent for p in planted], "folds": folds}
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # experiments/records.py
-import records  # noqa: E402
+import records
 
 
 def _count(run: dict) -> str:

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # experiments/records.py
-import records  # noqa: E402
+import records
 
 
 def gains(record: dict) -> list[tuple[str, float, float]]:
@@ -48,7 +48,7 @@ def main() -> None:
     print("| table | folds | gain of all sets | " + " | ".join(
         f"alpha {al}: kept, gain kept, harm kept" for al in a.alphas) + f" | only above {lo}: kept, net |")
     print("|---|---|---|" + "---|" * (len(a.alphas) + 1))
-    for t in tables + ["all"]:
+    for t in [*tables, "all"]:
         g = [(x, p) for tt, x, p in rows if t in ("all", tt)]
         cells = []
         for al in a.alphas:

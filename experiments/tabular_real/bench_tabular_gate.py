@@ -46,10 +46,10 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import bench_tabular_real as B  # noqa: E402
+import bench_tabular_real as B
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # experiments/records.py
-import records  # noqa: E402
+import records
 
 SPLIT_GATES = {
     "split-x3": {"n_repeats": 3},

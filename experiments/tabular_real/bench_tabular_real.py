@@ -113,7 +113,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # experiments/records.py
-import records  # noqa: E402
+import records
 
 DEV = ("breast_cancer", "wine", "diabetes")
 HELD_OUT = ("fair", "anes96", "star98", "titanic", "penguins", "airquality")
@@ -632,7 +632,9 @@ def targets(results: list[dict]) -> str:
             fs = [f for f in r["folds"] if model in f["scores"]]
             if not fs:
                 continue
-            get = lambda key: np.array([f["scores"][model].get(key, np.nan) for f in fs])  # noqa: E731
+            def get(key, model=model, fs=fs):
+                return np.array([f["scores"][model].get(key, np.nan) for f in fs])
+
             cells = [r["table"], model, str(len(fs)), cell(sign * (get("metafx") - get("raw")))]
             for key in ("openfe-search", "openfe"):
                 cells.append(cell(sign * (get("metafx") - get(key))) if np.isfinite(get(key)).all() else "-")
@@ -677,7 +679,9 @@ def confirm_effect(results: list[dict]) -> str:
             fs = [f for f in r["folds"] if model in f["scores"] and "metafx-search" in f["scores"][model]]
             if not fs:
                 continue
-            get = lambda key: np.array([f["scores"][model][key] for f in fs])  # noqa: E731
+            def get(key, model=model, fs=fs):
+                return np.array([f["scores"][model][key] for f in fs])
+
             d = sign * (get("metafx") - get("metafx-search"))
             dropped = sum(not f["confirm"][model]["kept"] for f in fs if f["confirm"][model] is not None)
             better += d.mean() > 1e-12
@@ -825,7 +829,7 @@ def rule_table(results: list[dict]) -> str:
              "|---|---|---|---|---|---|---|---|"]
     net = {}
     for n in names:
-        for t in tables + ["all"]:
+        for t in [*tables, "all"]:
             sel = [(tt, g, k[n]) for tt, g, k in rows if t in ("all", tt)]
             kept, nt, gk, hk, hp, gl = stats(sel)
             net[n, t] = nt
@@ -955,7 +959,7 @@ def main(argv: list[str] | None = None) -> None:
             if args.out:
                 args.out.parent.mkdir(parents=True, exist_ok=True)
                 args.out.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()}, **provenance,
-                                                "results": results + [partial]}))
+                                                "results": [*results, partial]}))
 
         for name in tables:
             results.append(run_table(name, args, tmpdir, save))

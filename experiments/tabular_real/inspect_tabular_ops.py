@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_tabular_real import TABLES, load_table  # noqa: E402
+from bench_tabular_real import TABLES, load_table
 
 
 def main(argv=None) -> None:

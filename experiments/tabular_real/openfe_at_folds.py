@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import bench_tabular_real as b  # noqa: E402
+import bench_tabular_real as b
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # experiments/records.py
 
@@ -58,7 +58,8 @@ def run(records: list[Path], out: Path, models: list[str]) -> None:
                     raw = b.score(task, MODELS[m](task), R_tr, y_tr, R_te, y_te)
                     assert abs(raw - f["scores"][m]["raw"]) < 1e-9, "not the record's fold"
 
-                    def at(k: int, m: str = m) -> float:
+                    def at(k: int, m: str = m, data=(task, R_tr, O_tr, y_tr, R_te, O_te, y_te)) -> float:
+                        task, R_tr, O_tr, y_tr, R_te, O_te, y_te = data
                         k = min(k, O_tr.shape[1])
                         return b.score(task, MODELS[m](task), np.hstack([R_tr, O_tr[:, :k]]), y_tr,
                                        np.hstack([R_te, O_te[:, :k]]), y_te)

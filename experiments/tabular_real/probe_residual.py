@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import bench_tabular_real as b  # noqa: E402
+import bench_tabular_real as b
 
 
 def main() -> None:
@@ -47,7 +47,7 @@ def main() -> None:
             _, batch = fx.result_.feature_batch()
             fam = TabularFamily().fit(X_tr, y_tr)
 
-            def lgb(F_tr, F_te):
+            def lgb(F_tr, F_te, task=task, R_tr=R_tr, y_tr=y_tr, R_te=R_te, y_te=y_te):
                 return b.score(task, b.tree_model(task), np.hstack([R_tr, F_tr]), y_tr, np.hstack([R_te, F_te]), y_te)
 
             raw = lgb(np.zeros((len(y_tr), 0)), np.zeros((len(y_te), 0)))

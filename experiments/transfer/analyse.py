@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # experiments/records.py
-import records  # noqa: E402
+import records
 
 HERE = Path(__file__).resolve().parent
 RECORDS = HERE / "records"
@@ -34,7 +34,7 @@ def collect(root: Path, seeds: list[int], commits: dict[str, str]) -> None:
     RECORDS.mkdir(exist_ok=True)
     for arm, folder in (("points", "points"), ("trajectories", "prior")):
         for s in seeds:
-            runs = [json.loads(line) for line in records.read_text((root / f"{folder}_s{s}" / "runs.jsonl")).splitlines()]
+            runs = [json.loads(line) for line in records.read_text(root / f"{folder}_s{s}" / "runs.jsonl").splitlines()]
             cmd = f"python examples/transfer_search.py --engine guided --seed {s} --out runs/{folder}_s{s}"
             note = ("cold arm and source searches: this commit's run (the trajectories arm reuses them: its "
                     "records of them are copies, the code of both commits computes them alike)")
@@ -54,7 +54,7 @@ def per_seed(field: str = "test_error", seeds: list[int] | None = None) -> dict[
         traj = json.loads(records.read_text(path))
         if seeds is not None and int(traj["seed"]) not in seeds:
             continue
-        pts = json.loads(records.read_text((RECORDS / f"guided_points_s{traj['seed']}.json")))
+        pts = json.loads(records.read_text(RECORDS / f"guided_points_s{traj['seed']}.json"))
         row: dict[tuple[str, int], float] = {}
         for arm, rec, key in (("cold", pts, "cold"), ("points", pts, "warm"), ("trajectories", traj, "warm")):
             for J in JS:

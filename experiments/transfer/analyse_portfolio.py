@@ -21,14 +21,14 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # experiments/records.py
-import records  # noqa: E402
+import records
 
 RECORDS = Path(__file__).resolve().parent / "records"
 JS = (5, 10, 20, 50)
 
 
 def per_seed(here: Path, arm: str) -> dict[int, dict[tuple[str, int], float]]:
-    rec = json.loads(records.read_text((here / f"{arm}.json")))
+    rec = json.loads(records.read_text(here / f"{arm}.json"))
     out = {}
     for seed, rows in rec["runs"].items():
         out[int(seed)] = {(a, J): 100 * float(np.mean([r["test_error"] for r in rows if r["arm"] == a and r["J"] == J]))
@@ -47,7 +47,13 @@ def main(argv=None) -> None:
     ap.add_argument("--parameter", default="prior_portfolio_every", help="the engine parameter the arms set")
     ap.add_argument("--criteria", metavar="ARM", help="only issue 31's criteria, for this arm's cold and warm runs")
     ap.add_argument("--reach", action="store_true", help="also the time each arm needs to reach the cold J = 50 error")
+    ap.add_argument("--default", default="None", help="the parameter's value in the reference arm T (for the label)")
+    ap.add_argument("--every-set", action="store_true",
+                    help="the default engine's warm start against no warm start on every seed set with stored records")
     args = ap.parse_args(argv)
+    if args.every_set:
+        every_set()
+        return
     if args.criteria:
         criteria(RECORDS / args.records, args.criteria)
         if args.reach:
@@ -59,7 +65,7 @@ def main(argv=None) -> None:
     print(f"seeds {seeds[0]}-{seeds[-1]} ({len(seeds)}); test error %, mean +- std over seeds\n")
     print("| arm | " + " | ".join(f"J = {J}" for J in JS) + " |")
     print("|---|" + "---|" * len(JS))
-    rows = [("cold (no warm start)", "T", "cold"), (f"warm, `{args.parameter}=None` (T, default)", "T", "warm")]
+    rows = [("cold (no warm start)", "T", "cold"), (f"warm, `{args.parameter}={args.default}` (T, default)", "T", "warm")]
     rows += [(f"warm, `{args.parameter}={C[1:]}`", C, "warm") for C in cands]
     for label, arm, a in rows:
         cells = [np.array([data[arm][s][(a, J)] for s in seeds]) for J in JS]
@@ -89,11 +95,34 @@ def main(argv=None) -> None:
             time_to_reach(RECORDS / args.records, arm)
 
 
+#: the seed sets whose records hold the current default's warm arm (prior_portfolio=8) beside its cold arm
+SETS = (("0-15", "prior_portfolio_default", "D", "read by the diagnosis of RULE_PRIOR_PORTFOLIO.md"),
+        ("108-115", "prior_portfolio_dev", "K8", "decided prior_portfolio=8"),
+        ("300-307", "prior_features_dev", "T", "development seeds of RULE_PRIOR_FEATURES.md"))
+
+
+def every_set() -> None:
+    """Issue 46's claims on every seed set: warm minus cold at each J, and warm J = 10 minus cold J = 50 (test error
+    points; mean over seeds, its standard error, and on how many seeds warm is lower / at most)."""
+    print("| seeds | J = 5: warm - cold | J = 10 | J = 20 | J = 50 | warm J = 10 - cold J = 50 |")
+    print("|---|---|---|---|---|---|")
+    for label, folder, arm, why in SETS:
+        data = per_seed(RECORDS / folder, arm)
+        seeds = sorted(data)
+        cells = []
+        for J in JS:
+            d = np.array([data[s][("warm", J)] - data[s][("cold", J)] for s in seeds])
+            cells.append(f"{d.mean():+.2f} ({se(d):.2f}), {(d < 0).sum()} of {len(d)}")
+        g = np.array([data[s][("warm", 10)] - data[s][("cold", 50)] for s in seeds])
+        cells.append(f"{g.mean():+.2f} ({se(g):.2f}), {(g <= 0).sum()} of {len(g)}")
+        print(f"| {label} ({why}) | " + " | ".join(cells) + " |")
+
+
 def time_to_reach(here: Path, arm: str, label: str = "") -> None:
     """Issue 46's user's view: per seed, the fewest steps J (of 5, 10, 20, 50) at which an arm's mean test error
     over the seed's targets is at most the cold arm's at J = 50, and the mean seconds of one target search of that
     J (the related tasks' own searches are not counted: they are run once, for the related tasks)."""
-    rec = json.loads(records.read_text((here / f"{arm}.json")))
+    rec = json.loads(records.read_text(here / f"{arm}.json"))
     print(f"\ntime to reach the cold J = 50 error{label} (arm {arm}; seconds per target search, one thread):\n")
     print("| seed | cold J = 50 error % | cold: J, seconds | warm: J, seconds |")
     print("|---|---|---|---|")
@@ -130,7 +159,7 @@ def criteria(here: Path, arm: str) -> None:
               f"{(w - c).mean():+.3f} ({se(w - c):.3f}), {(w < c).sum()} of {len(seeds)} |")
     g = np.array([data[s][("warm", 10)] - data[s][("cold", 50)] for s in seeds])
     print(f"\nwarm J = 10 - cold J = 50: {g.mean():+.3f} (se {se(g):.3f}), at most 0 on {(g <= 0).sum()} of {len(g)}")
-    rec = json.loads(records.read_text((here / f"{arm}.json")))
+    rec = json.loads(records.read_text(here / f"{arm}.json"))
     same = have = 0
     for seed, rows in rec["runs"].items():
         stored = RECORDS / f"guided_points_s{seed}.json"

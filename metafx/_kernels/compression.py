@@ -14,8 +14,16 @@ import numpy as np
 
 from . import JIT
 
-__all__ = ["brute_force_net", "hierarchy_net", "pairwise_metric", "nn_metric", "ball_cover_counts", "cross_metric", "diameter_metric",
-           "max_dist_from"]
+__all__ = [
+    "ball_cover_counts",
+    "brute_force_net",
+    "cross_metric",
+    "diameter_metric",
+    "hierarchy_net",
+    "max_dist_from",
+    "nn_metric",
+    "pairwise_metric",
+]
 
 
 @numba.njit(**JIT)

@@ -20,7 +20,7 @@ import numpy as np
 from . import JIT
 from .packing import _popcount64
 
-__all__ = ["transpose_bits", "rows_to_csr", "rows_scores", "dense_scores"]
+__all__ = ["dense_scores", "rows_scores", "rows_to_csr", "transpose_bits"]
 
 _MASKS = np.array([0x00000000FFFFFFFF, 0x0000FFFF0000FFFF, 0x00FF00FF00FF00FF, 0x0F0F0F0F0F0F0F0F,
                    0x3333333333333333, 0x5555555555555555], dtype=np.uint64)

@@ -19,7 +19,7 @@ import numpy as np
 
 from . import JIT
 
-__all__ = ["propose_positions", "negated_slots", "EDGE"]
+__all__ = ["EDGE", "negated_slots", "propose_positions"]
 
 #: rows with ``| |scatter - target| - tol | < EDGE`` are left to NumPy
 EDGE = 1e-9
@@ -49,7 +49,7 @@ def _propose(rng, qr, qc, K, sigma, h, w, target, tol, edge, need, zr, ur, uc, r
                     break
                 rows[got, j] = r
         if not ok:
-            for j in range(K):
+            for _ in range(K):
                 rng.standard_normal()
             continue
         cc = qc[i] + uc[i]

@@ -28,25 +28,25 @@ from . import JIT
 from .packing import _popcount64
 
 __all__ = [
-    "utility",
+    "gflip_toggle_value",
     "hit_miss",
     "hit_miss_packed",
-    "nearest_by_class",
-    "nearest_by_class_packed",
+    "knn_mean_sqdist",
     "loo_margins",
     "loo_margins_packed",
+    "margin_sum_from_D",
+    "nearest_by_class",
+    "nearest_by_class_packed",
     "relief_weights",
     "relieff_weights",
-    "simba_pass",
-    "simba_gradient",
-    "sq_distance_matrix",
-    "sq_distance_matrix_packed",
-    "margin_sum_from_D",
-    "gflip_toggle_value",
-    "toggle_feature",
     "rgs_pass",
     "rgs_value_and_gradient",
-    "knn_mean_sqdist",
+    "simba_gradient",
+    "simba_pass",
+    "sq_distance_matrix",
+    "sq_distance_matrix_packed",
+    "toggle_feature",
+    "utility",
 ]
 
 _BLOCK = 32  # features summed between two early-abandon checks

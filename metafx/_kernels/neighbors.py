@@ -16,14 +16,14 @@ from . import JIT
 from .packing import _popcount64
 
 __all__ = [
+    "diameter",
+    "loo_potential_scores",
+    "net_indices",
     "nn_index",
     "nn_index_packed",
-    "net_indices",
     "pairwise_dist",
-    "diameter",
-    "prune_net",
     "potential_scores",
-    "loo_potential_scores",
+    "prune_net",
     "weighted_knn_vote",
 ]
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from . import JIT
 
-__all__ = ["n_words", "tail_mask", "pack_columns", "unpack_columns", "popcount_rows"]
+__all__ = ["n_words", "pack_columns", "popcount_rows", "tail_mask", "unpack_columns"]
 
 
 def n_words(m: int) -> int:

@@ -17,7 +17,7 @@ from . import JIT
 from .packing import n_words, pack_columns, tail_mask
 from .threads import use_threads
 
-__all__ = ["PAD", "make_planes", "eval_pixel_and", "word_ops"]
+__all__ = ["PAD", "eval_pixel_and", "make_planes", "word_ops"]
 
 #: rows and columns of zeros added below and right of the image (max shift - 1)
 PAD = 7

@@ -14,7 +14,7 @@ import numpy as np
 from . import JIT
 from .packing import _popcount64, pack_columns
 
-__all__ = ["class_masks", "packed_class_counts", "dense_binary_class_counts", "mutual_info_from_counts"]
+__all__ = ["class_masks", "dense_binary_class_counts", "mutual_info_from_counts", "packed_class_counts"]
 
 
 def class_masks(codes: np.ndarray, n_classes: int) -> np.ndarray:

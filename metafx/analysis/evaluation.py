@@ -10,7 +10,7 @@ from ..core.exceptions import ValidationError
 from ..learn.classifier import FeatureClassifier
 from ..loop.result import SearchResult
 
-__all__ = ["holdout_error", "FeatureClassifier"]
+__all__ = ["FeatureClassifier", "holdout_error"]
 
 
 def holdout_error(result: SearchResult, X_train: np.ndarray, y_train: np.ndarray, X_test: np.ndarray,

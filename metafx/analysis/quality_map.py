@@ -22,7 +22,8 @@ location meta-features ``x``, ``y`` and over ``[0, max r]`` for ``r``.
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -37,10 +38,10 @@ from .scoring import score_features
 
 __all__ = [
     "QualityMap",
-    "meta_feature_matrix",
-    "measure_qualities",
-    "smooth_qualities",
     "default_domain",
+    "measure_qualities",
+    "meta_feature_matrix",
+    "smooth_qualities",
 ]
 
 #: a meta-feature selection: ``None``, a name, a describer, or a sequence of them
@@ -105,7 +106,7 @@ def meta_feature_matrix(family: Any, features: Any = None, meta_features: MetaSp
     if not items:
         raise ValidationError("meta_features=[] selects no meta-feature; pass None for the family's own")
     for item in items:
-        if item is None or isinstance(item, str) and item not in _describer_names():
+        if item is None or (isinstance(item, str) and item not in _describer_names()):
             if own is None:
                 own = {k: np.asarray(v, dtype=np.float64) for k, v in fam.describe(batch).items()}
             cols = list(own) if item is None else [item]
@@ -205,7 +206,7 @@ def default_domain(family: FeatureFamily | None, columns: Sequence[str], M: np.n
     if family is not None:
         try:
             space = family.space()
-        except Exception:  # noqa: BLE001 - a family may need fit() before space(); fall back to the data
+        except Exception:  # a family may need fit() before space(); fall back to the data
             space = None
     out = []
     for j, c in enumerate(columns):

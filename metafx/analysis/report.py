@@ -11,7 +11,7 @@ from ..core.exceptions import MetafxError
 from ..hooks.manager import get_registry
 from ..loop.result import SearchResult, describe_point, portfolio_words, reselect_words
 
-__all__ = ["result_report", "format_report"]
+__all__ = ["format_report", "result_report"]
 
 
 def _summary_of(kind: str, name: str) -> str | None:
@@ -41,7 +41,7 @@ def result_report(result: SearchResult, n_features: int = 10) -> dict[str, Any]:
     why: str | None
     try:
         names: list[str] | None = result.feature_names()
-        family, batch = result.feature_batch()
+        _family, batch = result.feature_batch()
         costs = [float(c) for c in np.asarray(batch.costs, dtype=np.float64)]
     except MetafxError as e:
         names, costs, why = None, [], str(e)

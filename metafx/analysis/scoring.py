@@ -15,7 +15,7 @@ from ..core.exceptions import UnknownComponentError, ValidationError
 from ..hooks.manager import get_registry
 from ..hooks.registry import EVALUATOR_KINDS
 
-__all__ = ["score_features", "select_features", "scorer_names", "selector_names"]
+__all__ = ["score_features", "scorer_names", "select_features", "selector_names"]
 
 
 def scorer_names() -> list[str]:

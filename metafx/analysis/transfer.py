@@ -31,14 +31,15 @@ Example
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from ..core.exceptions import ValidationError
 from .quality_map import QualityMap, _family, _features, measure_qualities, meta_feature_matrix
 
-__all__ = ["source_qualities", "transfer_direct", "transfer_indirect", "transfer_quality", "TRANSFER_METHODS"]
+__all__ = ["TRANSFER_METHODS", "source_qualities", "transfer_direct", "transfer_indirect", "transfer_quality"]
 
 TRANSFER_METHODS = ("direct", "indirect")
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import inspect
 from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Mapping, Protocol, Sequence, TypeVar, Union, runtime_checkable
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
@@ -21,18 +22,18 @@ from .params import validate_params
 from .values import FeatureValues, MetaFeatureSpace, PriorObservation, StepRecord
 
 __all__ = [
-    "Params",
+    "Candidate",
     "Component",
+    "Dataset",
+    "FamilyExport",
     "FeatureBatch",
     "FeatureFamily",
-    "FamilyExport",
-    "MetaFeatureDescriber",
     "FeatureScorer",
-    "SetEvaluator",
     "FeatureSelector",
+    "MetaFeatureDescriber",
+    "Params",
     "SearchEngine",
-    "Candidate",
-    "Dataset",
+    "SetEvaluator",
     "fill_budget",
 ]
 
@@ -442,7 +443,7 @@ class Candidate:
 
 
 #: what :meth:`SearchEngine.ask` returns: one candidate (a point or a :class:`Candidate`) or a sequence of them
-Proposal = Union[Candidate, Mapping[str, Any], Sequence[Union[Candidate, Mapping[str, Any]]]]
+Proposal = Candidate | Mapping[str, Any] | Sequence[Candidate | Mapping[str, Any]]
 
 
 class SearchEngine(Component, ABC):

@@ -32,14 +32,15 @@ its scale (``[0, 1]`` for a threshold up to 1, else ``[0, 255]``); without one
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
 from .exceptions import ValidationError
 
-__all__ = ["InputRule", "binarize_input", "BINARY"]
+__all__ = ["BINARY", "InputRule", "binarize_input"]
 
 
 def binarize_input(X: Any, threshold: float | None, low: float, high: float, name: str,
@@ -63,7 +64,7 @@ def binarize_input(X: Any, threshold: float | None, low: float, high: float, nam
     lo, hi = X.min().item(), X.max().item()
     v = X[on & (X != 1)].flat[0].item()
     if threshold is None:
-        t = "0.5" if X.dtype.kind == "f" and hi <= 1 else ("128" if hi > 16 else str(int(math.ceil(hi / 2))))
+        t = "0.5" if X.dtype.kind == "f" and hi <= 1 else ("128" if hi > 16 else str(math.ceil(hi / 2)))
         raise error(f"{name} is not binary (found value {v!r}; values in [{lo:g}, {hi:g}]); the result was searched "
                     f"on 0/1 images and keeps no threshold: binarize them as its training images were (a pixel is 1 "
                     f"where value >= T, e.g. T = {t})")

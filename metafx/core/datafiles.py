@@ -18,7 +18,7 @@ import numpy as np
 
 from .exceptions import ValidationError
 
-__all__ = ["read_idx", "mnist_dir", "load_mnist", "load_digits_binary", "MNIST_ENV"]
+__all__ = ["MNIST_ENV", "load_digits_binary", "load_mnist", "mnist_dir", "read_idx"]
 
 MNIST_ENV = "METAFX_MNIST_DIR"
 

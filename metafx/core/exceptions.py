@@ -7,11 +7,11 @@ so callers (and the command line) can catch one type and print one clear line.
 from __future__ import annotations
 
 __all__ = [
-    "MetafxError",
-    "ValidationError",
-    "UnknownComponentError",
     "DuplicateComponentError",
+    "MetafxError",
     "StorageError",
+    "UnknownComponentError",
+    "ValidationError",
 ]
 
 

@@ -11,12 +11,20 @@ import contextlib
 import os
 import stat
 import tempfile
-from typing import BinaryIO, Iterator
+from collections.abc import Iterator
+from typing import BinaryIO
 
 from .exceptions import StorageError, ValidationError
 
-__all__ = ["atomic_file", "atomic_write_text", "atomic_write_bytes", "check_output_path", "read_regular_file",
-           "check_regular_file", "physical_memory"]
+__all__ = [
+    "atomic_file",
+    "atomic_write_bytes",
+    "atomic_write_text",
+    "check_output_path",
+    "check_regular_file",
+    "physical_memory",
+    "read_regular_file",
+]
 
 
 def check_output_path(path: str | os.PathLike[str], what: str = "out") -> str:

@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -36,16 +37,16 @@ from .exceptions import ValidationError
 
 __all__ = [
     "Constraint",
+    "HasMethods",
+    "InstanceOf",
     "Interval",
     "Options",
-    "InstanceOf",
-    "HasMethods",
     "Satisfies",
-    "make_constraint",
     "check_value",
     "declared_constraints",
-    "validate_params",
     "invalid_values",
+    "make_constraint",
+    "validate_params",
 ]
 
 

@@ -27,17 +27,29 @@ import math
 import os
 import zipfile
 import zlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence, cast
+from typing import Any, cast
 
 import numpy as np
 
 from .exceptions import ValidationError
 from .files import atomic_file, check_regular_file, physical_memory
 
-__all__ = ["DataFile", "read_data", "read_labels", "binarize", "auto_threshold", "write_features",
-           "looks_like_path", "IMAGE_SUFFIXES", "TABLE_SUFFIXES", "ARRAY_SUFFIXES", "FEATURE_SUFFIXES"]
+__all__ = [
+    "ARRAY_SUFFIXES",
+    "FEATURE_SUFFIXES",
+    "IMAGE_SUFFIXES",
+    "TABLE_SUFFIXES",
+    "DataFile",
+    "auto_threshold",
+    "binarize",
+    "looks_like_path",
+    "read_data",
+    "read_labels",
+    "write_features",
+]
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".tiff", ".pgm", ".ppm", ".pbm", ".webp")
 #: a table's numeric target with more distinct values is described as a target, not as classes (the tabular

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any, Literal, Sequence, cast, overload
+from collections.abc import Sequence
+from typing import Any, Literal, cast, overload
 
 import numpy as np
 
@@ -18,19 +19,19 @@ from .exceptions import ValidationError
 from .values import FeatureValues
 
 __all__ = [
-    "not_binary_message",
-    "check_int",
-    "check_number",
-    "check_choice",
-    "check_seed",
-    "check_n_jobs",
-    "check_labels",
-    "check_label_types",
-    "check_regression_target",
-    "check_xy",
-    "check_costs",
     "check_binary_images",
+    "check_choice",
+    "check_costs",
+    "check_int",
+    "check_label_types",
+    "check_labels",
+    "check_n_jobs",
+    "check_number",
+    "check_regression_target",
+    "check_seed",
     "check_table",
+    "check_xy",
+    "not_binary_message",
     "split_indices",
 ]
 
@@ -189,7 +190,7 @@ def check_binary_images(
                               + (TABLE_HINT if flat else ""))
     if X.ndim == 2:
         if image_shape is None:
-            side = int(round(np.sqrt(X.shape[1])))
+            side = round(np.sqrt(X.shape[1]))
             if side * side != X.shape[1]:
                 raise ValidationError(
                     f"{name} has shape {X.shape}: flat images of {X.shape[1]} pixels are not square; "

@@ -4,8 +4,9 @@ and search steps."""
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Mapping, Sequence, cast
+from typing import Any, cast
 
 import numpy as np
 
@@ -13,10 +14,10 @@ from .exceptions import ValidationError
 
 __all__ = [
     "Dimension",
-    "MetaFeatureSpace",
     "FeatureValues",
-    "StepRecord",
+    "MetaFeatureSpace",
     "PriorObservation",
+    "StepRecord",
 ]
 
 
@@ -120,7 +121,7 @@ class Dimension:
             return value if value in self.choices else self.start
         low, high = self._bounds
         v = min(max(float(value), low), high)
-        return int(round(v)) if self.kind == "int" else v
+        return round(v) if self.kind == "int" else v
 
     def check(self, value: Any) -> Any:
         """Validate one value (a clear error when outside the range or not a choice)."""
@@ -148,7 +149,7 @@ class Dimension:
         if self.kind == "int":
             if abs(v - round(v)) > 1e-9:
                 raise ValidationError(f"meta-feature {self.name}={value!r} must be an integer")
-            return int(round(v))
+            return round(v)
         return v
 
     @property
@@ -173,7 +174,7 @@ class Dimension:
             others = [c for c in self.choices if c != value]
             return others[int(rng.integers(len(others)))] if others else value
         if self.kind == "int":
-            s = max(1, int(round(self.step)))
+            s = max(1, round(self.step))
             return self.clip(value + int(rng.integers(-s, s + 1)))
         return self.clip(value + float(rng.normal(0.0, self.step)))
 
@@ -207,7 +208,7 @@ class Dimension:
             k = len(self.choices)
             return (code + rng.integers(1, k, size=n)) % k if k > 1 else np.full(n, float(code))
         if self.kind == "int":
-            s = max(1, int(round(self.step)))
+            s = max(1, round(self.step))
             return cast("np.ndarray", np.rint(np.clip(code + rng.integers(-s, s + 1, size=n), *self._bounds)))
         return np.clip(code + rng.normal(0.0, self.step, size=n), *self._bounds)
 

@@ -6,7 +6,8 @@ Both return the same :class:`~metafx.SearchResult` as ``mufasa``.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -60,7 +61,7 @@ class RandomSearch(SearchEngine):
     def __init__(self, mode: str = "point") -> None:
         self.mode = mode
 
-    _parameter_constraints = {"mode": [Options(_MODES)]}
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {"mode": [Options(_MODES)]}
 
     @classmethod
     def bound_obstacle(cls, metadata: Mapping[str, Any]) -> str:
@@ -152,7 +153,7 @@ class RankedBaseline(SearchEngine):
         self.max_memory_mb = max_memory_mb
         self.unique = unique
 
-    _parameter_constraints = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         "pool_factor": [Interval("real", 1, None)],
         "scorer": [str],
         "normalize": ["boolean"],

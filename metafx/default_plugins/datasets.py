@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -26,7 +26,7 @@ class DigitsDataset(Dataset):
         self.threshold = threshold
 
     #: ``None``: the grey levels 0-16 as they are
-    _parameter_constraints = {"threshold": [Interval("real", 0, 16, closed="right"), None]}
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {"threshold": [Interval("real", 0, 16, closed="right"), None]}
 
     def load(self) -> tuple[np.ndarray, np.ndarray]:
         return load_digits_binary(self.threshold)
@@ -47,7 +47,7 @@ class MnistDataset(Dataset):
         self.threshold = threshold
 
     #: ``threshold=None``: the grey levels 0-255 as they are
-    _parameter_constraints = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         "data_dir": [InstanceOf((str, os.PathLike), "a directory (str or path)"), None],
         "part": [Options("t10k", "train")],
         "threshold": [Interval("real", 0, 255, closed="right"), None],

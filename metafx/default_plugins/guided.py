@@ -66,7 +66,8 @@ comes from generators seeded by ``(seed, j, ...)``: the search is a function of 
 from __future__ import annotations
 
 import functools
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -218,7 +219,7 @@ class GuidedSearch(SearchEngine):
         self.pool_rows = pool_rows
         self.prior_features = prior_features
 
-    _parameter_constraints = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         "n_init": [Interval("int", 1, None)],
         "portfolio_every": [Interval("int", 0, None)],
         "portfolio_sizes": [Satisfies(_portfolio_sizes_ok, "a non-empty list of integers >= 2 (how many of the "
@@ -580,7 +581,7 @@ def _stratified_rows(y: np.ndarray, n: int, seed: int) -> np.ndarray:
     """``n`` row indices (sorted), each class in its share of the rows (at least one row of each), drawn by a
     generator of the search's seed alone."""
     rng = np.random.default_rng([int(seed), 0x706F6F6C])  # "pool": a stream of its own
-    classes, codes = np.unique(y, return_inverse=True)
+    _classes, codes = np.unique(y, return_inverse=True)
     take = np.maximum(1, np.round(n * np.bincount(codes) / len(y)).astype(np.intp))
     rows = [rng.choice(np.flatnonzero(codes == c), size=min(int(k), int((codes == c).sum())), replace=False)
             for c, k in enumerate(take)]

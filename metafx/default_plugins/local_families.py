@@ -35,7 +35,8 @@ feature's inputs (for a 4-wide window drawn at ``x`` it averages ``x + 0.5``).
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -45,7 +46,7 @@ from ..core.values import Dimension, MetaFeatureSpace
 from ..hooks.spec import hookimpl
 from .pixel_families import MAX_INPUTS, MAX_SHIFT, PixelAndBatch, PixelAndFamily, pixel_and_cost
 
-__all__ = ["PixelAndLocalFamily", "LOCAL_META_FEATURES"]
+__all__ = ["LOCAL_META_FEATURES", "PixelAndLocalFamily"]
 
 #: meta-features of ``pixel-and-local``, in space order
 LOCAL_META_FEATURES = ("numInputs", "percentPos", "shiftInvLen", "scatter", "x", "y")
@@ -98,7 +99,7 @@ class PixelAndLocalFamily(PixelAndFamily):
         self.randomize = randomize
 
     #: the parameters of this family (``image_shape`` and ``scatter_tol``: as its base ``pixel-and`` declares them)
-    _parameter_constraints = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         "window_size": [Interval("int", 1, None)],
         "scatter": [Interval("real", 0, 3.5), None],
         "randomize": [InstanceOf(str, "a meta-feature name"), "array-like"],

@@ -31,7 +31,8 @@ scores, records, journals and resumes.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from ..core.base import SearchEngine
 from ..core.params import Interval
@@ -73,7 +74,7 @@ class Mufasa(SearchEngine):
         self.start = start
         self.n_candidates = n_candidates
 
-    _parameter_constraints = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         "start": ["dict", None],
         "n_candidates": [Interval("int", 1, None)],
     }

@@ -32,7 +32,8 @@ import importlib.util
 import math
 import threading
 import warnings
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
 
 import numpy as np
 import optuna
@@ -45,7 +46,7 @@ from ..hooks.spec import hookimpl
 from ..loop.checks import check_call_types
 from ..storage.study import distributions, params_of, point_of, quiet_optuna
 
-__all__ = ["OptunaEngine", "SAMPLERS", "trial_seed"]
+__all__ = ["SAMPLERS", "OptunaEngine", "trial_seed"]
 
 SAMPLERS = ("tpe", "cmaes", "gp", "random", "qmc")
 _REQUIRES = {"cmaes": ("cmaes", "pip install cmaes"), "gp": ("torch", "pip install torch")}
@@ -189,7 +190,7 @@ class OptunaEngine(SearchEngine):
         self.sampler = sampler
         self.sampler_params = sampler_params
 
-    _parameter_constraints = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         "sampler": [Options(SAMPLERS)],
         "sampler_params": [InstanceOf(Mapping, "a dict of sampler arguments"), None],
     }

@@ -32,8 +32,9 @@ make drawing much slower).  Features are drawn until the budget is used up.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -47,7 +48,7 @@ from ..core.validation import check_binary_images
 from ..core.values import Dimension, FeatureValues, MetaFeatureSpace
 from .pixel_export import pixel_c, pixel_numpy
 
-__all__ = ["PixelAndFamily", "PixelsFamily", "PixelAndBatch", "PixelBatch", "LocationDescriber", "RadiusDescriber"]
+__all__ = ["LocationDescriber", "PixelAndBatch", "PixelAndFamily", "PixelBatch", "PixelsFamily", "RadiusDescriber"]
 
 MAX_INPUTS = 8
 MAX_SHIFT = 8
@@ -133,7 +134,7 @@ class _ImageFamily(FeatureFamily):
     data_kind = "binary-image"
     image_shape: Sequence[int] | None  # a constructor parameter of every image family
 
-    _parameter_constraints = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         "image_shape": [Satisfies(lambda v: _ints_at_least(v, 2, 1), "(H, W): two integers >= 1",
                                   invalid=[(0, 5), (28,), "ab", (2.5, 3)]), None],
     }
@@ -206,7 +207,7 @@ class PixelAndFamily(_ImageFamily):
         self.window = window
         self.location_prior = location_prior
 
-    _parameter_constraints = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         "scatter_tol": [Interval("real", 0, None, closed="neither")],
         "window": [Satisfies(lambda v: _ints_at_least(v, 4, 0), "(row0, row1, col0, col1): four integers >= 0",
                              invalid=[(0, 1, 2), (0, 1, 2, 3.5), (-1, 2, 0, 2), "abcd"]), None],
@@ -481,7 +482,7 @@ class PixelsFamily(_ImageFamily):
         self.image_shape = image_shape
         self.radius = radius
 
-    _parameter_constraints = {"radius": [Interval("real", 0, None, closed="neither")]}
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {"radius": [Interval("real", 0, None, closed="neither")]}
 
     def space(self) -> MetaFeatureSpace:
         h, w = self._need_shape()
@@ -530,7 +531,7 @@ class PixelsFamily(_ImageFamily):
         return np.stack([batch.rows, batch.cols], axis=1).astype(np.float64)
 
     def to_json(self, batch: PixelBatch) -> list[dict[str, Any]]:
-        return [{"family": self.name, "row": int(r), "col": int(c)} for r, c in zip(batch.rows, batch.cols)]
+        return [{"family": self.name, "row": int(r), "col": int(c)} for r, c in zip(batch.rows, batch.cols, strict=True)]
 
     def from_json(self, specs: Sequence[Mapping[str, Any]]) -> PixelBatch:
         h, w = self._need_shape()
@@ -547,7 +548,7 @@ class PixelsFamily(_ImageFamily):
         return PixelBatch(rows.astype(np.int16), cols.astype(np.int16))
 
     def feature_names(self, batch: PixelBatch) -> list[str]:
-        return [f"p[{r},{c}]" for r, c in zip(batch.rows, batch.cols)]
+        return [f"p[{r},{c}]" for r, c in zip(batch.rows, batch.cols, strict=True)]
 
 
 class LocationDescriber(MetaFeatureDescriber):

@@ -11,7 +11,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -24,7 +25,7 @@ from ..core.validation import check_xy
 from ..learn.arrays import UTILITIES, dense_float, encode_labels, utility_code
 from ..loop.components import make_component
 
-__all__ = ["TopN", "GFlip", "GFlipStable", "rank_scores"]
+__all__ = ["GFlip", "GFlipStable", "TopN", "rank_scores"]
 
 
 def rank_scores(scores: np.ndarray) -> np.ndarray:
@@ -62,7 +63,7 @@ class TopN(FeatureSelector):
         self.n = n
         self.scorer_params = scorer_params
 
-    _parameter_constraints = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         "scorer": [InstanceOf(str, "a scorer name"), InstanceOf(FeatureScorer, "a FeatureScorer")],
         "n": [Interval("int", 0, None), None],
         "scorer_params": [InstanceOf(Mapping, "a dict of scorer parameters"), None],
@@ -148,7 +149,7 @@ class GFlip(FeatureSelector):
         self.max_passes = max_passes
         self.random_state = random_state
 
-    _parameter_constraints = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         "utility": [Options(UTILITIES)],
         "beta": [Interval("real", 0, None, closed="neither")],
         "max_passes": [Interval("int", 1, None)],
@@ -253,7 +254,7 @@ class GFlipStable(FeatureSelector):
         self.threshold = threshold
         self.random_state = random_state
 
-    _parameter_constraints = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         **{k: GFlip._parameter_constraints[k] for k in ("utility", "beta", "max_passes", "random_state")},
         "n_subsamples": [Interval("int", 1, None)],
         "subsample": [Interval("real", 0, 1, closed="right")],
@@ -268,7 +269,7 @@ class GFlipStable(FeatureSelector):
         size = max(2, int(round(self.subsample * m))) if m >= 2 else m
         rng = np.random.default_rng(self.random_state)
         counts = np.zeros(n)
-        for r in range(self.n_subsamples):
+        for _r in range(self.n_subsamples):
             idx = np.sort(rng.permutation(m)[:size])
             seed = int(rng.integers(0, 2**31 - 1))
             g = GFlip(utility=self.utility, beta=self.beta, max_passes=self.max_passes, random_state=seed)

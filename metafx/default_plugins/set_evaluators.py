@@ -15,7 +15,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -29,8 +30,17 @@ from ..learn.arrays import UTILITIES, binary_rows, dense_float, encode_labels, u
 from ..learn.neighbors import CLASSIFIERS, make_classifier, resolve_sigma
 from ..learn.svm import majority_accuracy, stratified_folds
 
-__all__ = ["CVNearestNeighbor", "CVCondensed1NN", "CVAdaptiveNN", "CVPotential", "LOO1NN", "MarginEvaluator",
-           "PotentialMargin", "loo_nn_correct", "normalized_potential_margins"]
+__all__ = [
+    "LOO1NN",
+    "CVAdaptiveNN",
+    "CVCondensed1NN",
+    "CVNearestNeighbor",
+    "CVPotential",
+    "MarginEvaluator",
+    "PotentialMargin",
+    "loo_nn_correct",
+    "normalized_potential_margins",
+]
 
 
 class CVNearestNeighbor(SetEvaluator):
@@ -77,7 +87,7 @@ class CVNearestNeighbor(SetEvaluator):
         rule = {"1nn": "1-NN"}.get(self.classifier, self.classifier)
         return f"CV accuracy, {self.n_splits}-fold {rule}"
 
-    _parameter_constraints = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         "n_splits": [Interval("int", 2, None)],
         "classifier": [Options(tuple(CLASSIFIERS))],
         "classifier_params": ["dict", None],
@@ -225,7 +235,7 @@ class MarginEvaluator(SetEvaluator):
         self.beta = beta
         self.average = average
 
-    _parameter_constraints = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         "utility": [Options(UTILITIES)],
         "beta": [Interval("real", 0, None, closed="neither")],
         "average": ["boolean"],
@@ -300,7 +310,7 @@ class PotentialMargin(SetEvaluator):
     def __init__(self, sigma: float | None = None) -> None:
         self.sigma = sigma
 
-    _parameter_constraints = {"sigma": [Interval("real", 0, None, closed="neither"), None]}
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {"sigma": [Interval("real", 0, None, closed="neither"), None]}
 
     def evaluate(self, X, y, *, random_state=None) -> float:
         self.check_params()

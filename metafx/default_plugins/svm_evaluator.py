@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from typing import Any, ClassVar
 
 import numpy as np
 import sklearn
@@ -88,7 +89,7 @@ class CVLinearSVM(SetEvaluator):
         self.max_iter = max_iter
         self.tol = tol
 
-    _parameter_constraints = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         "n_splits": [Interval("int", 2, None)],
         "C": [Interval("real", 0, None, closed="neither")],
         "max_iter": [Interval("int", 1, None)],

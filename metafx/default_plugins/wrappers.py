@@ -14,7 +14,7 @@ See ``docs/evaluators.md`` for the choices made where the texts are silent.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -130,7 +130,7 @@ class _WrapperBase(FeatureSelector):
         self.tol = tol
         self.random_state = random_state
 
-    _parameter_constraints = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         "n_features_to_select": [Interval("int", 1, None), None],
         "criterion": [Options(_CRITERIA)],
         "k": [Interval("int", 1, None)],
@@ -241,7 +241,7 @@ class ForwardSelection(_WrapperBase):
                 if crit.uses_D:
                     e = crit.of_D(D + column_sqdiff(Xd[:, f]))
                 else:
-                    e = crit.of_set(chosen + [f])
+                    e = crit.of_set([*chosen, f])
                 if e > best_e:
                     best_f, best_e = f, e
             if self.n_features_to_select is None and not best_e > cur + self.tol:
@@ -295,7 +295,7 @@ class BackwardElimination(_WrapperBase):
 
     def select(self, X, y) -> np.ndarray:
         Xd, crit = self._setup(X, y)
-        m, n = Xd.shape
+        _m, n = Xd.shape
         target = 0 if self.n_features_to_select is None else min(int(self.n_features_to_select), n)
         inside = np.ones(n, dtype=bool)
         D = sq_distances(Xd) if crit.uses_D else None

@@ -19,11 +19,11 @@ from .registry import Register, Registry
 
 __all__ = [
     "BUILTIN_PLUGINS",
+    "ENTRY_POINT_GROUP",
     "get_plugin_manager",
     "get_registry",
     "register_plugin",
     "unregister_plugin",
-    "ENTRY_POINT_GROUP",
 ]
 
 ENTRY_POINT_GROUP = "metafx"

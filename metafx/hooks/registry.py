@@ -16,14 +16,23 @@ up under a role (:meth:`Registry.evaluator` finds one of any role).
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Generic, Iterator, Literal, TypeVar, overload
+from typing import Any, Generic, Literal, TypeVar, overload
 
 from ..core import base
 from ..core.exceptions import DuplicateComponentError, UnknownComponentError, ValidationError
 
-__all__ = ["Registry", "Registration", "Register", "KINDS", "EVALUATOR_KINDS", "EVALUATOR", "evaluator_kind",
-           "expected_base"]
+__all__ = [
+    "EVALUATOR",
+    "EVALUATOR_KINDS",
+    "KINDS",
+    "Register",
+    "Registration",
+    "Registry",
+    "evaluator_kind",
+    "expected_base",
+]
 
 C = TypeVar("C", bound=type)
 

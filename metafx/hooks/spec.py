@@ -33,17 +33,17 @@ hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
 
 
 @hookspec
-def metafx_register_families(register: "Register[Any]") -> None:
+def metafx_register_families(register: Register[Any]) -> None:
     """Register :class:`metafx.plugin.FeatureFamily` subclasses."""
 
 
 @hookspec
-def metafx_register_describers(register: "Register[Any]") -> None:
+def metafx_register_describers(register: Register[Any]) -> None:
     """Register :class:`metafx.plugin.MetaFeatureDescriber` subclasses."""
 
 
 @hookspec
-def metafx_register_evaluators(register: "Register[Any]") -> None:
+def metafx_register_evaluators(register: Register[Any]) -> None:
     """Register quality evaluators, of three roles.
 
     Accepted bases, each filed under its own component kind:
@@ -55,12 +55,12 @@ def metafx_register_evaluators(register: "Register[Any]") -> None:
 
 
 @hookspec
-def metafx_register_search_engines(register: "Register[Any]") -> None:
+def metafx_register_search_engines(register: Register[Any]) -> None:
     """Register :class:`metafx.plugin.SearchEngine` subclasses."""
 
 
 @hookspec
-def metafx_register_datasets(register: "Register[Any]") -> None:
+def metafx_register_datasets(register: Register[Any]) -> None:
     """Register :class:`metafx.plugin.Dataset` subclasses (named loaders)."""
 
 

@@ -8,7 +8,7 @@ from .._kernels.packing import pack_columns
 from ..core.validation import check_choice
 from ..core.values import FeatureValues
 
-__all__ = ["encode_labels", "dense_float", "UTILITIES", "utility_code", "binary_rows"]
+__all__ = ["UTILITIES", "binary_rows", "dense_float", "encode_labels", "utility_code"]
 
 #: utility functions of the margin evaluation function (thesis section 3.4)
 UTILITIES = ("linear", "zero-one", "sigmoid")

@@ -45,8 +45,9 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -56,21 +57,21 @@ from ..core.params import Interval, Satisfies, check_value
 __all__ = [
     "Bound",
     "GaussianFeatureCount",
-    "margin_bound",
-    "g_mufasa",
-    "mufasa_bound",
-    "search_bound_obstacle",
-    "direct_selection_term",
-    "nn_selection_bound",
-    "log2_selection_class_size",
-    "vc_joint",
-    "vc_meta_selection",
-    "vc_direct_selection",
     "compression_bound",
     "condensed_nn_bound",
+    "direct_selection_term",
+    "g_mufasa",
     "gaussian_margin_f",
-    "optimal_n_features",
+    "log2_selection_class_size",
+    "margin_bound",
+    "mufasa_bound",
+    "nn_selection_bound",
     "normal_cdf",
+    "optimal_n_features",
+    "search_bound_obstacle",
+    "vc_direct_selection",
+    "vc_joint",
+    "vc_meta_selection",
 ]
 
 
@@ -541,7 +542,7 @@ def condensed_nn_bound(n: int, gamma: float, ddim: float, delta: float, eps: flo
         return Bound("Corollary 1 (condensed nearest neighbour)", eps_v, math.inf,
                      {"n": float(n_i), "l": math.exp(min(log_l, 700.0))})
     ell = math.exp(log_l)
-    base = compression_bound(n_i, max(1, int(math.ceil(ell - 1e-9))), delta, eps, consistent=False)
+    base = compression_bound(n_i, max(1, math.ceil(ell - 1e-9)), delta, eps, consistent=False)
     terms = dict(base.terms)
     terms["l"] = float(round(ell, 9))
     return Bound("Corollary 1 (condensed nearest neighbour)", base.train_error, base.gap, terms)

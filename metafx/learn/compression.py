@@ -54,17 +54,17 @@ from .bounds import compression_bound, condensed_nn_bound
 
 __all__ = [
     "METRICS",
+    "DoublingEstimate",
+    "SRMResult",
+    "condense",
+    "doubling_dimension",
     "gamma_net",
     "is_gamma_net",
-    "DoublingEstimate",
-    "doubling_dimension",
-    "sample_margin",
-    "condense",
-    "nn_predict",
     "min_vertex_cover",
-    "witness",
-    "SRMResult",
+    "nn_predict",
+    "sample_margin",
     "srm_search",
+    "witness",
 ]
 
 METRICS = ("l1", "l2")

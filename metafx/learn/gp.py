@@ -13,7 +13,7 @@ import numpy as np
 from scipy.linalg import solve_triangular
 from scipy.special import ndtr
 
-__all__ = ["expected_improvement", "gp_posterior", "gp_posterior_tasks", "TARGET"]
+__all__ = ["TARGET", "expected_improvement", "gp_posterior", "gp_posterior_tasks"]
 
 _LENGTHS = (0.1, 0.2, 0.35, 0.6, 1.0)
 _NOISES = (0.01, 0.1, 0.3, 0.6)

@@ -42,13 +42,13 @@ from ..core.validation import check_choice, check_int, check_number, check_xy
 from .arrays import dense_float, encode_labels
 
 __all__ = [
-    "NearestNeighbor1",
-    "CondensedNearestNeighbor",
-    "AdaptiveNearestNeighbor",
-    "PotentialFunctionClassifier",
-    "mean_pairwise_sqdist",
-    "make_classifier",
     "CLASSIFIERS",
+    "AdaptiveNearestNeighbor",
+    "CondensedNearestNeighbor",
+    "NearestNeighbor1",
+    "PotentialFunctionClassifier",
+    "make_classifier",
+    "mean_pairwise_sqdist",
 ]
 
 

@@ -37,7 +37,8 @@ True
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -49,12 +50,12 @@ from .bounds import Bound, _num, _pos_int, _prob
 __all__ = [
     "KERNELS",
     "gaussian_potential",
-    "sinc_potential",
-    "potential_gap",
-    "pfr_loo_margins",
     "pfr_bayes_bound",
+    "pfr_loo_margins",
     "pfr_margin_bound",
     "pfr_margin_bound_from_margins",
+    "potential_gap",
+    "sinc_potential",
 ]
 
 #: point potential functions known here and the interval holding their values

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["weighted_rbf", "weighted_pair_sums", "simplex_qp", "hard_margin_dual", "r2w2_value_and_grad"]
+__all__ = ["hard_margin_dual", "r2w2_value_and_grad", "simplex_qp", "weighted_pair_sums", "weighted_rbf"]
 
 
 def weighted_rbf(X: np.ndarray, s2: np.ndarray, gamma: float) -> np.ndarray:

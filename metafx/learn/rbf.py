@@ -13,7 +13,8 @@ This module imports scikit-learn; ``import metafx`` does not load it.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
@@ -115,7 +116,7 @@ class RBFGridRegressor(RegressorMixin, BaseEstimator):
         if X.shape[1] != len(self.centres_):
             raise ValidationError(f"X has {X.shape[1]} meta-features; the regressor was fitted on {len(self.centres_)}")
         out = np.ones((X.shape[0], 1))
-        for d, (c, s) in enumerate(zip(self.centres_, self.std_)):
+        for d, (c, s) in enumerate(zip(self.centres_, self.std_, strict=True)):
             resp = np.exp(-((X[:, d : d + 1] - c[None, :]) ** 2) / (2.0 * s * s))
             out = (out[:, :, None] * resp[:, None, :]).reshape(X.shape[0], -1)
         return out

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["soft_knn_loo", "soft_knn_criterion", "column_sqdiff", "sq_distances"]
+__all__ = ["column_sqdiff", "soft_knn_criterion", "soft_knn_loo", "sq_distances"]
 
 
 def soft_knn_loo(D: np.ndarray, g: np.ndarray, k: int, beta: float) -> np.ndarray:

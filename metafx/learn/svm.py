@@ -7,7 +7,8 @@ from __future__ import annotations
 import hashlib
 import threading
 import warnings
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -22,8 +23,25 @@ from .._kernels.packing import popcount_rows, tail_mask
 from ..core.exceptions import ValidationError
 from ..core.values import FeatureValues
 
-__all__ = ["fit_linear_svm", "DuplicateMerger", "DEFAULT_CS", "as_values", "merge_matrix", "design_matrix",
-           "grouped_design", "grouped_bits", "rows_design", "complement_dense", "complement_share", "linear_svc", "LiblinearOvR", "stratified_folds", "stratified_subset", "majority_accuracy", "SPARSE_BELOW"]
+__all__ = [
+    "DEFAULT_CS",
+    "SPARSE_BELOW",
+    "DuplicateMerger",
+    "LiblinearOvR",
+    "as_values",
+    "complement_dense",
+    "complement_share",
+    "design_matrix",
+    "fit_linear_svm",
+    "grouped_bits",
+    "grouped_design",
+    "linear_svc",
+    "majority_accuracy",
+    "merge_matrix",
+    "rows_design",
+    "stratified_folds",
+    "stratified_subset",
+]
 
 #: designs with fewer nonzero entries than this share go to liblinear's dual solver (see :func:`linear_svc`)
 SPARSE_BELOW = 0.3
@@ -296,7 +314,7 @@ def fit_linear_svm(X: Any, y: np.ndarray, C: float | str = "cv", Cs: Sequence[fl
                    n_splits: int = 3, random_state: int = 0, merge_duplicates: bool = True) -> Pipeline:
     """A fitted pipeline (duplicate merger, ``LinearSVC``); with ``C="cv"`` the SVM's ``C``
     is the best of ``Cs`` by stratified k-fold CV on ``(X, y)``.  ``pipeline[-1].C`` is the ``C`` used."""
-    if isinstance(C, str) and C != "cv" or not isinstance(C, str) and not C > 0:
+    if (isinstance(C, str) and C != "cv") or (not isinstance(C, str) and not C > 0):
         raise ValidationError(f"C={C!r} must be a positive number or 'cv'")
     merger = DuplicateMerger().fit(X) if merge_duplicates else None
     M = merger.transform(X) if merger is not None else _matrix(X)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import secrets
-from typing import Any, Callable, Mapping, NamedTuple, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple
 
 from ..core.base import FeatureFamily, SearchEngine, SetEvaluator
 from ..core.exceptions import ValidationError
@@ -15,8 +16,15 @@ from .loop import prior_observations, run_search, warm_start_points
 from .problem import SearchProblem
 from .result import SearchResult
 
-__all__ = ["search", "resolve_seed", "resolve_budget", "check_warm_start", "DEFAULT_BUDGET", "DEFAULT_STEPS",
-           "DEFAULT_ENGINE"]
+__all__ = [
+    "DEFAULT_BUDGET",
+    "DEFAULT_ENGINE",
+    "DEFAULT_STEPS",
+    "check_warm_start",
+    "resolve_budget",
+    "resolve_seed",
+    "search",
+]
 
 #: the budget of a search with ``budget="auto"`` when the family has no rule of its own
 #: (image families: a budget per pixel, see :meth:`metafx.plugin.FeatureFamily.default_budget`)

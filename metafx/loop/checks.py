@@ -11,13 +11,20 @@ import inspect
 import math
 import numbers
 import os
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ..core.exceptions import StorageError, ValidationError
 from ..core.validation import MAX_SEED
 
-__all__ = ["check_fixed", "check_spec_fields", "data_record", "check_call_types",
-           "check_numba_threads", "MAX_FEATURES_PER_SAMPLE"]
+__all__ = [
+    "MAX_FEATURES_PER_SAMPLE",
+    "check_call_types",
+    "check_fixed",
+    "check_numba_threads",
+    "check_spec_fields",
+    "data_record",
+]
 
 #: most features per training sample a budget may allow (``budget / min_cost / n_samples``): beyond it the
 #: final linear fit on a dense ``n_samples x n_features`` design runs for many minutes to hours

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, cast
+from collections.abc import Mapping
+from typing import Any, cast
 
 import numpy as np
 
@@ -11,7 +12,7 @@ from ..core.exceptions import ValidationError
 from ..hooks.manager import get_registry
 from ..hooks.registry import EVALUATOR, EVALUATOR_KINDS, evaluator_kind, expected_base
 
-__all__ = ["make_component", "load_dataset", "role_of", "ROLES"]
+__all__ = ["ROLES", "load_dataset", "make_component", "role_of"]
 
 
 def make_component(kind: str, spec: Any, params: Mapping[str, Any] | None = None, *,

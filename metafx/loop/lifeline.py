@@ -26,7 +26,7 @@ import joblib.parallel
 
 from ..storage.study import host_id
 
-__all__ = ["watch_parent", "parent_id", "pool_config", "INTERVAL"]
+__all__ = ["INTERVAL", "parent_id", "pool_config", "watch_parent"]
 
 #: seconds between two looks at the parent
 INTERVAL = 0.5

@@ -12,11 +12,12 @@ from __future__ import annotations
 import contextlib
 import logging
 import sys
-from typing import TYPE_CHECKING, Iterator, TextIO, cast
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, TextIO, cast
 
 from ..core.exceptions import ValidationError
 
-__all__ = ["set_log_level", "log_level", "verbosity", "LOG_LEVELS", "auto_progress"]
+__all__ = ["LOG_LEVELS", "auto_progress", "log_level", "set_log_level", "verbosity"]
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _FORMAT = "[metafx %(asctime)s] %(message)s"

@@ -18,8 +18,9 @@ import math
 import os
 import sys
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -33,8 +34,18 @@ from .parallel import EvaluationPool
 from .problem import Evaluation, SearchProblem, draw_or_empty, problem_signature, step_rng
 from .result import SearchResult
 
-__all__ = ["run_search", "search_signature", "reselect_seed", "warm_start_points", "prior_observations", "SearchState", "Progress", "SearchInterrupted",
-           "DRAW_KEY", "logger"]
+__all__ = [
+    "DRAW_KEY",
+    "Progress",
+    "SearchInterrupted",
+    "SearchState",
+    "logger",
+    "prior_observations",
+    "reselect_seed",
+    "run_search",
+    "search_signature",
+    "warm_start_points",
+]
 
 logger = logging.getLogger("metafx")
 

@@ -14,7 +14,8 @@ their parent.  ``joblib.parallel_config(backend=...)`` chooses another backend
 from __future__ import annotations
 
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import joblib
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import hashlib
 import math
 import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -21,8 +22,16 @@ from .checks import MAX_FEATURES_PER_SAMPLE, check_fixed
 from .components import make_component
 from .result import SearchResult, plugin_provenance
 
-__all__ = ["SearchProblem", "Evaluation", "step_rng", "draw_or_empty", "draw_random_fixed", "summary_point",
-           "problem_signature", "data_fingerprint"]
+__all__ = [
+    "Evaluation",
+    "SearchProblem",
+    "data_fingerprint",
+    "draw_or_empty",
+    "draw_random_fixed",
+    "problem_signature",
+    "step_rng",
+    "summary_point",
+]
 
 
 def step_rng(seed: int, *keys: int) -> np.random.Generator:

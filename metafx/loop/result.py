@@ -6,8 +6,9 @@ import importlib
 import json
 import math
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping, cast
+from typing import Any, cast
 
 import numpy as np
 
@@ -20,7 +21,7 @@ from ..hooks.registry import EVALUATOR_KINDS
 from ..learn import bounds
 from .result_json import FORMAT_VERSION, checksum, result_from_dict, strict
 
-__all__ = ["SearchResult", "FORMAT_VERSION"]
+__all__ = ["FORMAT_VERSION", "SearchResult"]
 
 #: the largest result file read (bytes); a result of a million features takes about 100 MB
 MAX_RESULT_BYTES = 1 << 28

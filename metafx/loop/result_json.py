@@ -10,7 +10,8 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from typing import Any, Mapping, cast
+from collections.abc import Mapping
+from typing import Any, cast
 
 from ..core.binarization import InputRule
 from ..core.exceptions import MetafxError, UnknownComponentError, ValidationError
@@ -106,7 +107,7 @@ def _check_fields(d: dict[str, Any]) -> None:
         if name in d:
             need(isinstance(d[name], dict), name, "a JSON object")
     need(_finite(d["budget"]) and d["budget"] > 0, "budget", "a finite number > 0")
-    need(d["seed"] is None or _is_int(d["seed"]) and 0 <= d["seed"] < 2**63, "seed", "null or an integer in [0, 2**63)")
+    need(d["seed"] is None or (_is_int(d["seed"]) and 0 <= d["seed"] < 2**63), "seed", "null or an integer in [0, 2**63)")
     if d["best_quality"] is None:  # strict JSON's -inf: no step found anything
         d["best_quality"] = -math.inf
     need(_is_num(d["best_quality"]) and not math.isnan(d["best_quality"]) and d["best_quality"] != math.inf,

@@ -10,7 +10,8 @@ the optuna study store (:mod:`metafx.storage.study`), the optuna storages a ``st
 from __future__ import annotations
 
 import os
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..core.exceptions import ValidationError
 from .backends import describe_storage_forms

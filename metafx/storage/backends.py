@@ -42,7 +42,8 @@ import re
 import sqlite3
 import threading
 import time
-from typing import Any, Callable, cast
+from collections.abc import Callable
+from typing import Any, cast
 from urllib.parse import parse_qsl, quote, unquote, urlencode
 
 import optuna
@@ -50,8 +51,19 @@ from optuna.storages.journal import JournalFileBackend, JournalFileOpenLock
 
 from ..core.exceptions import StorageError, ValidationError
 
-__all__ = ["mask_url", "scrub", "split_password", "journal_path", "open_storage", "describe_storage_forms",
-           "Retry", "retry_seconds_default", "PASSWORD_ENV", "DEFAULT_RETRY_SECONDS", "storage_damage"]
+__all__ = [
+    "DEFAULT_RETRY_SECONDS",
+    "PASSWORD_ENV",
+    "Retry",
+    "describe_storage_forms",
+    "journal_path",
+    "mask_url",
+    "open_storage",
+    "retry_seconds_default",
+    "scrub",
+    "split_password",
+    "storage_damage",
+]
 
 logger = logging.getLogger("metafx")
 

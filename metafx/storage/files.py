@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from ..core.exceptions import ValidationError
 from .backends import journal_path
 
-__all__ = ["storage_file", "same_file", "check_not_an_input", "is_result_file", "check_keeps_results"]
+__all__ = ["check_keeps_results", "check_not_an_input", "is_result_file", "same_file", "storage_file"]
 
 
 def storage_file(storage: object) -> str | None:

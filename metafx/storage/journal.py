@@ -35,8 +35,9 @@ import json
 import math
 import os
 import zlib
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import filelock
 
@@ -44,7 +45,7 @@ from ..core.exceptions import StorageError
 from ..core.files import atomic_write_bytes
 from ..core.values import StepRecord
 
-__all__ = ["Journal", "JOURNAL_VERSION"]
+__all__ = ["JOURNAL_VERSION", "Journal"]
 
 JOURNAL_VERSION = 1
 #: how every header starts (a first line with no newline that begins so was torn while written)

@@ -27,13 +27,14 @@ from ``storage=`` and whether the engine's steps are trials of an optuna study (
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from ..core.values import StepRecord
 from .journal import Journal
 
-__all__ = ["StepStore", "Claim", "NullStore", "JournalStore", "storage_kind"]
+__all__ = ["Claim", "JournalStore", "NullStore", "StepStore", "storage_kind"]
 
 
 @dataclass

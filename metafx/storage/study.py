@@ -43,7 +43,8 @@ import os
 import socket
 import threading
 import time
-from typing import Any, Iterable, Iterator, Mapping, cast
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, cast
 
 import optuna
 from optuna.trial import FrozenTrial, Trial, TrialState
@@ -54,10 +55,29 @@ from ..core.values import StepRecord
 from .backends import Retry, mask_url, open_storage, retry_seconds_default
 from .store import Claim, StepStore
 
-__all__ = ["StudyStore", "distributions", "params_of", "point_of", "quiet_optuna", "SIGNATURE_KEY", "STEPS_KEY",
-           "SPEC_KEY", "RECORD_KEY", "OWNER_KEY", "BEAT_KEY", "SURPLUS_KEY", "STEP_KEY", "RETRY_KEY", "ERROR_KEY",
-           "UpdateFinishedTrialError", "host_id", "signature_digest", "LIVENESS_KEY", "LIVENESS_DEFAULTS",
-           "check_storage_options"]
+__all__ = [
+    "BEAT_KEY",
+    "ERROR_KEY",
+    "LIVENESS_DEFAULTS",
+    "LIVENESS_KEY",
+    "OWNER_KEY",
+    "RECORD_KEY",
+    "RETRY_KEY",
+    "SIGNATURE_KEY",
+    "SPEC_KEY",
+    "STEPS_KEY",
+    "STEP_KEY",
+    "SURPLUS_KEY",
+    "StudyStore",
+    "UpdateFinishedTrialError",
+    "check_storage_options",
+    "distributions",
+    "host_id",
+    "params_of",
+    "point_of",
+    "quiet_optuna",
+    "signature_digest",
+]
 
 SIGNATURE_KEY = "metafx:signature"
 STEPS_KEY = "metafx:steps"

@@ -29,5 +29,16 @@ from .operators import OPERATORS, Operator
 
 __version__ = "0.1.0"
 
-__all__ = ["TabularFamily", "TabularBatch", "TableExtractor", "CVLinear", "CVTree", "OperatorCounts", "InputColumns",
-           "ColumnKinds", "Operator", "OPERATORS", "corrected_t_test"]
+__all__ = [
+           "OPERATORS",
+           "CVLinear",
+           "CVTree",
+           "ColumnKinds",
+           "InputColumns",
+           "Operator",
+           "OperatorCounts",
+           "TableExtractor",
+           "TabularBatch",
+           "TabularFamily",
+           "corrected_t_test",
+]

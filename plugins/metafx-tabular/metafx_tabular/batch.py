@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -12,7 +13,7 @@ from metafx.plugin import FeatureValues
 
 from .expressions import expr_columns, expr_depth, expr_ops
 
-__all__ = ["TabularBatch", "TableValues"]
+__all__ = ["TableValues", "TabularBatch"]
 
 
 # --------------------------------------------------------------------------- batch

@@ -10,7 +10,7 @@ from .expressions import expr_columns, expr_ops
 from .family import TabularFamily
 from .operators import OPERATORS
 
-__all__ = ["OperatorCounts", "InputColumns", "ColumnKinds"]
+__all__ = ["ColumnKinds", "InputColumns", "OperatorCounts"]
 
 
 class OperatorCounts(MetaFeatureDescriber):

@@ -44,7 +44,7 @@ from __future__ import annotations
 import hashlib
 import warnings
 from collections import OrderedDict
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -185,7 +185,7 @@ class CVLinear(SetEvaluator):
         Iterations of the logistic regression solver.
     with_columns : bool, default True
         Score the features together with the table's own columns when the
-        values carry them (``metafx_tabular.family.TableValues``).
+        values carry them (``metafx_tabular.batch.TableValues``).
     scoring : str, default "auto"
         A scikit-learn scorer name; ``"auto"`` is ``"neg_log_loss"`` for class
         labels and ``"r2"`` for a real target.
@@ -248,7 +248,7 @@ class CVLinear(SetEvaluator):
 
     #: what each parameter accepts, checked by ``check_params`` (see ``metafx.core.params``); a subclass
     #: that changes ``missing_modes`` declares ``missing`` again
-    _parameter_constraints = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         "n_splits": [Interval("int", 2, None)],
         "task": [Options("auto", "classification", "regression")],
         "C": [Interval("real", 0, None, closed="neither")],
@@ -267,7 +267,7 @@ class CVLinear(SetEvaluator):
     @property
     def quality_label(self) -> str:
         """What the score is -- the metric (by the task, or both while ``task="auto"``), the CV and the model."""
-        words = dict(zip(("classification", "regression", "auto"), self.model_words))
+        words = dict(zip(("classification", "regression", "auto"), self.model_words, strict=True))
         metric = {"classification": "-log-loss", "regression": "R^2",
                   "auto": "-log-loss (classes) or R^2 (real target)"}.get(self.task, "score")
         if self.scoring != "auto":
@@ -488,7 +488,7 @@ class CVTree(CVLinear):
         self.n_repeats = n_repeats
         self.missing = missing
 
-    _parameter_constraints = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         "learning_rate": [Interval("real", 0, None, closed="neither")],
         "max_leaf_nodes": [Interval("int", 2, None)],
         "min_samples_leaf": [Interval("int", 1, None)],

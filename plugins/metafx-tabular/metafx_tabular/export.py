@@ -11,7 +11,8 @@ NumPy does, in the same order, so the values are Python's bit for bit (``tests/t
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -39,7 +40,7 @@ def _check(family: Any, e: Mapping[str, Any], name: str) -> None:
 
 def _checked(family: Any, batch: Any) -> list[Mapping[str, Any]]:
     names = family.feature_names(batch) if len(batch) else []
-    for e, name in zip(batch.exprs, names):
+    for e, name in zip(batch.exprs, names, strict=True):
         _check(family, e, name)
     return list(batch.exprs)
 
@@ -100,10 +101,7 @@ def tabular_c(family: Any, batch: Any, prefix: str) -> FamilyExport:
     for f, e in enumerate(exprs):
         lines: list[str] = []
         t = _c_expr(e, lines, [0])
-        o += [f"    {{   /* {f} */"] + lines + [
-            f"        double v = {t} != {t} ? {t} : ({t} < -1e6 ? -1e6 : ({t} > 1e6 ? 1e6 : {t}));",
-            f"        out[{f}] = v != v ? 0.0 : v;",
-            "    }"]
+        o += [f"    {{   /* {f} */", *lines, f"        double v = {t} != {t} ? {t} : ({t} < -1e6 ? -1e6 : ({t} > 1e6 ? 1e6 : {t}));", f"        out[{f}] = v != v ? 0.0 : v;", "    }"]
     if not exprs:
         o += ["    (void)out;"]
     o += ["}"]

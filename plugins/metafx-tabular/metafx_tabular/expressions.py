@@ -11,15 +11,25 @@ feature up to its learned constants, and the check of an expression read from a 
 
 from __future__ import annotations
 
+import itertools
 import math
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from .operators import operator
 
-__all__ = ["MAX_ARITY", "MAX_DEPTH", "SYMMETRIC", "COMMUTATIVE", "expr_columns", "expr_depth", "expr_ops",
-           "monotone_in_one_column"]
+__all__ = [
+    "COMMUTATIVE",
+    "MAX_ARITY",
+    "MAX_DEPTH",
+    "SYMMETRIC",
+    "expr_columns",
+    "expr_depth",
+    "expr_ops",
+    "monotone_in_one_column",
+]
 
 #: most input columns of a feature (``TabularFamily(max_arity=...)``)
 MAX_ARITY = 3
@@ -95,6 +105,15 @@ def _structure(e: Mapping[str, Any]) -> str:
     return f"{e['op']}{extra}(" + ",".join(args) + ")"
 
 
+def exact_key(e: Mapping[str, Any]) -> str:
+    """A key that identifies a feature's values: :func:`_structure` with the arguments in their order (``a - b``
+    and ``b - a`` differ), a column read as a category marked."""
+    if "col" in e:
+        return f"{int(e['col'])}{'c' if 'levels' in e else ''}"
+    extra = f"@{e['q']}" if e["op"] == "threshold" else (f"@{e['part']}" if "part" in e else "")
+    return f"{e['op']}{extra}(" + ",".join(exact_key(a) for a in e["args"]) + ")"
+
+
 def _level_codes(z: np.ndarray, levels: Sequence[float]) -> np.ndarray:
     """Codes ``0..len(levels)-1`` of the values of ``z`` equal to one of the sorted ``levels``; NaN stays NaN,
     and a value matching no level gets the code ``len(levels)`` (read as the category table's last entry)."""
@@ -118,7 +137,7 @@ def _check_expr(e: Any, d: int, ops: list[str], kinds: list[str]) -> None:
         if "levels" in e:
             lv = [float(v) for v in e["levels"]]
             if kinds[j] != "numeric" or len(lv) < 2 or any(not math.isfinite(v) for v in lv) \
-                    or any(b <= a for a, b in zip(lv, lv[1:])):
+                    or any(b <= a for a, b in itertools.pairwise(lv)):
                 raise ValueError(f"levels of column {j} must be >= 2 increasing finite numbers of a numeric column")
         return
     name = e["op"]
@@ -136,7 +155,7 @@ def _check_expr(e: Any, d: int, ops: list[str], kinds: list[str]) -> None:
             lo, hi = (float(v) for v in e["range"])
             if not lo <= hi:
                 raise ValueError(f"range {e['range']!r} must be [low, high]")
-    for a, kind in zip(args, op.kinds):
+    for a, kind in zip(args, op.kinds, strict=True):
         _check_expr(a, d, ops, kinds)
         if kind == "numeric":
             if "col" in a and (kinds[a["col"]] != "numeric" or "levels" in a):

@@ -43,7 +43,8 @@ from __future__ import annotations
 
 import copy
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -247,7 +248,7 @@ class TableExtractor(MetaFeatureExtractor):
     def _fit_holdout(self, X: Any, y: Any) -> TableExtractor:
         """``confirm="holdout"``: search on half of the rows, keep the set only if the user's model gains
         from it on the other half beyond twice the gain's corrected standard error (:mod:`.guard`)."""
-        Xv, yv = self._validate(X, y, reset=True)  # the whole table's names and shape
+        _Xv, yv = self._validate(X, y, reset=True)  # the whole table's names and shape
         yv = np.asarray(yv)
         seed = int(np.random.SeedSequence([0 if self.seed is None else int(self.seed), 43])
                    .generate_state(1)[0])

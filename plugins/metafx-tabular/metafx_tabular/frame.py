@@ -25,14 +25,25 @@ arrays.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from metafx.plugin import ValidationError
 
-__all__ = ["KINDS", "OTHER", "EncodedTable", "is_frame", "infer_kinds", "learn_categories", "encode",
-           "needs_encoding", "frame_names", "check_frame_names"]
+__all__ = [
+    "KINDS",
+    "OTHER",
+    "EncodedTable",
+    "check_frame_names",
+    "encode",
+    "frame_names",
+    "infer_kinds",
+    "is_frame",
+    "learn_categories",
+    "needs_encoding",
+]
 
 #: the kinds of columns
 KINDS = ("numeric", "categorical", "datetime")
@@ -205,7 +216,7 @@ def learn_categories(X: Any, kinds: Sequence[str], max_levels: int) -> list[list
         order = sorted(range(len(values)), key=lambda i: (-counts[i], values[i]))
         cats = [str(values[i]) for i in order]
         if len(cats) > max_levels:
-            cats = cats[: max_levels - 1] + [OTHER]
+            cats = [*cats[:max_levels - 1], OTHER]
         out.append(cats)
     return out
 

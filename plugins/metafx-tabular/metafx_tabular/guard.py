@@ -33,8 +33,19 @@ from metafx.plugin import ValidationError
 
 from .tasks import infer_task
 
-__all__ = ["MODELS", "GUARD_SPLITS", "GUARD_REPEATS", "GUARD_T", "HOLDOUT_FRACTION", "holdout_split",
-           "user_matrix", "user_model", "paired_differences", "guard_decision", "prune"]
+__all__ = [
+    "GUARD_REPEATS",
+    "GUARD_SPLITS",
+    "GUARD_T",
+    "HOLDOUT_FRACTION",
+    "MODELS",
+    "guard_decision",
+    "holdout_split",
+    "paired_differences",
+    "prune",
+    "user_matrix",
+    "user_model",
+]
 
 #: the downstream models ``TableExtractor(model=...)`` knows, and the search's evaluator for each
 MODELS = {"linear": "cv-linear", "trees": "cv-tree"}

@@ -27,11 +27,12 @@ index in it, and a search engine moves along neighbouring indices.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 
-__all__ = ["Operator", "OPERATORS", "ARITH", "operator", "positive_shift", "date_part", "DATE_PARTS"]
+__all__ = ["ARITH", "DATE_PARTS", "OPERATORS", "Operator", "date_part", "operator", "positive_shift"]
 
 #: the quantiles a threshold may sit at
 QUANTILES = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
@@ -265,7 +266,7 @@ def _group_means(x: np.ndarray, c: np.ndarray) -> list[float]:
     ok = ~np.isnan(x)
     g = float(np.mean(x[ok])) if ok.any() else 0.0
     out = []
-    for k in list(range(n)) + [-1]:
+    for k in [*list(range(n)), -1]:
         m = ok & (codes == k)
         out.append(float((x[m].sum() + SHRINK * g) / (m.sum() + SHRINK)))
     return out
@@ -299,7 +300,7 @@ class Count(Operator):
         c = args[0]
         n = _n_codes(c)
         codes = _codes(c, n)
-        return {"freq": [float(np.mean(codes == k)) for k in list(range(n)) + [-1]]}
+        return {"freq": [float(np.mean(codes == k)) for k in [*list(range(n)), -1]]}
 
     def apply(self, args, consts):
         f = np.asarray(consts["freq"], dtype=np.float64)
@@ -405,7 +406,7 @@ class GroupRank(Operator):
         ok = ~np.isnan(x)
         overall = np.quantile(x[ok], RANK_GRID) if ok.any() else np.zeros(RANK_GRID.size)
         qs = []
-        for k in list(range(n)) + [-1]:
+        for k in [*list(range(n)), -1]:
             m = ok & (codes == k)
             qs.append((np.quantile(x[m], RANK_GRID) if m.sum() >= 5 else overall).tolist())
         return {"q": qs}

@@ -29,7 +29,7 @@ import numpy as np
 
 from metafx.plugin import ValidationError
 
-__all__ = ["shortlist", "rescore", "residual_gains"]
+__all__ = ["rescore", "residual_gains", "shortlist"]
 
 
 def shortlist(relevance: np.ndarray, roots: list[str], floor: float, top: int) -> np.ndarray:

@@ -4,7 +4,7 @@ operators and columns)."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 __all__ = ["tree_shapes"]
 
@@ -27,7 +27,7 @@ def _shape_ops(s) -> int:
     return 0 if s == "L" else 1 + sum(_shape_ops(c) for c in s[1:])
 
 
-@lru_cache(maxsize=None)
+@cache
 def tree_shapes(max_arity: int, max_depth: int, unary: bool, binary: bool) -> dict[tuple[str, int, int], tuple]:
     """Every shape by ``(root kind "U"/"B", arity, depth)``."""
     level: set = {"L"}

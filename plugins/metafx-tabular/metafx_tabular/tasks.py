@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["infer_task", "column_scores", "MAX_CLASSES"]
+__all__ = ["MAX_CLASSES", "column_scores", "infer_task"]
 
 #: a numeric target with more distinct values than this is read as a regression target
 MAX_CLASSES = 20

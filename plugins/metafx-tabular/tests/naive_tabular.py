@@ -35,8 +35,8 @@ def count(c_train, c_new):
 def pair_count(a_train, b_train, a_new, b_new):
     na = 1 + max([int(v) for v in a_train if not _is_missing(v)], default=-1)
     nb = 1 + max([int(v) for v in b_train if not _is_missing(v)], default=-1)
-    pairs = [(_key(a, na), _key(b, nb)) for a, b in zip(a_train, b_train)]
-    return [pairs.count((_key(a, na), _key(b, nb))) / len(pairs) for a, b in zip(a_new, b_new)]
+    pairs = [(_key(a, na), _key(b, nb)) for a, b in zip(a_train, b_train, strict=True)]
+    return [pairs.count((_key(a, na), _key(b, nb))) / len(pairs) for a, b in zip(a_new, b_new, strict=True)]
 
 
 def group_mean(x_train, c_train, c_new):
@@ -46,14 +46,14 @@ def group_mean(x_train, c_train, c_new):
     out = []
     for c in c_new:
         k = _key(c, n)
-        vals = [x for x, cc in zip(x_train, c_train) if _key(cc, n) == k and not _is_missing(x)]
+        vals = [x for x, cc in zip(x_train, c_train, strict=True) if _key(cc, n) == k and not _is_missing(x)]
         out.append((sum(vals) + SHRINK * g) / (len(vals) + SHRINK))
     return out
 
 
 def group_dev(x_train, c_train, x_new, c_new):
     m = group_mean(x_train, c_train, c_new)
-    return [float("nan") if _is_missing(x) else x - mm for x, mm in zip(x_new, m)]
+    return [float("nan") if _is_missing(x) else x - mm for x, mm in zip(x_new, m, strict=True)]
 
 
 def _quantile(sorted_vals, q):
@@ -69,12 +69,12 @@ def group_rank(x_train, c_train, x_new, c_new):
     grid = [i / 10 for i in range(11)]
     allv = sorted(x for x in x_train if not _is_missing(x))
     out = []
-    for x, c in zip(x_new, c_new):
+    for x, c in zip(x_new, c_new, strict=True):
         if _is_missing(x):
             out.append(float("nan"))
             continue
         k = _key(c, n)
-        vals = sorted(v for v, cc in zip(x_train, c_train) if _key(cc, n) == k and not _is_missing(v))
+        vals = sorted(v for v, cc in zip(x_train, c_train, strict=True) if _key(cc, n) == k and not _is_missing(v))
         if len(vals) < 5:
             vals = allv
         qs = [_quantile(vals, g) for g in grid]

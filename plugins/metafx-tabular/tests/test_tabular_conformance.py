@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 from metafx.testing import DescriberConformance, EvaluatorConformance, FamilyConformance
 
 
@@ -11,12 +13,12 @@ class TestTabularFamily(FamilyConformance):
 
 class TestTabularFamilyWithTags(FamilyConformance):
     family = "tabular"
-    family_params = {"column_tags": ["size", "size", "shape", None, "shape", "size"], "max_depth": 3}
+    family_params: ClassVar[dict[str, Any]] = {"column_tags": ["size", "size", "shape", None, "shape", "size"], "max_depth": 3}
 
 
 class TestTabularFamilyUnaryOnly(FamilyConformance):
     family = "tabular"
-    family_params = {"operators": ["log", "square", "threshold"]}
+    family_params: ClassVar[dict[str, Any]] = {"operators": ["log", "square", "threshold"]}
 
 
 class TestOperatorCounts(DescriberConformance):
@@ -27,7 +29,7 @@ class TestOperatorCounts(DescriberConformance):
 class TestInputColumns(DescriberConformance):
     describer = "tabular-inputs"
     family = "tabular"
-    family_params = {"column_tags": {0: "a", 1: "b", 2: "a"}}
+    family_params: ClassVar[dict[str, Any]] = {"column_tags": {0: "a", 1: "b", 2: "a"}}
 
 
 class TestCVLinearClassification(EvaluatorConformance):

@@ -41,7 +41,7 @@ def test_splits_are_remembered_per_seed_and_target():
     a = _splits(RepeatedStratifiedKFold(n_splits=4, n_repeats=2, random_state=1), y)
     assert a is _splits(RepeatedStratifiedKFold(n_splits=4, n_repeats=2, random_state=1), y)
     b = _splits(RepeatedStratifiedKFold(n_splits=4, n_repeats=2, random_state=2), y)
-    assert len(a) == len(b) == 8 and not all(np.array_equal(p[0], q[0]) for p, q in zip(a, b))
+    assert len(a) == len(b) == 8 and not all(np.array_equal(p[0], q[0]) for p, q in zip(a, b, strict=True))
     c = _splits(RepeatedStratifiedKFold(n_splits=4, n_repeats=2, random_state=1), y[::-1].copy() * 3)
     assert c is not a
 

@@ -11,8 +11,9 @@ from sklearn.datasets import load_diabetes
 import metafx
 import metafx.plugin
 from metafx_tabular import CVLinear, TabularFamily
-from metafx_tabular.family import TableValues, tree_shapes
+from metafx_tabular.batch import TableValues
 from metafx_tabular.operators import ARITH, OPERATORS
+from metafx_tabular.shapes import tree_shapes
 from metafx_tabular.tasks import column_scores, infer_task
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import pickle
+from typing import Any, ClassVar
 
 import numpy as np
 import pytest
@@ -141,7 +142,7 @@ def test_fit_learns_the_schema(ffam, frame):
     df, _ = frame
     assert ffam.column_names == list(df.columns)
     assert ffam.column_kinds[2:6] == ["categorical", "categorical", "datetime", "datetime"]
-    assert ffam.categories[2][0] == "paris" and ffam.categories[3] == ["a", "b", "c"] or len(ffam.categories[3]) == 3
+    assert (ffam.categories[2][0] == "paris" and ffam.categories[3] == ["a", "b", "c"]) or len(ffam.categories[3]) == 3
     assert ffam.column_missing == [True, False, True, False, False, True, False]
     assert ffam.enabled_operators == list(OPERATORS)  # every kind is present
 
@@ -178,7 +179,7 @@ def test_typed_operators_draw_on_the_right_columns(ffam, op):
     assert len(b) > 0
     for e in b.exprs:
         assert e["op"] == op
-        for a, kind in zip(e["args"], OPERATORS[op].kinds):
+        for a, kind in zip(e["args"], OPERATORS[op].kinds, strict=True):
             assert "col" in a
             j = a["col"]
             as_category = kind == "categorical" and kinds[j] == "numeric" and "levels" in a
@@ -281,7 +282,7 @@ class TestCVTreeRegression(EvaluatorConformance):
 
 class TestTabularFamilyOnAFrame(FamilyConformance):
     family = "tabular"
-    family_params = {"missing": "zero", "mix": True}
+    family_params: ClassVar[dict[str, Any]] = {"missing": "zero", "mix": True}
 
     def make_data(self):
         return make_frame(n=70, seed=1)
@@ -594,7 +595,7 @@ def test_group_starts_one_point_per_operator_group(frame):
     assert numeric.group_starts() == [numeric.space().start(None)]
     # mix=True: "any" (the last op value) is started too, where there are several groups
     mixed = TabularFamily(mix=True).fit(df, y)
-    assert mixed.group_starts() == starts + [{**base, "op": len(ops)}]
+    assert mixed.group_starts() == [*starts, {**base, "op": len(ops)}]
     assert {d.name: d for d in mixed.space().dimensions}["op"].high == len(ops)
     numeric_mixed = TabularFamily(mix=True).fit(np.random.default_rng(0).normal(size=(50, 3)), np.arange(50) % 2)
     assert numeric_mixed.group_starts() == [numeric_mixed.space().start(None)]
@@ -620,7 +621,8 @@ def test_table_extractor_starts_groups_evaluates_the_group_starts_first(frame):
 def test_commutative_operators_have_one_name_whatever_the_draw(frame):
     """``a * b`` and ``count(a, b)`` are built with their arguments in one order: the same feature drawn
     with its columns in either order (two folds, two draws) is one expression, one name, one value."""
-    from metafx_tabular.family import COMMUTATIVE, _structure
+    from metafx_tabular.drawing import build
+    from metafx_tabular.expressions import COMMUTATIVE, _structure
 
     df, y = frame
     fam = TabularFamily().fit(df, y)
@@ -629,15 +631,15 @@ def test_commutative_operators_have_one_name_whatever_the_draw(frame):
     cat = [j for j, k in enumerate(kinds) if k == "categorical"]
     assert COMMUTATIVE == {"mul", "pair_count"}
     for root, (a, b) in (("mul", num[:2]), ("pair_count", cat[:2])):
-        e1, v1 = fam._build(("B", "L", "L"), root, [a, b], np.random.default_rng(0))
-        e2, v2 = fam._build(("B", "L", "L"), root, [b, a], np.random.default_rng(0))
+        e1, v1 = build(fam, ("B", "L", "L"), root, [a, b], np.random.default_rng(0))
+        e2, v2 = build(fam, ("B", "L", "L"), root, [b, a], np.random.default_rng(0))
         assert e1 == e2 and [_structure(x) for x in e1["args"]] == sorted(_structure(x) for x in e1["args"])
         np.testing.assert_array_equal(v1, v2)
         batch = fam.from_json([{"family": "tabular", "expr": e1}])
         assert fam.feature_names(batch) == fam.feature_names(fam.from_json([{"family": "tabular", "expr": e2}]))
     # a non-commutative operator keeps its order
-    e1, _ = fam._build(("B", "L", "L"), "ratio", num[:2], np.random.default_rng(0))
-    e2, _ = fam._build(("B", "L", "L"), "ratio", num[:2][::-1], np.random.default_rng(0))
+    e1, _ = build(fam, ("B", "L", "L"), "ratio", num[:2], np.random.default_rng(0))
+    e2, _ = build(fam, ("B", "L", "L"), "ratio", num[:2][::-1], np.random.default_rng(0))
     assert e1["args"] == e2["args"][::-1]
 
 

@@ -74,7 +74,7 @@ def test_gains_are_the_evaluators_and_the_search_binds_it():
     gains = problem.family._rescored
     assert len(gains) >= 8  # the 8 most relevant and the best of other operators
     # one gain checked by hand: the evaluator's score with the feature minus the columns' alone, seed 3
-    key, expr = next((k, e) for k, (e, _) in zip(fam._screen_keys, fam._screened) if k in gains)
+    key, expr = next((k, e) for k, (e, _) in zip(fam._screen_keys, fam._screened, strict=True) if k in gains)
     batch = TabularBatch([expr])
     q1 = ev.evaluate(fam.compute(problem.prepared, batch), y, random_state=3)
     q0 = ev.evaluate(fam.compute(problem.prepared, batch.take([])), y, random_state=3)
@@ -107,7 +107,7 @@ def test_a_rescored_candidate_without_gain_is_never_taken():
     fam.bind_evaluator(_OnlyOne(np.log(df["a"].to_numpy())), fam.prepare(df), y, 0)
     gains = fam._rescored
     assert sum(g > 0 for g in gains.values()) == 1 and len(gains) > 20
-    losers = {fam.feature_names(TabularBatch([e]))[0] for k, (e, _) in zip(fam._screen_keys, fam._screened)
+    losers = {fam.feature_names(TabularBatch([e]))[0] for k, (e, _) in zip(fam._screen_keys, fam._screened, strict=True)
               if gains.get(k, 1.0) <= 0}
     rng = np.random.default_rng(0)
     for op in range(len(fam.enabled_operators)):

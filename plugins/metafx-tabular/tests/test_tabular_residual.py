@@ -170,7 +170,7 @@ def test_bad_folds_columns_and_a_single_class_are_refused():
     half = [(np.arange(15, 30), np.arange(15))]
     with pytest.raises(ValidationError, match="folds"):
         residual_gains(None, [x], y, "classification", half)
-    folds = half + [(np.arange(15), np.arange(15, 30))]
+    folds = [*half, (np.arange(15), np.arange(15, 30))]
     with pytest.raises(ValidationError, match=r"columns\[0\]"):
         residual_gains(None, [x[:10]], y, "classification", folds)
     with pytest.raises(ValidationError, match="class"):

@@ -8,8 +8,10 @@ import pytest
 
 import metafx
 from metafx_tabular import CVLinear, CVTree, TabularFamily
-from metafx_tabular.family import SCREEN_REDUNDANT, TableValues, _level_codes
+from metafx_tabular.batch import TableValues
+from metafx_tabular.expressions import _level_codes
 from metafx_tabular.operators import PAIR_LEVELS, SCREEN_QUANTILES
+from metafx_tabular.screen import SCREEN_REDUNDANT, partial_relevance
 
 
 def _frame(n=400, seed=0):
@@ -29,7 +31,7 @@ def test_first_order_enumerates_every_depth_one_candidate():
     fam = TabularFamily().fit(df, y)
     cands = fam.first_order()
     by_op: dict[str, int] = {}
-    for o, cols, _ in cands:
+    for o, _cols, _ in cands:
         by_op[o] = by_op.get(o, 0) + 1
     n_num = 4  # price, a, b, k
     assert by_op["threshold"] == n_num * len(SCREEN_QUANTILES)
@@ -111,7 +113,7 @@ def test_level_codes_against_a_loop():
     levels = np.sort(rng.normal(size=7))
     z = np.concatenate([rng.choice(levels, size=50), rng.normal(size=11), [np.nan]])
     got = _level_codes(z, levels)
-    for v, g in zip(z, got):
+    for v, g in zip(z, got, strict=True):
         if np.isnan(v):
             assert np.isnan(g)
         else:
@@ -195,15 +197,15 @@ def test_relevance_is_given_the_columns_and_reads_ranks():
     fam = TabularFamily(column_names=["debt", "income", "other"]).fit(X, y)
     S = fam._sample
     # the values of a copy of a column (or an affine one) add nothing given the columns (their ranks may)
-    assert fam._relevance(np.column_stack([S[:, 0], 3 * S[:, 1] + 1])).max() == 0.0
+    assert partial_relevance(fam, np.column_stack([S[:, 0], 3 * S[:, 1] + 1])).max() == 0.0
     # the ratio is heavy-tailed: its ranks carry the signal, counted at RANK_WEIGHT
     from scipy.stats import rankdata
 
-    from metafx_tabular.family import RANK_WEIGHT
+    from metafx_tabular.screen import RANK_WEIGHT
 
     ratio = S[:, 0] / S[:, 1]
     assert fam.relevance(ratio[:, None])[0] == pytest.approx(
-        max(fam._relevance(ratio[:, None])[0], RANK_WEIGHT * fam._relevance(rankdata(ratio)[:, None])[0]))
+        max(partial_relevance(fam, ratio[:, None])[0], RANK_WEIGHT * partial_relevance(fam, rankdata(ratio)[:, None])[0]))
     names = fam.feature_names(fam.draw(fam.space().start(None), 8, rng))
     assert names[0] in ("debt / income", "income / debt")
 
