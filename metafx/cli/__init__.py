@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from ..core.exceptions import MetafxError
 from ..loop.logs import log_level
@@ -30,7 +30,7 @@ from .results import cmd_export, cmd_predict, cmd_transform
 from .search import cmd_search, cmd_worker
 from .show import cmd_plot, cmd_plugins, cmd_show
 
-__all__ = ["main", "build_parser"]
+__all__ = ["build_parser", "main"]
 
 #: subcommand -> handler (a new subcommand adds its parser in :mod:`.parser` and its handler here)
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {

@@ -154,7 +154,7 @@ def _check_arguments(args: argparse.Namespace, cls: type, from_file: bool, evalu
     if args.fix:
         try:  # the family's space without data, where it has one (a table's family may need its columns first)
             space = family.space()
-        except Exception:  # noqa: BLE001 - any family's own error here only means: checked after the data
+        except Exception:  # any family's own error here only means: checked after the data
             space = None
         if space is not None:
             try:

@@ -13,6 +13,8 @@ The scorers of class labels are in :mod:`metafx.default_plugins.scorers`.
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 import numpy as np
 
 from .._kernels import margin as K
@@ -24,7 +26,7 @@ from ..learn.arrays import dense_float
 from ..learn.soft_knn import column_sqdiff, soft_knn_criterion
 from .scorers import _zero_constant, instance_order
 
-__all__ = ["Corrcoef", "RGS", "SKS"]
+__all__ = ["RGS", "SKS", "Corrcoef"]
 
 
 # ------------------------------------------------------------------ corrcoef
@@ -112,7 +114,7 @@ class RGS(FeatureScorer):
         self.decay = decay
         self.random_state = random_state
 
-    _parameter_constraints = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         "k": [Interval("int", 1, None)],
         "beta": [Interval("real", 0, None, closed="neither"), None],
         "n_iter": [Interval("int", 1, None), None],
@@ -179,7 +181,7 @@ class SKS(FeatureScorer):
         self.k = k
         self.beta = beta
 
-    _parameter_constraints = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         "k": [Interval("int", 1, None)],
         "beta": [Interval("real", 0, None, closed="neither")],
     }

@@ -20,7 +20,7 @@ The scorers of a real-valued target (``corrcoef``, ``rgs``, ``sks``) are in
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -35,8 +35,16 @@ from ..core.values import FeatureValues
 from ..learn.arrays import binary_rows, dense_float, encode_labels, utility_code
 from ..learn.radius_margin import r2w2_value_and_grad
 
-__all__ = ["Infogain", "Relief", "ReliefF", "Simba", "R2W2", "infogain_table",
-           "median_binarize", "instance_order"]
+__all__ = [
+    "R2W2",
+    "Infogain",
+    "Relief",
+    "ReliefF",
+    "Simba",
+    "infogain_table",
+    "instance_order",
+    "median_binarize",
+]
 
 
 def raw_matrix(values: FeatureValues) -> np.ndarray:
@@ -124,7 +132,7 @@ class Infogain(FeatureScorer):
         self.binarize_target = binarize_target
         self.costs = costs
 
-    _parameter_constraints = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         "pseudo_count": [Interval("real", 0, None)],
         "binarize": [Options("auto", "median", "none")],
         "binarize_target": [Options("auto", "median", "none")],
@@ -232,7 +240,7 @@ class Relief(FeatureScorer):
         self.n_iter = n_iter
         self.random_state = random_state
 
-    _parameter_constraints = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         "n_iter": [Interval("int", 1, None), None],
         "random_state": [Interval("int", 0, None)],
     }
@@ -307,7 +315,7 @@ class ReliefF(Relief):
         super().__init__(n_iter=n_iter, random_state=random_state)
         self.n_neighbors = n_neighbors
 
-    _parameter_constraints = {"n_neighbors": [Interval("int", 1, None)]}
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {"n_neighbors": [Interval("int", 1, None)]}
 
     def score(self, X, y) -> np.ndarray:
         self.check_params()
@@ -381,7 +389,7 @@ class Simba(FeatureScorer):
         self.n_restarts = n_restarts
         self.random_state = random_state
 
-    _parameter_constraints = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         "n_iter": [Interval("int", 1, None), None],
         "utility": [Options("linear", "sigmoid")],
         "beta": [Interval("real", 0, None, closed="neither")],
@@ -484,7 +492,7 @@ class R2W2(FeatureScorer):
         self.n_iter = n_iter
         self.eta = eta
 
-    _parameter_constraints = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         "gamma": [Interval("real", 0, None, closed="neither"), Options("scale")],
         "ridge": [Interval("real", 0, None, closed="neither")],
         "n_iter": [Interval("int", 0, None)],
@@ -498,7 +506,7 @@ class R2W2(FeatureScorer):
         if n_classes != 2:
             raise ValidationError(f"r2w2 is defined for two classes only (thesis 3.5.4); y has {n_classes}")
         Xd = dense_float(values)
-        m, n = Xd.shape
+        n = Xd.shape[1]
         if n == 0:
             self.objective_, self.scaling_ = [], np.zeros(0)
             return np.zeros(0)

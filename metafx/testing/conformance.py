@@ -25,7 +25,8 @@ import json
 import math
 import pickle
 import re
-from typing import Any, ClassVar, Literal, Mapping, overload
+from collections.abc import Mapping
+from typing import Any, ClassVar, Literal, overload
 
 import numpy as np
 import pytest
@@ -50,10 +51,10 @@ from ..loop.problem import _jsonable
 from .export_check import check_export
 
 __all__ = [
-    "FamilyConformance",
     "DescriberConformance",
-    "synthetic_data",
+    "FamilyConformance",
     "check_declared_params",
+    "synthetic_data",
 ]
 
 

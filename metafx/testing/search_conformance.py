@@ -13,7 +13,8 @@ component, names it ``Test...`` and sets the component in class attributes::
 from __future__ import annotations
 
 import math
-from typing import Any, ClassVar, Mapping
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 import numpy as np
 import pytest
@@ -39,7 +40,7 @@ from ..loop.problem import SearchProblem
 from ..loop.result import SearchResult
 from .conformance import _resolve, check_declared_params
 
-__all__ = ["EvaluatorConformance", "EngineConformance", "DatasetConformance"]
+__all__ = ["DatasetConformance", "EngineConformance", "EvaluatorConformance"]
 
 
 # --------------------------------------------------------------------------- evaluators
