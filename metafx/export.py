@@ -46,9 +46,10 @@ import math
 import os
 import re
 import textwrap
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -279,14 +280,14 @@ def _c_input_rule(name: str, N: str, rule: InputRule) -> list[str]:
           f"    if (i == {N}_N_INPUTS)",
           "        return 1;"]
     if rule.threshold is None:
-        return o + ["    return -1;", "}"]
+        return [*o, "    return -1;", "}"]
     _, low, high = _byte_bounds(rule)
     tests = ([f"image[i] < {N}_LOW"] if low > 0 else []) + ([f"image[i] > {N}_HIGH"] if high < 255 else [])
     if tests:
         o += [f"    for (i = 0; i < {N}_N_INPUTS; ++i)",
               f"        if ({' || '.join(tests)})",
               "            return -1;"]
-    return o + [f"    return {N}_THRESHOLD;", "}"]
+    return [*o, f"    return {N}_THRESHOLD;", "}"]
 
 
 def _comment_safe(text: str) -> str:
@@ -446,12 +447,7 @@ def _c_header(result: Any, part: _Part, lin: _Linear | None, name: str, source: 
 def _c_classifier(name: str, N: str, part: _Part, lin: _Linear) -> list[str]:
     """The classifier's C: its label and weight tables, ``NAME_decision`` and ``NAME_predict``."""
     x = part.arg
-    return (_c_tables(name, N, part.n, lin)
-            + ["", f"int {name}_decision(const {part.in_c} *{x}, double *out)", "{"]
-            + _c_decision_body(name, N, part)
-            + ["}", "", f"int {name}_predict(const {part.in_c} *{x})", "{"]
-            + _c_predict_body(name, N, x, len(lin.classes))
-            + ["}"])
+    return ([*_c_tables(name, N, part.n, lin), "", f"int {name}_decision(const {part.in_c} *{x}, double *out)", "{", *_c_decision_body(name, N, part), "}", "", f"int {name}_predict(const {part.in_c} *{x})", "{", *_c_predict_body(name, N, x, len(lin.classes)), "}"])
 
 
 def _c_labels(classes: list[Any]) -> tuple[str, list[str]]:
@@ -482,9 +478,7 @@ def _c_tables(name: str, N: str, n: int, lin: _Linear) -> list[str]:
         for j in range(n):
             o += ["    {" + ", ".join(float(v).hex() for v in lin.coef[:, j]) + "},"]
         o += ["};"]
-    return o + [f"static const double {name}_intercept[{N}_N_DECISIONS] = {{",
-                c_table([float(v).hex() for v in lin.intercept], per_line=4),
-                "};"]
+    return [*o, f"static const double {name}_intercept[{N}_N_DECISIONS] = {{", c_table([float(v).hex() for v in lin.intercept], per_line=4), "};"]
 
 
 def _c_decision_body(name: str, N: str, part: _Part) -> list[str]:
@@ -494,9 +488,7 @@ def _c_decision_body(name: str, N: str, part: _Part) -> list[str]:
         o = ["    int c;"]
         o += ([f"    if ({name}_binarizer({x}) < 0)", "        return -1;"] if part.fx.input_type == "binary"
               else [f"    (void){x};"])
-        return o + [f"    for (c = 0; c < {N}_N_DECISIONS; ++c)",
-                    f"        out[c] = 0.0 + {name}_intercept[c];",
-                    "    return 0;"]
+        return [*o, f"    for (c = 0; c < {N}_N_DECISIONS; ++c)", f"        out[c] = 0.0 + {name}_intercept[c];", "    return 0;"]
     o = [f"    {part.out_c} v[{N}_N_FEATURES];",
          "    int c, j;",
          f"    if ({name}_features({x}, v) < 0)",
@@ -514,9 +506,7 @@ def _c_decision_body(name: str, N: str, part: _Part) -> list[str]:
               f"            const double t = {name}_coef[j][c] * v[j];",
               "            out[c] = out[c] + t;",
               "        }"]
-    return o + [f"    for (c = 0; c < {N}_N_DECISIONS; ++c)",
-                f"        out[c] = out[c] + {name}_intercept[c];",
-                "    return 0;"]
+    return [*o, f"    for (c = 0; c < {N}_N_DECISIONS; ++c)", f"        out[c] = out[c] + {name}_intercept[c];", "    return 0;"]
 
 
 def _c_predict_body(name: str, N: str, x: str, n_classes: int) -> list[str]:
