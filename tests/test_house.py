@@ -6,6 +6,7 @@ included."""
 from __future__ import annotations
 
 import ast
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -90,3 +91,16 @@ def test_the_counts_are_those_a_reader_sees(tmp_path):
                                    f"m.py:88 C.long: 81 lines of code (at most {MAX_FUNCTION_LINES})"]
     f.write_text(src)
     assert breaches(f, "m.py") == [f"m.py:88 C.long: 81 lines of code (at most {MAX_FUNCTION_LINES})"]
+
+
+def test_run_records_live_in_their_experiments_archive():
+    """Run records and logs are kept out of the tree: only ``experiments/<name>/records.tar.xz`` holds them (a
+    benchmark's printed record goes to ``experiments/benchmarks/``); plain ones are packed with
+    ``python experiments/records.py pack <name>``."""
+    tracked = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True).stdout.split()
+    if not tracked:
+        pytest.skip("not a git checkout: the tracked files are unknown")
+    records = (".json", ".jsonl", ".log")
+    plain = [f for f in tracked if f.startswith(("experiments/", "benchmarks/", "docs/")) and f.endswith(records)]
+    plain += [f for f in tracked if f.startswith(("experiments/", "benchmarks/")) and f.endswith(".txt")]
+    assert not plain, "pack these into their experiment's archive:\n" + "\n".join(plain)
