@@ -221,6 +221,16 @@ def test_plugin_family_speed_is_its_record():
         assert f"| {r['wall']:.1f} | {r['compute']:.1f} | {r['evaluate']:.1f} | {100 * r['holdout_error']:.2f} |" in line
 
 
+def test_quiet_plugin_family_run_is_its_record():
+    """The speed page's quieter run (pixel-and beside window-or) is the benchmark's stored rows."""
+    page = (REPO / "docs" / "results" / "speed.md").read_text()
+    rows = json.loads(_record("benchmarks/plugin_family_quiet.json"))
+    assert len(rows) == 12
+    for r in rows:
+        assert (f"| {r['partition']} | {r['family']} | {r['engine']} | {r['wall']:.1f} | {r['compute']:.1f} | "
+                f"{r['evaluate']:.1f} | {100 * r['holdout_error']:.2f} |") in page
+
+
 def test_tabular_draw_speed_is_its_record():
     """The tabular family's draw-share table of the speed page is the benchmark's stored rows (the family before
     and after its draw was batched, in one run)."""
