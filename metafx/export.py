@@ -46,9 +46,10 @@ import math
 import os
 import re
 import textwrap
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -279,14 +280,14 @@ def _c_input_rule(name: str, N: str, rule: InputRule) -> list[str]:
           f"    if (i == {N}_N_INPUTS)",
           "        return 1;"]
     if rule.threshold is None:
-        return o + ["    return -1;", "}"]
+        return [*o, "    return -1;", "}"]
     _, low, high = _byte_bounds(rule)
     tests = ([f"image[i] < {N}_LOW"] if low > 0 else []) + ([f"image[i] > {N}_HIGH"] if high < 255 else [])
     if tests:
         o += [f"    for (i = 0; i < {N}_N_INPUTS; ++i)",
               f"        if ({' || '.join(tests)})",
               "            return -1;"]
-    return o + [f"    return {N}_THRESHOLD;", "}"]
+    return [*o, f"    return {N}_THRESHOLD;", "}"]
 
 
 def _comment_safe(text: str) -> str:
@@ -444,18 +445,27 @@ def _c_header(result: Any, part: _Part, lin: _Linear | None, name: str, source: 
 
 
 def _c_classifier(name: str, N: str, part: _Part, lin: _Linear) -> list[str]:
-    n = part.n
+    """The classifier's C: its label and weight tables, ``NAME_decision`` and ``NAME_predict``."""
     x = part.arg
-    kind = _label_kind(lin.classes[0])
+    return ([*_c_tables(name, N, part.n, lin), "", f"int {name}_decision(const {part.in_c} *{x}, double *out)", "{", *_c_decision_body(name, N, part), "}", "", f"int {name}_predict(const {part.in_c} *{x})", "{", *_c_predict_body(name, N, x, len(lin.classes)), "}"])
+
+
+def _c_labels(classes: list[Any]) -> tuple[str, list[str]]:
+    """The C type and the literals of the class labels (strings, binary64 or 64-bit integers)."""
+    kind = _label_kind(classes[0])
     if kind == "str":
-        ctype, labels = "const char *const", [_c_string(s) for s in lin.classes]
-    elif kind == "float":
-        ctype, labels = "const double", [float(v).hex() for v in lin.classes]
-    else:
-        if any(not -(2**63) <= int(v) < 2**63 for v in lin.classes):
-            raise ValidationError(f"classes={lin.classes!r}: C labels must fit in 64 bits")
-        ctype, labels = "const long long", [f"{int(v)}LL" if int(v) != -(2**63) else "(-9223372036854775807LL - 1)"
-                                            for v in lin.classes]
+        return "const char *const", [_c_string(s) for s in classes]
+    if kind == "float":
+        return "const double", [float(v).hex() for v in classes]
+    if any(not -(2**63) <= int(v) < 2**63 for v in classes):
+        raise ValidationError(f"classes={classes!r}: C labels must fit in 64 bits")
+    return "const long long", [f"{int(v)}LL" if int(v) != -(2**63) else "(-9223372036854775807LL - 1)"
+                               for v in classes]
+
+
+def _c_tables(name: str, N: str, n: int, lin: _Linear) -> list[str]:
+    """The label table ``NAME_classes`` and the weights ``NAME_coef`` (if any feature) and ``NAME_intercept``."""
+    ctype, labels = _c_labels(lin.classes)
     o = ["",
          f"/* class labels: {name}_predict returns an index into this table */",
          f"{ctype} {name}_classes[{N}_N_CLASSES] = {{",
@@ -468,63 +478,55 @@ def _c_classifier(name: str, N: str, part: _Part, lin: _Linear) -> list[str]:
         for j in range(n):
             o += ["    {" + ", ".join(float(v).hex() for v in lin.coef[:, j]) + "},"]
         o += ["};"]
-    o += [f"static const double {name}_intercept[{N}_N_DECISIONS] = {{",
-          c_table([float(v).hex() for v in lin.intercept], per_line=4),
-          "};",
-          "",
-          f"int {name}_decision(const {part.in_c} *{x}, double *out)",
-          "{"]
-    if n:
-        o += [f"    {part.out_c} v[{N}_N_FEATURES];",
-              "    int c, j;",
-              f"    if ({name}_features({x}, v) < 0)",
-              "        return -1;",
-              f"    for (c = 0; c < {N}_N_DECISIONS; ++c)",
-              "        out[c] = 0.0;",
-              "    /* each decision adds its terms in increasing j, as Python does */",
-              f"    for (j = 0; j < {N}_N_FEATURES; ++j)"]
-        if part.fx.value_type == "binary":
-            o += ["        if (v[j])",
-                  f"            for (c = 0; c < {N}_N_DECISIONS; ++c)",
-                  f"                out[c] += {name}_coef[j][c];"]
-        else:
-            o += [f"        for (c = 0; c < {N}_N_DECISIONS; ++c) {{",
-                  f"            const double t = {name}_coef[j][c] * v[j];",
-                  "            out[c] = out[c] + t;",
-                  "        }"]
-        o += [f"    for (c = 0; c < {N}_N_DECISIONS; ++c)",
-              f"        out[c] = out[c] + {name}_intercept[c];",
-              "    return 0;"]
-    else:
-        o += ["    int c;"]
+    return [*o, f"static const double {name}_intercept[{N}_N_DECISIONS] = {{", c_table([float(v).hex() for v in lin.intercept], per_line=4), "};"]
+
+
+def _c_decision_body(name: str, N: str, part: _Part) -> list[str]:
+    """The body of ``NAME_decision``: the intercepts plus the weights of the features, added in increasing j."""
+    x = part.arg
+    if not part.n:
+        o = ["    int c;"]
         o += ([f"    if ({name}_binarizer({x}) < 0)", "        return -1;"] if part.fx.input_type == "binary"
               else [f"    (void){x};"])
-        o += [f"    for (c = 0; c < {N}_N_DECISIONS; ++c)",
-              f"        out[c] = 0.0 + {name}_intercept[c];",
-              "    return 0;"]
-    o += ["}",
-          "",
-          f"int {name}_predict(const {part.in_c} *{x})",
-          "{"]
-    if len(lin.classes) == 1:
-        o += [f"    double d[{N}_N_DECISIONS];",
-              f"    return {name}_decision({x}, d) < 0 ? -1 : 0;"]
-    elif len(lin.classes) == 2:
-        o += ["    double d[1];",
-              f"    if ({name}_decision({x}, d) < 0)",
-              "        return -1;",
-              "    return d[0] > 0.0 ? 1 : 0;"]
+        return [*o, f"    for (c = 0; c < {N}_N_DECISIONS; ++c)", f"        out[c] = 0.0 + {name}_intercept[c];", "    return 0;"]
+    o = [f"    {part.out_c} v[{N}_N_FEATURES];",
+         "    int c, j;",
+         f"    if ({name}_features({x}, v) < 0)",
+         "        return -1;",
+         f"    for (c = 0; c < {N}_N_DECISIONS; ++c)",
+         "        out[c] = 0.0;",
+         "    /* each decision adds its terms in increasing j, as Python does */",
+         f"    for (j = 0; j < {N}_N_FEATURES; ++j)"]
+    if part.fx.value_type == "binary":
+        o += ["        if (v[j])",
+              f"            for (c = 0; c < {N}_N_DECISIONS; ++c)",
+              f"                out[c] += {name}_coef[j][c];"]
     else:
-        o += [f"    double d[{N}_N_DECISIONS];",
-              "    int c, best = 0;",
-              f"    if ({name}_decision({x}, d) < 0)",
-              "        return -1;",
-              f"    for (c = 1; c < {N}_N_DECISIONS; ++c)",
-              "        if (d[c] > d[best])",
-              "            best = c;",
-              "    return best;"]
-    o += ["}"]
-    return o
+        o += [f"        for (c = 0; c < {N}_N_DECISIONS; ++c) {{",
+              f"            const double t = {name}_coef[j][c] * v[j];",
+              "            out[c] = out[c] + t;",
+              "        }"]
+    return [*o, f"    for (c = 0; c < {N}_N_DECISIONS; ++c)", f"        out[c] = out[c] + {name}_intercept[c];", "    return 0;"]
+
+
+def _c_predict_body(name: str, N: str, x: str, n_classes: int) -> list[str]:
+    """The body of ``NAME_predict``: the index of the class decided (the sign of one decision for two)."""
+    if n_classes == 1:
+        return [f"    double d[{N}_N_DECISIONS];",
+                f"    return {name}_decision({x}, d) < 0 ? -1 : 0;"]
+    if n_classes == 2:
+        return ["    double d[1];",
+                f"    if ({name}_decision({x}, d) < 0)",
+                "        return -1;",
+                "    return d[0] > 0.0 ? 1 : 0;"]
+    return [f"    double d[{N}_N_DECISIONS];",
+            "    int c, best = 0;",
+            f"    if ({name}_decision({x}, d) < 0)",
+            "        return -1;",
+            f"    for (c = 1; c < {N}_N_DECISIONS; ++c)",
+            "        if (d[c] > d[best])",
+            "            best = c;",
+            "    return best;"]
 
 
 # ---------------------------------------------------------------------------------------------- NumPy

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from typing import Any, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
-__all__ = ["main", "startup_guard", "running_as_command", "guard_rest_of_startup"]
+__all__ = ["guard_rest_of_startup", "main", "running_as_command", "startup_guard"]
 
 
 def _is_metafx_error(e: BaseException) -> bool:

@@ -102,7 +102,7 @@ def load_example():
 def _default_results_in_tmp(monkeypatch, tmp_path_factory):
     """`metafx search` without --out writes metafx-result-DATE-TIME.json into the working directory: in a test
     that has not moved to a temporary directory, into one (never into the checkout)."""
-    import metafx.cli as cli
+    import metafx.cli.search as cli
 
     original = cli._default_out
     base = str(tmp_path_factory.getbasetemp())

@@ -68,7 +68,7 @@ def test_console_script_runs():
 
 
 def test_parameter_values_are_json_or_python_words():
-    from metafx.cli import _kv
+    from metafx.cli.options import _kv
 
     assert _kv("max_train=null") == ("max_train", None) and _kv("max_train=None") == ("max_train", None)
     assert _kv("complement=true") == ("complement", True) and _kv("complement=False") == ("complement", False)

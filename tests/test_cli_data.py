@@ -13,7 +13,8 @@ import pytest
 from sklearn.datasets import load_digits, load_wine
 
 import metafx
-from metafx.cli import _default_out, main
+from metafx.cli import main
+from metafx.cli.search import _default_out
 from metafx.core.userdata import auto_threshold, binarize, read_data
 from metafx.loop.api import DEFAULT_ENGINE
 
@@ -464,7 +465,7 @@ def test_help_stars_the_defaults_a_search_uses(capsys):
 def test_interrupted_search_without_out_is_kept(tmp_path, monkeypatch, digits, capsys):
     import argparse
 
-    from metafx.cli import _interrupted
+    from metafx.cli.search import _interrupted
     from metafx.loop.loop import SearchInterrupted
 
     monkeypatch.chdir(tmp_path)

@@ -126,7 +126,7 @@ def test_predict_refusals(png_dir, tmp_path, capsys, digits):
 @pytest.fixture
 def no_data(monkeypatch):
     """Reading any data fails the test: the refusals below must come first."""
-    import metafx.cli as cli
+    import metafx.cli.data as cli
 
     def fail(*a, **k):
         raise AssertionError("data was read before the arguments were checked")
@@ -163,7 +163,7 @@ def test_threshold_outside_the_data_kind_and_target_on_images(no_data, png_dir, 
 
 
 def test_a_table_without_the_tabular_plugin_says_how_to_install_it(monkeypatch, tmp_path, capsys):
-    import metafx.cli as cli
+    import metafx.cli.search as cli
 
     real = cli.get_registry()
 

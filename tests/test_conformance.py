@@ -117,7 +117,7 @@ class TestR2W2(EvaluatorConformance):
     evaluator_params: ClassVar[dict[str, Any]] = {"n_iter": 5}
 
     def make_data(self):
-        from metafx.testing.conformance import _informative
+        from metafx.testing.search_conformance import _informative
 
         X, y, n_inf = _informative("classification")
         keep = y < 2  # R2W2 is defined for two classes; column 2 (class 2 against the rest) becomes noise

@@ -185,18 +185,17 @@ def test_picture_figures_are_its_record():
 
 
 # ------------------------------------------------------------------ speed figures and their benchmark records
-RECORDS = REPO / "benchmarks" / "records"
 
 
 def _mufasa_row(record: str) -> str:
     """The speed page's table row of one ``bench_mufasa.py`` record: yardsticks, the split, the peak memory."""
-    text = (RECORDS / record).read_text()
+    text = _record("benchmarks/" + record)
     n = re.search(r"budget 3000, 50 steps, (\d+) MNIST images", text).group(1)
     search = re.search(r"^  search +([\d.]+) yardsticks", text, flags=re.M).group(1)
     parts = [re.search(rf"^  {name} +[\d.]+ yardsticks +([\d.]+ %)", text, flags=re.M).group(1)
              for name in ("drawing features", "computing features", r"classifier \(CV SVM\)", "other")]
     peak = re.search(r"peak memory (\d+ MB)", text).group(1)
-    return f"| {n} | {search} | " + " | ".join(parts) + f" | {peak} | `benchmarks/records/{record}` |"
+    return f"| {n} | {search} | " + " | ".join(parts) + f" | {peak} | `experiments/benchmarks/{record}` |"
 
 
 def test_speed_page_is_its_records():
@@ -205,7 +204,7 @@ def test_speed_page_is_its_records():
         assert _mufasa_row(record) in page, _mufasa_row(record)
     # every row of the search table names its record
     rows = re.findall(r"^\| \d+ \| .*$", page, flags=re.M)
-    assert rows and all("benchmarks/records/" in row for row in rows)
+    assert rows and all("experiments/benchmarks/" in row for row in rows)
 
 
 def test_plugin_family_speed_is_its_record():
@@ -213,7 +212,7 @@ def test_plugin_family_speed_is_its_record():
     import json
 
     page = (REPO / "docs" / "results" / "speed.md").read_text()
-    rows = json.loads((RECORDS / "plugin_family_window_or.json").read_text())
+    rows = json.loads(_record("benchmarks/" + "plugin_family_window_or.json"))
     assert len(rows) == 9
     for r in rows:
         cells = f"| {r['partition']} | "
@@ -222,13 +221,23 @@ def test_plugin_family_speed_is_its_record():
         assert f"| {r['wall']:.1f} | {r['compute']:.1f} | {r['evaluate']:.1f} | {100 * r['holdout_error']:.2f} |" in line
 
 
+def test_quiet_plugin_family_run_is_its_record():
+    """The speed page's quieter run (pixel-and beside window-or) is the benchmark's stored rows."""
+    page = (REPO / "docs" / "results" / "speed.md").read_text()
+    rows = json.loads(_record("benchmarks/plugin_family_quiet.json"))
+    assert len(rows) == 12
+    for r in rows:
+        assert (f"| {r['partition']} | {r['family']} | {r['engine']} | {r['wall']:.1f} | {r['compute']:.1f} | "
+                f"{r['evaluate']:.1f} | {100 * r['holdout_error']:.2f} |") in page
+
+
 def test_tabular_draw_speed_is_its_record():
     """The tabular family's draw-share table of the speed page is the benchmark's stored rows (the family before
     and after its draw was batched, in one run)."""
     import json
 
     page = (REPO / "docs" / "results" / "speed.md").read_text()
-    rows = json.loads((RECORDS / "plugin_family_tabular.json").read_text())
+    rows = json.loads(_record("benchmarks/" + "plugin_family_tabular.json"))
     assert {r["family"] for r in rows} == {"tabular", "tabular@f4db1ac"} and len(rows) == 4
     for r in rows:
         line = next(line for line in page.splitlines() if line.startswith(f"| `{r['family']}` | {r['engine']} |"))
@@ -239,7 +248,7 @@ def test_tabular_draw_speed_is_its_record():
 def test_tabular_cli_draw_is_its_record():
     """The speed page's command-line table (the tabular family before and after its batched draw) is the record."""
     page = (REPO / "docs" / "results" / "speed.md").read_text()
-    runs = (RECORDS / "tabular_cli_draw.txt").read_text().splitlines()[1:]
+    runs = _record("benchmarks/" + "tabular_cli_draw.txt").splitlines()[1:]
     assert len(runs) == 4
     for order, run in zip(("1st", "2nd", "3rd", "4th"), runs, strict=True):
         wall = float(re.search(r"wall ([\d.]+) s", run).group(1))
@@ -250,7 +259,7 @@ def test_tabular_cli_draw_is_its_record():
 
 
 def test_prediction_speed_is_its_record():
-    text = (RECORDS / "classifier_predict.txt").read_text()
+    text = _record("benchmarks/" + "classifier_predict.txt")
     t, p, pr, f, fr = re.search(r"transform +([\d.]+) .*\npipeline +([\d.]+) +([\d.]+)\nFeatureClassifier +([\d.]+) +"
                                 r"([\d.]+)", text).groups()
     ratio = re.search(r"pipeline / FeatureClassifier: ([\d.]+)", text).group(1)
@@ -260,7 +269,7 @@ def test_prediction_speed_is_its_record():
 
 
 def test_export_speed_is_its_record():
-    text = (RECORDS / "export.txt").read_text()
+    text = _record("benchmarks/" + "export.txt")
     rows = [line for line in text.splitlines() if re.match(r"^\| a=\d ", line)]
     assert len(rows) == 4
     page = (REPO / "docs" / "results" / "export.md").read_text()
@@ -271,7 +280,7 @@ def test_export_speed_is_its_record():
 def test_optuna_pages_are_their_records():
     """docs/results/optuna_storage.md: the storage table and the heartbeat times are what the stored output says."""
     page = (REPO / "docs" / "results" / "optuna_storage.md").read_text()
-    text = (RECORDS / "optuna_storage.txt").read_text()
+    text = _record("benchmarks/" + "optuna_storage.txt")
     for name, label in (("memory", "memory"), ("sqlite", "SQLite")):
         cells = re.search(rf"^{name} +(.*)$", text, flags=re.M).group(1).split()
         assert f"| {label} | " + " | ".join(cells) + " |" in page, name
@@ -282,7 +291,7 @@ def test_optuna_pages_are_their_records():
 
 def test_net_timings_are_their_record():
     """docs/results/bounds.md: the net hierarchy's table is the rows bench_nets.py printed."""
-    rows = [line for line in (RECORDS / "nets.txt").read_text().splitlines() if re.match(r"^\| (uniform|digits) ", line)]
+    rows = [line for line in _record("benchmarks/" + "nets.txt").splitlines() if re.match(r"^\| (uniform|digits) ", line)]
     page = (REPO / "docs" / "results" / "bounds.md").read_text()
     assert len(rows) == 7 and all(row in page for row in rows)
 
@@ -343,9 +352,10 @@ def test_h_criterion_tables_are_their_records():
 
 # ------------------------------------------------------------------ tabular.md: every record it names is stored
 def test_every_record_the_tabular_page_names_is_stored():
-    """docs/results/tabular.md names its records by path (``experiments/<folder>/<name>``) or by file name in
-    backticks: each is a member of one of the tabular experiments' archives or a file of their folders."""
+    """docs/results/tabular.md and its development log (experiments/tabular_real/LOG.md) name their records by path
+    (``experiments/<folder>/<name>``) or by file name in backticks: each is a member of one of the tabular experiments' archives or a file of their folders."""
     page = (REPO / "docs" / "results" / "tabular.md").read_text()
+    page += (REPO / "experiments" / "tabular_real" / "LOG.md").read_text()  # the page's development log, moved out
     folders = ("tabular_real", "tabular_planted", "tabular_guard")
     stored = {}
     for folder in folders:

@@ -197,7 +197,7 @@ def test_one_pixel_images(capsys, digits120, monkeypatch, tmp_path):
     X, y = digits120
     res = metafx.search(X[:, :1, :1], y, budget=20, steps=2, progress=False)  # the corner pixel: always 0
     assert res.n_features == 0 and res.metadata["empty_result"] is True
-    import metafx.cli as cli
+    import metafx.cli.data as cli
 
     monkeypatch.setattr(cli, "load_dataset", lambda *a, **k: (X[:, :1, :1], y))
     code, _out, err = run_cli(capsys, *SMALL, "--n-train", "80", "--out", str(tmp_path / "r.json"))

@@ -503,7 +503,7 @@ def test_mixed_labels_are_refused_by_the_extractor(digits120):
 
 # ------------------------------------------------------------------ 7. interrupts and the environment: one line
 def test_ctrl_c_while_the_parser_loads_the_plugins(monkeypatch, capsys):
-    import metafx.cli as cli
+    import metafx.cli.parser as cli
 
     def interrupted(*a, **k):
         raise KeyboardInterrupt

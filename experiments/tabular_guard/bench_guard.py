@@ -27,9 +27,13 @@ import os
 import sys
 import time
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # experiments/records.py
+import records
 
 #: (package, item, target, how the target is read)
 DEV_TABLES = [
@@ -217,9 +221,9 @@ def run_noise(models: list[str], seeds: list[int], out: str, extractor_kw: dict)
 
 
 def _load(path: str) -> list:
-    if os.path.exists(path):
-        with open(path) as f:
-            return json.load(f)["records"]
+    """The records of a run file: the plain file a run is writing, else its member of the experiment's archive."""
+    if records.exists(path):
+        return records.read_json(path)["records"]
     return []
 
 

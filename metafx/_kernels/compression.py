@@ -83,6 +83,89 @@ def max_dist_from(X: np.ndarray, c: int, l1: bool) -> float:
 
 
 @numba.njit(**JIT)
+def _next_level(X, l1, r_new, k, net, in_net, pos, parent, newparent, oldpar, head, nxt, nb_ptr, nb_idx):
+    """One level of the net hierarchy at radius ``r_new``: each point outside the net is covered by the first
+    net point closer than ``r_new`` among the children of its parent's neighbours, or else joins the net (a
+    child of its parent).  Returns (the new net size, the distances evaluated)."""
+    dist_evals = 0
+    for a in range(k):
+        u = net[a]
+        head[u] = u
+        nxt[u] = -1
+        oldpar[u] = u
+    for q in range(X.shape[0]):
+        if in_net[q]:
+            newparent[q] = q
+            continue
+        pq = parent[q]
+        pp = pos[pq]
+        found = -1
+        for t in range(nb_ptr[pp], nb_ptr[pp + 1]):
+            v = head[nb_idx[t]]
+            while v != -1:
+                dist_evals += 1
+                if _dist(X, q, X, v, l1) < r_new:
+                    found = v
+                    break
+                v = nxt[v]
+            if found >= 0:
+                break
+        if found < 0:
+            in_net[q] = True
+            net[k] = q
+            pos[q] = k
+            k += 1
+            nxt[q] = head[pq]
+            head[pq] = q
+            oldpar[q] = pq
+            newparent[q] = q
+        else:
+            newparent[q] = found
+    for q in range(X.shape[0]):
+        parent[q] = newparent[q]
+    return k, dist_evals
+
+
+@numba.njit(**JIT)
+def _count_neighbours(X, l1, rad, k, net, pos, oldpar, head, nxt, nb_ptr, nb_idx):
+    """The offsets (``k + 1``) of the new neighbour lists: per net point, the children of its old parent's
+    neighbours closer than ``rad``; and the distances evaluated."""
+    cnt = np.zeros(k + 1, np.int64)
+    dist_evals = 0
+    for a in range(k):
+        p = net[a]
+        pp = pos[oldpar[p]]
+        c = 0
+        for t in range(nb_ptr[pp], nb_ptr[pp + 1]):
+            v = head[nb_idx[t]]
+            while v != -1:
+                dist_evals += 1
+                if _dist(X, p, X, v, l1) < rad:
+                    c += 1
+                v = nxt[v]
+        cnt[a + 1] = cnt[a] + c
+    return cnt, dist_evals
+
+
+@numba.njit(**JIT)
+def _fill_neighbours(X, l1, rad, k, net, pos, oldpar, head, nxt, nb_ptr, nb_idx, cnt):
+    """The new neighbour lists at the offsets ``cnt`` (:func:`_count_neighbours`), in the same order."""
+    new_idx = np.empty(cnt[k], np.int64)
+    for a in range(k):
+        p = net[a]
+        pp = pos[oldpar[p]]
+        c = cnt[a]
+        for t in range(nb_ptr[pp], nb_ptr[pp + 1]):
+            v = head[nb_idx[t]]
+            while v != -1:
+                if _dist(X, p, X, v, l1) < rad:
+                    new_idx[c] = v
+                    c += 1
+                v = nxt[v]
+    return new_idx
+
+
+@numba.njit(**JIT)
 def _hier(X, gamma, l1, r0, slack, max_pairs, net, stats):
     n = X.shape[0]
     in_net = np.zeros(n, np.bool_)
@@ -110,77 +193,22 @@ def _hier(X, gamma, l1, r0, slack, max_pairs, net, stats):
             r_new = gamma
             final = True
         levels += 1
-        for a in range(k):
-            u = net[a]
-            head[u] = u
-            nxt[u] = -1
-            oldpar[u] = u
-        for q in range(n):
-            if in_net[q]:
-                newparent[q] = q
-                continue
-            pq = parent[q]
-            pp = pos[pq]
-            found = -1
-            for t in range(nb_ptr[pp], nb_ptr[pp + 1]):
-                v = head[nb_idx[t]]
-                while v != -1:
-                    dist_evals += 1
-                    if _dist(X, q, X, v, l1) < r_new:
-                        found = v
-                        break
-                    v = nxt[v]
-                if found >= 0:
-                    break
-            if found < 0:
-                in_net[q] = True
-                net[k] = q
-                pos[q] = k
-                k += 1
-                nxt[q] = head[pq]
-                head[pq] = q
-                oldpar[q] = pq
-                newparent[q] = q
-            else:
-                newparent[q] = found
-        for q in range(n):
-            parent[q] = newparent[q]
+        k, evals = _next_level(X, l1, r_new, k, net, in_net, pos, parent, newparent, oldpar, head, nxt, nb_ptr,
+                               nb_idx)
+        dist_evals += evals
         if final:
             break
         # neighbours at the new level: pairs closer than 4 r_new, among the children of the old neighbours
         rad = 4.0 * r_new * slack
-        cnt = np.zeros(k + 1, np.int64)
-        for a in range(k):
-            p = net[a]
-            pp = pos[oldpar[p]]
-            c = 0
-            for t in range(nb_ptr[pp], nb_ptr[pp + 1]):
-                v = head[nb_idx[t]]
-                while v != -1:
-                    dist_evals += 1
-                    if _dist(X, p, X, v, l1) < rad:
-                        c += 1
-                    v = nxt[v]
-            cnt[a + 1] = cnt[a] + c
+        cnt, evals = _count_neighbours(X, l1, rad, k, net, pos, oldpar, head, nxt, nb_ptr, nb_idx)
+        dist_evals += evals
         if cnt[k] > max_pairs:
             stats[0] = levels
             stats[1] = dist_evals
             stats[2] = cnt[k]
             return -1
-        new_idx = np.empty(cnt[k], np.int64)
-        for a in range(k):
-            p = net[a]
-            pp = pos[oldpar[p]]
-            c = cnt[a]
-            for t in range(nb_ptr[pp], nb_ptr[pp + 1]):
-                v = head[nb_idx[t]]
-                while v != -1:
-                    if _dist(X, p, X, v, l1) < rad:
-                        new_idx[c] = v
-                        c += 1
-                    v = nxt[v]
+        nb_idx = _fill_neighbours(X, l1, rad, k, net, pos, oldpar, head, nxt, nb_ptr, nb_idx, cnt)
         nb_ptr = cnt
-        nb_idx = new_idx
         r = r_new
     stats[0] = levels
     stats[1] = dist_evals

@@ -6,7 +6,7 @@ See ``docs/evaluators.md`` for each one and the reading of the source texts it i
 from __future__ import annotations
 
 from ..hooks.spec import hookimpl
-from . import scorers, selectors, set_evaluators
+from . import regression_scorers, scorers, selectors, set_evaluators
 
 
 @hookimpl
@@ -16,9 +16,9 @@ def metafx_register_evaluators(register):
         scorers.Relief,
         scorers.ReliefF,
         scorers.Simba,
-        scorers.Corrcoef,
-        scorers.RGS,
-        scorers.SKS,
+        regression_scorers.Corrcoef,
+        regression_scorers.RGS,
+        regression_scorers.SKS,
         scorers.R2W2,
         selectors.TopN,
         selectors.GFlip,

@@ -76,14 +76,28 @@ ABOUT = ("Feature f is 1 when, for some shift (dy, dx) in {0 .. a-1} x {0 .. a-1
 def pixel_c(family: Any, batch: Any, prefix: str) -> FamilyExport:
     """``FeatureFamily.export_c`` of the pixel families."""
     feats = pixel_features(family, batch)
-    P = prefix.upper()
-    h, w, n, p = feats.height, feats.width, feats.n, feats.pad
-    ph, pw = h + p, w + p
-    nw = -(-pw // 64)  # 64-bit words per row of the padded image
+    h, w, n = feats.height, feats.width, feats.n
+    nw = -(-(w + feats.pad) // 64)  # 64-bit words per row of the padded image
     codes = ((feats.rows * nw + feats.cols // 64) << 7) | ((feats.cols % 64) << 1) | feats.neg.astype(np.int64)
     index_t = "uint16_t" if (codes.max() if codes.size else 0) <= 0xFFFF else "uint32_t"
     first_t = "uint16_t" if int(feats.first[-1]) <= 0xFFFF else "uint32_t"
     names = list(family.feature_names(batch)) if n else []
+    o = _c_tables(prefix, feats, names, codes, index_t, first_t)
+    o += ["",
+          f"static void {prefix}_compute(const uint8_t *image, uint8_t *out)",
+          "{"]
+    o += _c_compute_body(prefix, feats, index_t)
+    o += ["}"]
+    return FamilyExport(code="\n".join(o), n_inputs=h * w, input_type="binary", value_type="binary",
+                        input_shape=(h, w), about=f"one binary image of {h} x {w} pixels, row-major. " + ABOUT)
+
+
+def _c_tables(prefix: str, feats: PixelFeatures, names: list[str], codes: np.ndarray, index_t: str,
+              first_t: str) -> list[str]:
+    """The padded image's size and the feature tables: each feature's first input, shift length and inputs."""
+    P = prefix.upper()
+    n, p = feats.n, feats.pad
+    ph, nw = feats.height + p, -(-(feats.width + p) // 64)
     o = [f"/* the image as rows of bits: {P}_ROW_WORDS 64-bit words per row, bit c of a row is column c,",
          f"   zero beyond the image; {p} rows of zeros below it (largest shift length - 1) */",
          f"#define {P}_PADDED_HEIGHT {ph}",
@@ -105,59 +119,57 @@ def pixel_c(family: Any, batch: Any, prefix: str) -> FamilyExport:
             name = "".join(ch if 32 <= ord(ch) < 127 else "?" for ch in names[f]).replace("*/", "* /")
             o.append(f"    {', '.join(str(int(c)) for c in codes[a:b])}, /* {f}: {name} */")
         o += ["};"]
-    o += ["",
-          f"static void {prefix}_compute(const uint8_t *image, uint8_t *out)",
-          "{"]
+    return o
+
+
+def _c_compute_body(prefix: str, feats: PixelFeatures, index_t: str) -> list[str]:
+    """The body of ``PREFIX_compute``: the image into rows of bits, then each feature from its inputs' windows."""
+    P = prefix.upper()
+    h, w, n = feats.height, feats.width, feats.n
     if n:
-        o += [f"    uint64_t bits[{P}_PADDED_HEIGHT * {P}_ROW_WORDS + 1];",
-              "    int r, c, f;",
-              f"    for (r = 0; r < {P}_PADDED_HEIGHT * {P}_ROW_WORDS + 1; ++r)",
-              "        bits[r] = 0;",
-              f"    for (r = 0; r < {h}; ++r)",
-              f"        for (c = 0; c < {w}; ++c)",
-              f"            if (image[r * {w} + c])",
-              f"                bits[r * {P}_ROW_WORDS + (c >> 6)] |= (uint64_t)1 << (c & 63);",
-              "    /* feature f: the a x a window of each input (a bits from col of rows row .. row + a - 1, inverted",
-              "       when negated), ANDed over its inputs; 1 when some bit (some shift) is left */",
-              f"    for (f = 0; f < {n}; ++f) {{",
-              f"        const {index_t} *in = {prefix}_input + {prefix}_first[f];",
-              f"        const int k = (int)({prefix}_first[f + 1] - {prefix}_first[f]);",
-              f"        const int a = {prefix}_shift[f];",
-              "        int j;",
-              "        uint8_t v;",
-              "        if (a == 1) {",
-              "            uint64_t m = 1;",
-              "            for (j = 0; j < k; ++j) {",
-              "                const uint32_t e = in[j];",
-              "                const uint64_t *q = bits + (e >> 7);",
-              "                const unsigned o = (e >> 1) & 63u;",
-              "                m &= ((q[0] >> o) | ((q[1] << 1) << (63u - o))) ^ ((uint64_t)0 - (e & 1u));",
-              "            }",
-              "            v = (uint8_t)(m & 1u);",
-              "        } else {",
-              "            const uint64_t dx_mask = ((uint64_t)1 << a) - 1;",
-              "            uint64_t m = a == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (a * a)) - 1;",
-              "            for (j = 0; j < k && m; ++j) {",
-              "                const uint32_t e = in[j];",
-              "                const uint64_t *q = bits + (e >> 7);",
-              "                const unsigned o = (e >> 1) & 63u;",
-              "                uint64_t window = 0;",
-              "                int dy;",
-              f"                for (dy = 0; dy < a; ++dy, q += {P}_ROW_WORDS)",
-              "                    window |= (((q[0] >> o) | ((q[1] << 1) << (63u - o))) & dx_mask) << (dy * a);",
-              "                m &= window ^ ((uint64_t)0 - (e & 1u));",
-              "            }",
-              "            v = (uint8_t)(m != 0);",
-              "        }",
-              "        out[f] = v;",
-              "    }"]
-    else:
-        o += ["    (void)image;", "    (void)out;"]
-    o += ["}"]
-    return FamilyExport(code="\n".join(o), n_inputs=h * w, input_type="binary", value_type="binary",
-                        input_shape=(h, w), about=f"one binary image of {h} x {w} pixels, row-major. " + ABOUT)
-
-
+        return [f"    uint64_t bits[{P}_PADDED_HEIGHT * {P}_ROW_WORDS + 1];",
+                "    int r, c, f;",
+                f"    for (r = 0; r < {P}_PADDED_HEIGHT * {P}_ROW_WORDS + 1; ++r)",
+                "        bits[r] = 0;",
+                f"    for (r = 0; r < {h}; ++r)",
+                f"        for (c = 0; c < {w}; ++c)",
+                f"            if (image[r * {w} + c])",
+                f"                bits[r * {P}_ROW_WORDS + (c >> 6)] |= (uint64_t)1 << (c & 63);",
+                "    /* feature f: the a x a window of each input (a bits from col of rows row .. row + a - 1, inverted",
+                "       when negated), ANDed over its inputs; 1 when some bit (some shift) is left */",
+                f"    for (f = 0; f < {n}; ++f) {{",
+                f"        const {index_t} *in = {prefix}_input + {prefix}_first[f];",
+                f"        const int k = (int)({prefix}_first[f + 1] - {prefix}_first[f]);",
+                f"        const int a = {prefix}_shift[f];",
+                "        int j;",
+                "        uint8_t v;",
+                "        if (a == 1) {",
+                "            uint64_t m = 1;",
+                "            for (j = 0; j < k; ++j) {",
+                "                const uint32_t e = in[j];",
+                "                const uint64_t *q = bits + (e >> 7);",
+                "                const unsigned o = (e >> 1) & 63u;",
+                "                m &= ((q[0] >> o) | ((q[1] << 1) << (63u - o))) ^ ((uint64_t)0 - (e & 1u));",
+                "            }",
+                "            v = (uint8_t)(m & 1u);",
+                "        } else {",
+                "            const uint64_t dx_mask = ((uint64_t)1 << a) - 1;",
+                "            uint64_t m = a == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (a * a)) - 1;",
+                "            for (j = 0; j < k && m; ++j) {",
+                "                const uint32_t e = in[j];",
+                "                const uint64_t *q = bits + (e >> 7);",
+                "                const unsigned o = (e >> 1) & 63u;",
+                "                uint64_t window = 0;",
+                "                int dy;",
+                f"                for (dy = 0; dy < a; ++dy, q += {P}_ROW_WORDS)",
+                "                    window |= (((q[0] >> o) | ((q[1] << 1) << (63u - o))) & dx_mask) << (dy * a);",
+                "                m &= window ^ ((uint64_t)0 - (e & 1u));",
+                "            }",
+                "            v = (uint8_t)(m != 0);",
+                "        }",
+                "        out[f] = v;",
+                "    }"]
+    return ["    (void)image;", "    (void)out;"]
 
 
 _NUMPY_BODY = '''

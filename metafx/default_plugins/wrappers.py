@@ -3,8 +3,8 @@
 Greedy search over feature subsets driven by an evaluation function -- the
 soft k-NN leave-one-out fit of thesis eq. 4.2 for a real target (``fwdSel``
 of section 4.3), cross-validated accuracy for classes (1-NN, the thesis'
-study-case predictor, or any scikit-learn classifier).  The SKS and R2W2
-scorers live in :mod:`metafx.default_plugins.scorers`, ``gflip-stable`` in
+study-case predictor, or any scikit-learn classifier).  The SKS scorer lives in
+:mod:`metafx.default_plugins.regression_scorers`, R2W2 in :mod:`metafx.default_plugins.scorers`, ``gflip-stable`` in
 :mod:`metafx.default_plugins.selectors`; the soft k-NN criterion and the R2W2
 solvers in :mod:`metafx.learn.soft_knn` and :mod:`metafx.learn.radius_margin`
 (their names stay importable from here).
@@ -26,7 +26,8 @@ from ..hooks.spec import hookimpl
 from ..learn.arrays import dense_float, encode_labels
 from ..learn.radius_margin import hard_margin_dual, r2w2_value_and_grad, simplex_qp
 from ..learn.soft_knn import column_sqdiff, soft_knn_criterion, soft_knn_loo, sq_distances
-from .scorers import R2W2, SKS
+from .regression_scorers import SKS
+from .scorers import R2W2
 from .selectors import GFlipStable
 
 __all__ = [

@@ -16,9 +16,10 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -27,7 +28,7 @@ from ..export import to_c, to_numpy
 from ..learn.classifier import FeatureClassifier
 from ..loop.api import search
 
-__all__ = ["check_export", "check_family_speed", "SpeedReport"]
+__all__ = ["SpeedReport", "check_export", "check_family_speed"]
 
 
 def _python_side(result: Any, X: Any) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
