@@ -46,7 +46,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "experiments"))  # experiments/records.py
-import records  # noqa: E402
+import records
 
 CLOCK = time.process_time
 DEFAULT_MNIST = os.environ.get("METAFX_MNIST_DIR", str(Path(__file__).resolve().parents[2] / "shared/data/mnist"))
