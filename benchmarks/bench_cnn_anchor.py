@@ -400,7 +400,7 @@ def draw(by: dict, n_train: int, figure: str) -> None:
                         ("metafx, timeout (budget auto)", lambda m: ":timeout=" in m)):
         sel = sorted((t, e) for t, e, m in pts if keep(m))
         if sel:
-            ax.plot(*zip(*sel), marker="o", label=label)
+            ax.plot(*zip(*sel, strict=True), marker="o", label=label)
     for t, e, m in pts:
         ax.annotate("default" if m == "metafx" else m.split(":")[1], (t, e), fontsize=7,
                     xytext=(3, 3), textcoords="offset points")

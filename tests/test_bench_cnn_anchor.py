@@ -46,10 +46,12 @@ def test_shifted_copies_against_a_loop(bench, shape):
 
 
 def test_logic_ops_counts_shifts_times_inputs(bench):
-    class R:
-        features = [{"inputs": [[0, 0, False]] * 3, "shift": 2}, {"inputs": [[1, 1, True]], "shift": 1},
-                    {"inputs": [[2, 2, False]] * 5, "shift": 5}]
-    assert bench.logic_ops(R()) == 3 * 4 + 1 + 5 * 25
+    from types import SimpleNamespace
+
+    result = SimpleNamespace(features=[{"inputs": [[0, 0, False]] * 3, "shift": 2},
+                                       {"inputs": [[1, 1, True]], "shift": 1},
+                                       {"inputs": [[2, 2, False]] * 5, "shift": 5}])
+    assert bench.logic_ops(result) == 3 * 4 + 1 + 5 * 25
 
 
 def test_cnn_macs_count_the_layers(bench):
