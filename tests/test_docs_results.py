@@ -563,3 +563,35 @@ def test_tree_gate_table_is_its_records():
     page = (REPO / "docs" / "results" / "tabular.md").read_text()
     rows = [line for line in out.splitlines() if re.match(r"^\| (?!table |mean )\w+ \| [-+]", line)]
     assert len(rows) == 6 and all(row in page for row in rows), [r for r in rows if r not in page]
+
+
+def test_openfe_same_process_targets_are_their_records():
+    """docs/results/tabular.md, OpenFE beside every default in the same process: the three targets' results are
+    what ``bench_tabular_real.py --summarize`` prints from the two stored records, and OpenFE's and the searches'
+    seconds a fold are the records' (medians by table; the searches' extremes)."""
+    E = REPO / "experiments" / "tabular_real"
+    names = ("heldout_openfe40_small", "heldout_openfe40_large")
+    out = _run(str(E / "bench_tabular_real.py"), "--summarize", *(str(E / f"{n}.json") for n in names))
+    text = " ".join((REPO / "docs" / "results" / "tabular.md").read_text().split())
+    rows = re.findall(r"^\| (\w+) \| (linear|tree) \| \d+ \| [^|]+ \| ([-+][\d.]+) \+-", out, flags=re.M)
+    assert len(rows) == 12
+    no_worse = {m: [t for t, mm, d in rows if mm == m and float(d) >= 0] for m in ("linear", "tree")}
+    n = sum(map(len, no_worse.values()))
+    assert re.search(rf"OpenFE in mean on {n} of 12", out)
+    listed = "; ".join(f"{m}: {', '.join(ts)}" for m, ts in no_worse.items())
+    assert f"| {n} of 12 ({listed}) | no |" in text, listed
+    trees = re.search(r"tree model better than raw in mean on (\d+) of 6", out).group(1)
+    assert f"| better than raw with LightGBM | 2 of 6 tables | {trees} of 6 | no |" in text
+    ratio = re.search(r"pairs, (\d+)% below 0.5; median by repeat ([\d.]+), ([\d.]+), ([\d.]+);", out).groups()
+    median, top = re.search(r"fit time / OpenFE fit time per fold: median ([\d.]+), max ([\d.]+)", out).groups()
+    per = [float(v) for v in re.findall(r"^\| \w+ \| ([\d.]+) \| ([\d.]+) \|$", out, flags=re.M) for v in v]
+    assert len(per) == 12
+    assert (f"| median {median} (by repeat {', '.join(ratio[1:])}), {ratio[0]} % of the 180 pairs below 0.5, max "
+            f"{top}; per (table x search) medians {min(per):.2f}-{max(per):.2f} | yes |") in text
+    folds = {r["table"]: r["folds"] for n in names for r in json.loads(_record(f"tabular_real/{n}.json"))["results"]}
+    ofe = {t: np.median([f["seconds"]["openfe"] for f in fo]) for t, fo in folds.items()}
+    order = sorted(ofe, key=ofe.get)
+    cells = ", ".join(f"{t} {ofe[t]:.1f}" for t in order)
+    search = [f["seconds"][f"metafx-{m}"] for fo in folds.values() for f in fo for m in ("linear", "tree")]
+    assert (f"OpenFE took a median of {ofe[order[0]]:.1f}-{ofe[order[-1]]:.0f} s a fold by table ({cells}), a metafx "
+            f"search {min(search):.1f}-{max(search):.1f} s.") in text, (cells, min(search), max(search))
