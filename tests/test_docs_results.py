@@ -595,3 +595,76 @@ def test_openfe_same_process_targets_are_their_records():
     search = [f["seconds"][f"metafx-{m}"] for fo in folds.values() for f in fo for m in ("linear", "tree")]
     assert (f"OpenFE took a median of {ofe[order[0]]:.1f}-{ofe[order[-1]]:.0f} s a fold by table ({cells}), a metafx "
             f"search {min(search):.1f}-{max(search):.1f} s.") in text, (cells, min(search), max(search))
+
+
+def _monotone(repeats: tuple[str, ...]) -> tuple[dict, str]:
+    """``monotone_decision.py`` on the stored ``drop_monotone`` runs of ``repeats`` (suffixes): its rows by table
+    (the cells after the table's name) and its whole output."""
+    E = REPO / "experiments" / "tabular_real"
+
+    def paths(variant):
+        return [str(E / f"{d}_monotone_{variant}{r}.json") for d in ("dev", "devcat") for r in repeats]
+
+    out = _run(str(E / "monotone_decision.py"), *paths("new"), "--", *paths("cur"))
+    rows = {m[0]: m[1].split(" | ") for m in re.findall(r"^\| (\w+) \| (\d.*?) \|[ |]*$", out, flags=re.M)}
+    return rows, out
+
+
+def _monotone_diffs(repeats: tuple[str, ...]) -> dict:
+    """By table (and ``all``), new minus current of the summed gains ``A`` and ``B``, from the stored records."""
+    sums: dict = {}
+    for variant, sign in (("new", 1.0), ("cur", -1.0)):
+        for d in ("dev", "devcat"):
+            for rep in repeats:
+                for r in json.loads(_record(f"tabular_real/{d}_monotone_{variant}{rep}.json"))["results"]:
+                    task = 1.0 if r["task"] == "regression" else -1.0
+                    for f in r["folds"]:
+                        s = f["scores"]["tree"]
+                        for t in (r["table"], "all"):
+                            ab = sums.setdefault(t, [0.0, 0.0])
+                            ab[0] += sign * task * (s["metafx"] - s["raw"])
+                            ab[1] += sign * task * (s["metafx-search"] - s["raw"])
+    return sums
+
+
+def _monotone_failing(rows: dict, diffs: dict) -> str:
+    """The rule's checks that fail (RULE_TREE_MONOTONE.md: totals, A lower by > 0.02, B by > 0.05 on a table)."""
+    tot = [float(v) for v in rows["all"][1:5]]
+    fail = [f"{x} total" for x, ok in (("A", tot[0] >= tot[1]), ("B", tot[2] > tot[3])) if not ok]
+    for x, i, limit in (("A", 0, -0.02), ("B", 1, -0.05)):
+        low = [f"{t} ({d[i]:+.4f})" for t, d in sorted(diffs.items()) if t != "all" and d[i] < limit]
+        fail += [f"{x} on {', '.join(low)}"] if low else []
+    return "; ".join(fail)
+
+
+def test_drop_monotone_tables_are_their_records():
+    """docs/results/tabular.md, ``drop_monotone``: the decision's table (repeat 1), the repeats' totals and failing
+    checks, the by-table sums over 90 folds and the text's figures are what ``monotone_decision.py`` prints from
+    the stored records."""
+    page = (REPO / "docs" / "results" / "tabular.md").read_text()
+    text = " ".join(page.split())
+    r1, out = _monotone(("",))
+    assert "decision: NOT ADOPTED" in out
+    for t, c in r1.items():
+        if t == "all":
+            bold = " | ".join(f"**{v}**" for v in c[1:5])
+            assert f"| **all** | {c[0]} | {bold} | | |" in page
+        else:
+            kept = f"{c[5].split(' / ')[1]} / {c[6].split(' / ')[1]}"
+            assert f"| {t} | {' | '.join(c[:5])} | {kept} | {c[7]} |" in page, (t, c)
+    diffs = _monotone_diffs(("",))
+    a, b = {t: d[0] for t, d in diffs.items()}, {t: d[1] for t, d in diffs.items()}
+    assert f"(`B` {b['cps1985']:.4f} lower:" in text and f"and salaries ({b['salaries']:.4f})" in text
+    assert f"gained {a['all']:+.4f} over the current code" in text
+    assert f"no table lower by more than {-min(v for t, v in a.items() if t != 'all'):.4f}" in text
+    for label, repeats in (("repeat 1 (the decision)", ("",)), ("repeat 2", ("_r2",)), ("repeat 3", ("_r3",)),
+                           ("all 90", ("", "_r2", "_r3"))):
+        rows = _monotone(repeats)[0]
+        assert f"| {label} | {' | '.join(rows['all'][1:5])} | {_monotone_failing(rows, _monotone_diffs(repeats))} |" in page, label
+    rows = _monotone(("", "_r2", "_r3"))[0]
+    by = ", ".join(f"{t} {rows[t][1]} / {rows[t][2]}" for t in ("breast_cancer", "wine", "diabetes", "cps1985",
+                                                                  "hmda", "salaries"))
+    assert f"By table over the 90 folds (new / current), `A`: {by}." in text, by
+    lost = {t: rows[t][7].split(" / ")[1].split(" of ") for t in ("breast_cancer", "wine")}
+    assert (f"lose {lost['breast_cancer'][0]} of {lost['breast_cancer'][1]} one-column transforms on breast_cancer "
+            f"and {lost['wine'][0]} of {lost['wine'][1]} on wine") in text
