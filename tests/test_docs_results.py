@@ -668,3 +668,70 @@ def test_drop_monotone_tables_are_their_records():
     lost = {t: rows[t][7].split(" / ")[1].split(" of ") for t in ("breast_cancer", "wine")}
     assert (f"lose {lost['breast_cancer'][0]} of {lost['breast_cancer'][1]} one-column transforms on breast_cancer "
             f"and {lost['wine'][0]} of {lost['wine'][1]} on wine") in text
+
+
+def _table_rows(out: str) -> dict:
+    """A script's markdown rows by their first cell (two cells for ``openfe_at_folds.py``'s table x model)."""
+    rows = {}
+    for line in out.splitlines():
+        if line.startswith("| ") and not line.startswith(("| table ", "|---")):
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            rows[cells[0] if cells[1] not in ("tree", "linear") else (cells[0], cells[1])] = cells[1:]
+    return rows
+
+
+def test_residual_rescore_tables_are_their_records():
+    """docs/results/tabular.md, ``rescore_by="residual"``: the dev decision's table and criteria
+    (``residual_decision.py``), the held-out table with the option (``residual_decision.py --info`` and
+    ``openfe_at_folds.py --summary``) and OpenFE against every default (``openfe_at_folds.py --summary``), from the
+    stored records."""
+    E = REPO / "experiments" / "tabular_real"
+    page = (REPO / "docs" / "results" / "tabular.md").read_text()
+    text = " ".join(page.split())
+
+    def paths(*names):
+        return [str(E / f"{n}.json") for n in names]
+
+    reps = ("", "_r2", "_r3")
+    out = _run(str(E / "residual_decision.py"), *paths(*(f"{d}_residual_new{r}" for d in ("dev", "devcat") for r in reps)),
+               "--", *paths(*(f"{d}_monotone_cur{r}" for d in ("dev", "devcat") for r in reps)))
+    assert "decision: NOT ADOPTED" in out
+    metric = {"breast_cancer": "log-loss", "wine": "log-loss", "diabetes": "R^2", "cps1985": "R^2", "hmda": "log-loss",
+              "salaries": "R^2"}
+    dev = _table_rows(out)
+    assert set(dev) == {*metric, "all"}
+    for t, m in metric.items():
+        assert f"| {t} ({m}) | {' | '.join(dev[t][1:])} |" in page, t
+    with_out = [sum(int(dev[t][-1].split(" / ")[i]) for t in metric) for i in (0, 1)]
+    a = dev["all"]
+    assert (f"| **all (90 folds)** | **{a[1]}** | **{a[2]}** | | | {a[5]} | {a[6]} | {with_out[0]} / {with_out[1]} |"
+            in page)
+    higher, lower = re.search(r"new higher / lower: (\d+) / (\d+)", out).groups()
+    worst = re.search(r"worst table A\(new\) - A\(current\) -([\d.]+)", out).group(1)
+    diabetes = float(dev["diabetes"][2]) - float(dev["diabetes"][1])
+    assert (f"Criteria 1-3 hold ({a[1]} > {a[2]}; {a[1]} > 0; of the {int(higher) + int(lower)} folds where the "
+            f"outputs differ, new is higher in {higher} and lower in {lower}), criterion 4 fails: breast_cancer's `A` "
+            f"is {worst} below current's (and diabetes's {diabetes:.4f})") in text
+    info = _table_rows(_run(str(E / "residual_decision.py"), "--info",
+                            *paths("heldout_residual_small", "heldout_residual_large"), "--",
+                            *paths("heldout_main_small", "heldout_main_large", "heldout_main_large_r2",
+                                   "heldout_main_large_r3")))
+    ofe = _table_rows(_run(str(E / "openfe_at_folds.py"), *paths("heldout_residual_small", "heldout_residual_large"),
+                           "--out", str(E / "heldout_residual_openfe.json"), "--summary"))
+    for t, m in (("titanic", "log-loss"), ("airquality", "R^2"), ("penguins", "R^2"), ("star98", "R^2"),
+                 ("anes96", "log-loss"), ("fair", "log-loss")):
+        vs_ofe = ofe[(t, "tree")][2].replace(" +- 0.0000 (0/0)", " (0/0)")
+        assert f"| {t} ({m}) | {info[t][3]} | {info[t][4]} | {vs_ofe} | {info[t][7]} | " in page, t
+    assert f"every kept set, summed: {info['all'][1]} (current defaults: {info['all'][2]})" in text
+    main = paths("heldout_main_small", "heldout_main_large", "heldout_main_large_r2", "heldout_main_large_r3")
+    ofe = _table_rows(_run(str(E / "openfe_at_folds.py"), *main, "--models", "tree", "linear",
+                           "--out", str(E / "heldout_main_openfe.json"), "--summary"))
+    assert len(ofe) == 12
+    for (t, m), c in ofe.items():
+        assert f"| {t} | {m} | {' | '.join(c[2:])} |" in page, (t, m)
+    no_worse = {m: [t for (t, mm), c in ofe.items() if mm == m and not c[2].startswith("-")] for m in ("linear", "tree")}
+    listed = "; ".join(f"{m}: {', '.join(ts)}" for m, ts in no_worse.items())
+    n = sum(map(len, no_worse.values()))
+    assert f"**not met, {n} of 12** ({listed})" in text, listed
+    seconds = [v["seconds"] for v in json.loads(_record("tabular_real/heldout_main_openfe.json")).values()]
+    assert f"OpenFE's fit took a median {np.median(seconds):.1f} s a fold in these runs ({len(seconds)} (fold x model) rows;" in text

@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_tabular_real as b
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # experiments/records.py
+import records
 
 
 def search_k(f: dict, model: str) -> int:
@@ -34,9 +35,9 @@ def search_k(f: dict, model: str) -> int:
 MODELS = {"tree": b.tree_model, "linear": b.linear_model}
 
 
-def run(records: list[Path], out: Path, models: list[str]) -> None:
+def run(paths: list[Path], out: Path, models: list[str]) -> None:
     done: dict = json.loads(records.read_text(out)) if records.exists(out) else {}
-    for p in records:
+    for p in paths:
         for r in json.loads(records.read_text(p))["results"]:
             todo = {f["fold"]: f for f in r["folds"]
                     if any(m in f["scores"] and search_k(f, m) > 0 and f"{r['table']}/{f['fold']}/{m}" not in done
@@ -73,13 +74,13 @@ def run(records: list[Path], out: Path, models: list[str]) -> None:
                 out.write_text(json.dumps(done, indent=1))
 
 
-def summary(out: Path, records: list[Path], models: list[str]) -> None:
+def summary(out: Path, paths: list[Path], models: list[str]) -> None:
     done = json.loads(records.read_text(out))
     print("| table | model | folds | metafx - OpenFE at the search's k | metafx - OpenFE at the confirmed k | "
           "OpenFE at the search's k - raw |")
     print("|---|---|---|---|---|---|")
     rows: dict = {}  # (table, model) -> gains of every fold, across the records (repeats run separately)
-    for p in records:
+    for p in paths:
         for r in json.loads(records.read_text(p))["results"]:
             sign = 1.0 if r["task"] == "regression" else -1.0
             for m in models:
