@@ -735,3 +735,23 @@ def test_residual_rescore_tables_are_their_records():
     assert f"**not met, {n} of 12** ({listed})" in text, listed
     seconds = [v["seconds"] for v in json.loads(_record("tabular_real/heldout_main_openfe.json")).values()]
     assert f"OpenFE's fit took a median {np.median(seconds):.1f} s a fold in these runs ({len(seconds)} (fold x model) rows;" in text
+
+
+def test_every_default_heldout_table_is_its_records():
+    """docs/results/tabular.md, the held-out real tables with every default of this release: metafx minus raw per
+    table and model, and the tables each model gains on, as ``bench_tabular_real.py --summarize`` prints them from
+    the stored ``heldout_main_*.json``."""
+    E = REPO / "experiments" / "tabular_real"
+    out = _run(str(E / "bench_tabular_real.py"), "--summarize",
+               *(str(E / f"heldout_main_{n}.json") for n in ("small", "large", "large_r2", "large_r3")))
+    page = (REPO / "docs" / "results" / "tabular.md").read_text()
+    text = " ".join(page.split())
+    rows = _table_rows(out[out.index("| table | model | folds | metafx - raw"):])
+    assert len(rows) == 12
+    for t, m in (("titanic", "log-loss"), ("airquality", "R^2"), ("penguins", "R^2"), ("star98", "R^2"),
+                 ("anes96", "log-loss"), ("fair", "log-loss")):
+        assert f"| {t} ({m}) | {rows[(t, 'linear')][2]} | {rows[(t, 'tree')][2]} |" in page, t
+    linear = re.search(r"linear model better than raw in mean on (\d+) of 6", out).group(1)
+    trees = re.search(r"tree model better than raw in mean on (\d+) of 6", out).group(1)
+    assert f"The linear model gains on {linear} of 6 tables" in text and trees == "0"
+    assert "LightGBM on none (target: 2 of 6)" in text
