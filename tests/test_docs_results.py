@@ -755,3 +755,46 @@ def test_every_default_heldout_table_is_its_records():
     trees = re.search(r"tree model better than raw in mean on (\d+) of 6", out).group(1)
     assert f"The linear model gains on {linear} of 6 tables" in text and trees == "0"
     assert "LightGBM on none (target: 2 of 6)" in text
+
+
+def test_rescore_follow_up_tables_are_their_records():
+    """docs/results/tabular.md, after ``rescore=8``'s decision: the former held-out seeds 10-14 (ratio, log_ratio;
+    ``bench_tabular_planted.py --summarize``, before from ``heldout*.json``), the dev tables' linear gains
+    (``bench_tabular_real.py --summarize`` and ``--paired``) and the cost table (its record
+    ``rescore_time_seed0.md``)."""
+    P, E = REPO / "experiments" / "tabular_planted", REPO / "experiments" / "tabular_real"
+    page = (REPO / "docs" / "results" / "tabular.md").read_text()
+    text = " ".join(page.split())
+
+    def planted(*names):
+        out = "".join(_run(str(P / "bench_tabular_planted.py"), "--summarize", str(P / f"{n}.json")) for n in names)
+        return {(m[0], int(m[1])): (int(m[2]), m[3]) for m in
+                re.findall(r"^\| (\w+) \| (\d+) \| (\d+)[^|]*\| [\d.]+ \| [-\d.]+ -> ([-\d.]+) \|", out, flags=re.M)}
+
+    before, after = planted("heldout", "heldout_12_14"), planted("seeds10_14_ratio_logratio")
+    seeds = (10, 11, 12, 13, 14)
+    for g in ("ratio", "log_ratio"):
+        hits = " | ".join(f"{before[(g, s)][0]} -> {after[(g, s)][0]}" for s in seeds)
+        scores = " -> ".join(" ".join(run[(g, s)][1].replace("0.", ".") for s in seeds) for run in (before, after))
+        assert f"| {g} | {hits} | {scores} |" in page, (g, hits, scores)
+
+    def gains(name):
+        out = _run(str(E / "bench_tabular_real.py"), "--summarize", str(REPO / "experiments" / name))
+        return dict(re.findall(r"^\| (\w+) \(dev\) \| linear \|(?: [^|]+ \|){5} ([-+][\d.]+) \(", out, flags=re.M))
+
+    new, old = gains("tabular_planted/real_dev_linear_rescore.json"), gains("tabular_real/i35_dev_linear_new.json")
+    paired = dict(re.findall(r"^\| (\w+) \| linear \| ([-+][\d.]+ \(\d+/\d+\)) \|", _run(
+        str(E / "bench_tabular_real.py"), "--paired", str(P / "real_dev_linear_rescore.json"),
+        str(E / "i35_dev_linear_new.json")), flags=re.M))
+    bc, w = (re.match(r"([-+][\d.]+) \((\d+)/(\d+)\)", paired[t]).groups() for t in ("breast_cancer", "wine"))
+    assert (f"breast_cancer {new['breast_cancer']} (was {old['breast_cancer']}; paired {bc[0]}, {bc[1]}/{bc[2]} "
+            f"folds), wine {new['wine']} (was {old['wine']}; {w[0]}, {w[1]}/{w[2]}), diabetes {new['diabetes']} "
+            "(the same sets)") in text
+    assert new["diabetes"] == old["diabetes"] and paired["diabetes"] == "+0.0000 (0/0)"
+    cost = (P / "rescore_time_seed0.md").read_text()
+    rows = [line for line in cost.splitlines() if line.startswith("| ")]
+    assert len(rows) == 8 and all(row in page for row in rows), [r for r in rows if r not in page]
+    ratios = [float(r.split("|")[4]) for r in rows[1:]]
+    geo = re.search(r"geometric mean of the ratios: ([\d.]+)", cost).group(1)
+    assert f"{np.exp(np.mean(np.log(ratios))):.2f}" == geo and f"geometric mean of the ratios: {geo}" in text
+    assert f"about {float(geo):.1f} times as long ({min(ratios):.1f}-{max(ratios):.1f})" in text
