@@ -798,3 +798,55 @@ def test_rescore_follow_up_tables_are_their_records():
     geo = re.search(r"geometric mean of the ratios: ([\d.]+)", cost).group(1)
     assert f"{np.exp(np.mean(np.log(ratios))):.2f}" == geo and f"geometric mean of the ratios: {geo}" in text
     assert f"about {float(geo):.1f} times as long ({min(ratios):.1f}-{max(ratios):.1f})" in text
+
+
+def _rule(*names: str) -> tuple[dict, str]:
+    """``bench_tabular_real.py --rule`` on stored records: its rows ``(candidate, table) -> cells`` and its output."""
+    E = REPO / "experiments" / "tabular_real"
+    out = _run(str(E / "bench_tabular_real.py"), "--rule", *(str(E / f"{n}.json") for n in names))
+    rows = {(m[0], m[1]): m[2].split(" | ") for m in re.findall(r"^\| (\S+) \| (\w+) \| (\d+ of \d+ \|.*?) \|$", out,
+                                                                 flags=re.M)}
+    return rows, out
+
+
+def test_tree_confirmation_rule_tables_are_their_records():
+    """docs/results/tabular.md, item 4 (the tree set's confirmation): the dev decision's table and text and the
+    held-out table are what ``bench_tabular_real.py --rule`` prints from the stored records."""
+    page = (REPO / "docs" / "results" / "tabular.md").read_text()
+    text = " ".join(page.split())
+    dev_names = [f"{d}_confirm_candidates_r{r}" for d in ("dev", "devcat") for r in (1, 2, 3)]
+    dev, out = _rule(*dev_names)
+    assert "decision: FRESH (C* replaces the default)" in out
+    labels = {"T3x3@0.05": "`T3x3@0.05` (former default)", "FRESH": "**`FRESH`**"}
+    for c in ("T3x3@0.05", "T3x3@0.10", "T3x3@0.25", "T3x3@0.50", "T5x3@0.05", "T5x3@0.25", "FRESH", "NONE"):
+        cells = list(dev[(c, "all")])
+        cells[1] = f"**{cells[1]}**" if c == "FRESH" else cells[1]
+        assert f"| {labels.get(c, f'`{c}`')} | {' | '.join(cells)} |" in page, c
+    by = ", ".join(f"{t} {dev[('FRESH', t)][1]}" for t in ("breast_cancer", "wine", "diabetes", "cps1985", "hmda",
+                                                           "salaries"))
+    assert f"`FRESH` by table (net): {by}." in text, by
+    n, pos, neg, lower = re.search(r"where they differ \((\d+) folds\) g > 0 in (\d+), < 0 in (\d+) \(3: True\); "
+                                   r"lower than T3x3@0.05 on (\d+) of 6", out).groups()
+    assert (f"Where `FRESH` and the test decide differently ({n} folds) `g` is positive in {pos} and negative in {neg}; "
+            f"it is lower than the test on {lower} table.") in text
+    first, out1 = _rule(*(n for n in dev_names if n.endswith("r1")))
+    assert first[("FRESH", "all")][0].endswith(" of 30")
+    assert "decision: T3x3@0.05 (the default stays)" in out1
+    assert f"(30 folds) no candidate beat the test (`FRESH` net {first[('FRESH', 'all')][1]})" in text
+    second = _rule(*(n for n in dev_names if n.endswith("r2")))[1]
+    assert "decision: T3x3@0.50 (C* replaces the default)" in second and "on the second `T3x3@0.50` would have won" in text
+    t, a = dev[("T3x3@0.05", "all")], dev[("NONE", "all")]
+    assert f"(gain lost {t[5]} against harm prevented {t[4]})" in text and a[2] == t[5]
+
+    held, out = _rule("heldout_openfe_small", "heldout_openfe_small_r23", "heldout_openfe_large",
+                      *(f"heldout_openfe_{t}_r{r}" for t in ("anes96", "fair") for r in (2, 3)))
+    assert "decision: T3x3@0.05 (the default stays)" in out
+    assert held[("T3x3@0.10", "all")] == held[("T3x3@0.25", "all")]
+    for c, label in (("T3x3@0.05", "`T3x3@0.05`"), ("T3x3@0.10", "`T3x3@0.10`, `T3x3@0.25`"),
+                     ("T3x3@0.50", "`T3x3@0.50`"), ("T5x3@0.05", "`T5x3@0.05`"), ("T5x3@0.25", "`T5x3@0.25`"),
+                     ("FRESH", "`FRESH` (the new default)"), ("NONE", "`NONE`")):
+        assert f"| {label} | {' | '.join(held[(c, 'all')][:4])} |" in page, c
+    aq = held[("FRESH", "airquality")]
+    assert f"(airquality `Solar.R / Wind`: {aq[1]} over {aq[0].split()[0]} folds)" in text
+    none = held[("NONE", "all")]
+    assert none[0] == "90 of 90" and f"(+0.1609 in all, against {none[3]} of harm)" in text and none[2] == "+0.1609"
