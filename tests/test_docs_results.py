@@ -850,3 +850,39 @@ def test_tree_confirmation_rule_tables_are_their_records():
     assert f"(airquality `Solar.R / Wind`: {aq[1]} over {aq[0].split()[0]} folds)" in text
     none = held[("NONE", "all")]
     assert none[0] == "90 of 90" and f"(+0.1609 in all, against {none[3]} of harm)" in text and none[2] == "+0.1609"
+
+
+def test_screen_dev_linear_and_confirm_levels_tables_are_their_records():
+    """docs/results/tabular.md, the candidate screen: the dev tables' linear gains with the new and the former
+    defaults (``bench_tabular_real.py --summarize`` / ``--paired``; the per-fold difference's std from the records)
+    and the confirmation levels' table (``bench_tabular_confirm_levels.py``), from the stored records."""
+    E = REPO / "experiments" / "tabular_real"
+    page = (REPO / "docs" / "results" / "tabular.md").read_text()
+    text = " ".join(page.split())
+
+    def gains(name):
+        out = _run(str(E / "bench_tabular_real.py"), "--summarize", str(E / f"{name}.json"))
+        return dict(re.findall(r"^\| (\w+) \(dev\) \| linear \|(?: [^|]+ \|){5} ([-+][\d.]+) \(", out, flags=re.M))
+
+    new, old = gains("i35_dev_linear_new"), gains("i35_dev_linear_old")
+    paired = dict(re.findall(r"^\| (\w+) \| linear \| ([-+][\d.]+) \(", _run(
+        str(E / "bench_tabular_real.py"), "--paired", str(E / "i35_dev_linear_new.json"),
+        str(E / "i35_dev_linear_old.json")), flags=re.M))
+    runs = {n: {r["table"]: r for r in json.loads(_record(f"tabular_real/i35_dev_linear_{n}.json"))["results"]}
+            for n in ("new", "old")}
+    for t in ("breast_cancer", "wine", "diabetes"):
+        sign = 1.0 if runs["new"][t]["task"] == "regression" else -1.0
+        d = [sign * (a["scores"]["linear"]["metafx"] - b["scores"]["linear"]["metafx"])
+             for a, b in zip(runs["new"][t]["folds"], runs["old"][t]["folds"], strict=True)]
+        assert f"{np.mean(d):+.4f}" == paired[t]
+        assert abs(np.mean(d)) <= np.std(d, ddof=1)  # part (b): no table lower by more than its std
+        assert f"| {t} | {new[t]} | {old[t]} | {paired[t]} | {np.std(d, ddof=1):.4f} |" in page, t
+    out = _run(str(E / "bench_tabular_confirm_levels.py"), str(E / "dev_3x5_confirm_test.json"),
+               str(E / "devcat_3x5_confirm_test.json"), "--alphas", "0.05", "0.25")
+    rows = _table_rows(out)
+    assert len(rows) == 7
+    for t, c in rows.items():
+        cells = [re.sub(r"(?<![\d.])\+0\.0000(?![\d])", "0", v) for v in c[:4]]
+        assert f"| {t} | {' | '.join(cells)} |" in page, (t, cells)
+    kept, net, harm = re.match(r"(\d+), ([-+][\d.]+), ([-+][\d.]+)", rows["all"][3]).groups()
+    assert f"The {kept} sets only 0.25 keeps gain {float(net) - float(harm):+.3f} in all and harm {float(harm):.3f}" in text
