@@ -886,3 +886,28 @@ def test_screen_dev_linear_and_confirm_levels_tables_are_their_records():
         assert f"| {t} | {' | '.join(cells)} |" in page, (t, cells)
     kept, net, harm = re.match(r"(\d+), ([-+][\d.]+), ([-+][\d.]+)", rows["all"][3]).groups()
     assert f"The {kept} sets only 0.25 keeps gain {float(net) - float(harm):+.3f} in all and harm {float(harm):.3f}" in text
+
+
+def test_screen_heldout_text_and_openfe_run_ratios_are_their_records():
+    """docs/results/tabular.md: the held-out seeds 10-14's text (folds producing the ratio and ``log(a)``, the R^2
+    range) from ``bench_tabular_planted.py --summarize``, and the fit-time ratios within the OpenFE runs from
+    ``bench_tabular_real.py --summarize`` of the seven ``heldout_openfe_*.json``."""
+    P, E = REPO / "experiments" / "tabular_planted", REPO / "experiments" / "tabular_real"
+    text = " ".join((REPO / "docs" / "results" / "tabular.md").read_text().split())
+    out = "".join(_run(str(P / "bench_tabular_planted.py"), "--summarize", str(P / f"{n}.json"))
+                  for n in ("heldout", "heldout_12_14"))
+    ratio = {int(s): n for s, n in re.findall(r"^\| ratio \| (\d+) \| (\d+) \|", out, flags=re.M)}
+    logs = {int(m[0]): (m[1], float(m[2]), float(m[3])) for m in re.findall(
+        r"^\| log_ratio \| (\d+) \| \d+ \((\d+) / 5\) \| [\d.]+ \| ([\d.]+) -> ([\d.]+) \|", out, flags=re.M)}
+    assert sorted(ratio) == sorted(logs) == [10, 11, 12, 13, 14]
+    assert f"The ratio is produced in {', '.join(ratio[s] for s in sorted(ratio))} folds" in text
+    assert f"`log(a)` in {', '.join(logs[s][0] for s in sorted(logs))} folds" in text
+    raw, feat = [v[1] for v in logs.values()], [v[2] for v in logs.values()]
+    assert f"(R^2 still {min(raw):.2f}-{max(raw):.2f} -> {min(feat):.2f}-{max(feat):.2f})" in text
+    names = ["small", "small_r23", "large", *(f"{t}_r{r}" for t in ("anes96", "fair") for r in (2, 3))]
+    out = _run(str(E / "bench_tabular_real.py"), "--summarize", *(str(E / f"heldout_openfe_{n}.json") for n in names))
+    per = [float(v) for pair in re.findall(r"^\| \w+ \| ([\d.]+) \| ([\d.]+) \|$", out, flags=re.M) for v in pair]
+    median, top = re.search(r"fit time / OpenFE fit time per fold: median ([\d.]+), max ([\d.]+)", out).groups()
+    assert len(per) == 12 and "180 (fold x search) pairs" in out
+    assert (f"the ratios are {min(per):.2f}-{max(per):.2f} by (table x search), median {median} over the 180 "
+            f"(fold x search) pairs, max {top}") in text
