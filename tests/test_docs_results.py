@@ -712,6 +712,16 @@ def test_residual_rescore_tables_are_their_records():
     assert (f"Criteria 1-3 hold ({a[1]} > {a[2]}; {a[1]} > 0; of the {int(higher) + int(lower)} folds where the "
             f"outputs differ, new is higher in {higher} and lower in {lower}), criterion 4 fails: breast_cancer's `A` "
             f"is {worst} below current's (and diabetes's {diabetes:.4f})") in text
+    runs: dict = {}
+    for variant, stem in (("new", "residual_new"), ("current", "monotone_cur")):
+        for d in ("dev", "devcat"):
+            for r in reps:
+                for res in json.loads(_record(f"tabular_real/{d}_{stem}{r}.json"))["results"]:
+                    runs.setdefault((res["table"], variant), []).extend(f["seconds"]["metafx-tree"]
+                                                                        for f in res["folds"])
+    secs = ", ".join(f"{t} {np.median(runs[(t, 'new')]):.1f} / {np.median(runs[(t, 'current')]):.1f}"
+                     for t in ("breast_cancer", "hmda", "cps1985", "diabetes"))
+    assert f"new / current, different runs on the shared machine: {secs})" in text, secs
     info = _table_rows(_run(str(E / "residual_decision.py"), "--info",
                             *paths("heldout_residual_small", "heldout_residual_large"), "--",
                             *paths("heldout_main_small", "heldout_main_large", "heldout_main_large_r2",
