@@ -696,6 +696,9 @@ def test_residual_rescore_tables_are_their_records():
     out = _run(str(E / "residual_decision.py"), *paths(*(f"{d}_residual_new{r}" for d in ("dev", "devcat") for r in reps)),
                "--", *paths(*(f"{d}_monotone_cur{r}" for d in ("dev", "devcat") for r in reps)))
     assert "decision: NOT ADOPTED" in out
+    probe = text[text.index("probe_residual.py --folds 0 1"):text.index("OpenFE's own features do not help")]
+    assert "no record of these runs was stored; rerun the two commands above" in probe
+    assert not re.search(r"[-+]?\d+\.\d+|\d+ of \d+", probe.split("--residual-params", 1)[1].split("}'", 1)[1])
     metric = {"breast_cancer": "log-loss", "wine": "log-loss", "diabetes": "R^2", "cps1985": "R^2", "hmda": "log-loss",
               "salaries": "R^2"}
     dev = _table_rows(out)
