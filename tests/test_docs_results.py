@@ -589,6 +589,11 @@ def test_openfe_same_process_targets_are_their_records():
     assert (f"| median {median} (by repeat {', '.join(ratio[1:])}), {ratio[0]} % of the 180 pairs below 0.5, max "
             f"{top}; per (table x search) medians {min(per):.2f}-{max(per):.2f} | yes |") in text
     folds = {r["table"]: r["folds"] for n in names for r in json.loads(_record(f"tabular_real/{n}.json"))["results"]}
+    kept = {t: sorted(len(f["openfe_formulas"]) for f in fo) for t, fo in folds.items()}
+    assert all(kept[t] == [1] * 15 for t in ("airquality", "penguins", "star98"))
+    assert all(kept[t] == [40] * 15 for t in ("anes96", "fair"))
+    assert (f"{kept['titanic'][0]}-{kept['titanic'][-1]} on titanic and at least 40 on anes96 and fair (every fold "
+            "fills the 40 kept)") in text
     ofe = {t: np.median([f["seconds"]["openfe"] for f in fo]) for t, fo in folds.items()}
     order = sorted(ofe, key=ofe.get)
     cells = ", ".join(f"{t} {ofe[t]:.1f}" for t in order)
