@@ -741,6 +741,19 @@ def test_residual_rescore_tables_are_their_records():
         vs_ofe = ofe[(t, "tree")][2].replace(" +- 0.0000 (0/0)", " (0/0)")
         assert f"| {t} ({m}) | {info[t][3]} | {info[t][4]} | {vs_ofe} | {info[t][7]} | " in page, t
     assert f"every kept set, summed: {info['all'][1]} (current defaults: {info['all'][2]})" in text
+    mean = {t: float(c[3].split()[0]) for t, c in info.items() if t != "all"}
+    sign = {t: "better" if v > 0 else "worse" if info[t][3].startswith("-") else "equal" for t, v in mean.items()}
+    assert sorted(t for t, v in sign.items() if v == "better") == ["anes96", "penguins"]
+    assert sorted(sign.values()).count("worse") == 2 and sorted(sign.values()).count("equal") == 2
+    assert "better than raw in mean on 2 of 6 held-out tables (penguins, anes96)" in text
+    assert (f"(+{float(info['penguins'][1]):.3f} and +{float(info['anes96'][1]):.3f} over 15 folds), equal on 2 (no "
+            f"output in any fold) and worse on 2 by at most {-min(mean.values()):.4f}") in text
+    dev_mean = {t: float(dev[t][3].split()[0]) for t in metric}
+    cur_mean = {t: float(dev[t][4].split()[0]) for t in metric}
+    pos = [v for v in dev_mean.values() if v > 0]
+    assert (f"better than raw in mean on {len(pos)} of 6 dev tables, never worse (the current: "
+            f"{sum(v > 0 for v in cur_mean.values())} of 6), but by {min(pos):+.4f} to {max(pos):+.4f} a fold") in text
+    assert min(dev_mean.values()) >= 0
     main = paths("heldout_main_small", "heldout_main_large", "heldout_main_large_r2", "heldout_main_large_r3")
     ofe = _table_rows(_run(str(E / "openfe_at_folds.py"), *main, "--models", "tree", "linear",
                            "--out", str(E / "heldout_main_openfe.json"), "--summary"))
