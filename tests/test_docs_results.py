@@ -822,6 +822,7 @@ def test_rescore_follow_up_tables_are_their_records():
             f"folds), wine {new['wine']} (was {old['wine']}; {w[0]}, {w[1]}/{w[2]}), diabetes {new['diabetes']} "
             "(the same sets)") in text
     assert new["diabetes"] == old["diabetes"] and paired["diabetes"] == "+0.0000 (0/0)"
+    assert "evaluator calls per fit" not in text  # their count was never stored
     cost = (P / "rescore_time_seed0.md").read_text()
     rows = [line for line in cost.splitlines() if line.startswith("| ")]
     assert len(rows) == 8 and all(row in page for row in rows), [r for r in rows if r not in page]
