@@ -943,3 +943,23 @@ def test_screen_heldout_text_and_openfe_run_ratios_are_their_records():
     assert len(per) == 12 and "180 (fold x search) pairs" in out
     assert (f"the ratios are {min(per):.2f}-{max(per):.2f} by (table x search), median {median} over the 180 "
             f"(fold x search) pairs, max {top}") in text
+
+
+def test_final_defaults_text_is_its_records():
+    """docs/results/tabular.md, the held-out tables with the final defaults: the kept tree sets' losses and the
+    fit-time column's figures in the targets' text are what ``bench_tabular_real.py --summarize`` prints."""
+    E = REPO / "experiments" / "tabular_real"
+    final = [str(E / f"heldout_final_{n}.json") for n in ("large", "large_r2", "large_r3", "small")]
+    openfe = [str(E / f"heldout_openfe_{n}.json") for n in ("anes96_r2", "anes96_r3", "fair_r2", "fair_r3", "large",
+                                                              "small", "small_r23")]
+    out = _run(str(E / "bench_tabular_real.py"), "--summarize", *final, "--openfe-from", *openfe)
+    text = " ".join((REPO / "docs" / "results" / "tabular.md").read_text().split())
+    tree = [float(m) for m in re.findall(r"^\| \w+ \| tree \| 15 \| ([-+][\d.]+) ", out, flags=re.M)]
+    assert len(tree) == 6 and max(tree) < 0
+    assert f"worse in mean on all six, by {-max(tree):.4f} to {-min(tree):.4f})" in text
+    below = re.search(r"180 \(fold x search\) pairs, (\d+)% below 0.5", out).group(1)
+    median, top = re.search(r"per fold: median ([\d.]+), max ([\d.]+)", out).groups()
+    per = [float(v) for pair in re.findall(r"^\| \w+ \| ([\d.]+) \| ([\d.]+) \|$", out, flags=re.M) for v in pair]
+    assert len(per) == 12 and float(top) > 1
+    assert (f"The table's column (median {median}, {below} % below 0.5, every (table x search) median at most "
+            f"{max(per):.2f}, one pair of 180 above 1)") in text
