@@ -1,5 +1,5 @@
 """The optuna calls metafx makes, each against the installed optuna: a new optuna release that changes one
-of them fails here, by name, before it fails in a search (metafx/loop/study_store.py, metafx/loop/storage.py,
+of them fails here, by name, before it fails in a search (metafx/storage/study.py, metafx/storage/backends.py,
 metafx/default_plugins/optuna_engine.py, metafx/distributed.py use nothing else of optuna's)."""
 
 from __future__ import annotations
