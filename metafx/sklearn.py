@@ -271,7 +271,7 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
             if shape is None:
                 given = (self.family_params or {}).get("image_shape")
                 d = arr.shape[1]
-                side = round(math.sqrt(d))
+                side = int(round(math.sqrt(d)))
                 shape = tuple(int(v) for v in given) if given is not None else ((side, side) if side * side == d else (1, d))
             self.image_shape_ = tuple(int(v) for v in shape)
         fitted = self.image_shape_

@@ -230,7 +230,7 @@ def pixel_and_draw(fam, point, budget, rng):
     from metafx.default_plugins.pixel_families import MAX_INPUTS
 
     K, a, target = int(point["numInputs"]), int(point["shiftInvLen"]), float(point["scatter"])
-    n = math.floor(float(budget) / (0.5 * (1 + a * a)) + 1e-9)
+    n = int(math.floor(float(budget) / (0.5 * (1 + a * a)) + 1e-9))
     h, w = fam.image_shape
     if n <= 0:  # nothing drawn
         z = np.zeros((0, MAX_INPUTS), np.int16)
@@ -259,7 +259,7 @@ def pixel_and_draw(fam, point, budget, rng):
             got_c.append(pc[idx])
             have += idx.size
         rows, cols = np.concatenate(got_r), np.concatenate(got_c)
-    n_pos = round(K * float(point["percentPos"]) / 100.0)
+    n_pos = int(round(K * float(point["percentPos"]) / 100.0))
     neg = np.zeros((n, MAX_INPUTS), dtype=bool)
     neg[:, :K] = np.argsort(rng.random((n, K)), axis=1) >= n_pos
     R = np.zeros((n, MAX_INPUTS), np.int16)

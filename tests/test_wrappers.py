@@ -245,7 +245,7 @@ def test_gflip_stable_matches_reference(m, n, sub, thr):
                                 {"n_subsamples": 4, "subsample": sub, "threshold": thr, "random_state": 3})
     ours = sel.select(X, y)
     draw = np.random.default_rng(3)
-    size = max(2, round(sub * m))
+    size = max(2, int(round(sub * m)))
     counts = np.zeros(n)
     for _ in range(4):
         idx = np.sort(draw.permutation(m)[:size])

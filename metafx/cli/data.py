@@ -71,11 +71,11 @@ def _split_sizes(args: argparse.Namespace, n: int, default: tuple[int, int] | No
     if args.test_size is not None and args.n_test is not None:
         raise ValidationError(f"--test-size={args.test_size:g} and --n-test={args.n_test} both set the test; give one")
     if args.test_size is not None:
-        n_test = round(args.test_size * n) if args.test_size < 1 else int(args.test_size)
+        n_test = int(round(args.test_size * n)) if args.test_size < 1 else int(args.test_size)
     elif args.n_test is not None:
         n_test = args.n_test
     else:
-        n_test = default[1] if default else round(DEFAULT_TEST_SIZE * n)
+        n_test = default[1] if default else int(round(DEFAULT_TEST_SIZE * n))
     if args.n_train is not None:
         n_train = args.n_train
     elif default and args.test_size is None and args.n_test is None:

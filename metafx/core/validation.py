@@ -190,7 +190,7 @@ def check_binary_images(
                               + (TABLE_HINT if flat else ""))
     if X.ndim == 2:
         if image_shape is None:
-            side = round(np.sqrt(X.shape[1]))
+            side = int(round(np.sqrt(X.shape[1])))
             if side * side != X.shape[1]:
                 raise ValidationError(
                     f"{name} has shape {X.shape}: flat images of {X.shape[1]} pixels are not square; "

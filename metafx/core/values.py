@@ -121,7 +121,7 @@ class Dimension:
             return value if value in self.choices else self.start
         low, high = self._bounds
         v = min(max(float(value), low), high)
-        return round(v) if self.kind == "int" else v
+        return int(round(v)) if self.kind == "int" else v
 
     def check(self, value: Any) -> Any:
         """Validate one value (a clear error when outside the range or not a choice)."""
@@ -149,7 +149,7 @@ class Dimension:
         if self.kind == "int":
             if abs(v - round(v)) > 1e-9:
                 raise ValidationError(f"meta-feature {self.name}={value!r} must be an integer")
-            return round(v)
+            return int(round(v))
         return v
 
     @property
@@ -174,7 +174,7 @@ class Dimension:
             others = [c for c in self.choices if c != value]
             return others[int(rng.integers(len(others)))] if others else value
         if self.kind == "int":
-            s = max(1, round(self.step))
+            s = max(1, int(round(self.step)))
             return self.clip(value + int(rng.integers(-s, s + 1)))
         return self.clip(value + float(rng.normal(0.0, self.step)))
 
@@ -208,7 +208,7 @@ class Dimension:
             k = len(self.choices)
             return (code + rng.integers(1, k, size=n)) % k if k > 1 else np.full(n, float(code))
         if self.kind == "int":
-            s = max(1, round(self.step))
+            s = max(1, int(round(self.step)))
             return cast("np.ndarray", np.rint(np.clip(code + rng.integers(-s, s + 1, size=n), *self._bounds)))
         return np.clip(code + rng.normal(0.0, self.step, size=n), *self._bounds)
 
