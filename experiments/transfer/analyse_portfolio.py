@@ -127,9 +127,9 @@ def time_to_reach(here: Path, arm: str, label: str = "") -> None:
     print("| seed | cold J = 50 error % | cold: J, seconds | warm: J, seconds |")
     print("|---|---|---|---|")
     reach: dict[str, list[float]] = {"cold": [], "warm": []}
+    errors = per_seed(here, arm)
     for seed, rows in sorted(rec["runs"].items(), key=lambda t: int(t[0])):
-        err = {(a, J): 100 * float(np.mean([r["test_error"] for r in rows if r["arm"] == a and r["J"] == J]))
-               for a in ("cold", "warm") for J in JS}
+        err = errors[int(seed)]
         sec = {(a, J): float(np.mean([r.get("seconds") or np.nan for r in rows if r["arm"] == a and r["J"] == J]))
                for a in ("cold", "warm") for J in JS}
         cells = []

@@ -274,7 +274,7 @@ class GuidedSearch(SearchEngine):
     def observe_prior(self, observations: Sequence[PriorObservation]) -> None:
         """Steps of related tasks' searches (point, quality, task) that join the quality model (module docstring)."""
         obs = [o for o in observations if o.features is None]
-        self.prior_sets_ = [list(o.features) for o in observations if o.features is not None and o.features]
+        self.prior_sets_ = [list(o.features) for o in observations if o.features]
         task = np.array([int(o.task) for o in obs], dtype=np.intp)
         q = np.array([float(o.quality) for o in obs], dtype=np.float64)
         z = np.zeros(len(obs))
