@@ -276,6 +276,50 @@ def summary(paths: list[str]) -> None:
                   f"features on seeds {[r['seed'] for r in rs if r['n_features']]}")
 
 
+def _rows_for(rows: int, t: float) -> str:
+    """The rows at which a gain of corrected t ``t`` on ``rows`` rows reaches t = 2 (s.e. as 1/sqrt(rows))."""
+    if not t or not math.isfinite(t) or t <= 0:
+        return "-"
+    n = rows * (2 / t) ** 2
+    return f"{n:.0f}" if n <= 20000 else "> 20000"
+
+
+def power(paths: list[str], before: str | None = None) -> None:
+    """Why the guard keeps little (issue 43, part 2): per dev pair, the rows its search and its confirmation had,
+    the gain of the searched set on the confirmation rows, the corrected s.e. of that gain and its t (per fold),
+    and the confirmation rows a gain that size would need for t = 2 if the s.e. shrinks as 1/sqrt(rows)
+    (``rows * (2 / t)^2``).  With ``before`` (a ``--confirm auto`` dev record): that extractor's mean gain on
+    the outer test rows, and the confirmation rows needed for it to reach 2 s.e. at the pair's median s.e."""
+    dev = [r for p in paths for r in _load(p) if "table" in r]
+    gain_before: dict[tuple[str, str], float] = {}
+    for r in _load(before) if before else []:
+        gain_before.setdefault((r["table"], r["model"]), []).append(r["diff"])  # type: ignore[attr-defined]
+    print("| table | model | search / confirmation rows | gain on confirmation rows | corrected s.e. | t | "
+          "rows for t = 2 | gain before (outer) | rows for it at 2 s.e. |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    ratios: dict[str, list[float]] = {}
+    for item in dict.fromkeys(r["table"] for r in dev):
+        for m in dict.fromkeys(r["model"] for r in dev):
+            rs = sorted((r for r in dev if r["table"] == item and r["model"] == m and r["confirmation"]
+                         and r["confirmation"].get("n_folds")), key=lambda r: r["fold"])
+            if not rs:
+                continue
+            C = [r["confirmation"] for r in rs]
+            n_c = int(np.median([c["n_confirm_rows"] for c in C]))
+            need = [_rows_for(c["n_confirm_rows"], c["t"]) for c in C]
+            se_med = float(np.median([c["se"] for c in C if c["se"] > 0] or [math.nan]))
+            ratios.setdefault(m, []).append(se_med)
+            g = gain_before.get((item, m))
+            gb = float(np.mean(g)) if g else math.nan
+            nb = _rows_for(n_c, gb / se_med) if g and math.isfinite(se_med) else "-"
+            cells = [f"{int(np.median([c['n_search_rows'] for c in C]))} / {n_c}",
+                     " ".join(f"{c['mean_diff']:+.4f}" for c in C), " ".join(f"{c['se']:.4f}" for c in C),
+                     " ".join(f"{c['t']:+.2f}" for c in C), " ".join(need), f"{gb:+.4f}" if g else "-", nb]
+            print(f"| {item} | {m} | " + " | ".join(cells) + " |")
+    for m, ses in ratios.items():
+        print(f"{m}: median corrected s.e. per table {' '.join(f'{s:.4f}' for s in ses)}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--part", choices=["dev", "noise"])
@@ -286,7 +330,12 @@ def main() -> None:
     ap.add_argument("--confirm", default="holdout", help="TableExtractor's confirm (the guard: holdout)")
     ap.add_argument("--out")
     ap.add_argument("--summary", nargs="+")
+    ap.add_argument("--power", nargs="+", help="dev records: the guard's confirmation rows, s.e. and t per pair")
+    ap.add_argument("--before", help="with --power: a --confirm auto dev record (its outer gains)")
     a = ap.parse_args()
+    if a.power:
+        power(a.power, a.before)
+        return
     if a.summary:
         summary(a.summary)
         return
