@@ -53,7 +53,16 @@ from metafx import MetaFeatureExtractor, SearchResult
 from metafx.plugin import FeatureBatch, FeatureFamily, ValidationError, check_label_types, make_component
 
 from .frame import check_frame_names
-from .guard import GUARD_SPLITS, MODELS, holdout_split, prune, user_matrix
+from .guard import (
+    GUARD_REPEATS,
+    GUARD_SPLITS,
+    MODELS,
+    crossfit_decision,
+    holdout_split,
+    paired_differences,
+    prune,
+    user_matrix,
+)
 from .tasks import infer_task
 
 __all__ = ["TableExtractor", "corrected_t_test"]
@@ -110,13 +119,18 @@ class TableExtractor(MetaFeatureExtractor):
         model of one-hot groups spans) does not pass it.
     evaluator : str, ~metafx.plugin.SetEvaluator or None, default None
         The search's set evaluator; None: the one of ``model``.
-    confirm : bool, "holdout", "test" or "auto", default "holdout"
+    confirm : bool, "holdout", "crossfit", "test" or "auto", default "holdout"
         ``"holdout"``: the guard above: the search runs on half of the rows, and its set is kept
         only if, on the other half, the user's model (``model``) gains from it beyond twice the
         corrected standard error of the gain (5 folds x 3 repeats); otherwise no feature.  A kept
         set is then pruned there: its features are removed one at a time while one's removal
         costs less than that (``confirmation_["kept_features"]``).  Needs
         at least 20 confirmation rows and 5 of every class among them, else no feature.
+        ``"crossfit"`` (an option, not judged yet: ``experiments/tabular_guard/RULE_crossfit.md``):
+        the search runs on each half (two searches), each set is scored as above on the other half,
+        and the set of the half with the larger own t is kept only if the two halves' mean gain is
+        above twice its standard error (the halves' corrected errors pooled,
+        ``metafx_tabular.guard.crossfit_decision``); it is then pruned on its other half.
         ``"auto"``: the evaluator's ``table_confirm`` (``True`` for ``cv-linear`` and ``cv-tree``;
         ``True`` when it has none).  ``True``: keep the search's
         best set only if, on a fresh split of the training rows (the evaluator's protocol with a
@@ -140,9 +154,12 @@ class TableExtractor(MetaFeatureExtractor):
         set's and the columns' scores on the fresh split (with ``"test"``, their means over the
         folds, and ``"t"``, ``"p"``, ``"n_folds"``; with ``"holdout"``, the user model's mean scores on
         the confirmation rows' folds and ``"mean_diff"``, ``"se"``, ``"t"``, ``"n_folds"``, ``"model"``,
-        ``"n_search_rows"``, ``"n_confirm_rows"``); None without ``confirm`` or when the search
-        chose no feature.  When ``kept`` is False, ``features_`` is empty and ``transform`` returns
-        ``(n_samples, 0)``; ``result_`` and ``best_point_`` still describe the search.
+        ``"n_search_rows"``, ``"n_confirm_rows"``; with ``"crossfit"``, the pooled ``"mean_diff"``,
+        ``"se"``, ``"t"`` over 30 folds, each half's (``"t_a"``, ``"se_a"``, ``"searched_a"``, ...) and,
+        when kept, ``"chosen"``: ``"a"`` or ``"b"``); None without ``confirm`` or when the search
+        (with ``"crossfit"``, both searches) chose no feature.  When ``kept`` is False, ``features_``
+        is empty and ``transform`` returns ``(n_samples, 0)``; ``result_`` and ``best_point_`` still
+        describe the search (with ``"crossfit"``, the chosen half's; half A's when nothing is kept).
     """
 
     frames = True  # X (a DataFrame or an array with NaN) is validated by the family
@@ -184,8 +201,9 @@ class TableExtractor(MetaFeatureExtractor):
 
     def fit(self, X: Any, y: Any) -> TableExtractor:
         """Search, then (``confirm``) check the best set against the table's columns alone."""
-        if not _is_confirm(self.confirm, ("holdout", "test", "auto")):
-            raise ValidationError(f"confirm={self.confirm!r}; allowed: True, False, 'holdout', 'test', 'auto'")
+        if not _is_confirm(self.confirm, ("holdout", "crossfit", "test", "auto")):
+            raise ValidationError(f"confirm={self.confirm!r}; allowed: True, False, 'holdout', 'crossfit', 'test', "
+                                  "'auto'")
         if self.starts not in ("default", "groups"):
             raise ValidationError(f"starts={self.starts!r}; allowed: 'default', 'groups'")
         if not isinstance(self.model, str) or self.model not in MODELS:
@@ -195,6 +213,8 @@ class TableExtractor(MetaFeatureExtractor):
                                    None if self.evaluator_params is None else dict(self.evaluator_params))
         if self.confirm == "holdout":
             return self._fit_holdout(X, y)
+        if self.confirm == "crossfit":
+            return self._fit_crossfit(X, y)
         confirm = getattr(evaluator, "table_confirm", True) if self.confirm == "auto" else self.confirm
         if not _is_confirm(confirm, ("test",)):
             raise ValidationError(f"evaluator {self._search_evaluator()!r} has table_confirm={confirm!r} (read by "
@@ -250,29 +270,18 @@ class TableExtractor(MetaFeatureExtractor):
         from it on the other half beyond twice the gain's corrected standard error (:mod:`.guard`)."""
         _Xv, yv = self._validate(X, y, reset=True)  # the whole table's names and shape
         yv = np.asarray(yv)
-        seed = int(np.random.SeedSequence([0 if self.seed is None else int(self.seed), 43])
-                   .generate_state(1)[0])
+        seed = self._guard_seed()
         search_rows, confirm_rows = holdout_split(yv, seed)
-        X_s, X_c = _rows(X, search_rows), _rows(X, confirm_rows)
-        y_s, y_c = yv[search_rows], yv[confirm_rows]
-        self._group_starts = self._starts_of(X_s, y_s) if self.starts == "groups" else []
-        try:
-            super().fit(X_s, y_s)
-        finally:
-            del self._group_starts
+        X_c, y_c = _rows(X, confirm_rows), yv[confirm_rows]
+        self._search_on(X, yv, search_rows)
         self.confirmation_ = None
         if not len(self._batch):
             return self
-        empty = self._batch.take([])
         info: dict[str, Any] = {"model": self.model, "seed": seed, "n_search_rows": int(search_rows.size),
                                 "n_confirm_rows": int(confirm_rows.size)}
-        _, counts = np.unique(y_c, return_counts=True)
-        small = y_c.shape[0] < 4 * GUARD_SPLITS or (infer_task(y_c) == "classification"
-                                                   and (counts.size < 2 or counts.min() < GUARD_SPLITS))
-        if small:
-            info.update({"quality": float("nan"), "columns_quality": float("nan"), "mean_diff": float("nan"),
-                         "se": float("nan"), "t": float("nan"), "n_folds": 0, "kept": False,
-                         "why": "too few confirmation rows"})
+        keep: list[int] = []
+        if _too_small(y_c):
+            info.update(_TOO_SMALL)
         else:
             Xcv, _ = self._validate(X_c, reset=False)
             F = self.family_.transform(Xcv, self._batch)
@@ -283,15 +292,92 @@ class TableExtractor(MetaFeatureExtractor):
             info["kept_features"] = [str(n) for n in np.asarray(self.family_.feature_names(self._batch))[keep]] \
                 if keep else []
         self.confirmation_ = info
-        if not info["kept"]:
-            self._batch = empty
-            self.features_ = []
-            self.n_features_out_ = 0
-        elif len(keep) < len(self._batch):
+        self._keep_only(keep)
+        return self
+
+    def _fit_crossfit(self, X: Any, y: Any) -> TableExtractor:
+        """``confirm="crossfit"`` (``experiments/tabular_guard/RULE_crossfit.md``): the search runs on each
+        half of the rows, each set is scored by the user's model on the other half, and the set of the half
+        with the larger own ``t`` is kept only if the two halves' gains pooled clear twice their standard
+        error (:func:`.guard.crossfit_decision`); it is then pruned on its confirmation half."""
+        _Xv, yv = self._validate(X, y, reset=True)
+        yv = np.asarray(yv)
+        seed = self._guard_seed()
+        rows_a, rows_b = holdout_split(yv, seed)
+        info: dict[str, Any] = {"model": self.model, "seed": seed, "crossfit": True,
+                                "n_search_rows": int(rows_a.size), "n_confirm_rows": int(rows_b.size)}
+        halves: list[dict[str, Any]] = []
+        for search, conf in ((rows_a, rows_b), (rows_b, rows_a)):
+            self._search_on(X, yv, search)
+            halves.append({"state": self._fitted_state(), "conf": conf,
+                           "searched": [str(n) for n in self.family_.feature_names(self._batch)]})
+            if _too_small(yv[rows_a]) or _too_small(yv[rows_b]):
+                self.__dict__.update(halves[0]["state"])
+                self.confirmation_ = {**info, **_TOO_SMALL} if len(self._batch) else None
+                self._keep_only([])
+                return self
+        if not any(h["searched"] for h in halves):
+            self.__dict__.update(halves[0]["state"])
+            self.confirmation_ = None
+            return self
+        ds = [self._half_differences(X, yv, h, seed) for h in halves]
+        decision = crossfit_decision(ds[0], ds[1], GUARD_SPLITS)
+        info.update(decision)
+        info.update({"searched_a": halves[0]["searched"], "searched_b": halves[1]["searched"]})
+        chosen = 0 if not decision["kept"] or not decision["t_b"] > decision["t_a"] else 1
+        self.__dict__.update(halves[chosen]["state"])
+        keep: list[int] = []
+        if decision["kept"]:
+            conf = halves[chosen]["conf"]
+            Xcv, _ = self._validate(_rows(X, conf), reset=False)
+            F = self.family_.transform(Xcv, self._batch)
+            M_cols, cat_cols = user_matrix(self.family_, Xcv, F[:, :0], self.model)
+            own = prune(self.model, M_cols, F, cat_cols, yv[conf], seed, decided=True)
+            keep = own.pop("keep")
+            info.update({"chosen": "ab"[chosen], "own_t": own["t"], "quality": own["quality"],
+                         "columns_quality": own["columns_quality"], "drop_t": own["drop_t"],
+                         "kept_features": [str(n) for n in np.asarray(self.family_.feature_names(self._batch))[keep]]})
+        self.confirmation_ = info
+        self._keep_only(keep)
+        return self
+
+    def _half_differences(self, X: Any, yv: np.ndarray, half: dict[str, Any], seed: int) -> np.ndarray:
+        """The paired differences (set minus columns) of one half's set on the other half's rows, by the user's
+        model on the guard's folds; 15 exact zeros when that half's search proposed no feature."""
+        self.__dict__.update(half["state"])
+        if not half["searched"]:
+            return np.zeros(GUARD_SPLITS * GUARD_REPEATS)
+        conf = half["conf"]
+        Xcv, _ = self._validate(_rows(X, conf), reset=False)
+        F = self.family_.transform(Xcv, self._batch)
+        M_cols, cat_cols = user_matrix(self.family_, Xcv, F[:, :0], self.model)
+        M_set, cat_set = user_matrix(self.family_, Xcv, F, self.model)
+        d, _, _ = paired_differences(self.model, M_cols, M_set, cat_cols, cat_set, yv[conf], seed)
+        return d
+
+    def _guard_seed(self) -> int:
+        """The seed of the guard's split and folds, derived from the extractor's."""
+        return int(np.random.SeedSequence([0 if self.seed is None else int(self.seed), 43]).generate_state(1)[0])
+
+    def _search_on(self, X: Any, yv: np.ndarray, rows: np.ndarray) -> None:
+        """Fit the family and run the search on the rows ``rows`` only."""
+        X_s, y_s = _rows(X, rows), yv[rows]
+        self._group_starts = self._starts_of(X_s, y_s) if self.starts == "groups" else []
+        try:
+            super().fit(X_s, y_s)
+        finally:
+            del self._group_starts
+
+    def _fitted_state(self) -> dict[str, Any]:
+        """What a fit learned (the attributes ending in ``_``, and the chosen batch), to set back later."""
+        return {k: v for k, v in vars(self).items() if (k.endswith("_") and not k.startswith("__")) or k == "_batch"}
+
+    def _keep_only(self, keep: list[int]) -> None:
+        """Keep the features ``keep`` (indices into the fitted set) and drop the others."""
+        if len(keep) < len(self._batch):
             self._batch = self._batch.take(keep)
             self.features_ = [self.features_[i] for i in keep]
             self.n_features_out_ = len(keep)
-        return self
 
     def _validate(self, X: Any, y: Any = None, *, reset: bool) -> tuple[Any, Any]:
         """As :class:`metafx.MetaFeatureExtractor`, after refusing repeated column names (one clear line, not
@@ -324,6 +410,19 @@ class TableExtractor(MetaFeatureExtractor):
 def _rows(X: Any, rows: np.ndarray) -> Any:
     """The rows ``rows`` of a DataFrame (``iloc``) or an array."""
     return X.iloc[rows] if hasattr(X, "iloc") else np.asarray(X)[rows]
+
+
+#: the guard's record when the confirmation rows cannot hold its folds
+_TOO_SMALL = {"quality": math.nan, "columns_quality": math.nan, "mean_diff": math.nan, "se": math.nan, "t": math.nan,
+              "n_folds": 0, "kept": False, "why": "too few confirmation rows"}
+
+
+def _too_small(y: np.ndarray) -> bool:
+    """Whether confirmation rows with labels ``y`` cannot hold the guard's folds (fewer than 20 rows, or a class
+    with fewer rows than folds)."""
+    _, counts = np.unique(y, return_counts=True)
+    return bool(y.shape[0] < 4 * GUARD_SPLITS or (infer_task(y) == "classification"
+                                                  and (counts.size < 2 or counts.min() < GUARD_SPLITS)))
 
 
 def _is_confirm(value: Any, words: tuple[str, ...]) -> bool:

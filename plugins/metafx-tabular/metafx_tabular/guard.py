@@ -39,6 +39,7 @@ __all__ = [
     "GUARD_T",
     "HOLDOUT_FRACTION",
     "MODELS",
+    "crossfit_decision",
     "guard_decision",
     "holdout_split",
     "paired_differences",
@@ -162,14 +163,16 @@ def paired_differences(model: str, M_cols: np.ndarray, M_set: np.ndarray, catego
 
 
 def prune(model: str, M_cols: np.ndarray, F: np.ndarray, cat_cols: np.ndarray, y: np.ndarray, seed: int,
-          n_splits: int = GUARD_SPLITS, n_repeats: int = GUARD_REPEATS, t_min: float = GUARD_T) -> dict[str, Any]:
+          n_splits: int = GUARD_SPLITS, n_repeats: int = GUARD_REPEATS, t_min: float = GUARD_T, *,
+          decided: bool = False) -> dict[str, Any]:
     """The guard on the confirmation rows: the set ``F`` (columns beside ``M_cols``) must beat the columns
     alone (:func:`guard_decision`); then, while it holds more than one feature, the feature whose removal
     costs least (the smallest ``t`` of the set against the set without it, on the same folds) is removed
     unless that ``t`` is above ``t_min``.  Returns the decision of the whole set (``mean_diff``, ``se``,
     ``t``, ``kept``, ...) with ``"keep"``: the indices of the features kept (none when the set fails),
     ``"quality"`` and ``"columns_quality"`` (the mean scores of the whole set and of the columns) and
-    ``"drop_t"``: the ``t`` of each removal made."""
+    ``"drop_t"``: the ``t`` of each removal made.  ``decided=True``: the set was kept by a decision made
+    elsewhere (:func:`crossfit_decision`); its own decision here is reported but only prunes it."""
     k = F.shape[1]
     cat_f = np.zeros(k, dtype=bool)
 
@@ -180,6 +183,8 @@ def prune(model: str, M_cols: np.ndarray, F: np.ndarray, cat_cols: np.ndarray, y
     d, s_set, s_cols = paired_differences(model, M_cols, M_all, cat_cols, c_all, y, seed, n_splits, n_repeats)
     out = guard_decision(d, n_splits, t_min)
     out.update({"quality": float(np.mean(s_set)), "columns_quality": float(np.mean(s_cols)), "drop_t": []})
+    if decided:
+        out["kept"] = True
     if not out["kept"]:
         out["keep"] = []
         return out
@@ -220,3 +225,29 @@ def guard_decision(d: np.ndarray, n_splits: int = GUARD_SPLITS, t_min: float = G
     se = math.sqrt((1.0 / d.size + 1.0 / (n_splits - 1)) * var)
     t = mean / se if se > 0 else (math.inf if mean > 0 else (0.0 if mean == 0 else -math.inf))
     return {"mean_diff": mean, "se": se, "t": float(t), "kept": bool(mean > 0 and t > t_min), "n_folds": int(d.size)}
+
+
+def crossfit_decision(d_a: np.ndarray, d_b: np.ndarray, n_splits: int = GUARD_SPLITS,
+                      t_min: float = GUARD_T) -> dict[str, Any]:
+    """The cross-fitted guard (``experiments/tabular_guard/RULE_crossfit.md``): ``d_a`` are the repeated
+    K-fold differences of half A's set on half B's rows, ``d_b`` those of B's set on A's rows.  Each half's
+    mean has the corrected standard error of :func:`guard_decision`; the halves (disjoint rows, separate
+    searches) are taken as independent, so the mean of the two means has
+    ``se = sqrt(se_a**2 + se_b**2) / 2``.  Keep when that mean is above ``t_min * se``; NaN in either
+    drops.  Also returns each half's own ``t`` (``t_a``, ``t_b``), which picks the set returned.
+
+    >>> d = np.array([0.02, 0.01, 0.03, 0.02, 0.015, 0.025])
+    >>> round(crossfit_decision(d, d, n_splits=3)["t"] / guard_decision(d, n_splits=3)["t"], 4)  # sqrt(2)
+    1.4142
+    """
+    a, b = guard_decision(d_a, n_splits, t_min), guard_decision(d_b, n_splits, t_min)
+    out: dict[str, Any] = {"t_a": a["t"], "t_b": b["t"], "mean_diff_a": a["mean_diff"], "mean_diff_b": b["mean_diff"],
+                           "se_a": a["se"], "se_b": b["se"], "n_folds": a["n_folds"] + b["n_folds"]}
+    if not (math.isfinite(a["se"]) and math.isfinite(b["se"])):
+        out.update({"mean_diff": math.nan, "se": math.nan, "t": math.nan, "kept": False})
+        return out
+    mean = (a["mean_diff"] + b["mean_diff"]) / 2.0
+    se = math.sqrt(a["se"] ** 2 + b["se"] ** 2) / 2.0
+    t = mean / se if se > 0 else (math.inf if mean > 0 else (0.0 if mean == 0 else -math.inf))
+    out.update({"mean_diff": mean, "se": se, "t": float(t), "kept": bool(mean > 0 and t > t_min)})
+    return out

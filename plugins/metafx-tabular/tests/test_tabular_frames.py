@@ -430,9 +430,9 @@ def test_confirm_keeps_a_useful_set_and_scores_it_on_a_fresh_split():
 
 def test_confirm_must_be_a_bool_or_test(frame):
     df, y = frame
-    with pytest.raises(metafx.ValidationError, match="confirm='yes'; allowed: True, False, 'holdout', 'test', 'auto'"):
+    with pytest.raises(metafx.ValidationError, match="confirm='yes'; allowed: True, False, 'holdout', 'crossfit', 'test', 'auto'"):
         TableExtractor(budget=3, steps=2, confirm="yes").fit(df, y)
-    with pytest.raises(metafx.ValidationError, match="allowed: True, False, 'holdout', 'test', 'auto'"):
+    with pytest.raises(metafx.ValidationError, match="allowed: True, False, 'holdout', 'crossfit', 'test', 'auto'"):
         TableExtractor(budget=3, steps=2, confirm=np.array([1, 2])).fit(df, y)
     with pytest.raises(metafx.ValidationError, match="confirm='test' needs an evaluator with fold_scores"):
         TableExtractor(budget=3, steps=2, confirm="test", evaluator=_NoFolds()).fit(df, y)

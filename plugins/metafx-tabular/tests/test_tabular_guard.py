@@ -107,7 +107,7 @@ def test_model_names_the_search_evaluator_and_bad_values_are_refused():
     assert TableExtractor(model="trees", evaluator="cv-linear")._search_evaluator() == "cv-linear"
     with pytest.raises(metafx.ValidationError, match="model='svm'; allowed: 'linear', 'trees'"):
         TableExtractor(model="svm").fit(df, y)
-    with pytest.raises(metafx.ValidationError, match="confirm='maybe'; allowed: True, False, 'holdout', 'test', 'auto'"):
+    with pytest.raises(metafx.ValidationError, match="confirm='maybe'; allowed: True, False, 'holdout', 'crossfit', 'test', 'auto'"):
         TableExtractor(confirm="maybe").fit(df, y)
 
 
