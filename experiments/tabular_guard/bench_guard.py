@@ -318,6 +318,21 @@ def power(paths: list[str], before: str | None = None) -> None:
             print(f"| {item} | {m} | " + " | ".join(cells) + " |")
     for m, ses in ratios.items():
         print(f"{m}: median corrected s.e. per table {' '.join(f'{s:.4f}' for s in ses)}")
+    _fold_summary(dev)
+
+
+def _fold_summary(dev: list[dict]) -> None:
+    """Per model: in how many folds the searched set's corrected t cleared 2 (and its median), the extractor's
+    fit seconds and their ratio to the downstream model's fit on the raw columns (one process, one fold)."""
+    for m in dict.fromkeys(r["model"] for r in dev):
+        rs = [r for r in dev if r["model"] == m]
+        ts = [r["confirmation"]["t"] for r in rs if r["confirmation"] and r["confirmation"].get("n_folds")]
+        fit = np.array([r["extractor_fit_s"] for r in rs])
+        ratio = fit / np.array([r["model_fit_raw_s"] for r in rs])
+        print(f"{m}: the searched set's t > 2 in {sum(t > 2 for t in ts)} of {len(rs)} folds (a set proposed in "
+              f"{len(ts)}), median t {np.median(ts):.2f}; extractor fit median {np.median(fit):.0f} s (max "
+              f"{fit.max():.0f} s), {np.median(ratio):.0f} times the model's fit on the raw columns "
+              f"({ratio.min():.0f}-{ratio.max():.0f})")
 
 
 def main() -> None:
