@@ -13,6 +13,7 @@ import sys
 from functools import cache
 
 import numpy as np
+import pytest
 from conftest import REPO
 
 
@@ -383,21 +384,58 @@ def test_every_record_the_tabular_page_names_is_stored():
     assert len(bare) >= 30 and not missing, missing
 
 
-def test_guard_tables_are_their_records():
+@pytest.mark.parametrize("dev, noise", [("dev_after_batch.json", "noise_after_batch.json"), ("dev.json", "noise.json")])
+def test_guard_tables_are_their_records(dev, noise):
     """docs/results/tabular.md, issue 43: the dev tables' pairs and the counts per model are what
-    ``bench_guard.py --summary`` prints from the stored records, and the noise table's counts are theirs."""
+    ``bench_guard.py --summary`` prints from the stored records, and the noise table's counts are theirs; the page's
+    tables are the re-measurement after the batched draw (``*_after_batch.json``), and they are also the first
+    measurement's (``dev.json``, ``noise.json``), as the page says."""
     E = REPO / "experiments" / "tabular_guard"
-    out = _run(str(E / "bench_guard.py"), "--summary", str(E / "dev.json"), str(E / "noise.json"))
+    out = _run(str(E / "bench_guard.py"), "--summary", str(E / dev), str(E / noise))
     page = (REPO / "docs" / "results" / "tabular.md").read_text()
     rows = [line for line in out.splitlines() if line.startswith("| ")]
     assert len(rows) == 17 and all(row in page for row in rows), [r for r in rows if r not in page]  # head, 16 pairs
     for model in ("linear", "trees"):
         counts = re.search(rf"^{model}: (better \d+, worse \d+, even \d+ of 8)$", out, flags=re.M).group(1)
         assert f"* {model}: {counts}" in page, (model, counts)
-        noise = re.search(rf"^noise, model {model}: no feature on (\d+) of 20 seeds \(the search proposed a set on "
-                          rf"(\d+)\)", out, flags=re.M).groups()
+        noise_counts = re.search(rf"^noise, model {model}: no feature on (\d+) of 20 seeds \(the search proposed a "
+                                 rf"set on (\d+)\)", out, flags=re.M).groups()
         label = "linear (default)" if model == "linear" else model
-        assert f"| {label} | **{noise[0]}** | {noise[1]} |" in page, (model, noise)
+        assert f"| {label} | **{noise_counts[0]}** | {noise_counts[1]} |" in page, (model, noise_counts)
+
+
+def test_guard_power_and_remeasurement_are_their_records():
+    """docs/results/tabular.md, issue 43: the table of why the guard keeps little and the per-model t counts and fit
+    times are what ``bench_guard.py --power`` prints from the stored records; the re-measurement's comparison with
+    the first measurement is what ``--compare`` prints."""
+    E = REPO / "experiments" / "tabular_guard"
+    page = (REPO / "docs" / "results" / "tabular.md").read_text()
+    text = " ".join(page.split())
+    out = _run(str(E / "bench_guard.py"), "--power", str(E / "dev_after_batch.json"),
+               "--before", str(E / "dev_before_auto_linear.json"))
+    rows = [line for line in out.splitlines() if line.startswith("| ")]
+    assert len(rows) == 17 and all(row in page for row in rows), [r for r in rows if r not in page]
+    lin, tree = (re.search(rf"^{m}: the searched set's t > 2 in (\d+) of 24 folds .* median t (\S+); extractor fit "
+                           rf"median (\d+) s \(max (\d+) s\), (\d+) times .* \((\d+)-(\d+)\)$", out, flags=re.M).groups()
+                 for m in ("linear", "trees"))
+    assert f"above 2 in {lin[0]} of the 24 linear folds" in text and f"in {tree[0]} of the 24 tree folds" in text
+    assert f"(median t {lin[1]} for linear, {tree[1]} for trees;" in text
+    assert (f"Linear: median {lin[2]} s per fit (max {lin[3]} s), {lin[4]} times the logistic / ridge fit "
+            f"({lin[5]}-{lin[6]}); trees: median {tree[2]} s (max {tree[3]} s on Chile's four classes), {tree[4]} "
+            f"times the `HistGradientBoosting` fit ({tree[5]}-{tree[6]})") in text
+    first = _run(str(E / "bench_guard.py"), "--power", str(E / "dev.json"))
+    lin0, tree0 = (re.search(rf"^{m}: .* median t (\S+); extractor fit median (\d+) s \(max (\d+) s\), (\d+) times "
+                             rf".* \((\d+-\d+)\)$", first, flags=re.M).groups() for m in ("linear", "trees"))
+    assert f"before the batched draw {lin0[0]} and {tree0[0]})" in text
+    assert (f"Before the batched draw (`dev.json`, load 6-9): linear {lin0[1]} s (max {lin0[2]} s), {lin0[3]} times "
+            f"({lin0[4]}); trees {tree0[1]} s (max {tree0[2]} s), {tree0[3]} times ({tree0[4]})") in text
+    dev = _run(str(E / "bench_guard.py"), "--compare", str(E / "dev.json"), str(E / "dev_after_batch.json"))
+    noise = _run(str(E / "bench_guard.py"), "--compare", str(E / "noise.json"), str(E / "noise_after_batch.json"))
+    assert dev.startswith("48 records in both: the same searched set in 38, the same features returned in 48, "
+                          "the same fold difference in 48")
+    assert noise.startswith("40 records in both: the same searched set in 38, the same features returned in 40")
+    assert ("the proposed set differs in 10 of the 48 dev folds and 2 of the 40 noise fits, and the guard returned "
+            "the same features (none, or the same ones) in all 88, with the same 48 fold differences") in text
 
 
 # ------------------------------------------------------------------ selection.md: chapter 4's regression

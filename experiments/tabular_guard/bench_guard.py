@@ -335,6 +335,22 @@ def _fold_summary(dev: list[dict]) -> None:
               f"({ratio.min():.0f}-{ratio.max():.0f})")
 
 
+def compare(old: str, new: str) -> None:
+    """Two runs of the same part (dev or noise) record for record: where the search proposed the same set, where
+    the extractor returned the same features, and (dev) where the fold difference is the same."""
+    keys = ("table", "model", "fold")
+    a, b = ({(*(r.get(k) for k in keys if k in r), r.get("seed")): r for r in _load(p)} for p in (old, new))
+    common = [k for k in a if k in b]
+    same = {f: sum(a[k].get(f) == b[k].get(f) for k in common) for f in ("searched", "names", "diff")}
+    print(f"{len(common)} records in both: the same searched set in {same['searched']}, the same features returned "
+          f"in {same['names']}" + (f", the same fold difference in {same['diff']}" if "diff" in a[common[0]] else ""))
+    for k in common:
+        if a[k].get("searched") != b[k].get("searched"):
+            print(f"  {' '.join(str(v) for v in k if v is not None)}: searched {', '.join(a[k]['searched'])} -> "
+                  f"{', '.join(b[k]['searched'])}; returned {', '.join(a[k]['names']) or '-'} -> "
+                  f"{', '.join(b[k]['names']) or '-'}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--part", choices=["dev", "noise"])
@@ -347,7 +363,11 @@ def main() -> None:
     ap.add_argument("--summary", nargs="+")
     ap.add_argument("--power", nargs="+", help="dev records: the guard's confirmation rows, s.e. and t per pair")
     ap.add_argument("--before", help="with --power: a --confirm auto dev record (its outer gains)")
+    ap.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"), help="two records of one part, record for record")
     a = ap.parse_args()
+    if a.compare:
+        compare(*a.compare)
+        return
     if a.power:
         power(a.power, a.before)
         return
