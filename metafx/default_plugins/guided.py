@@ -86,7 +86,7 @@ from ..loop.components import make_component
 from ..loop.problem import SearchProblem, draw_or_empty, step_rng
 from .scorers import encode_labels
 
-__all__ = ["GuidedSearch"]
+__all__ = ["GuidedSearch", "declared_pool_rows"]
 
 SELECTORS = ("filter", "cmim")
 _MOVE = 0
@@ -282,13 +282,7 @@ class GuidedSearch(SearchEngine):
             return None if self.pool_rows is None else int(self.pool_rows)
         if self.pool_factor is None or self.feature_map is not None:
             return None  # the loop draws, or the quality map needs every row's scores
-        declared = getattr(family, "pool_rows", FeatureFamily.pool_rows)
-        if declared is not None and (isinstance(declared, bool) or not isinstance(declared, (int, np.integer))
-                                     or declared < 16):
-            raise ValidationError(f"family {family.name!r} declares pool_rows={declared!r} (a class attribute read "
-                                  "by the guided engine's pool_rows='auto'); allowed: None (every row) or an "
-                                  "integer >= 16")
-        return None if declared is None else int(declared)
+        return declared_pool_rows(family)
 
     def observe_prior(self, observations: Sequence[PriorObservation]) -> None:
         """Steps of related tasks' searches (point, quality, task) that join the quality model (module docstring)."""
@@ -595,6 +589,18 @@ class GuidedSearch(SearchEngine):
         if len(self.prior_z_):
             meta["prior_observations"] = len(self.prior_z_)
         return meta
+
+
+def declared_pool_rows(family: Any) -> int | None:
+    """The rows ``family`` declares its pools are ranked on (:attr:`FeatureFamily.pool_rows`, 512 when it declares
+    nothing; ``None``: every row), validated."""
+    declared = getattr(family, "pool_rows", FeatureFamily.pool_rows)
+    if declared is not None and (isinstance(declared, bool) or not isinstance(declared, (int, np.integer))
+                                 or declared < 16):
+        raise ValidationError(f"family {family.name!r} declares pool_rows={declared!r} (a class attribute read "
+                              "by the guided engine's pool_rows='auto'); allowed: None (every row) or an "
+                              "integer >= 16")
+    return None if declared is None else int(declared)
 
 
 def _stratified_rows(y: np.ndarray, n: int, seed: int) -> np.ndarray:
