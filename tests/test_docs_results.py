@@ -231,6 +231,23 @@ def test_quiet_plugin_family_run_is_its_record():
                 f"{r['evaluate']:.1f} | {100 * r['holdout_error']:.2f} |") in page
 
 
+def test_pool_rows_auto_runs_are_their_records():
+    """The speed page's table of the runs of experiments/guided/RULE_POOL_ROWS_AUTO.md and its ratios are the
+    benchmark's stored rows (one record per partition)."""
+    page = (REPO / "docs" / "results" / "speed.md").read_text()
+    label = {"guided": "guided (default, `pool_rows=None`)", "guided:pool_rows=auto": "guided, `pool_rows=\"auto\"` (512 here)",
+             "mufasa": "mufasa"}
+    ratios = []
+    for part in range(130, 135):
+        rows = json.loads(_record(f"benchmarks/pool_rows_auto_{part}.json"))
+        assert [r["engine"] for r in rows] == list(label) and {r["partition"] for r in rows} == {part}
+        for r in rows:
+            assert (f"| {part} | {label[r['engine']]} | {r['wall']:.1f} | {r['compute']:.1f} | {r['evaluate']:.1f} | "
+                    f"{100 * r['holdout_error']:.2f} | `experiments/benchmarks/pool_rows_auto_{part}.json` |") in page
+        ratios.append(f"{rows[1]['wall'] / rows[2]['wall']:.2f}")
+    assert f"**{', '.join(ratios)}**" in page
+
+
 def test_tabular_draw_speed_is_its_record():
     """The tabular family's draw-share table of the speed page is the benchmark's stored rows (the family before
     and after its draw was batched, in one run)."""
