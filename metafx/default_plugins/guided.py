@@ -576,7 +576,8 @@ class GuidedSearch(SearchEngine):
                                 "pool_factor": self.pool_factor, "max_corr": self.max_corr,
                                 "cost_power": self.cost_power, "selector": self.selector,
                                 "feature_map": self.feature_map, "pool_rows": self.pool_rows,
-                                "pool_rows_used": self.__dict__.get("pool_rows_"),
+                                # the sample's size asked for when the pools were ranked on a sample; None: every row
+                                "pool_rows_used": self.pool_rows_ if self.__dict__.get("rows_") is not None else None,
                                 "prior_portfolio_every": self.prior_portfolio_every,
                                 "prior_portfolio": self.prior_portfolio, "prior_features": self.prior_features,
                                 "portfolio_steps": sorted(s for s, p in self.proposed_.items() if p is None),
