@@ -670,9 +670,74 @@ def test_drop_monotone_tables_are_their_records():
     by = ", ".join(f"{t} {rows[t][1]} / {rows[t][2]}" for t in ("breast_cancer", "wine", "diabetes", "cps1985",
                                                                   "hmda", "salaries"))
     assert f"By table over the 90 folds (new / current), `A`: {by}." in text, by
-    lost = {t: rows[t][7].split(" / ")[1].split(" of ") for t in ("breast_cancer", "wine")}
-    assert (f"lose {lost['breast_cancer'][0]} of {lost['breast_cancer'][1]} one-column transforms on breast_cancer "
-            f"and {lost['wine'][0]} of {lost['wine'][1]} on wine") in text
+    new, cur = ({t: rows[t][7].split(" / ")[i] for t in ("breast_cancer", "wine")} for i in (0, 1))
+    assert (f"one-column transforms go from {cur['breast_cancer']} features to {new['breast_cancer']} (squares of "
+            f"centred columns) on breast_cancer and from {cur['wine']} to {new['wine']} on wine") in text
+
+
+def test_drop_monotone_cps1985_folds_are_their_records():
+    """docs/results/tabular.md, ``drop_monotone``'s decision: cps1985's ``B`` fell where the search's one feature,
+    a threshold of ``experience`` or ``age``, became a ratio or a count (``monotone_decision.py --folds``)."""
+    E = REPO / "experiments" / "tabular_real"
+    text = " ".join((REPO / "docs" / "results" / "tabular.md").read_text().split())
+    out = _run(str(E / "monotone_decision.py"), "--folds", "cps1985", *(str(E / f"{d}_monotone_new.json") for d in
+                                                                      ("dev", "devcat")),
+               "--", *(str(E / f"{d}_monotone_cur.json") for d in ("dev", "devcat")))
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in out.splitlines()[2:]]
+    assert len(rows) == 5
+    moved = {int(r[0]): (r[5], r[6]) for r in rows if r[5] != r[6]}
+    assert sorted(moved) == [0, 2, 3] and all(r[3] == r[4] for r in rows if int(r[0]) not in moved)
+    assert {n for n, _ in moved.values()} == {"age / experience", "count(gender, occupation)"}
+    assert all(re.fullmatch(r"\[(experience|age) > q\d+\]", c) for _, c in moved.values())
+    assert sum(float(r[3]) - float(r[4]) for r in rows) < 0
+    assert ("in folds 0, 2 and 3 the search's one feature became `age / experience` or `count(gender, occupation)` "
+            "where it was a threshold of `experience` or `age`") in text
+
+
+def test_monotone_share_of_the_tree_sets_is_its_records():
+    """docs/results/tabular.md, the tree confirmation's finding: one-column transforms by name in the tree search's
+    sets of the 90 dev folds (the confirmation rule's records) and of the 90 held-out folds (the OpenFE runs), as
+    ``monotone_decision.py --counts`` prints them."""
+    E = REPO / "experiments" / "tabular_real"
+    text = " ".join((REPO / "docs" / "results" / "tabular.md").read_text().split())
+    pattern = (r"^(\d+) of the (\d+) features of the (\d+) tree-search sets are one-column transforms by name; "
+               r"(\d+) of the \d+ sets hold nothing else$")
+    dev = re.fullmatch(pattern, _run(str(E / "monotone_decision.py"), "--counts", *(
+        str(E / f"{d}_confirm_candidates_r{r}.json") for d in ("dev", "devcat") for r in (1, 2, 3))).strip())
+    held = re.fullmatch(pattern, _run(str(E / "monotone_decision.py"), "--counts", *(
+        str(E / f"heldout_openfe_{n}.json") for n in ("small", "small_r23", "large", *(
+            f"{t}_r{r}" for t in ("anes96", "fair") for r in (2, 3))))).strip())
+    assert dev and held, "no --counts line"
+    assert (f"{dev[1]} of the {dev[2]} features of the {dev[3]} dev sets, {held[1]} of {held[2]} in the {held[3]} "
+            f"held-out sets, and {held[4]} of those {held[3]} sets hold nothing else") in text
+
+
+def test_openfe_lightgbm_figures_of_the_residual_diagnosis_are_their_records():
+    """docs/results/tabular.md, ``rescore_by="residual"``'s diagnosis: OpenFE minus raw for LightGBM in the 12 stored
+    dev folds (range, signs, features returned), and on the held-out tables where it helps (``--summarize``)."""
+    E = REPO / "experiments" / "tabular_real"
+    text = " ".join((REPO / "docs" / "results" / "tabular.md").read_text().split())
+    gains, returned = [], {}
+    for name in ("dev_breast_cancer_2folds", "dev_wine_diabetes"):
+        for r in json.loads(_record(f"tabular_real/{name}.json"))["results"]:
+            sign = 1.0 if r["task"] == "regression" else -1.0
+            gains += [sign * (f["scores"]["tree"]["openfe"] - f["scores"]["tree"]["raw"]) for f in r["folds"]]
+            returned[r["table"]] = {len(f["names"]["openfe-tree"]) for f in r["folds"]}
+    assert returned == {"breast_cancer": {10}, "wine": {1}, "diabetes": {1}}
+    assert (f"OpenFE's first 10 features, of which it returned 1 on wine and diabetes, minus raw from "
+            f"{min(gains):+.3f} to {max(gains):+.3f}, negative in {sum(g < 0 for g in gains)} of {len(gains)} folds, "
+            f"0 in {sum(g == 0 for g in gains)}") in text
+    names = ["small", "small_r23", "large", *(f"{t}_r{r}" for t in ("anes96", "fair") for r in (2, 3))]
+    out = _run(str(E / "bench_tabular_real.py"), "--summarize", *(str(E / f"heldout_openfe_{n}.json") for n in names))
+    cells = {t: c.split(" | ") for t, c in re.findall(r"^\| (\w+) \| tree \| 15 \| (.*) \|$", out, flags=re.M)}
+    ofe = {t: c[3].split()[0] for t, c in cells.items()}
+    assert sorted(t for t, v in ofe.items() if float(v) > 0) == ["airquality", "penguins", "star98"]
+    for t in ("airquality", "penguins", "star98"):
+        assert {len(f["names"]["openfe-search-tree"]) for n in ("small", "small_r23")
+                for r in json.loads(_record(f"tabular_real/heldout_openfe_{n}.json"))["results"] if r["table"] == t
+                for f in r["folds"]} == {1}
+    assert (f"with its first feature (the search's k is 1 there), by {ofe['airquality']}, {ofe['penguins']} and "
+            f"{ofe['star98']} (15 folds each)") in text
 
 
 def _table_rows(out: str) -> dict:
