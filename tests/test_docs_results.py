@@ -1028,3 +1028,90 @@ def test_final_defaults_text_is_its_records():
     assert len(per) == 12 and float(top) > 1
     assert (f"The table's column (median {median}, {below} % below 0.5, every (table x search) median at most "
             f"{max(per):.2f}, one pair of 180 above 1)") in text
+
+
+# ------------------------------------------------------------------ mnist.md: the prose's figures
+def _shown(x: float, sign: bool = False) -> set[str]:
+    """The 2-decimal forms of ``x``: both neighbours when ``x`` lies on a half (test errors are multiples of 0.05 %,
+    so means of 10 often do, and float rounding may go either way)."""
+    lo = np.floor(round(x * 100, 6)) / 100
+    fmt = "{:+.2f}" if sign else "{:.2f}"
+    return {fmt.format(lo), fmt.format(lo + 0.01)} if abs(x * 100 - lo * 100 - 0.5) < 1e-6 else {fmt.format(x)}
+
+
+def _said(text: str, template: str, *values: set[str]) -> None:
+    import itertools
+
+    options = [template.format(*c) for c in itertools.product(*values)]
+    assert any(o in text for o in options), options
+
+
+def test_mnist_prose_figures_are_their_records():
+    """docs/results/mnist.md's prose below the protocol table: the protocol's means and standard errors against the
+    targets, the wider portfolios against the former default by budget, the check on partitions 300-329, the dev
+    partitions' variants (experiments/guided/dev_screen_*.jsonl) and the top sets' Spearman correlations."""
+    from scipy.stats import spearmanr, wilcoxon
+
+    text = " ".join((REPO / "docs" / "results" / "mnist.md").read_text().split())
+
+    def by(member, method, budget):
+        return {r["partition"]: 100 * r["test_error"] for r in _jsonl(member)
+                if r.get("method") == method and float(r["budget"]) == budget}
+
+    def mean(member, method, budget):
+        return float(np.mean(list(by(member, method, budget).values())))
+
+    m, se = {}, {}
+    for b in (3000, 12000):
+        e = np.array(list(by(PROTOCOL, "guided", b).values()))
+        m[b], se[b] = e.mean(), e.std(ddof=1) / np.sqrt(len(e))
+    _said(text, "{} % at budget 3000 (target 4.7 %) and {} % at 12000 (target 2.9 %), against a standard error of a "
+          "mean over these 10 partitions of {} and {} points", _shown(m[3000]), _shown(m[12000]), _shown(se[3000]),
+          _shown(se[12000]))
+    gap = {3000: m[3000] - 4.7, 12000: m[12000] - 2.9}
+    assert gap[3000] < se[3000] / 2 and se[12000] < gap[12000] < 1.1 * se[12000]
+    assert all(gap[b] < 2 * se[b] for b in gap) and f"by about one ({gap[12000]:.2f} points) at 12000" in text
+    words = {}
+    for b in (250, 500, 1000, 2000, 3000, 6000, 12000):
+        new, old = by(PROTOCOL, "guided", b), by(PROTOCOL, "guided:portfolio_sizes=[2,3,4]", b)
+        d = np.array([new[k] - old[k] for k in sorted(new)])
+        words[b] = (_shown(d.mean(), sign=True), f"{(d < 0).sum()}/{(d > 0).sum()}", f"{wilcoxon(d).pvalue:.2g}")
+    for b in (250, 3000, 1000):
+        _said(text, f"{b} ({{}}; {words[b][1]}", words[b][0])
+    _said(text, f"6000 ({{}}; {words[6000][1]}, p = {words[6000][2]})", words[6000][0])
+    _said(text, f"2000 ({{}}; {words[2000][1]}, p = {words[2000][2]})", words[2000][0])
+    _said(text, "level at 500 ({}) and 12000 ({})", words[500][0], words[12000][0])
+    check = "defaults/check_3000_partitions_300_329.jsonl"
+    g = np.array(list(by(check, "guided", 3000).values()))
+    _said(text, "gave {} % (se {}) against {} % for `random+o4`", _shown(g.mean()),
+          _shown(g.std(ddof=1) / np.sqrt(len(g))), _shown(mean(check, "random+o4", 3000)))
+    dev = {n: f"guided/dev_screen_{n}.jsonl" for n in ("pool32_xi", "portfolio_ninit", "cmim", "feature_map", "round3")}
+    wide = "guided:portfolio_sizes=[2,3,4,6,8]"
+    before = {b: mean(dev["pool32_xi"], "guided", b) for b in (3000, 12000)}
+    current = {b: mean(dev["portfolio_ninit"], wide, b) for b in (3000, 12000)}
+    _said(text, "the default before gave {} % at 3000 and {} % at 12000 (the current one {} % and {} %)",
+          _shown(before[3000]), _shown(before[12000]), _shown(current[3000]), _shown(current[12000]))
+    _said(text, "was {} and {} points lower on the dev partitions", *(
+        _shown(before[b] - mean(dev["pool32_xi"], "guided:pool_factor=32", b)) for b in (3000, 12000)))
+    assert mean(dev["pool32_xi"], "guided:xi=0.1", 12000) > before[12000] and "`xi=0.1` was worse at 12000" in text
+    pool = {b: by("guided/protocol_random_o4_guided_pool32.jsonl", "guided:pool_factor=32", b) for b in (3000, 12000)}
+    ref = by("guided/protocol_random_o4_guided_pool32.jsonl", "guided", 3000)
+    wins = sum(pool[3000][k] < ref[k] for k in ref)
+    _said(text, f"it gave {{}} % at 3000, better than the default then on {wins} of {len(ref)} partitions, but {{}} % "
+          "at 12000", _shown(float(np.mean(list(pool[3000].values())))),
+          _shown(float(np.mean(list(pool[12000].values())))))
+    for label, member, method in (("`portfolio_every=3`: ", "portfolio_ninit", "guided:portfolio_every=3"),
+                                  ("`n_init=5`: ", "portfolio_ninit", "guided:n_init=5"),
+                                  ("(`selector=\"cmim\"`) gave ", "cmim", "guided:selector=cmim")):
+        _said(text, label + "{} %{}{} %", *(_shown(mean(dev[member], method, b)) for b in (3000,)),
+              {", ", " and "}, _shown(mean(dev[member], method, 12000)))
+    fm = {(k, b): _shown(mean(dev["feature_map"], f"guided:feature_map={k}", b)) for k in (2, 4) for b in (3000, 12000)}
+    _said(text, "gave {} % / {} % at 3000 and {} % / {} % at 12000 on the dev partitions",
+          fm[(2, 3000)], fm[(4, 3000)], fm[(2, 12000)], fm[(4, 12000)])
+    round3 = {r["method"] for r in _jsonl(dev["round3"])}
+    diffs = {(meth, b): mean(dev["round3"], meth, b) - current[b] for meth in round3 for b in (3000, 12000)}
+    assert len(round3) == 3 and not any(all(diffs[(meth, b)] < 0 for b in (3000, 12000)) for meth in round3)
+    _said(text, "within {} points of the default, none lower at both", _shown(max(abs(v) for v in diffs.values())))
+    rho = {b: np.nanmean([spearmanr(r["cv_quality"], -np.array(r["test_error"])).statistic
+                          for r in _jsonl("guided/topsets_guided_dev.jsonl") if r["budget"] == b]) for b in (3000, 12000)}
+    assert f"(Spearman {rho[3000]:.2f} at 3000, {rho[12000]:.2f} at 12000;" in text
