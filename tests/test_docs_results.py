@@ -69,6 +69,30 @@ def test_readme_headline_table_is_its_records():
         assert shown in _row(page, label), f"docs/results/headline.md, {label}: the records give {shown}"
 
 
+def test_headline_page_prose_is_its_records():
+    """docs/results/headline.md: the ``random+o4`` rows, the paired differences (``experiments/tables.py``), the
+    baselines' C chosen by CV and the number of features ``guided`` chose, from the stored records."""
+    page = (REPO / "docs" / "results" / "headline.md").read_text()
+    text = " ".join(page.split())
+    rows = _tables()["headline"]
+    for b in (3000, 12000):
+        mean, std, n = rows[f"random+o4 {b}"]
+        assert n == 20 and f"| metafx `random` with `oversample=4`, budget {b}, then a linear SVM | {mean:.2f} ± {std:.2f} |" in page
+    p = _tables()["paired"]
+    said = [f"{m:+.2f} points (lower on {won} of {n} partitions)" for m, won, n in
+            (p["guided 3000 minus svm-rbf"], p["guided 12000 minus svm-rbf"], p["guided 3000 minus svm-poly3"])]
+    assert (f"`guided` at 3000 minus the RBF SVM {said[0]}; at 12000 {said[1]}; `guided` at 3000 minus the "
+            f"polynomial SVM {said[2]}.") in text
+    base = [r for r in _jsonl("headline/mnist_baselines.jsonl") if 10 <= r["partition"] <= 29]
+    rbf = {r["params"]["C"] for r in base if r["method"] == "svm-rbf"}
+    poly = sorted({r["params"]["C"] for r in base if r["method"] == "svm-poly3"})
+    assert rbf == {10.0} and "CV chose C = 10 (the middle of the RBF grid 1, 10, 100) on all 20 partitions" in text
+    assert poly == [1.0, 10.0] and "and C = 1 or 10 for the polynomial kernel" in text
+    k = {b: [r["n_features"] for r in _jsonl(WIDE) if r["method"] == "guided" and r["budget"] == b] for b in (3000, 12000)}
+    assert (f"`guided` chose {min(k[3000])}-{max(k[3000])} features (mean {np.mean(k[3000]):.0f}; at 12000 mean "
+            f"{np.mean(k[12000]):.0f})") in text
+
+
 def test_transfer_table_is_its_records():
     page = (REPO / "docs" / "results" / "transfer.md").read_text()
     t = {(k.split()[0], int(k.split()[1])): v for k, v in _tables()["transfer"].items()}
