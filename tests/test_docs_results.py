@@ -1139,3 +1139,75 @@ def test_mnist_prose_figures_are_their_records():
     rho = {b: np.nanmean([spearmanr(r["cv_quality"], -np.array(r["test_error"])).statistic
                           for r in _jsonl("guided/topsets_guided_dev.jsonl") if r["budget"] == b]) for b in (3000, 12000)}
     assert f"(Spearman {rho[3000]:.2f} at 3000, {rho[12000]:.2f} at 12000;" in text
+
+
+# ------------------------------------------------------------------ defaults.md: tables and prose
+def test_defaults_page_is_its_records():
+    """docs/results/defaults.md: the rule tables (engines, budget per pixel), the checks on partitions 200-209 and
+    300-329 and the prose's figures are the stored records of ``examples/guided_extraction_mnist.py`` (sd and se with
+    ``ddof=1``; a mean on a half accepts either rounding)."""
+    from scipy.stats import wilcoxon
+
+    page = (REPO / "docs" / "results" / "defaults.md").read_text()
+    text = " ".join(page.split())
+
+    def by(name, method, budget):
+        return {r["partition"]: r for r in _jsonl(f"defaults/{name}.jsonl")
+                if r["method"] == method and float(r["budget"]) == budget}
+
+    def cell(runs):
+        e = 100 * np.array([r["test_error"] for r in runs.values()])
+        se = e.std(ddof=1) / np.sqrt(len(e))
+        return {f"{m} ({e.std(ddof=1):.2f}, {s})" for m in _shown(e.mean()) for s in _shown(se)}
+
+    def row(label, *cells):
+        import itertools
+
+        lines = [ln for ln in page.splitlines() if ln.startswith(f"| {label} |")]
+        assert any(all(c in ln for c in combo) for ln in lines for combo in itertools.product(*cells)), (lines, cells)
+
+    mufasa = np.mean([r["search_seconds"] for r in by("rule1_engines_dev", "mufasa", 3000).values()])
+    for engine, label in (("mufasa", "`mufasa` (plain, thesis Algorithm 6)"), ("mufasa+o4", "`mufasa+o4`"),
+                          ("random+o4", "`random+o4`"), ("optuna+o4", "`optuna+o4` (TPE)"), ("guided", "**`guided`**")):
+        runs = by("rule1_engines_dev", engine, 3000)
+        t = np.mean([r["search_seconds"] for r in runs.values()])
+        row(label, {c.replace(c.split()[0], f"**{c.split()[0]}**") if engine == "guided" else c for c in cell(runs)},
+            {f"| {t:.1f} s | {t / mufasa:.2f} |"})
+    for c, mb, db in ((2, 1568, 128), (4, 3136, 256), (8, 6272, 512)):
+        m, d = by("rule2_budget_mnist_dev", "guided", mb), by("rule2_budget_digits_dev", "guided", db)
+        tm, td = (np.mean([r["search_seconds"] for r in x.values()]) for x in (m, d))
+        bold = (lambda v: f"**{v}**") if c == 8 else (lambda v: v)
+        row(bold(c), {f"| {bold(mb)} | " + (x.replace(x.split()[0], bold(x.split()[0]))) + f" | {tm:.1f} s" for x in cell(m)},
+            {f"| {bold(db)} | " + (x.replace(x.split()[0], bold(x.split()[0]))) + f" | {td:.1f} s |" for x in cell(d)})
+    dig = {b: 100 * np.mean([r["test_error"] for r in by("rule2_budget_digits_dev", "guided", b).values()])
+           for b in (128, 256, 512)}
+    assert f"1.0 point above `c = 8`: {dig[128] - dig[512]:.2f} and {dig[256] - dig[512]:.2f} points" in text
+    _said(text, "(rule 1) gave {} % and at 3136 (rule 2) {} %",
+          _shown(100 * np.mean([r["test_error"] for r in by("rule1_engines_dev", "guided", 3000).values()])),
+          _shown(100 * np.mean([r["test_error"] for r in by("rule2_budget_mnist_dev", "guided", 3136).values()])))
+    g2, r2 = by("check_3000_partitions_200_209", "guided", 3000), by("check_3000_partitions_200_209", "random+o4", 3000)
+    a2 = by("check_auto_partitions_200_209", "guided", 6272)
+    for label, runs in (("`guided`, budget 3000", g2), ("`random+o4`, budget 3000", r2),
+                        ("`guided`, `budget=\"auto\"` (6272 on 28 x 28)", a2)):
+        row(label, {f"| {c} |" for c in cell(runs)})
+    d = 100 * np.array([g2[k]["test_error"] - r2[k]["test_error"] for k in sorted(g2)])
+    _said(text, f"lower than `random+o4` by {{}} points on average, on {(d < 0).sum()} of the {len(d)} partitions "
+          f"(Wilcoxon p = {wilcoxon(d).pvalue:.3g})", _shown(-d.mean()))
+    g3, r3 = by("check_3000_partitions_300_329", "guided", 3000), by("check_3000_partitions_300_329", "random+o4", 3000)
+    a3 = by("check_auto_partitions_300_309", "guided", 6272)
+    for label, runs, parts in (("`guided`, budget 3000", g3, "300-329"), ("`random+o4`, budget 3000", r3, "300-329"),
+                               ("`guided`, `budget=\"auto\"` (6272 on 28 x 28)", a3, "300-309")):
+        med = np.median([r["search_seconds"] for r in runs.values()]) if len(runs) == 30 else None
+        row(label, {f"| {parts} | {c} | " + (f"{med:.1f} |" if med is not None else "\u2013") for c in cell(runs)})
+    d = 100 * np.array([g3[k]["test_error"] - r3[k]["test_error"] for k in sorted(g3)])
+    p = wilcoxon(d).pvalue
+    assert 0.5e-5 < p < 2e-5 and "(Wilcoxon p about 1e-5)" in text
+    assert (f"lower than `random+o4` by {-d.mean():.2f} points (se of the paired differences "
+            f"{d.std(ddof=1) / np.sqrt(len(d)):.2f}), on {(d < 0).sum()} of {len(d)} partitions") in text
+    e3 = 100 * np.array([r["test_error"] for r in g3.values()])
+    assert f"{e3.mean():.2f} %, {(4.7 - e3.mean()) / (e3.std(ddof=1) / np.sqrt(30)):.1f} standard errors below 4.7" in text
+    e40 = 100 * np.array([r["test_error"] for r in [*g2.values(), *g3.values()]])
+    assert f"the mean is {e40.mean():.2f} % (se {e40.std(ddof=1) / np.sqrt(40):.2f})" in text
+    k = [r["n_features"] for r in g3.values()]
+    assert f"`guided` chose {np.mean(k):.0f} features on average at 3000 ({min(k)}-{max(k)})" in text
+    assert (f"re-run: {100 * g2[200]['test_error']:.2f} %, {g2[200]['n_features']} features, as its record" in text)
