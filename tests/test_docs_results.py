@@ -290,6 +290,33 @@ def test_prediction_speed_is_its_record():
     page = (REPO / "docs" / "results" / "evaluation_speed.md").read_text()
     assert f"| {t} | 1.00 |" in page and f"| {p} | {pr} |" in page and f"| {f} | {fr} |" in page
     assert f"Pipeline / FeatureClassifier {ratio};" in page
+    err = re.search(r"same predictions: True; test error ([\d.]+ %)", text).group(1)
+    assert f"the same predictions (test error {err})." in " ".join(page.split())
+    assert "printed 4.06" not in page  # a ratio of an unstored run (commit 15e6905) is not given
+
+
+def test_evaluator_options_screen_is_its_record():
+    """docs/results/evaluation_speed.md, item 4: the cheaper settings' table from
+    ``evaluator_options_dev_runs.jsonl`` (as ``bench_evaluator_options_dev.py`` summarises its runs, and the
+    paired ratios and differences by partition), and the classifier's share of a search from ``mufasa_2000.txt``."""
+    page = (REPO / "docs" / "results" / "evaluation_speed.md").read_text()
+    runs = _jsonl("evaluator_options/evaluator_options_dev_runs.jsonl")
+    base = {r["partition"]: r for r in runs if r["variant"] == "default"}
+    labels = {"default": "default (`complement=0.9, tol=0.1`)", "c05": "`complement=0.5`", "tol03": "`tol=0.3`",
+              "c05tol03": "`complement=0.5, tol=0.3`"}
+    assert {r["variant"] for r in runs} == set(labels) and len(base) == 10
+    for v, label in labels.items():
+        d = {r["partition"]: r for r in runs if r["variant"] == v}
+        ratio = np.array([d[p]["seconds"] / base[p]["seconds"] for p in sorted(base)])
+        e = 100 * np.array([d[p]["test_error"] for p in sorted(base)])
+        diff = e - 100 * np.array([base[p]["test_error"] for p in sorted(base)])
+        cells = [f"{np.median([r['yardsticks'] for r in d.values()]):.1f}",
+                 "1" if v == "default" else f"{np.median(ratio):.2f} ({ratio.min():.2f}-{ratio.max():.2f})",
+                 f"{e.mean():.2f} ± {e.std(ddof=1):.2f}",
+                 "\u2013" if v == "default" else f"{diff.mean():+.2f} ± {diff.std(ddof=1):.2f}"]
+        assert f"  | {label} | {' | '.join(cells)} |" in page, (label, cells)
+    share = re.search(r"classifier \(CV SVM\) +[\d.]+ yardsticks +([\d.]+) %", _record("benchmarks/mufasa_2000.txt"))
+    assert f"a plain Mufasa search is {share.group(1)} % in the run" in page
 
 
 def test_export_speed_is_its_record():
