@@ -328,6 +328,40 @@ def test_export_speed_is_its_record():
         assert row in page, row
 
 
+def test_export_prose_is_its_records():
+    """docs/results/export.md's reading of the speed table: the ranges and ratios it quotes are the rows of
+    ``export.txt`` (this run) and ``export_1668f95.txt`` (the run before the generic export)."""
+    def rows(member):
+        out = []
+        for line in _record("benchmarks/" + member).splitlines():
+            if re.match(r"^\| a=\d ", line):
+                c = [x.strip() for x in line.strip("|").split("|")]
+                out.append({"features": int(c[2]), "src": float(c[3].split()[0]), "obj": float(c[4].split()[0]),
+                            "c": float(c[5]), "py": float(c[7]), "py_c": float(c[8]), "py_np": float(c[9]),
+                            "one_c": float(c[13]), "one_ratio": int(c[15])})
+        assert len(out) == 4, member
+        return out
+
+    new, old = rows("export.txt"), rows("export_1668f95.txt")
+    text = " ".join((REPO / "docs" / "results" / "export.md").read_text().split())
+    one = [r["one_c"] for r in new]
+    ratio = [r["one_ratio"] for r in new]
+    assert f"takes {min(one):.0f}-{max(one):.0f} us of CPU per image here" in text
+    assert f"{min(ratio)}-{max(ratio)} times less than `transform` + `predict`" in text
+    assert f"(a=5: {new[0]['py']} us against the C file's {new[0]['c']} per image)" in text
+    assert f"level ({new[2]['py_c']:.2f} and {new[3]['py_c']:.2f} times)" in text
+    np_new, np_old = [r["py_np"] for r in new], [r["py_np"] for r in old]
+    assert f"is {min(np_new):.2f}-{max(np_new):.2f} times the speed of `transform` + `predict`" in text
+    assert f"gave {min(np_old):.2f}-{max(np_old):.2f} on the same machine" in text
+    fell = [o / n for o, n in zip(np_old, np_new, strict=True)]
+    assert f"fell by {min(fell):.1f} to {max(fell):.1f} times" in text
+    src = [1000 * r["src"] / r["features"] for r in new]
+    obj = [1000 * r["obj"] / r["features"] for r in new]
+    assert f"{round(min(src), -1):.0f}-{round(max(src), -1):.0f} bytes of C source" in text
+    assert f"{round(min(obj), -1):.0f}-{round(max(obj), -1):.0f} bytes of object per feature" in text
+    assert f"{new[0]['obj']:.0f} kB of object for the {new[0]['features']} features" in text
+
+
 def test_optuna_pages_are_their_records():
     """docs/results/optuna_storage.md: the storage table and the heartbeat times are what the stored output says."""
     page = (REPO / "docs" / "results" / "optuna_storage.md").read_text()
