@@ -499,6 +499,35 @@ def test_regression_selection_tables_are_their_records():
     assert "| gflip |" not in page and "| seed |" not in page
 
 
+def test_regression_selection_prose_is_its_records():
+    """docs/results/selection.md, what held and what did not: each success rate the bullets quote is the stored
+    summaries' (tuned run and RGS with k = 5, 1 epoch)."""
+    text = " ".join((REPO / "docs" / "results" / "selection.md").read_text().split())
+    s = json.loads(_record("selection/regression/summary.json"))["success"]
+    k5 = json.loads(_record("selection/regression_rgs_k5_e1/summary.json"))["success"]["a"]["rgs"]
+
+    def r(t, meth, m):
+        return f"{s[t][meth][str(m)]:.2f}"
+
+    sizes = (20, 40, 60, 80, 100)
+    assert min(v for meth in s["a"].values() for m, v in meth.items() if m != "20") >= 0.99
+    assert f"at m = 20 infogain (median-binarized) is at {r('a', 'infogain', 20)}" in text
+    worst = max(v for meth in ("infogain", "corrcoef") for v in s["b"][meth].values())
+    assert f"infogain and corrcoef fail on (b) — yes (at most {worst:.2f})" in text
+    low = min(v for meth in ("sks", "fwdSel") for v in s["b"][meth].values())
+    assert f"SKS and fwdSel >= {low:.2f} from m = 20" in text
+    assert f"RGS {r('b', 'rgs', 20)} / {r('b', 'rgs', 40)} / {r('b', 'rgs', 60)} at m = 20 / 40 / 60" in text
+    assert (f"SKS <= {max(s['d']['sks'].values()):.2f}, fwdSel <= {max(s['d']['fwdSel'].values()):.2f}, RGS "
+            f"{r('d', 'rgs', 100)} at m = 100") in text
+    assert all(s["c"]["rgs"][str(m)] >= s["c"]["fwdSel"][str(m)] for m in sizes)
+    assert f"({r('c', 'rgs', 20)} against {r('c', 'fwdSel', 20)} at m = 20)" in text
+    assert all(s["c"]["sks"][str(m)] >= 0.9 for m in (60, 80, 100)) and f"SKS reaches {r('c', 'sks', 60)} from m = 60" in text
+    assert f"at m <= 40 ({r('c', 'sks', 20)}, {r('c', 'sks', 40)})" in text
+    assert all(s["a"][meth][str(m)] == 1.0 for meth in ("sks", "rgs") for m in sizes[1:])
+    assert f"a tie with the tuned RGS ({r('a', 'sks', 20)} against {r('a', 'rgs', 20)} at m = 20, 1.00 from m = 40)" in text
+    assert f"({r('a', 'sks', 20)} against {k5['20']:.2f} at m = 20)" in text
+
+
 def test_quality_map_page_shows_no_figure_without_record():
     """docs/results/quality_map.md: its runs' outputs were never stored, so it shows no table and no figure of them
     until they are remade with records, and it says that its images overlap."""
