@@ -570,6 +570,36 @@ def test_sample_compression_table_is_its_record():
     assert f"{min(v for v in net.values() if v > 50):.0f}–{max(net.values()):.0f} % on overlapping classes" in text  # noqa: RUF001 (the page's en dash)
 
 
+def test_sample_compression_prose_is_its_record():
+    """docs/results/bounds.md, what held and did not and the bounds: the figures of the prose are the summary's
+    (per problem, the means over its trials that the table shows)."""
+    text = " ".join(_bounds_page().split())
+    S = json.loads(_record("bounds/sample_compression/summary.json"))["problems"]
+    dig = {k: v for k, v in S.items() if k.startswith("digits")}
+    dash, minus = "\u2013", "\u2212"
+    assert f"by at most {max(abs(v['acc_change']) for v in S.values()):.3f} in mean over trials" in text
+    easy = [S[k]["pct_net"] for k in ("iris 0 vs 1", "digits 6 vs 7")]
+    assert min(v["pct_net"] for v in S.values()) >= 4 and max(easy) < 6 and f"4{dash}6 % on the easy pairs" in text
+    gap = max(S, key=lambda k: abs(S[k]["pct_hierarchy"] - S[k]["pct_net"]))
+    assert abs(S[gap]["pct_hierarchy"] - S[gap]["pct_net"]) <= 0.9 and "within 0.9 percentage points" in text
+    assert f"(the largest gap is on {gap})" in text
+    pr = max(S, key=lambda k: S[k]["pct_net"] - S[k]["pct_pruned"])
+    assert f"by at most {S[pr]['pct_net'] - S[pr]['pct_pruned']:.1f} points ({pr})" in text
+    assert f"11 of the 45 digit pairs (lowest {min(v['thm3_bound'] for v in dig.values()):.2f})" in text
+    ddim = [v["ddim"] for v in S.values()]
+    assert f"the estimated ddim ({min(ddim):.1f}{dash}{max(ddim):.1f})" in text
+    cor1 = [v["cor1_bound"] for v in S.values()]
+    assert all(v["cor1_gamma"] == 1.0 and v["cor1_eps"] == 0.5 for v in S.values())
+    assert f"R = {min(cor1):.2f}{dash}{max(cor1):.2f}" in text
+    kept = [v["srm_pct"] for v in S.values()]
+    assert f"keeping {min(kept):.2f}{dash}{max(kept):.0f} % of the points" in text
+    low = min(S, key=lambda k: S[k]["srm_eps"])
+    assert f"eps from {S[low]['srm_eps']:.2f} ({low}) to {max(v['srm_eps'] for v in S.values())}" in text
+    acc = [v["srm_acc_change"] for v in S.values()]
+    assert f"at a cost of {abs(100 * max(acc)):.0f} to {-100 * min(acc):.0f} points of test accuracy" in text
+    assert f"({minus}{-np.mean([v['srm_acc_change'] for v in dig.values()]):.3f} on average over the digit" in text
+
+
 def test_planted_signal_tables_are_their_records():
     """docs/results/tabular.md: the planted-signal tables printed by ``bench_tabular_planted.py --summarize`` from
     their stored records (issue 35's development and held-out seeds, issue 43's linear run on both generators)."""
