@@ -267,6 +267,13 @@ def test_tabular_draw_speed_is_its_record():
         line = next(line for line in page.splitlines() if line.startswith(f"| `{r['family']}` | {r['engine']} |"))
         assert (f"| {r['wall']:.1f} | {r['draw']:.1f} | {r['compute']:.1f} | {r['evaluate']:.1f} | "
                 f"{r['draw'] / r['wall']:.2f} |") in line, line
+    share = {(r["family"], r["engine"]): f"{r['draw'] / r['wall']:.2f}" for r in rows}
+    text = " ".join(page.split())
+    old, new = "tabular@f4db1ac", "tabular"
+    assert (f"({share[(old, 'guided')]} of `guided`'s time and {share[(old, 'mufasa')]} of `mufasa`'s, budget 500, "
+            "30 steps,") in text
+    assert (f"Drawing went from {share[(old, 'guided')]} to {share[(new, 'guided')]} of the default engine's time and "
+            f"from {share[(old, 'mufasa')]} to {share[(new, 'mufasa')]} of plain Mufasa's") in text
 
 
 def test_tabular_cli_draw_is_its_record():
