@@ -6,6 +6,7 @@ as commands (``experiments/records.py cat``, ``experiments/tables.py --json``, `
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import subprocess
@@ -55,6 +56,20 @@ def _row(text: str, label: str) -> str:
     m = re.search(rf"^\| {re.escape(label)} \| (.*?) \|$", text, flags=re.M)
     assert m, f"no table row {label!r}"
     return m.group(1)
+
+
+def _shown(x: float, sign: bool = False) -> set[str]:
+    """The 2-decimal forms of ``x``: both neighbours when ``x`` lies on a half (test errors are multiples of 0.05 %,
+    so means of 10 often do, and float rounding may go either way)."""
+    lo = np.floor(round(x * 100, 6)) / 100
+    fmt = "{:+.2f}" if sign else "{:.2f}"
+    return {fmt.format(lo), fmt.format(lo + 0.01)} if abs(x * 100 - lo * 100 - 0.5) < 1e-6 else {fmt.format(x)}
+
+
+def _said(text: str, template: str, *values: set[str]) -> None:
+    """``template`` filled with one of each set's forms is in ``text``."""
+    options = [template.format(*c) for c in itertools.product(*values)]
+    assert any(o in text for o in options), options
 
 
 def test_readme_headline_table_is_its_records():
@@ -253,6 +268,57 @@ def test_quiet_plugin_family_run_is_its_record():
     for r in rows:
         assert (f"| {r['partition']} | {r['family']} | {r['engine']} | {r['wall']:.1f} | {r['compute']:.1f} | "
                 f"{r['evaluate']:.1f} | {100 * r['holdout_error']:.2f} |") in page
+
+
+def test_speed_page_prose_is_its_records():
+    """docs/results/speed.md's prose: the yardsticks of the two Mufasa runs, the default engine over Mufasa on
+    ``window-or`` (both runs) and ``pixel-and``, the families' ratios and costs, ``pool_factor=8``'s and
+    ``pool_rows=512``'s test errors, from their records."""
+    from scipy.stats import wilcoxon
+
+    text = " ".join((REPO / "docs" / "results" / "speed.md").read_text().split())
+    y = {n: re.search(r"yardstick ([\d.]+) s;", _record(f"benchmarks/mufasa_{n}.txt")).group(1) for n in (2000, 8000)}
+    s = {n: re.search(r"search +([\d.]+) yardsticks", _record(f"benchmarks/mufasa_{n}.txt")).group(1) for n in (2000, 8000)}
+    assert (f"({float(y[2000]):.2f} s and {float(y[8000]):.2f} s: the machine's load changed between them), so "
+            f"{s[8000]} / {s[2000]} = {float(s[8000]) / float(s[2000]):.1f} is a ratio across runs") in text
+    rows = {}
+    for r in json.loads(_record("benchmarks/plugin_family_window_or.json")):
+        rows.setdefault(r["partition"], {})[r["engine"]] = r["wall"]
+    ratio = [f"{rows[p]['guided'] / rows[p]['mufasa']:.2f}" for p in sorted(rows)]
+    assert f"The default engine takes {ratio[0]}, {ratio[1]} and {ratio[2]} times plain Mufasa's time" in text
+    pr = [rows[p]["guided:pool_rows=512"] / rows[p]["mufasa"] for p in rows]
+    assert f"brings it to {min(pr):.2f}-{max(pr):.2f} times" in text
+    q = {}
+    for r in json.loads(_record("benchmarks/plugin_family_quiet.json")):
+        q[(r["partition"], r["family"], r["engine"])] = r
+    parts = (100, 101, 102)
+
+    def over(fam_a, eng_a, fam_b, eng_b, key="wall", fmt=".2f"):
+        return [format(q[(p, fam_a, eng_a)][key] / q[(p, fam_b, eng_b)][key], fmt) for p in parts]
+
+    w, p_and = over("window-or", "guided", "window-or", "mufasa"), over("pixel-and", "guided", "pixel-and", "mufasa")
+    assert f"on `window-or`: **{w[0]}, {w[1]} and {w[2]}** (partitions 100-102)" in text
+    assert f"`pixel-and` in the same run: {p_and[0]}, {p_and[1]} and {p_and[2]}" in text
+    g, m = (over("window-or", e, "pixel-and", e, fmt=".1f") for e in ("guided", "mufasa"))
+    assert f"`pixel-and`: {', '.join(g[:2])} and {g[2]}; **plain Mufasa's ratio is as large** ({', '.join(m)})" in text
+    comp = [q[(p, "window-or", "guided")]["compute"] for p in parts]
+    ev = [q[(p, "window-or", "guided")]["evaluate"] for p in parts]
+    assert f"({min(comp):.1f}-{max(comp):.1f} s against {min(ev):.1f}-{max(ev):.1f} s)" in text
+    evr = [float(x) for e in ("guided", "mufasa") for x in over("window-or", e, "pixel-and", e, "evaluate", ".6f")]
+    assert f"costs {min(evr):.0f}-{max(evr):.0f} times that of a sparse `pixel-and` set" in text
+    runs = _jsonl("guided/dev_screen_pool8.jsonl")
+    e = {meth: 100 * np.array([r["test_error"] for r in sorted(runs, key=lambda r: r["partition"]) if r["method"] == meth])
+         for meth in ("guided", "guided:pool_factor=8")}
+    d = e["guided:pool_factor=8"] - e["guided"]
+    _said(text, f"`guided` {{}} +- {e['guided'].std():.2f} %, `guided:pool_factor=8` {{}} +- "
+          f"{e['guided:pool_factor=8'].std():.2f} %, higher by {d.mean():.2f} points, on {(d > 0).sum()} of 10 "
+          f"partitions (Wilcoxon p = {wilcoxon(d).pvalue:.2f}", _shown(e["guided"].mean()),
+          _shown(e["guided:pool_factor=8"].mean()))
+    pix = _jsonl("guided/pool_rows/pixel_and_runs.jsonl")
+    a, b = ({r["partition"]: 100 * r["test_error"] for r in pix if r["method"] == meth}
+            for meth in ("guided", "guided:pool_rows=512"))
+    d = np.array([b[k] - a[k] for k in sorted(a)])
+    assert f"raised the test error by {d.mean():.2f} points (se {d.std(ddof=1) / np.sqrt(len(d)):.2f})" in text
 
 
 def test_tabular_draw_speed_is_its_record():
@@ -1182,21 +1248,6 @@ def test_final_defaults_text_is_its_records():
 
 
 # ------------------------------------------------------------------ mnist.md: the prose's figures
-def _shown(x: float, sign: bool = False) -> set[str]:
-    """The 2-decimal forms of ``x``: both neighbours when ``x`` lies on a half (test errors are multiples of 0.05 %,
-    so means of 10 often do, and float rounding may go either way)."""
-    lo = np.floor(round(x * 100, 6)) / 100
-    fmt = "{:+.2f}" if sign else "{:.2f}"
-    return {fmt.format(lo), fmt.format(lo + 0.01)} if abs(x * 100 - lo * 100 - 0.5) < 1e-6 else {fmt.format(x)}
-
-
-def _said(text: str, template: str, *values: set[str]) -> None:
-    import itertools
-
-    options = [template.format(*c) for c in itertools.product(*values)]
-    assert any(o in text for o in options), options
-
-
 def test_mnist_prose_figures_are_their_records():
     """docs/results/mnist.md's prose below the protocol table: the protocol's means and standard errors against the
     targets, the wider portfolios against the former default by budget, the check on partitions 300-329, the dev
@@ -1288,8 +1339,6 @@ def test_defaults_page_is_its_records():
         return {f"{m} ({e.std(ddof=1):.2f}, {s})" for m in _shown(e.mean()) for s in _shown(se)}
 
     def row(label, *cells):
-        import itertools
-
         lines = [ln for ln in page.splitlines() if ln.startswith(f"| {label} |")]
         assert any(all(c in ln for c in combo) for ln in lines for combo in itertools.product(*cells)), (lines, cells)
 
