@@ -170,6 +170,29 @@ def test_transfer_guided_table_is_its_records(tmp_path):
     assert f"{rule['mean_d']:+.2f} ± {rule['se']:.2f}" in page
 
 
+def test_transfer_guided_prose_is_its_records():
+    """docs/results/transfer.md, the bullets under the default-engine table: warm minus cold by J, warm J = 10 minus
+    cold J = 50 and the 16-seed rule figure, as ``experiments/transfer/analyse.py`` prints them from the records."""
+    out = _run(str(REPO / "experiments" / "transfer" / "analyse.py"))
+    text = " ".join((REPO / "docs" / "results" / "transfer.md").read_text().split())
+    arms = {}
+    for arm in ("points", "trajectories"):
+        line = re.search(rf"^{arm}: warm J=10 - cold J=50 = (\S+) ± (\S+) \(at most on (\d+)/16 seeds\); (.*)$", out,
+                         flags=re.M)
+        by_j = {int(j): (m, se, n) for j, m, se, n in re.findall(r"J=(\d+): (\S+) ± (\S+), lower on (\d+)/16",
+                                                                 line.group(4))}
+        arms[arm] = (line.groups()[:3], by_j)
+    (w, w_se, w_n), t = arms["trajectories"]
+    assert (f"lower by {t[5][0][1:]} ± {t[5][1]} points at J = 5 (on {t[5][2]} of 16 seeds), {t[10][0][1:]} ± "
+            f"{t[10][1]} at J = 10 ({t[10][2]} of 16) and {t[20][0][1:]} ± {t[20][1]} at J = 20 ({t[20][2]} of 16); at "
+            f"J = 50 by {t[50][0][1:]} ± {t[50][1]} ({t[50][2]} of 16)") in text
+    assert f"is {w} ± {w_se} points with the trajectories (at most on {w_n} of 16 seeds)" in text
+    (p, p_se, p_n), _ = arms["points"]
+    assert f"and {p} ± {p_se} with the best points only ({p_n} of 16)" in text
+    mean, se, neg = re.search(r"mean (\S+) ± (\S+) \(SE\); negative on (\d+) of 16 seeds", out).groups()
+    assert f"over all 16 seeds the difference is {float(mean):.2f} ± {float(se):.2f}, lower on {neg} of 16" in text
+
+
 def test_thirty_partition_means_and_the_targets():
     """docs/results/mnist.md: `guided` over partitions 0-29 (the protocol's records and the wide sample's), the mean
     and standard error at 3000 and 12000, and the words on the targets (4.7 % and 2.9 %) that those numbers allow."""
