@@ -1271,6 +1271,52 @@ def test_final_defaults_text_is_its_records():
 
 
 # ------------------------------------------------------------------ mnist.md: the prose's figures
+def test_guided_engine_dev_screens_are_their_records():
+    """docs/results/guided_engine.md: every cell of the dev-screen tables (partitions 100-109, budgets 3000 and 12000)
+    is its record's: mean, std (ddof 1 in the feature-map table, the example script's ddof 0 elsewhere), n, the
+    paired difference to the table's reference with its partition counts and Wilcoxon p (on the test errors as
+    fractions, as ``examples/guided_extraction_mnist.py`` computes it), the mean CV quality and search seconds."""
+    from scipy.stats import wilcoxon
+
+    page = (REPO / "docs" / "results" / "guided_engine.md").read_text()
+    cell = re.compile(r"(\d+\.\d\d) ± (\d+\.\d\d) \((\d+)\);(?: ([+-]\d+\.\d\d) \((\d+)/(\d+)(?:, p = ([\d.]+))?\);)? "
+                      r"CV (0\.\d{4}); ([\d.]+) s")
+    wide, old = ("portfolio_ninit", "guided:portfolio_sizes=[2,3,4,6,8]"), ("pool32_xi", "guided")
+    # each table: its first row's label, its reference, where its variants are stored, its std's ddof
+    tables = [("| guided (default) |", wide, "feature_map", 1), ("| guided (`portfolio_sizes=(2, 3, 4, 6, 8)`) |", wide,
+              "round3", 0), ("| guided (then `portfolio_sizes=(2, 3, 4)`) |", old, "portfolio_ninit", 0),
+              ("| guided | 4.67", old, "cmim", 0), ("| guided | 4.67", old, "pool32_xi", 0)]
+    lines, checked, start = page.splitlines(), 0, 0
+    for first, ref, member, ddof in tables:
+        start = next(i for i in range(start, len(lines)) if lines[i].startswith(first))
+        end = next(i for i in range(start, len(lines)) if not lines[i].startswith("|"))
+        for line in lines[start:end]:
+            label = line.split(" | ")[0][2:]
+            f, method = (ref if line.startswith(first) else (member, label))
+            for budget, text in zip((3000, 12000), line.split(" | ")[1:], strict=True):
+                c = cell.search(text)
+                runs = {r["partition"]: r for r in _jsonl(f"guided/dev_screen_{f}.jsonl")
+                        if r["method"] == method and float(r["budget"]) == budget}
+                e = 100 * np.array([runs[k]["test_error"] for k in sorted(runs)])
+                assert c[1] in _shown(e.mean()) and c[2] in _shown(e.std(ddof=ddof)) and int(c[3]) == len(e), line
+                cv = np.mean([r["cv_quality"] for r in runs.values()])
+                secs = np.mean([r["search_seconds"] for r in runs.values()])
+                assert abs(float(c[8]) - cv) <= 5e-5 + 1e-9 and abs(float(c[9]) - secs) <= 0.05 + 1e-9, line
+                if c[4] is None:
+                    continue
+                base = {r["partition"]: r["test_error"] for r in _jsonl(f"guided/dev_screen_{ref[0]}.jsonl")
+                        if r["method"] == ref[1] and float(r["budget"]) == budget}
+                d = np.array([base[k] - runs[k]["test_error"] for k in sorted(base)])  # reference minus variant
+                shown = 100 * d if member == "feature_map" else -100 * d
+                assert c[4] in _shown(shown.mean(), sign=True), (line, budget)
+                counts = ((d < 0).sum(), len(d)) if member == "feature_map" else ((d > 0).sum(), (d < 0).sum())
+                assert (int(c[5]), int(c[6])) == counts, (line, budget)
+                assert c[7] is None or c[7] == f"{wilcoxon(d).pvalue:.2f}", (line, budget)
+                checked += 1
+        start = end
+    assert checked == 22
+
+
 def test_mnist_prose_figures_are_their_records():
     """docs/results/mnist.md's prose below the protocol table: the protocol's means and standard errors against the
     targets, the wider portfolios against the former default by budget, the check on partitions 300-329, the dev
