@@ -1317,6 +1317,59 @@ def test_guided_engine_dev_screens_are_their_records():
     assert checked == 22
 
 
+def test_guided_engine_protocol_tables_are_their_records():
+    """docs/results/guided_engine.md: the two protocol tables (partitions 0-9, seven budgets; mean ± std with ddof 0
+    and the paired row as ``examples/guided_extraction_mnist.py`` prints them) and the 30-partition table (partitions
+    0-9, 10-29, 0-29 at 3000 and 12000; std ddof 1, se, `random+o4` minus `guided`), from the stored records."""
+    from scipy.stats import wilcoxon
+
+    page = (REPO / "docs" / "results" / "guided_engine.md").read_text()
+    budgets = (250, 500, 1000, 2000, 3000, 6000, 12000)
+
+    def errors(member, method, budget):
+        return {r["partition"]: r["test_error"] for r in _jsonl(member)
+                if r["method"] == method and float(r["budget"]) == budget}
+
+    def minus(a, b):  # the script's paired cell: a minus b in points, partitions a won / n, Wilcoxon p (fractions)
+        d = np.array([a[k] - b[k] for k in sorted(a)])
+        return f"{100 * d.mean():+.2f} ({(d < 0).sum()}/{len(d)}, p={wilcoxon(d).pvalue:.2g})"
+
+    pool = "guided/protocol_random_o4_guided_pool32.jsonl"
+    for member, rows, pair in (
+            (PROTOCOL, {"random+o4": "random+o4", "guided (`portfolio_sizes=(2, 3, 4, 6, 8)`)": "guided",
+                        "guided:portfolio_sizes=[2,3,4] (the default before)": "guided:portfolio_sizes=[2,3,4]"},
+             ("random+o4 minus guided", "guided")),
+            (pool, {"random+o4": "random+o4", "guided": "guided", "guided:pool_factor=32": "guided:pool_factor=32"},
+             ("random+o4 minus guided:pool_factor=32", "guided:pool_factor=32"))):
+        for label, method in rows.items():
+            cells = []
+            for b in budgets:
+                e = 100 * np.array(list(errors(member, method, b).values()))
+                cells.append({f"{m} ± {e.std():.2f} ({len(e)})" for m in _shown(e.mean())})
+            assert any(f"| {label} | {' | '.join(c)} |" in page for c in itertools.product(*cells)), (member, label)
+        paired = " | ".join(minus(errors(member, "random+o4", b), errors(member, pair[1], b)) for b in budgets)
+        assert f"| {pair[0]} | {paired} |" in page, paired
+    wide = {}
+    for b in (3000, 12000):
+        for method in ("guided", "random+o4"):
+            wide[(method, b, "0-9")] = errors(PROTOCOL, method, b)
+            wide[(method, b, "10-29")] = errors(WIDE, method, b)
+            wide[(method, b, "0-29")] = {**wide[(method, b, "0-9")], **wide[(method, b, "10-29")]}
+    for label, part in (("0-9 (the protocol)", "0-9"), ("10-29", "10-29"), ("0-29", "0-29")):
+        cells = []
+        for b in (3000, 12000):
+            g, r = wide[("guided", b, part)], wide[("random+o4", b, part)]
+            e = 100 * np.array(list(g.values()))
+            first = {f"{m} ± {e.std(ddof=1):.2f} ({e.std(ddof=1) / np.sqrt(len(e)):.2f})" for m in _shown(e.mean())}
+            d = np.array([r[k] - g[k] for k in sorted(g)])
+            p = wilcoxon(d).pvalue
+            ps = {f"p = {p:.2g}", f"p = {p:.1g}"} | ({"p < 0.001"} if p < 0.001 else set())
+            cells += [{f"**{f}**" for f in first} if part == "0-29" else first,
+                      _shown(100 * np.mean(list(r.values()))),
+                      {f"{m} ({(d < 0).sum()}/{len(d)}, {q})" for m in _shown(100 * d.mean(), sign=True) for q in ps}]
+        assert any(f"| {label} | {' | '.join(c)} |" in page for c in itertools.product(*cells)), label
+
+
 def test_mnist_prose_figures_are_their_records():
     """docs/results/mnist.md's prose below the protocol table: the protocol's means and standard errors against the
     targets, the wider portfolios against the former default by budget, the check on partitions 300-329, the dev
