@@ -458,6 +458,16 @@ def test_export_prose_is_its_records():
     assert f"{new[0]['obj']:.0f} kB of object for the {new[0]['features']} features" in text
 
 
+def test_export_many_speed_is_its_record():
+    """docs/results/export.md: the *_many table is the second table bench_export.py printed in that run."""
+    text = _record("benchmarks/" + "export_many.txt")
+    rows = [line for line in text.splitlines() if re.match(r"^\| a=\d ", line)]
+    assert len(rows) == 8
+    page = (REPO / "docs" / "results" / "export.md").read_text()
+    for row in rows[4:]:
+        assert row in page, row
+
+
 def test_optuna_pages_are_their_records():
     """docs/results/optuna_storage.md: the storage table and the heartbeat times are what the stored output says."""
     page = (REPO / "docs" / "results" / "optuna_storage.md").read_text()
