@@ -602,6 +602,31 @@ def test_guard_tables_are_their_records(dev, noise):
         assert f"| {label} | **{noise_counts[0]}** | {noise_counts[1]} |" in page, (model, noise_counts)
 
 
+def test_guard_crossfit_tables_are_their_records():
+    """docs/results/tabular.md, issue 43: the cross-fitted candidate's (``confirm="crossfit"``, RULE_crossfit.md) dev
+    pairs, counts per model and noise counts are what ``bench_guard.py --summary`` prints from its stored records."""
+    E = REPO / "experiments" / "tabular_guard"
+    out = _run(str(E / "bench_guard.py"), "--summary", str(E / "dev_crossfit.json"), str(E / "noise_crossfit.json"))
+    page = (REPO / "docs" / "results" / "tabular.md").read_text()
+    section = page.split("### A candidate with more power: cross-fitting", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in out.splitlines() if line.startswith("| ")]
+    assert len(rows) == 17 and all(row in section for row in rows), [r for r in rows if r not in section]
+    for model in ("linear", "trees"):
+        counts = re.search(rf"^{model}: (better \d+, worse \d+, even \d+ of 8)$", out, flags=re.M).group(1)
+        assert f"* {model}: {counts}" in section, (model, counts)
+        none, proposed = re.search(rf"^noise, model {model}: no feature on (\d+) of 20 seeds \(the search proposed a "
+                                   rf"set on (\d+)\)", out, flags=re.M).groups()
+        assert f"| {model} | **{none}** | {proposed} |" in section, (model, none, proposed)
+    text = " ".join(section.split())
+    ratios = [re.findall(r"^(linear|trees): extractor fit seconds, summed: \d+ -> \d+, (\S+) times$",
+                         _run(str(E / "bench_guard.py"), "--compare", str(E / f"{part}_after_batch.json"),
+                              str(E / f"{part}_crossfit.json")), flags=re.M) for part in ("dev", "noise")]
+    (_, lin), (_, tree) = ratios[0]
+    (_, nlin), (_, ntree) = ratios[1]
+    assert (f"{lin} times the guard's extractor fit time on the linear dev folds and {tree} times on the tree folds; "
+            f"{nlin} and {ntree} times on the noise tables") in text
+
+
 def test_guard_power_and_remeasurement_are_their_records():
     """docs/results/tabular.md, issue 43: the table of why the guard keeps little and the per-model t counts and fit
     times are what ``bench_guard.py --power`` prints from the stored records; the re-measurement's comparison with

@@ -344,6 +344,9 @@ def compare(old: str, new: str) -> None:
     same = {f: sum(a[k].get(f) == b[k].get(f) for k in common) for f in ("searched", "names", "diff")}
     print(f"{len(common)} records in both: the same searched set in {same['searched']}, the same features returned "
           f"in {same['names']}" + (f", the same fold difference in {same['diff']}" if "diff" in a[common[0]] else ""))
+    for m in dict.fromkeys(a[k]["model"] for k in common):
+        fit = [sum(x[k]["extractor_fit_s"] for k in common if a[k]["model"] == m) for x in (a, b)]
+        print(f"{m}: extractor fit seconds, summed: {fit[0]:.0f} -> {fit[1]:.0f}, {fit[1] / fit[0]:.2f} times")
     for k in common:
         if a[k].get("searched") != b[k].get("searched"):
             print(f"  {' '.join(str(v) for v in k if v is not None)}: searched {', '.join(a[k]['searched'])} -> "

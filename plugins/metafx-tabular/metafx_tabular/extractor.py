@@ -126,7 +126,7 @@ class TableExtractor(MetaFeatureExtractor):
         set is then pruned there: its features are removed one at a time while one's removal
         costs less than that (``confirmation_["kept_features"]``).  Needs
         at least 20 confirmation rows and 5 of every class among them, else no feature.
-        ``"crossfit"`` (an option, not judged yet: ``experiments/tabular_guard/RULE_crossfit.md``):
+        ``"crossfit"`` (an option, not the default by ``experiments/tabular_guard/RULE_crossfit.md``):
         the search runs on each half (two searches), each set is scored as above on the other half,
         and the set of the half with the larger own t is kept only if the two halves' mean gain is
         above twice its standard error (the halves' corrected errors pooled,
