@@ -310,6 +310,33 @@ def test_pool_rows_auto_runs_are_their_records():
     assert f"**{', '.join(ratios)}**" in page
 
 
+def test_pool_rows_auto2_runs_are_their_records():
+    """The speed page's table of the runs of experiments/guided/RULE_POOL_ROWS_AUTO2.md (the second try: CPU time of
+    the process, arms rotated) and its ratios and test errors are the benchmark's stored rows."""
+    page = (REPO / "docs" / "results" / "speed.md").read_text()
+    text = " ".join(page.split())
+    label = {"guided": "guided, `pool_rows=None`", "guided:pool_rows=auto": "guided, `pool_rows=\"auto\"` (512 here)",
+             "mufasa": "mufasa"}
+    cpu, wall, err = [], [], {e: [] for e in label}
+    for part in range(135, 140):
+        rows = json.loads(_record(f"benchmarks/pool_rows_auto2_{part}.json"))
+        assert [r["engine"] for r in rows] == list(label) and {r["partition"] for r in rows} == {part}
+        assert sorted(r["position"] for r in rows) == [0, 1, 2]
+        assert rows[(part % 3 + 2) % 3]["position"] == 2  # --rotate: the arm before the first runs last
+        for r in rows:
+            assert (f"| {part} | {label[r['engine']]} | {r['position'] + 1} | {r['wall']:.1f} | {r['cpu']:.1f} | "
+                    f"{r['compute']:.1f} | {r['evaluate']:.1f} | {100 * r['holdout_error']:.2f} | "
+                    f"`experiments/benchmarks/pool_rows_auto2_{part}.json` |") in page
+            err[r["engine"]].append(100 * r["holdout_error"])
+        cpu.append(f"{rows[1]['cpu'] / rows[2]['cpu']:.2f}")
+        wall.append(f"{rows[1]['wall'] / rows[2]['wall']:.2f}")
+    assert f"CPU time: **{', '.join(cpu)}**" in text and f"wall time: {', '.join(wall)}" in text
+    diff = np.array(err["guided:pool_rows=auto"]) - np.array(err["guided"])
+    assert (f"`auto` {np.mean(err['guided:pool_rows=auto']):.2f} % against `mufasa` {np.mean(err['mufasa']):.2f} % "
+            f"and `pool_rows=None` {np.mean(err['guided']):.2f} %") in text
+    assert f"`auto` minus `pool_rows=None`: mean {np.mean(diff):+.2f} points (se {diff.std(ddof=1) / np.sqrt(5):.2f})" in text
+
+
 def test_speed_page_prose_is_its_records():
     """docs/results/speed.md's prose: the yardsticks of the two Mufasa runs, the default engine over Mufasa on
     ``window-or`` (both runs) and ``pixel-and``, the families' ratios and costs, ``pool_factor=8``'s and
