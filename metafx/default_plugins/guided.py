@@ -144,7 +144,7 @@ class GuidedSearch(SearchEngine):
         A point's set is chosen from ``pool_factor * budget`` drawn at the point: by infogain per
         cost, repeats dropped, keeping a feature only if its correlation with every feature kept
         so far is at most ``max_corr``.  ``None``: the loop's draw (``oversample`` of the search).
-    pool_rows : int, "auto" or None, default None
+    pool_rows : int, "auto" or None, default "auto"
         Rank and filter a point's pool on this many training rows (a class-stratified sample drawn once per
         search) instead of all of them; the chosen set is then computed on every row as usual.  It cuts the
         family's compute of the pool by ``n_samples / pool_rows``, which matters for a family whose
@@ -152,7 +152,8 @@ class GuidedSearch(SearchEngine):
         noisier.  ``None``: every row.  ``"auto"``: what the family declares (its class attribute
         :attr:`~metafx.plugin.FeatureFamily.pool_rows`: ``None`` for the built-in families and ``tabular``,
         512 for a family that declares nothing), and every row with ``pool_factor=None`` or a
-        ``feature_map``.  An int needs ``pool_factor`` and no ``feature_map``.
+        ``feature_map``.  An int needs ``pool_factor`` and no ``feature_map``.  The default since the rule
+        ``experiments/guided/RULE_POOL_ROWS_AUTO2.md`` (the built-in families search as with ``None``).
     max_corr : float, default 0.5
         Largest absolute correlation (phi coefficient for binary features) between two kept features.
     selector : {"filter", "cmim"}, default "filter"
@@ -206,7 +207,7 @@ class GuidedSearch(SearchEngine):
                  n_pool: int = 2000, xi: float = 0.01, pool_factor: float | None = 16.0,
                  max_corr: float = 0.5, cost_power: float = 1.0, selector: str = "filter",
                  feature_map: int | None = None, prior_portfolio_every: int | None = None,
-                 prior_portfolio: int | None = 8, pool_rows: int | str | None = None,
+                 prior_portfolio: int | None = 8, pool_rows: int | str | None = "auto",
                  prior_features: bool = False) -> None:
         self.n_init = n_init
         self.portfolio_every = portfolio_every

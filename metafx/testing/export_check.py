@@ -238,9 +238,9 @@ def check_family_speed(family: Any, X: Any, y: Any, *, budget: float, steps: int
     for r in report.rows:
         if r["engine"].startswith("guided") and r["compute"] > r["evaluate"]:
             used = r["result"].metadata.get("pool_rows_used")
-            rows = ("it ranked the pools on every row: ranking them on a sample of rows cuts it "
-                    "(engine_params={'pool_rows': 'auto'} reads the family's class attribute pool_rows, 512 when "
-                    "the family declares none; or engine_params={'pool_rows': 512})" if used is None else
+            rows = ("it ranked the pools on every row (the family declares pool_rows = None, or the search asked "
+                    "for every row): ranking them on a sample of rows cuts it (leave the class attribute pool_rows "
+                    "undeclared, 512, or engine_params={'pool_rows': 512})" if used is None else
                     f"it already ranked the pools on {used} rows (pool_rows)")
             report.notes.append(f"guided spends {r['compute']:.2f} s in the family's compute ({r['computed']} features"
                                 f") against {r['evaluate']:.2f} s evaluating: it computes a pool of pool_factor x "
