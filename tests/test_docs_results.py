@@ -500,6 +500,67 @@ def test_cnn_anchor_page_is_its_records():
             assert line in page, line
 
 
+def _cnn_report(*members: str) -> tuple[dict, dict, str]:
+    """``bench_cnn_anchor.py --report`` on stored records: its table's cells by method, its paired lines by method and
+    its text."""
+    text = _run(str(REPO / "benchmarks" / "bench_cnn_anchor.py"), "--report",
+                *(str(REPO / "experiments" / "cnn48" / m) for m in members))
+    rows = {c[0]: c[1:] for c in ([x.strip() for x in line.strip("|").split("|")] for line in text.splitlines()
+                                  if line.startswith("| ") and not line.startswith("| method"))}
+    paired = {m: dict(zip(("d", "se", "won", "time", "cost"), map(float, g), strict=True)) for m, *g in re.findall(
+        r"^paired, (\S+) minus metafx \(default\): ([-+]?[\d.]+) points, se ([\d.]+), lower on (\d) of 4; rule: .*? "
+        r"median time / CNN's ([\d.]+) .*?predict cost ([\d.]+) x", text, flags=re.M)}
+    gap = re.search(r"^paired, metafx \(default\) minus cnn: \+([\d.]+) points \(se ([\d.]+)\) .* median ([\d.]+)$", text,
+                    flags=re.M)
+    paired["cnn"] = dict(zip(("d", "se", "time"), map(float, gap.groups()), strict=True))
+    return rows, paired, text
+
+
+def test_cnn_anchor_prose_is_its_records():
+    """docs/results/cnn_anchor.md, the prose under its tables: the verdicts' figures, the gap to the CNN, the time
+    ratios, the predict-cost counts and the combined errors, whose estimate (not measured) is the default's mean
+    error plus the paired gains of `shift` and budget 12544, as ``bench_cnn_anchor.py --report`` prints them."""
+    text = " ".join((REPO / "docs" / "results" / "cnn_anchor.md").read_text().split())
+    dev_rows, dev, _ = _cnn_report("dev_2000.jsonl", "dev_2000_b.jsonl")
+    rep_rows, rep, _ = _cnn_report("report_2000.jsonl", "report_2000_b.jsonl")
+    shift, big, steps = dev["metafx+shift"], dev["metafx:budget=12544"], dev["metafx:steps=100"]
+    assert f"but its time is {shift['time']:.2f} of the CNN's (median)" in text
+    assert f"The default itself is at {dev['cnn']['time']:.2f} of the CNN in the same runs" in text
+    assert (f"Budget 12544: lower by more than 2 se ({big['d']:.2f} points, se {big['se']:.2f}, on {big['won']:.0f} of 4) "
+            f"at {big['cost']:.2f} \u00d7 the predict cost, but {big['time']:.2f} of the CNN's training time") in text
+    assert (f"100 steps: no gain ({steps['d']:+.2f} points, se {steps['se']:.2f}) at "
+            f"{steps['time'] / dev['cnn']['time']:.1f} \u00d7 the time") in text
+    s, b = rep["metafx+shift"], rep["metafx:budget=12544"]
+    assert (f"`shift` {s['d']:.2f} points (se {s['se']:.2f}, lower on {s['won']:.0f} of 4), budget 12544 {b['d']:.2f} "
+            f"(se {b['se']:.2f}, {b['won']:.0f} of 4)") in text
+    err = {name: {m: float(r[1].split()[0]) for m, r in rows.items()} for name, rows in (("dev", dev_rows), ("rep", rep_rows))}
+    gap = rep["cnn"]
+    assert (f"metafx with every default is {gap['d']:.2f} points above the small CNN ({err['rep']['metafx']:.2f} % "
+            f"against {err['rep']['cnn']:.2f} %, se of the paired difference {gap['se']:.2f}; {dev['cnn']['d']:.2f} "
+            f"points, se {dev['cnn']['se']:.2f}, on the development partitions)") in text
+    assert (f"metafx is {err['rep']['svm-rbf'] - err['rep']['metafx']:.1f} points below the RBF SVC and "
+            f"{err['rep']['svm-linear'] - err['rep']['metafx']:.0f} below the linear SVM") in text
+    assert (f"takes {gap['time']:.2f} of the CNN's training CPU time (median over 500-503; {dev['cnn']['time']:.2f} on "
+            "400-403)") in text
+    m, c = rep_rows["metafx"], rep_rows["cnn"]
+    assert f"The CNN computes {int(c[6]) / 1e6:.1f} million multiply-adds per image" in text
+    assert f"about {round(int(m[5]), -3):,} bit operations (its {m[4]} features'" in text
+    assert f"and {round(int(m[6]), -2):,} multiply-adds" in text
+    assert f"; {float(m[8]):.1f} µs against {float(c[7]):.0f} µs" in text
+    assert (f"(-0.75 points on development, {s['d']:.2f} on reporting partitions" in text
+            and f"{shift['d']:.2f}" == "-0.75")
+    assert f"(12544: {big['d']:.2f} and {b['d']:.2f}, at" in text
+    # the combined estimate: the default's mean error plus both paired gains, beside the CNN's error
+    combined = {k: err[k]["metafx"] + p["metafx+shift"]["d"] + p["metafx:budget=12544"]["d"]
+                for k, p in (("dev", dev), ("rep", rep))}
+    assert (f"(about {combined['dev']:.1f} % against {err['dev']['cnn']:.1f} % on development, {combined['rep']:.1f} % "
+            f"against {err['rep']['cnn']:.2f} % on reporting partitions: an estimate, the default's mean error plus both "
+            f"levers' paired differences, {err['dev']['metafx']:.2f} - {-shift['d']:.2f} - {-big['d']:.2f} and "
+            f"{err['rep']['metafx']:.2f} - {-s['d']:.2f} - {-b['d']:.2f},") in text
+    times = sorted(f"{p['metafx:budget=12544']['time']:.2f}" for p in (dev, rep))
+    assert f"at {times[0]}-{times[1]} of its training time" in text
+
+
 # ------------------------------------------------------------------ bounds.md: the potential-function experiments
 def _bounds_page() -> str:
     return (REPO / "docs" / "results" / "bounds.md").read_text()
@@ -531,6 +592,13 @@ def test_h_criterion_tables_are_their_records():
     assert all(d["sigma_h_median"] == 0.03 for d in main.values()) and "(median h-sigma 0.03)" in text
     runs = [r for d in main.values() for r in d["runs"]]
     assert all(r["thm4_alpha"] == 0.8 for r in runs) and min(r["thm4_best_bound"] for r in runs) > 1
+    loo = {k: d["sigma_loo_median"] for k, d in main.items()}
+    assert min(v for k, v in loo.items() if k != "iris") == 0.2 and max(loo.values()) == 0.5
+    assert (f"LOO error picks larger sigmas (median 0.2\u20130.5 on every set but iris, whose median is {loo['iris']:g})"
+            in text)
+    counts = {k: f"{d['n_B']}/{d['n_E']}/{d['n_W']}" for k, d in main.items()}
+    assert f"iris {counts['iris']} and digits {counts['digits']}, both" in text
+    assert f"with breast_cancer at {counts['breast_cancer']}." in text
     low = min(main, key=lambda k: main[k]["thm4_bound_min"])
     assert low == "fair" and f"smallest value {main[low]['thm4_bound_min']:.3f}, on fair" in text
     raw = json.loads(_record("bounds/potential_h_raw/summary.json"))["datasets"]
@@ -1378,6 +1446,85 @@ def test_guided_engine_protocol_tables_are_their_records():
                       _shown(100 * np.mean(list(r.values()))),
                       {f"{m} ({(d < 0).sum()}/{len(d)}, {q})" for m in _shown(100 * d.mean(), sign=True) for q in ps}]
         assert any(f"| {label} | {' | '.join(c)} |" in page for c in itertools.product(*cells)), label
+
+
+def test_guided_engine_prose_is_its_records():
+    """docs/results/guided_engine.md, the prose around its tables: the check run's record, the draw's share of the
+    default's time, the two-budget means of the wider-portfolio screen, the 20 more partitions' seconds, the CMIM
+    slowdown, ``pool_factor=32``'s paired figures and seconds on the protocol, the dev-against-protocol moves, and the
+    top-sets table and its bullets (``bench_guided_topsets.py``'s summary, computed here from its record)."""
+    from scipy.stats import spearmanr, wilcoxon
+
+    text = " ".join((REPO / "docs" / "results" / "guided_engine.md").read_text().split())
+    ref = "guided:portfolio_sizes=[2,3,4,6,8]"
+    pn = [r for r in _jsonl("guided/dev_screen_portfolio_ninit.jsonl")]
+    check = next(r for r in pn if r["method"] == ref and r["partition"] == 100 and r["budget"] == 3000)
+    assert (f"gives its record ({100 * check['test_error']:.2f} %, CV {check['cv_quality']:.4f}, "
+            f"{check['n_features']} features)") in text
+    at = [r for r in pn if r["method"] == ref and r["budget"] == 12000]
+    draw, score = (np.mean([r["timings"][k] for r in at]) for k in ("draw", "evaluate"))
+    assert (f"of the default's {np.mean([r['search_seconds'] for r in at]):.1f} s at 12000 on these partitions, "
+            f"{draw:.1f} s is the draw") in text and f"and {score:.1f} s the scoring of the 50 sets" in text
+
+    def mean(member, method, budget, key="test_error"):
+        return np.mean([r[key] for r in _jsonl(member) if r["method"] == method and float(r["budget"]) == budget])
+
+    two = {m: (mean("guided/dev_screen_portfolio_ninit.jsonl", m, 3000) + mean("guided/dev_screen_portfolio_ninit.jsonl",
+                                                                             m, 12000)) * 50
+           for m in (ref, "guided:n_init=5")}
+    assert "(3.72 against 3.73 for `n_init=5`)" in text and [f"{v:.2f}" for v in two.values()] == ["3.72", "3.73"]
+    secs = [f"{mean(WIDE, m, b, 'search_seconds'):.1f}" for m in ("guided", "random+o4") for b in (3000, 12000)]
+    assert f"`guided` {secs[0]} s and {secs[1]} s, `random+o4` {secs[2]} s and {secs[3]} s" in text
+    cmim = [mean("guided/dev_screen_cmim.jsonl", "guided:selector=cmim", b, "search_seconds")
+            / mean("guided/dev_screen_pool32_xi.jsonl", "guided", b, "search_seconds") for b in (3000, 12000)]
+    assert f"{cmim[0]:.1f} times `guided`'s seconds at 3000 and {cmim[1]:.1f} times at 12000" in text
+    # pool_factor=32 on the protocol against the default of then
+    pool = "guided/protocol_random_o4_guided_pool32.jsonl"
+    said, sec, base = [], [], {}
+    for b in (250, 500, 1000, 2000, 3000, 6000, 12000):
+        g, q = ({r["partition"]: r for r in _jsonl(pool) if r["method"] == m and float(r["budget"]) == b}
+                for m in ("guided", "guided:pool_factor=32"))
+        d = np.array([q[k]["test_error"] - g[k]["test_error"] for k in sorted(g)])
+        said.append({f"{b} {s} ({(d < 0).sum()}/{(d > 0).sum()}, p = {wilcoxon(d).pvalue:.2g})"
+                     for s in _shown(100 * d.mean(), sign=True)})
+        sec.append(f"{np.mean([r['search_seconds'] for r in q.values()]):.1f} / "
+                   f"{np.mean([r['search_seconds'] for r in g.values()]):.1f}")
+        base[b] = (100 * np.mean([r["test_error"] for r in g.values()]), 100 * np.mean([r["test_error"] for r in q.values()]),
+                   (d < 0).sum())
+    plain = text.replace("**", "")
+    _said(plain, "Wilcoxon p): {}, {}, {}, {}, {}, {}, {}.", *said)
+    assert f"side): {', '.join(sec[:-1])} and {sec[-1]}." in text
+    _said(text, "target ({} %), better than `guided` on all 10", _shown(base[3000][1]))
+    _said(text, "At 12000 it is worse ({} %", _shown(base[12000][1]))
+    assert base[3000][2] == 10
+    dev = {b: mean("guided/dev_screen_pool32_xi.jsonl", "guided", b) * 100 for b in (3000, 12000)}
+    assert f"means on these 10 other partitions are {dev[3000]:.2f} % at 3000 and {dev[12000]:.2f} % at 12000" in text
+    _said(text, "on the protocol's partitions 0-9 they are {} % and {} %", _shown(base[3000][0]), _shown(base[12000][0]))
+    assert (f"moves by {abs(base[3000][0] - dev[3000]):.1f} points at 3000 and {abs(base[12000][0] - dev[12000]):.1f} "
+            "at 12000") in text
+    xi = "guided/dev_screen_pool32_xi.jsonl"
+    moved = []
+    for b in (3000, 12000):
+        g, q = ({r["partition"]: r["test_error"] for r in _jsonl(xi) if r["method"] == m and float(r["budget"]) == b}
+                for m in ("guided", "guided:pool_factor=32"))
+        d = np.array([q[k] - g[k] for k in sorted(g)])
+        moved.append((f"{100 * d.mean():+.2f}".replace("+", ""), (d < 0).sum(), (d > 0).sum()))
+    assert (f"weakly ({moved[0][0]} at 3000 with {moved[0][1]} partitions better and {moved[0][2]} worse, {moved[1][0]} "
+            "at 12000)") in text
+    # the top-sets table and its bullets
+    top = _jsonl("guided/topsets_guided_dev.jsonl")
+    rho = {}
+    for b in (3000, 12000):
+        rs = [r for r in top if r["budget"] == b]
+        chosen = [r["test_error"][r["steps"].index(r["chosen_step"])] for r in rs]
+        rho[b] = np.mean([spearmanr(r["cv_quality"], -np.array(r["test_error"])).statistic for r in rs])
+        first, mean8, best8 = (100 * np.mean([f(r["test_error"]) for r in rs]) for f in (lambda e: e[0], np.mean, min))
+        _said(text, f"| {b} | {len(rs)} | {{}} | {{}} ({len(chosen)}) | {{}} | {{}} | {rho[b]:.2f} |", _shown(first),
+              _shown(100 * np.mean(chosen)), _shown(mean8), _shown(best8))
+        assert 0.25 <= mean8 - best8 < 0.55 and len(rs) == 10
+        assert f"{100 * np.mean(chosen):.2f}" in _shown(dev[b])  # the same searches as the dev screen
+    assert f"The Spearman correlation is {rho[3000]:.2f} at 3000 and {rho[12000]:.2f} at 12000" in text
+    assert f"(Spearman {rho[12000]:.2f} at 12000;" in text and "It is 0.3-0.5 points lower" in text
 
 
 def test_mnist_prose_figures_are_their_records():
