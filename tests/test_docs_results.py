@@ -193,6 +193,138 @@ def test_transfer_guided_prose_is_its_records():
     assert f"over all 16 seeds the difference is {float(mean):.2f} ± {float(se):.2f}, lower on {neg} of 16" in text
 
 
+def _portfolio(*args: str) -> tuple[str, dict]:
+    """``experiments/transfer/analyse_portfolio.py`` on the stored records: its output, and its paired lines
+    ``(name, J or "mean" or "gap") -> (difference, se, seeds)`` as printed (three decimals)."""
+    out = _run(str(REPO / "experiments" / "transfer" / "analyse_portfolio.py"), *args)
+    d = {}
+    for name, m, se, n in re.findall(r"^(\w+): d_s = .*; mean ([-+][\d.]+) \(se ([\d.]+)\), below 0 on (\d+)", out, flags=re.M):
+        d[(name, "mean")] = (float(m), float(se), int(n))
+    for J, name, m, se, n in re.findall(r"^  J = (\d+): (\w+) - T ([-+][\d.]+) \(se ([\d.]+)\), lower on (\d+)", out,
+                                        flags=re.M):
+        d[(name, int(J))] = (float(m), float(se), int(n))
+    for name, m, se, n in re.findall(r"^warm J = 10 \((\w+)\) - cold J = 50: ([-+][\d.]+) \(se ([\d.]+)\), at most 0 on "
+                                     r"(\d+)", out, flags=re.M):
+        d[(name, "gap")] = (float(m), float(se), int(n))
+    return out, d
+
+
+def _two(x: float) -> set[str]:
+    """A figure printed with three decimals, as the page rounds it to two (both forms on a half)."""
+    return {f"{v:.2f}" for v in (x - 5e-4 + 1e-9, x + 5e-4 - 1e-9)}
+
+
+def test_transfer_older_sections_are_their_records():
+    """docs/results/transfer.md, the sections after the default-engine one (``prior_portfolio_every``,
+    ``prior_portfolio``, issue 31's criteria with the new default, ``prior_features``): every table row and the
+    figures of their bullets, as ``analyse_portfolio.py`` prints them from the stored records; and the counts of
+    portfolio steps that won in the first section's records (a portfolio step's result has no single best point)."""
+    page = (REPO / "docs" / "results" / "transfer.md").read_text()
+    text = " ".join(page.split())
+
+    def rows(out):
+        for line in out.splitlines():
+            if line.startswith("| ") and not line.startswith(("| arm |", "| J |", "| seed |", "|---")):
+                yield line.replace("+-", "±")
+
+    out, p = _portfolio()
+    for line in rows(out):
+        line = line.replace("`prior_portfolio_every=None` (T, default)", "default (every 5 steps)")
+        assert line in page, line
+    m, se, n = p[("P2", "mean")]
+    _said(text, "lower than the default by {} points in the mean over the four J (se {}), but on only "
+          f"{n} of the 8 seeds", _two(-m), _two(se))
+    _said(text, f"(J = 5: {{}}, lower on {p[('P2', 5)][2]} of 8 seeds; J = 10: {{}}, se {{}}, {p[('P2', 10)][2]} of 8)",
+          _two(p[("P2", 5)][0]), _two(p[("P2", 10)][0]), _two(p[("P2", 10)][1]))
+    _said(text, "at J = 20 and 50 ({}, {})", {f"+{x}" for x in _two(p[("P2", 20)][0])}, {f"+{x}" for x in _two(p[("P2", 50)][0])})
+    (t, tse, tn), (g, gse, gn) = p[("T", "gap")], p[("P2", "gap")]
+    _said(text, "on these seeds: +{} (se {}) with the default, +{} (se {}) with `P = 2`, at most 0 on "
+          f"{tn} and {gn} of 8 seeds", _two(t), _two(tse), _two(g), _two(gse))
+
+    out, k = _portfolio("--records", "prior_portfolio_dev", "--candidates", "K4", "K8", "--parameter", "prior_portfolio")
+    for line in rows(out):
+        line = line.replace("`prior_portfolio=None` (T, default)", "`prior_portfolio=None` (the default then)")
+        assert line in page, line
+    m, se, n = k[("K8", "mean")]
+    assert f"by {-m:.3f} points in the mean over the four J (se {se:.3f}, lower on {n} of 8 seeds)" in text
+    by_j = [k[("K8", J)] for J in (5, 10, 20, 50)]
+    _said(text, "Per J: {} at J = 5 (se {}, " f"{by_j[0][2]} of 8 seeds), {{}} at J = 10 (se {{}}, {by_j[1][2]} of 8), "
+          "+{} at J = 20 (se {}), {} at J = 50 (se {}, " f"{by_j[3][2]} of 8)",
+          *(s for m, se, _ in by_j for s in (_two(m), _two(se))))
+    assert sum(abs(m) > 2 * se for m, se, _ in by_j) == 1 and abs(by_j[0][0]) > 2 * by_j[0][1]
+    m, se, n = k[("K4", "mean")]
+    assert f"`k = 4`: {m:.3f} (se {se:.3f}, {n} of 8)" in text
+    (t, tse, tn), (g, gse, gn) = k[("T", "gap")], k[("K8", "gap")]
+    _said(text, "+{} (se {}) with the default then, +{} (se {}) with `k = 8`, at most 0 on " f"{tn} and {gn} of 8 seeds",
+          _two(t), _two(tse), _two(g), _two(gse))
+
+    out = _run(str(REPO / "experiments" / "transfer" / "analyse_portfolio.py"), "--records", "prior_portfolio_default",
+               "--criteria", "D")
+    for line in rows(out):
+        c = [x.strip() for x in line.strip("|").split("|")]
+        dm, dse, dn = re.match(r"([-+][\d.]+) \(([\d.]+)\), (\d+ of 16)", c[3]).groups()
+        _said(page, f"| J = {c[0]} | {c[1]} | {c[2]} | {{}} ({{}}), {dn} |", _two(float(dm)), _two(float(dse)))
+    g, gse, gn = re.search(r"warm J = 10 - cold J = 50: ([-+][\d.]+) \(se ([\d.]+)\), at most 0 on (\d+)", out).groups()
+    _said(text, "Warm J = 10 against cold J = 50: {} points (se {}), at most 0 on " f"{gn} of 16 seeds.",
+          _two(float(g)), _two(float(gse)))
+    assert "on 16 of 16 seeds" in out and "the cold runs equal the stored ones of the first section on 16 of 16" in text
+
+    out, f = _portfolio("--records", "prior_features_dev", "--candidates", "Ptrue", "--parameter", "prior_features",
+                        "--default", "False", "--reach")
+    for line in rows(out):
+        if line.startswith("| 30"):  # the time table's rows are summarized in the text
+            continue
+        line = line.replace("`prior_features=False` (T, default)", "`prior_features=False` (the default)").replace(
+            "`prior_features=true`", "`prior_features=True`")
+        assert line in page, line
+    m, se, n = f[("Ptrue", "mean")]
+    assert f"higher by {m:.3f} points in the mean over the four J (se {se:.3f}, lower on {n} of 8 seeds)" in text
+    _said(text, "+{} at J = 5, +{} at J = 10, +{} at J = 20, +{} at J = 50",
+          *(_two(f[("Ptrue", J)][0]) for J in (5, 10, 20, 50)))
+    reach = re.findall(r"reached on (\d) of 8 seeds \(warm\); median seconds: cold ([\d.]+), warm ([\d.]+)", out)
+    assert len(reach) == 2
+    first = out[:out.index("reached on")]
+    js = [int(j) for j in re.findall(r"^\| 30\d \| [\d.]+ \| [^|]+ \| (\d+), [\d.]+ \|$", first, flags=re.M)]
+    assert (f"on {reach[0][0]} of 8 seeds some J reaches it (J = 5 on {js.count(5)} seeds, J = 20 on {js.count(20)}, "
+            f"J = 50 on {js.count(50)}), median {reach[0][2]} s against {reach[0][1]} s for the cold search; with "
+            f"`prior_features=True` on {reach[1][0]} of 8") in text
+
+    # the first section's records: which step won
+    won = {}
+    for arm in ("points", "trajectories"):
+        for s in range(16):
+            for r in json.loads(_record(f"transfer/records/guided_{arm}_s{s}.json"))["runs"]:
+                if r.get("arm"):
+                    key = (arm, r["arm"], r["J"], s < 8)
+                    won.setdefault(key, []).append(r["best_point"] == {} and (r["J"] != 10 or r["best_step"] == 9))
+    warm10 = won[("trajectories", "warm", 10, True)] + won[("trajectories", "warm", 10, False)]
+    assert f"is its one portfolio step (step 9) in {sum(warm10)} of {len(warm10)} searches" in text
+    cold50 = won[("trajectories", "cold", 50, True)]
+    assert f"portfolio steps ({sum(cold50)} of its {len(cold50)} searches on seeds 0-7)" in text
+    assert 2 * sum(cold50) > len(cold50) and "cold J = 50 takes most of its best sets from portfolio steps" in text
+
+
+def test_transfer_mufasa_prose_is_its_records():
+    """docs/results/transfer.md, `mufasa`'s section: the seeds on which the warm start is lower at each J, and warm
+    J = 10 against cold J = 50, from the stored summaries (``experiments/tables.py``)."""
+    text = " ".join((REPO / "docs" / "results" / "transfer.md").read_text().split())
+    t = {(k.split()[0], int(k.split()[1])): v for k, v in _tables()["transfer"].items()}
+    lower = {J: [w < c for w, c in zip(t[("warm", J)]["per_seed"], t[("cold", J)]["per_seed"], strict=True)]
+             for J in (5, 10, 20, 50)}
+    assert all(lower[5]) and all(lower[10]) and sum(lower[20]) == 3 and sum(lower[50]) == 2
+    up = [w - c for w, c, low in zip(t[("warm", 50)]["per_seed"], t[("cold", 50)]["per_seed"], lower[50], strict=True)
+          if not low]
+    higher = [i for i, low in enumerate(lower[50]) if not low]
+    assert f"(seeds {higher[0]} and {higher[1]} are {up[0]:.2f} and {up[1]:.2f} points higher there" in text
+    w10, c50 = t[("warm", 10)]["per_seed"], t[("cold", 50)]["per_seed"]
+    worse = [i for i in range(4) if w10[i] > c50[i]]
+    assert f"lower on {4 - len(worse)} of 4 seeds ({', '.join(str(i) for i in range(4) if i not in worse).replace(', ', ' and ')})" in text
+    assert ("higher on the other two (" + ", ".join(f"{w10[i]:.2f} against {c50[i]:.2f} %" for i in worse) + ")") in text
+    assert f"on average ({t[('warm', 10)]['mean']:.2f} against {t[('cold', 50)]['mean']:.2f} %)" in text
+    seed0 = ", ".join(f"{t[('warm', J)]['per_seed'][0]:.2f}" for J in (5, 10, 20, 50))
+    assert f"the code of commit 9fb91be gives {seed0} % for that seed" in text
+
+
 def test_thirty_partition_means_and_the_targets():
     """docs/results/mnist.md: `guided` over partitions 0-29 (the protocol's records and the wide sample's), the mean
     and standard error at 3000 and 12000, and the words on the targets (4.7 % and 2.9 %) that those numbers allow."""
