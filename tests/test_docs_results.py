@@ -425,6 +425,23 @@ def test_quiet_plugin_family_run_is_its_record():
                 f"{r['evaluate']:.1f} | {100 * r['holdout_error']:.2f} |") in page
 
 
+def test_pool_rows_auto_runs_are_their_records():
+    """The speed page's table of the runs of experiments/guided/RULE_POOL_ROWS_AUTO.md and its ratios are the
+    benchmark's stored rows (one record per partition)."""
+    page = (REPO / "docs" / "results" / "speed.md").read_text()
+    label = {"guided": "guided (default, `pool_rows=None`)", "guided:pool_rows=auto": "guided, `pool_rows=\"auto\"` (512 here)",
+             "mufasa": "mufasa"}
+    ratios = []
+    for part in range(130, 135):
+        rows = json.loads(_record(f"benchmarks/pool_rows_auto_{part}.json"))
+        assert [r["engine"] for r in rows] == list(label) and {r["partition"] for r in rows} == {part}
+        for r in rows:
+            assert (f"| {part} | {label[r['engine']]} | {r['wall']:.1f} | {r['compute']:.1f} | {r['evaluate']:.1f} | "
+                    f"{100 * r['holdout_error']:.2f} | `experiments/benchmarks/pool_rows_auto_{part}.json` |") in page
+        ratios.append(f"{rows[1]['wall'] / rows[2]['wall']:.2f}")
+    assert f"**{', '.join(ratios)}**" in page
+
+
 def test_speed_page_prose_is_its_records():
     """docs/results/speed.md's prose: the yardsticks of the two Mufasa runs, the default engine over Mufasa on
     ``window-or`` (both runs) and ``pixel-and``, the families' ratios and costs, ``pool_factor=8``'s and
@@ -622,11 +639,12 @@ def test_net_timings_are_their_record():
 def test_cnn_anchor_page_is_its_records():
     """docs/results/cnn_anchor.md: the anchor tables are what bench_cnn_anchor.py --report prints from the records."""
     page = (REPO / "docs" / "results" / "cnn_anchor.md").read_text()
-    for member in ("report_2000.jsonl report_2000_b.jsonl", "dev_2000.jsonl dev_2000_b.jsonl", "report_8000.jsonl"):
+    for member in ("report_2000.jsonl report_2000_b.jsonl", "dev_2000.jsonl dev_2000_b.jsonl", "report_8000.jsonl",
+                   "many_2000.jsonl"):
         paths = [str(REPO / "experiments" / "cnn48" / m) for m in member.split()]
         text = _run(str(REPO / "benchmarks" / "bench_cnn_anchor.py"), "--report", *paths)
         rows = [line for line in text.splitlines() if line.startswith("| ") and not line.startswith("| method")]
-        lines = [line for line in text.splitlines() if line.startswith(("paired, ", "predict cost, "))]
+        lines = [line for line in text.splitlines() if line.startswith(("paired, ", "predict cost"))]
         assert rows and lines
         for line in rows + lines:
             assert line in page, line
