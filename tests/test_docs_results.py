@@ -1677,6 +1677,35 @@ def test_guided_engine_prose_is_its_records():
     assert f"(Spearman {rho[12000]:.2f} at 12000;" in text and "It is 0.3-0.5 points lower" in text
 
 
+def test_guided_engine_wider_portfolio_prose_is_its_records():
+    """docs/results/guided_engine.md, the adopted wider portfolios on the protocol: paired against the default before
+    by budget (points; better / worse; Wilcoxon p), the budgets with p < 0.05 against `random+o4`, and the standard
+    errors of the 10-partition means, from ``protocol_s19_portfolio8.jsonl``."""
+    from scipy.stats import wilcoxon
+
+    text = " ".join((REPO / "docs" / "results" / "guided_engine.md").read_text().split()).replace("**", "")
+
+    def errors(method, budget):
+        return {r["partition"]: r["test_error"] for r in _jsonl(PROTOCOL)
+                if r["method"] == method and float(r["budget"]) == budget}
+
+    said, below = [], {"guided": 0, "guided:portfolio_sizes=[2,3,4]": 0}
+    for b in (250, 500, 1000, 2000, 3000, 6000, 12000):
+        g, o = errors("guided", b), errors("guided:portfolio_sizes=[2,3,4]", b)
+        d = np.array([g[k] - o[k] for k in sorted(g)])
+        said.append({f"{b} {s} ({(d < 0).sum()}/{(d > 0).sum()}, p = {wilcoxon(d).pvalue:.2g})"
+                     for s in _shown(100 * d.mean(), sign=True)})
+        r = errors("random+o4", b)
+        for m, e in (("guided", g), ("guided:portfolio_sizes=[2,3,4]", o)):
+            below[m] += wilcoxon(np.array([r[k] - e[k] for k in sorted(e)])).pvalue < 0.05
+    _said(text, "Paired against the default before (points; partitions better / worse; Wilcoxon p): {}, {}, {}, {}, {}, "
+          "{}, {}.", *said)
+    assert below == {"guided": 7, "guided:portfolio_sizes=[2,3,4]": 5}
+    assert "now with p < 0.05 at all 7 (the default before: 5)" in text
+    se = [100 * np.std(list(errors("guided", b).values()), ddof=1) / np.sqrt(10) for b in (3000, 12000)]
+    assert f"the standard error of a mean over 10 partitions ({se[0]:.2f} and {se[1]:.2f} points)" in text
+
+
 def test_mnist_prose_figures_are_their_records():
     """docs/results/mnist.md's prose below the protocol table: the protocol's means and standard errors against the
     targets, the wider portfolios against the former default by budget, the check on partitions 300-329, the dev
