@@ -1706,6 +1706,33 @@ def test_guided_engine_wider_portfolio_prose_is_its_records():
     assert f"the standard error of a mean over 10 partitions ({se[0]:.2f} and {se[1]:.2f} points)" in text
 
 
+def test_guided_engine_round3_prose_is_its_records():
+    """docs/results/guided_engine.md, the second round's bullets: the largest difference to the default, the smallest
+    Wilcoxon p, the standard error of the default's 10-partition mean (sample std) and its dev means against the
+    targets, from ``dev_screen_round3.jsonl`` and the default's rows of ``dev_screen_portfolio_ninit.jsonl``."""
+    from scipy.stats import wilcoxon
+
+    text = " ".join((REPO / "docs" / "results" / "guided_engine.md").read_text().split())
+    ref, d, p, se, means = "guided:portfolio_sizes=[2,3,4,6,8]", [], [], [], []
+    for b in (3000, 12000):
+        base = {r["partition"]: r["test_error"] for r in _jsonl("guided/dev_screen_portfolio_ninit.jsonl")
+                if r["method"] == ref and r["budget"] == b}
+        e = 100 * np.array([base[k] for k in sorted(base)])
+        se.append(e.std(ddof=1) / np.sqrt(len(e)))
+        means.append(e.mean())
+        runs = _jsonl("guided/dev_screen_round3.jsonl")
+        for m in {r["method"] for r in runs}:
+            v = {r["partition"]: r["test_error"] for r in runs if r["method"] == m and r["budget"] == b}
+            diff = np.array([v[k] - base[k] for k in sorted(base)])
+            d.append(abs(100 * diff.mean()))
+            p.append(wilcoxon(diff).pvalue)
+    assert f"All differences are within {max(d):.2f} points and none has p < 0.5" in text and min(p) >= 0.5
+    assert f"(its standard error is about {se[0]:.2f} points at 3000 and {se[1]:.2f} at 12000)" in text
+    _said(text, "the default meets both targets ({} % at 3000, {} % at 12000)", _shown(means[0]),
+          _shown(means[1]))
+    assert means[0] < 4.7 and means[1] < 2.9
+
+
 def test_mnist_prose_figures_are_their_records():
     """docs/results/mnist.md's prose below the protocol table: the protocol's means and standard errors against the
     targets, the wider portfolios against the former default by budget, the check on partitions 300-329, the dev
