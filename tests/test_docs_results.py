@@ -1733,6 +1733,35 @@ def test_guided_engine_round3_prose_is_its_records():
     assert means[0] < 4.7 and means[1] < 2.9
 
 
+def test_guided_engine_targets_prose_is_its_records():
+    """docs/results/guided_engine.md: the feature map's bullets (``dev_screen_feature_map.jsonl`` against the
+    default's rows) and the gaps to the targets on partitions 0-9 and 0-29 (``protocol_s19_portfolio8.jsonl`` and
+    ``wide_sample_10_29.jsonl``), as the page states them."""
+    text = " ".join((REPO / "docs" / "results" / "guided_engine.md").read_text().split())
+
+    def mean(member, method, budget, key="test_error"):
+        return np.mean([r[key] for r in _jsonl(member) if r["method"] == method and float(r["budget"]) == budget])
+
+    ref, fm = "guided:portfolio_sizes=[2,3,4,6,8]", "guided/dev_screen_feature_map.jsonl"
+    d = {(R, b): 100 * (mean(fm, f"guided:feature_map={R}", b) - mean("guided/dev_screen_portfolio_ninit.jsonl", ref, b))
+         for R in (2, 4) for b in (3000, 12000)}
+    assert d[(4, 3000)] > 0 and d[(4, 12000)] > 0 and "R = 4 is higher at both" in text
+    _said(text, "R = 2 is {} points lower at 3000 and {} higher at 12000", _shown(-d[(2, 3000)]), _shown(d[(2, 12000)]))
+    cv = {R: mean(fm, f"guided:feature_map={R}", 12000, "cv_quality") for R in (2, 4)}
+    cv["default"] = mean("guided/dev_screen_portfolio_ninit.jsonl", ref, 12000, "cv_quality")
+    assert max(cv, key=cv.get) == 4 and f"is the highest of the three ({cv[4]:.4f})" in text
+    g = {b: 100 * np.array([r["test_error"] for r in _jsonl(PROTOCOL) + _jsonl(WIDE)
+                            if r["method"] == "guided" and r["budget"] == b]) for b in (3000, 12000)}
+    p09 = {b: 100 * mean(PROTOCOL, "guided", b) for b in (3000, 12000)}
+    _said(text, "The gaps to the targets on partitions 0-9 are {} points at 3000 and {} at 12000",
+          _shown(p09[3000] - 4.7), _shown(p09[12000] - 2.9))
+    se = {b: g[b].std(ddof=1) / np.sqrt(len(g[b])) for b in g}
+    assert len(g[3000]) == 30 and f"{g[3000].mean():.2f} % (standard error {se[3000]:.2f}), " \
+        f"{abs(g[3000].mean() - 4.7):.2f} points from the 4.7 % target" in text
+    assert f"the mean is {g[12000].mean():.2f} %, {g[12000].mean() - 2.9:.2f} points above the 2.9 % target, more" in text
+    assert g[12000].mean() - 2.9 > 2 * se[12000] and abs(g[3000].mean() - 4.7) < 2 * se[3000]
+
+
 def test_mnist_prose_figures_are_their_records():
     """docs/results/mnist.md's prose below the protocol table: the protocol's means and standard errors against the
     targets, the wider portfolios against the former default by budget, the check on partitions 300-329, the dev
