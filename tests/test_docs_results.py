@@ -1762,6 +1762,21 @@ def test_guided_engine_targets_prose_is_its_records():
     assert g[12000].mean() - 2.9 > 2 * se[12000] and abs(g[3000].mean() - 4.7) < 2 * se[3000]
 
 
+def test_guided_engine_feature_map_draw_seconds_are_their_records():
+    """docs/results/guided_engine.md, the feature-map table: each cell's drawing seconds (in brackets after the search
+    seconds) are the records' mean ``timings["draw"]``."""
+    page = (REPO / "docs" / "results" / "guided_engine.md").read_text()
+    rows = {"guided (default)": ("guided/dev_screen_portfolio_ninit.jsonl", "guided:portfolio_sizes=[2,3,4,6,8]"),
+            "guided:feature_map=2": ("guided/dev_screen_feature_map.jsonl", "guided:feature_map=2"),
+            "guided:feature_map=4": ("guided/dev_screen_feature_map.jsonl", "guided:feature_map=4")}
+    for label, (member, method) in rows.items():
+        cells = _row(page, label).split(" | ")
+        for cell, b in zip(cells, (3000, 12000), strict=True):
+            runs = [r for r in _jsonl(member) if r["method"] == method and r["budget"] == b]
+            secs, draw = (np.mean([r["search_seconds"] for r in runs]), np.mean([r["timings"]["draw"] for r in runs]))
+            assert cell.endswith(f"; {secs:.1f} s ({draw:.1f})"), (label, b, cell, secs, draw)
+
+
 def test_mnist_prose_figures_are_their_records():
     """docs/results/mnist.md's prose below the protocol table: the protocol's means and standard errors against the
     targets, the wider portfolios against the former default by budget, the check on partitions 300-329, the dev
