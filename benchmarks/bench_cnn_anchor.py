@@ -116,9 +116,18 @@ def logic_ops(result) -> int:
     return int(sum(f["shift"] ** 2 * len(f["inputs"]) for f in result.features))
 
 
-def c_time_per_image(result, clf, Xte, repeats: int = 3) -> float | None:
-    """CPU seconds per image of the C export's ``NAME_predict`` over the test images (best of ``repeats``), after
-    checking that it gives the classifier's classes; None without a C compiler."""
+def sliced_ops(result, n_classes: int, n_inputs: int = 28 * 28) -> float:
+    """Word operations per image of the C export's ``NAME_predict_many`` (64 images per 64-bit word): the
+    features' ANDs and ORs over 64 images at once (``logic_ops / 64``), one compare-shift-or per pixel to
+    binarize it into its bit plane, and at most one addition per feature and class (only the features that are
+    1 add): an upper bound."""
+    return logic_ops(result) / 64 + 3 * n_inputs + result.n_features * n_classes
+
+
+def c_time_per_image(result, clf, Xte, repeats: int = 3, many: bool = False) -> float | None:
+    """CPU seconds per image of the C export's ``NAME_predict`` over the test images (best of ``repeats``), or
+    of ``NAME_predict_many`` on all of them at once (``many``), after checking that it gives the classifier's
+    classes; None without a C compiler."""
     cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
     if not cc:
         return None
@@ -137,7 +146,7 @@ def c_time_per_image(result, clf, Xte, repeats: int = 3) -> float | None:
         best = float("inf")
         for _ in range(repeats):
             t0 = CLOCK()
-            lib.predict_batch(Xte.ctypes.data, n, pred.ctypes.data)
+            (lib.predict_many if many else lib.predict_batch)(Xte.ctypes.data, n, pred.ctypes.data)
             best = min(best, CLOCK() - t0)
     if not np.array_equal(clf.classes_[pred], clf.predict(Xte)):
         raise AssertionError("the C export's classes differ from the classifier's")
@@ -252,6 +261,8 @@ def run(args) -> None:
                 append({"method": "metafx", "test_error": float(np.mean(clf.predict(Xte) != yte)),
                         "train_cpu_seconds": t_search + t_fit, "final_fit_cpu_seconds": t_fit, "C": clf.C_,
                         "c_predict_cpu_seconds_per_image": c_time_per_image(res, clf, Xte), **common,
+                        "c_many_predict_cpu_seconds_per_image": c_time_per_image(res, clf, Xte, many=True),
+                        "sliced_ops_per_image": sliced_ops(res, len(clf.classes_)),
                         "wall_seconds": time.perf_counter() - wall})
                 for lever in args.levers:
                     wall = time.perf_counter()
@@ -378,6 +389,13 @@ def report(paths: list[str], figure: str | None) -> None:
             if all(c is not None for c in ct):
                 line += f"; CPU time per image, torch batch / C export {np.mean(tt) / np.mean(ct):.0f}"
             print(line)
+            cm = [base[q].get("c_many_predict_cpu_seconds_per_image") for q in ps]
+            so = [base[q].get("sliced_ops_per_image") for q in ps]
+            if all(c is not None for c in cm) and all(v is not None for v in so):
+                print(f"predict cost of the C export's NAME_predict_many (64 images per word), cnn over metafx: "
+                      f"multiply-adds / word operations (an upper bound) {cnn_macs() / np.mean(so):.0f}; CPU time "
+                      f"per image, torch batch / predict_many {np.mean(tt) / np.mean(cm):.0f} "
+                      f"({1e6 * np.mean(cm):.2f} us against {1e6 * np.mean(tt):.0f} us)")
         if figure:
             draw(by, n_train, figure)
 

@@ -6,7 +6,8 @@ For pixel-and feature sets of MNIST drawn at two points (shift length 5: (6, 40,
 
 * the C file's size (bytes of source) and of its compiled object (text + data, ``cc -O2``);
 * seconds per image of the class of ``--n-test`` test images by: the compiled C (``NAME_predict`` per image,
-  called in a C loop over the batch through ctypes), the NumPy module (``predict`` on the batch), and
+  called in a C loop over the batch through ctypes, and ``NAME_predict_many`` on the whole batch, 64 images per
+  machine word), the NumPy module (``predict`` on the batch), and
   ``svc.predict(result.transform(X))`` on the batch; and of the features alone (``NAME_features``,
   ``features``, ``transform``);
 * the per-image latency of one image at a time (``--single`` calls, interleaved): the C function through ctypes
@@ -72,10 +73,14 @@ def build(src: str, tmp: Path, cc: str, name: str = "metafx_model"):
         f"    long i; for (i = 0; i < n; ++i) pred[i] = {name}_predict(img + i * {N}_HEIGHT * {N}_WIDTH);\n}}\n"
         "void features_batch(const uint8_t *img, long n, uint8_t *out) {\n"
         f"    long i; for (i = 0; i < n; ++i) {name}_features(img + i * {N}_HEIGHT * {N}_WIDTH, "
-        f"out + i * {N}_N_FEATURES);\n}}\n")
+        f"out + i * {N}_N_FEATURES);\n}}\n"
+        "void predict_many(const uint8_t *img, long n, int *pred) {\n"
+        f"    {name}_predict_many(img, n, pred);\n}}\n"
+        "void features_many(const uint8_t *img, long n, uint8_t *out) {\n"
+        f"    {name}_features_many(img, n, out);\n}}\n")
     subprocess.run([cc, "-std=c99", "-O2", "-shared", "-fPIC", "driver.c", "-o", "libm.so"], cwd=tmp, check=True)
     lib = ctypes.CDLL(str(tmp / "libm.so"))
-    for f in (lib.predict_batch, lib.features_batch):
+    for f in (lib.predict_batch, lib.features_batch, lib.predict_many, lib.features_many):
         f.restype = None
         f.argtypes = [ctypes.c_void_p, ctypes.c_long, ctypes.c_void_p]
     return lib, size
@@ -132,18 +137,32 @@ def main() -> None:
                 def c_features(lib=lib, feats=feats):
                     lib.features_batch(Xte.ctypes.data, n, feats.ctypes.data)
 
+                pred_m = np.empty(n, np.intc)
+                feats_m = np.empty((n, res.n_features), np.uint8)
+
+                def c_predict_many(lib=lib, pred=pred_m):
+                    lib.predict_many(Xte.ctypes.data, n, pred.ctypes.data)
+
+                def c_features_many(lib=lib, feats=feats_m):
+                    lib.features_many(Xte.ctypes.data, n, feats.ctypes.data)
+
                 # the same answers first
                 c_predict()
                 c_features()
+                c_predict_many()
+                c_features_many()
                 F = res.transform(Xte)
                 assert np.array_equal(feats, F) and np.array_equal(mod.features(Xte), F)
+                assert np.array_equal(feats_m, F)
                 labels = svc.predict(F)
                 assert np.array_equal(svc.classes_[pred], labels) and np.array_equal(mod.predict(Xte), labels)
+                assert np.array_equal(pred_m, pred)
 
                 # interleaved: every repeat times each way once, so that all see the same load; best of the repeats
-                ways = {"c": c_predict, "np": partial(mod.predict, Xte),
+                ways = {"c": c_predict, "cm": c_predict_many, "np": partial(mod.predict, Xte),
                         "py": lambda svc=svc, res=res: svc.predict(res.transform(Xte)),
-                        "fc": c_features, "fnp": partial(mod.features, Xte), "fpy": partial(res.transform, Xte)}
+                        "fc": c_features, "fcm": c_features_many, "fnp": partial(mod.features, Xte),
+                        "fpy": partial(res.transform, Xte)}
                 best = dict.fromkeys(ways, float("inf"))
                 for _ in range(args.repeats):
                     for key, fn in ways.items():
@@ -174,7 +193,15 @@ def main() -> None:
               f"{t['c'] * us:.1f} | {t['np'] * us:.1f} | {t['py'] * us:.1f} | {t['py'] / t['c']:.2f} | "
               f"{t['py'] / t['np']:.2f} | {t['fc'] * us:.1f} | {t['fnp'] * us:.1f} | {t['fpy'] * us:.1f} | "
               f"{s_c * 1e6:.1f} | {s_py * 1e6:.0f} | {s_py / s_c:.0f} |")
-    print("all three gave the same features and classes on every test image")
+    print("\nthe C file's two ways over the whole batch, CPU microseconds per image: NAME_predict called per image, "
+          "and NAME_predict_many (64 images per machine word):")
+    print("| point | budget | features | predict: one at a time | _many | one / _many | "
+          "features: one at a time | _many | one / _many |")
+    print("|" + "---|" * 9)
+    for label, budget, nf, _src_b, _obj, t, _s_c, _s_py, us in rows:
+        print(f"| {label} | {budget:g} | {nf} | {t['c'] * us:.2f} | {t['cm'] * us:.2f} | {t['c'] / t['cm']:.1f} | "
+              f"{t['fc'] * us:.2f} | {t['fcm'] * us:.2f} | {t['fc'] / t['fcm']:.1f} |")
+    print("all gave the same features and classes on every test image")
 
 
 if __name__ == "__main__":

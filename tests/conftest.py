@@ -70,6 +70,20 @@ def digits120_result(digits120):
     return metafx.search(X, y, budget=20, steps=3, seed=1, progress=False)
 
 
+@pytest.fixture(scope="session")
+def wine_csv(tmp_path_factory) -> Path:
+    """scikit-learn's wine table as a CSV file, its classes as strings in the column ``kind`` (skips without the
+    ``tabular`` plugin, which reads tables)."""
+    pytest.importorskip("metafx_tabular")
+    from sklearn.datasets import load_wine
+
+    df = load_wine(as_frame=True).frame
+    df["kind"] = np.array(["barolo", "grignolino", "barbera"])[df.pop("target")]
+    path = tmp_path_factory.mktemp("wine") / "wine.csv"
+    df.to_csv(path, index=False)
+    return path
+
+
 @pytest.fixture
 def rng():
     return np.random.default_rng(12345)

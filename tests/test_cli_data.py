@@ -10,7 +10,7 @@ import re
 
 import numpy as np
 import pytest
-from sklearn.datasets import load_digits, load_wine
+from sklearn.datasets import load_digits
 
 import metafx
 from metafx.cli import main
@@ -39,16 +39,6 @@ def png_dir(tmp_path_factory, digits_grey):
     (root / "new").mkdir()
     for i, im in enumerate(X[:7]):
         Image.fromarray(im).save(root / "new" / f"{i:02d}.png")
-    return root
-
-
-@pytest.fixture(scope="module")
-def wine_csv(tmp_path_factory):
-    pytest.importorskip("metafx_tabular")
-    root = tmp_path_factory.mktemp("wine")
-    df = load_wine(as_frame=True).frame
-    df["kind"] = np.array(["barolo", "grignolino", "barbera"])[df.pop("target")]
-    df.to_csv(root / "wine.csv", index=False)
     return root
 
 
@@ -84,14 +74,14 @@ def test_read_data_by_kind(tmp_path, png_dir, digits_grey):
 
 
 def test_read_tables(tmp_path, wine_csv):
-    t = read_data(wine_csv / "wine.csv", target="kind")
+    t = read_data(wine_csv, target="kind")
     assert t.kind == "table" and "kind" not in t.columns and t.y[0] == "barolo" and t.X.shape == (178, 13)
     t.X.assign(kind=t.y).to_parquet(tmp_path / "w.parquet")
     p = read_data(tmp_path / "w.parquet", target="kind")
     assert list(p.X.columns) == list(t.X.columns) and np.array_equal(p.y, t.y)
     u = read_data(tmp_path / "w.parquet", target="kind", need_labels=False)
     assert u.target == "kind"
-    v = read_data(wine_csv / "wine.csv", target="nope", need_labels=False)  # new rows without the target
+    v = read_data(wine_csv, target="nope", need_labels=False)  # new rows without the target
     assert v.y is None and "kind" in v.columns
 
 
@@ -194,7 +184,7 @@ def test_npy_with_threshold_and_test_file(tmp_path, capsys):
 
 def test_csv_table_with_the_tabular_family(tmp_path, wine_csv, capsys):
     out = tmp_path / "w.json"
-    argv = ["search", "--data", str(wine_csv / "wine.csv"), "--target", "kind", "--family", "tabular",
+    argv = ["search", "--data", str(wine_csv), "--target", "kind", "--family", "tabular",
             "--budget", "3", "--steps", "2", "--no-progress", "--out", str(out)]
     assert main(argv) == 0
     text = capsys.readouterr().out
@@ -204,7 +194,7 @@ def test_csv_table_with_the_tabular_family(tmp_path, wine_csv, capsys):
     assert res.metadata["test_score"]["n_test"] == round(0.25 * 178)
     import pandas as pd
 
-    df = pd.read_csv(wine_csv / "wine.csv")
+    df = pd.read_csv(wine_csv)
     shuffled = df[list(reversed(df.columns))]  # the columns in another order, the target among them
     shuffled.to_parquet(tmp_path / "new.parquet")
     assert main(["transform", str(out), "--data", str(tmp_path / "new.parquet"),
@@ -215,7 +205,7 @@ def test_csv_table_with_the_tabular_family(tmp_path, wine_csv, capsys):
     assert main(["show", str(out)]) == 0
     assert "held-out score" in capsys.readouterr().out
     # a table given to an image family: one line, pointing to --family tabular
-    assert main(["search", "--data", str(wine_csv / "wine.csv"), "--target", "kind", "--family", "pixel-and",
+    assert main(["search", "--data", str(wine_csv), "--target", "kind", "--family", "pixel-and",
                  *SMALL]) == 2
     _one_line_error(capsys, "wine.csv is a table", "--family tabular")
     # transform has no --family: data of the other kind is refused in the words of the result's family
@@ -226,7 +216,7 @@ def test_csv_table_with_the_tabular_family(tmp_path, wine_csv, capsys):
     digits_result = tmp_path / "d.json"
     assert main(["search", "--data", "digits", *SMALL, "--out", str(digits_result)]) == 0
     capsys.readouterr()
-    assert main(["transform", str(digits_result), "--data", str(wine_csv / "wine.csv"),
+    assert main(["transform", str(digits_result), "--data", str(wine_csv),
                  "--out", str(tmp_path / "f.npy")]) == 2
     line = _one_line_error(capsys, "wine.csv is a table", "the result's family pixel-and reads binary images")
     assert "--family" not in line
@@ -284,7 +274,7 @@ def test_warm_start_from_the_command_line(tmp_path, png_dir, capsys, wine_csv):
     a, b = (metafx.SearchResult.from_json(p) for p in (first, second))
     assert b.trajectory[0].point == a.best_point and b.metadata["warm_start"] == [a.best_point]
     tab = tmp_path / "t.json"
-    assert main(["search", "--data", str(wine_csv / "wine.csv"), "--target", "kind", "--family", "tabular",
+    assert main(["search", "--data", str(wine_csv), "--target", "kind", "--family", "tabular",
                  "--budget", "3", "--steps", "1", "--no-progress", "--out", str(tab)]) == 0
     capsys.readouterr()
     assert main(["search", "--data", str(png_dir / "data"), *SMALL, "--warm-start", str(first), str(tab)]) == 2
@@ -480,7 +470,7 @@ def test_interrupted_search_without_out_is_kept(tmp_path, monkeypatch, digits, c
 def test_table_with_a_test_file_in_another_column_order(tmp_path, wine_csv, capsys):
     import pandas as pd
 
-    df = pd.read_csv(wine_csv / "wine.csv")
+    df = pd.read_csv(wine_csv)
     df.iloc[:120].to_csv(tmp_path / "sorted.csv", index=False)  # wine is sorted by class: no 'barbera' here
     df.iloc[120:].to_csv(tmp_path / "rest.csv", index=False)
     kept = tmp_path / "kept.json"

@@ -7,7 +7,7 @@ import csv
 
 import numpy as np
 import pytest
-from sklearn.datasets import load_digits, load_wine
+from sklearn.datasets import load_digits
 
 import metafx
 from metafx import FeatureClassifier, SearchResult
@@ -40,16 +40,6 @@ def png_dir(tmp_path_factory):
     for i, im in enumerate(X[:9]):
         Image.fromarray(im).save(root / "new" / f"{i:02d}.png")
     return root, X[:9]
-
-
-@pytest.fixture(scope="module")
-def wine_csv(tmp_path_factory):
-    pytest.importorskip("metafx_tabular")
-    root = tmp_path_factory.mktemp("wine")
-    df = load_wine(as_frame=True).frame
-    df["kind"] = np.array(["barolo", "grignolino", "barbera"])[df.pop("target")]
-    df.to_csv(root / "wine.csv", index=False)
-    return root / "wine.csv"
 
 
 def _rows(path):

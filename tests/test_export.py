@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sklearn.svm import LinearSVC
 
 import metafx
 from metafx import SearchResult, ValidationError
@@ -122,6 +123,15 @@ class CModel:
         else:
             driver += ["        (void)dec; (void)pred;"]
         driver += ["    }", "}"]
+        # the same through the *_many entry points (bit-sliced for the pixel families), whole batch in one call
+        driver += ["int run_many(const uint8_t *img, long n, uint8_t *feats, double *dec, int *pred) {",
+                   f"    int rc = {name}_features_many(img, n, feats);"]
+        if self.has_classifier:
+            driver += [f"    rc |= {name}_decision_many(img, n, dec);",
+                       f"    rc |= {name}_predict_many(img, n, pred);"]
+        else:
+            driver += ["    (void)dec; (void)pred;"]
+        driver += ["    return rc;", "}"]
         (d / "driver.c").write_text("\n".join(driver) + "\n")
         subprocess.run([cc, "-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", *flags, "-shared", "-fPIC",
                         "driver.c", "-o", "libmodel.so"], cwd=d, check=True, capture_output=True)
@@ -138,6 +148,18 @@ class CModel:
         P = np.full(n, -1, np.intc)
         self.lib.run_batch(X.ctypes.data, n, F.ctypes.data, D.ctypes.data, P.ctypes.data)
         return F[:, :n_features], D[:, :n_decisions], P
+
+    def many(self, X, n_features, n_decisions):
+        """``(return code, features, decisions, labels)`` of the ``*_many`` entry points on all of ``X``."""
+        X = np.ascontiguousarray(X, dtype=np.uint8)
+        n = X.shape[0]
+        F = np.full((n, max(n_features, 1)), 7, np.uint8)
+        D = np.full((n, max(n_decisions, 1)), np.nan)
+        P = np.full(n, -1, np.intc)
+        self.lib.run_many.restype = ctypes.c_int
+        rc = self.lib.run_many(ctypes.c_void_p(X.ctypes.data), ctypes.c_long(n), ctypes.c_void_p(F.ctypes.data),
+                               ctypes.c_void_p(D.ctypes.data), ctypes.c_void_p(P.ctypes.data))
+        return rc, F[:, :n_features], D[:, :n_decisions], P
 
 
 def numpy_module(source: str, tmp: Path, tag: str = "m"):
@@ -158,6 +180,10 @@ def check_export(result, X, tmp, cc, classifier=None, name="metafx_model"):
     rows = 0 if clf is None else (1 if len(clf["classes"]) <= 2 else len(clf["classes"]))
     cF, cD, cP = cm(X, result.n_features, rows)
     assert cF.dtype == F.dtype and np.array_equal(cF, F)
+    rc, mF, mD, mP = cm.many(X, result.n_features, rows)  # the *_many entry points: the same, bit for bit
+    assert rc == 0 and np.array_equal(mF, F)
+    if clf is not None:
+        assert same_bits(mD, cD) and np.array_equal(mP, cP)
     nF = mod.features(X)
     assert nF.dtype == np.uint8 and np.array_equal(nF, F)
     assert cm.has_classifier == (clf is not None) == hasattr(mod, "predict")
@@ -308,6 +334,23 @@ def test_ties_near_ties_and_order(tmp_path, cc):
     assert D[12, 0] == eps and np.float32(1.0) + np.float32(-(1 - eps)) == 0
     D = ref_decision(X.reshape(16, 4), [[1e16, 1.0, -1e16, 0.0]], [0.0])
     assert D[14, 0] == 0.0 and (1e16 - 1e16) + 1.0 == 1.0
+
+
+@pytest.mark.parametrize("bad", [0, 63, 64, 129])  # first, end of a block of 64, start of one, last
+def test_many_at_once_refuse_the_batch_of_one_refused_image(tmp_path, cc, digits, bad):
+    """One image the rule refuses (grey bytes for a result searched on 0/1 images) in a batch: every ``*_many``
+    function returns -1 and writes nothing, before computing any image; without it, the batch is Python's."""
+    X, y = digits
+    res = saved("mufasa")
+    clf = LinearSVC(C=0.1).fit(res.transform(X), y)
+    cm = CModel(to_c(res, clf), tmp_path, cc)
+    rows = len(clf.classes_)
+    B = X[:130].copy()
+    rc, F, D, P = cm.many(B, res.n_features, rows)
+    assert rc == 0 and np.array_equal(F, res.transform(B)) and np.array_equal(clf.classes_[P], clf.predict(F))
+    B[bad, 3, 3] = 200
+    rc, F, D, P = cm.many(B, res.n_features, rows)
+    assert rc == -1 and (F == 7).all() and np.isnan(D).all() and (P == -1).all()
 
 
 def test_empty_feature_set(tmp_path, cc, digits):

@@ -79,7 +79,7 @@ def _kinds(G: np.ndarray) -> dict[str, np.ndarray]:
 
 KINDS = list(_kinds(np.zeros((1, 1), np.uint8)))
 ENTRIES = ["transform", "FeatureClassifier.fit", "FeatureClassifier.predict", "metafx transform",
-           "metafx predict", "numpy export", "C export"]
+           "metafx predict", "numpy export", "C export", "C export, many at once"]
 
 
 def expected(rule: str, kind: str, G: np.ndarray) -> np.ndarray | str:
@@ -119,6 +119,10 @@ class _C:
             f"        rc[i] = {name}_features(x, feats + i * {N_}_N_FEATURES);",
             f"        pred[i] = {name}_predict(x);",
             "    }",
+            "}",
+            "void run_many(const uint8_t *img, long n, uint8_t *feats, int *rc, int *pred) {",
+            f"    rc[0] = {name}_features_many(img, n, feats);",
+            f"    rc[1] = {name}_predict_many(img, n, pred);",
             "}", ""]))
         cc = _cc()
         assert cc is not None
@@ -135,6 +139,17 @@ class _C:
         pred = np.full(n, 5, np.intc)
         self.lib.run(ctypes.c_void_p(X.ctypes.data), ctypes.c_long(n), ctypes.c_void_p(F.ctypes.data),
                      ctypes.c_void_p(rc.ctypes.data), ctypes.c_void_p(pred.ctypes.data))
+        return F[:, :n_features], rc, pred
+
+    def many(self, X: np.ndarray, n_features: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The ``*_many`` entry points on all of ``X`` at once: features, the two return codes, labels."""
+        X = np.ascontiguousarray(X, dtype=np.uint8)
+        n = X.shape[0]
+        F = np.full((n, max(n_features, 1)), 7, np.uint8)
+        rc = np.full(2, 5, np.intc)
+        pred = np.full(n, 5, np.intc)
+        self.lib.run_many(ctypes.c_void_p(X.ctypes.data), ctypes.c_long(n), ctypes.c_void_p(F.ctypes.data),
+                          ctypes.c_void_p(rc.ctypes.data), ctypes.c_void_p(pred.ctypes.data))
         return F[:, :n_features], rc, pred
 
 
@@ -245,9 +260,13 @@ def test_every_input_through_every_entry_point(rule, kind, entry, results, expor
         assert "int m_features(const uint8_t *image, uint8_t *out)" in to_c(res, name="m")
         if X.dtype not in (np.uint8, np.bool_):
             pytest.skip(f"the C functions take bytes (uint8_t); {kind} ({X.dtype}) are converted by the caller")
-        F, rc, pred = cm(X, res.n_features)
+        if entry == "C export":
+            F, rc, pred = cm(X, res.n_features)
+        else:
+            F, rc, pred = cm.many(X, res.n_features)
         if isinstance(want, str):
-            assert (rc == -1).all() and (pred == -1).all() and (F == 7).all()  # refused, nothing written
+            refused = -1 if entry == "C export" else 5  # the *_many functions write no label at all
+            assert (rc == -1).all() and (pred == refused).all() and (F == 7).all()  # refused, nothing written
         else:
             assert (rc == 0).all() and np.array_equal(F, F_ref)
             assert np.array_equal(np.asarray(res.classifier["classes"])[pred], P_ref)

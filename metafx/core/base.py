@@ -298,6 +298,13 @@ class FamilyExport:
         One line saying what the input is, quoted in the generated file.
     includes : tuple of str
         Standard C headers the C code needs beyond ``<stdint.h>`` (e.g. ``("math.h",)``).
+    code_many : str
+        Optional, C only, for ``input_type`` and ``value_type`` both ``"binary"``: C99 code that defines
+        ``static void <prefix>_compute64(const uint64_t *in, uint64_t *out)``, the features of 64 samples at
+        once (bit ``s`` of ``in[i]`` is input ``i`` of sample ``s``; bit ``s`` of ``out[f]`` is feature ``f`` of
+        sample ``s``; bits of absent samples are 0 in ``in`` and ignored in ``out``).  The exported file's
+        ``<name>_*_many`` functions use it; without it they call ``<prefix>_compute`` once per sample.  ``""``
+        (default): none.
     """
 
     code: str
@@ -307,6 +314,7 @@ class FamilyExport:
     input_shape: tuple[int, ...] = ()
     about: str = ""
     includes: tuple[str, ...] = ()
+    code_many: str = ""
 
     def __post_init__(self) -> None:
         for field_name in ("input_type", "value_type"):
@@ -323,6 +331,11 @@ class FamilyExport:
                                   f"not n_inputs={self.n_inputs}")
         object.__setattr__(self, "input_shape", shape)
         object.__setattr__(self, "n_inputs", int(self.n_inputs))
+        if not isinstance(self.code_many, str):
+            raise ValidationError(f"FamilyExport code_many must be a string, got {type(self.code_many).__name__}")
+        if self.code_many and (self.input_type, self.value_type) != ("binary", "binary"):
+            raise ValidationError(f"FamilyExport code_many is for binary inputs and binary values; got "
+                                  f"input_type={self.input_type!r}, value_type={self.value_type!r}")
         bad = [h for h in self.includes if h not in C_HEADERS]
         if bad:
             raise ValidationError(f"FamilyExport includes={list(self.includes)!r}: {bad} not among the standard "

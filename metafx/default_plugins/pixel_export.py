@@ -89,7 +89,53 @@ def pixel_c(family: Any, batch: Any, prefix: str) -> FamilyExport:
     o += _c_compute_body(prefix, feats, index_t)
     o += ["}"]
     return FamilyExport(code="\n".join(o), n_inputs=h * w, input_type="binary", value_type="binary",
-                        input_shape=(h, w), about=f"one binary image of {h} x {w} pixels, row-major. " + ABOUT)
+                        input_shape=(h, w), about=f"one binary image of {h} x {w} pixels, row-major. " + ABOUT,
+                        code_many=_c_compute64(prefix, feats) if n else "")
+
+
+def _c_compute64(prefix: str, feats: PixelFeatures) -> str:
+    """``PREFIX_compute64``: the features of 64 images at once, each padded pixel one word of 64 images' bits
+    (as the NumPy export holds them): per shift, the AND of the inputs' words, OR-ed over the shifts."""
+    P = prefix.upper()
+    h, w, p = feats.height, feats.width, feats.pad
+    pw = w + p
+    pos = ((feats.rows * pw + feats.cols) << 1) | feats.neg.astype(np.int64)
+    pos_t = "uint16_t" if (pos.max() if pos.size else 0) <= 0xFFFF else "uint32_t"
+    o = [f"/* 64 images at once: input (row, col, negated) as (row * {P}_PADDED_WIDTH + col) << 1 | negated */",
+         f"#define {P}_PADDED_WIDTH {pw}",
+         f"static const {pos_t} {prefix}_pos[{len(pos)}] = {{",
+         c_table(pos),
+         "};",
+         "",
+         f"static void {prefix}_compute64(const uint64_t *in, uint64_t *out)",
+         "{",
+         f"    uint64_t pad[{P}_PADDED_HEIGHT * {P}_PADDED_WIDTH];",
+         "    int r, c, f;",
+         f"    for (r = 0; r < {P}_PADDED_HEIGHT * {P}_PADDED_WIDTH; ++r)",
+         "        pad[r] = 0;",
+         f"    for (r = 0; r < {h}; ++r)",
+         f"        for (c = 0; c < {w}; ++c)",
+         f"            pad[r * {P}_PADDED_WIDTH + c] = in[r * {w} + c];",
+         "    /* feature f: for each shift (dy, dx), the AND of its inputs' words (a negated one inverted); OR-ed over",
+         "       the shifts, stopping once every image has it */",
+         f"    for (f = 0; f < {feats.n}; ++f) {{",
+         f"        const {pos_t} *in_f = {prefix}_pos + {prefix}_first[f];",
+         f"        const int k = (int)({prefix}_first[f + 1] - {prefix}_first[f]);",
+         f"        const int a = {prefix}_shift[f];",
+         "        uint64_t acc = 0;",
+         "        int dy, dx, j;",
+         "        for (dy = 0; dy < a && ~acc; ++dy)",
+         "            for (dx = 0; dx < a && ~acc; ++dx) {",
+         f"                const uint64_t *q = pad + dy * {P}_PADDED_WIDTH + dx;",
+         "                uint64_t m = ~(uint64_t)0;",
+         "                for (j = 0; j < k && m; ++j)",
+         "                    m &= q[in_f[j] >> 1] ^ ((uint64_t)0 - (uint64_t)(in_f[j] & 1u));",
+         "                acc |= m;",
+         "            }",
+         "        out[f] = acc;",
+         "    }",
+         "}"]
+    return "\n".join(o)
 
 
 def _c_tables(prefix: str, feats: PixelFeatures, names: list[str], codes: np.ndarray, index_t: str,

@@ -57,7 +57,9 @@ def check_export(result: Any, X: Any, *, cc: str | None = None, tmp_dir: str | P
     ``clang``) as ``-std=c99 -pedantic -Wall -Wextra -Werror -O2`` into a shared library with a small driver
     and run through ctypes.  Compared with Python: the features as the classifier reads them
     (``family.compute``), and with a classifier (``result.classifier``) its decisions and predictions.
-    Raises ``AssertionError`` saying what differs; returns ``{"c": bool, "numpy": True, "n": len(X)}``
+    The C file is run twice: one sample at a time (``NAME_features``, ``NAME_decision``, ``NAME_predict``) and
+    all at once (``NAME_features_many`` ..., bit-sliced 64 samples at a time for a family whose export gives
+    ``code_many``).  Raises ``AssertionError`` saying what differs; returns ``{"c": bool, "numpy": True, "n": len(X)}``
     (``"c"`` False when no C compiler was found).  ``X`` must be in the layout the exported code reads:
     images ``(n, H, W)`` of 0/1 for an image family, a numeric table ``(n, n_columns)`` for a table family.
     """
@@ -92,35 +94,53 @@ def check_export(result: Any, X: Any, *, cc: str | None = None, tmp_dir: str | P
     out_t = "uint8_t" if binary_out else "double"
     n_dec = 0 if D is None else D.shape[1]
     (work / "metafx_model.c").write_text(to_c(result))
+    lib = _compile(work, compiler, in_t, out_t, D is not None)
+    n, k = F.shape
+    for how in ("one at a time", "_many"):  # NAME_features / _decision / _predict, then the *_many entry points
+        cF = np.zeros((n, max(k, 1)), dtype=np.uint8 if binary_out else np.float64)
+        cD = np.full((n, max(n_dec, 1)), np.nan)
+        cP = np.full(n, -1, np.intc)
+        rc = (lib.run_batch if how == "one at a time" else lib.run_many)(
+            rows.ctypes.data, n, cF.ctypes.data, cD.ctypes.data, cP.ctypes.data)
+        what = "C export's" if how == "one at a time" else "C export's *_many"
+        assert rc == 0, f"the {what} entry points refused the samples (-1)"
+        assert _same_bits(cF[:, :k], F), f"the {what} features differ from Python's (family.compute)"
+        if D is not None and classes is not None:
+            assert _same_bits(cD[:, :n_dec], D), f"the {what} decisions differ from FeatureClassifier.decision_function"
+            assert P is not None and np.array_equal(classes[cP], P), f"the {what} predictions differ from FeatureClassifier.predict"
+    return {"c": True, "numpy": True, "n": n}
+
+
+def _compile(work: Path, compiler: str, in_t: str, out_t: str, classifier: bool) -> Any:
+    """``metafx_model.c`` in ``work`` compiled with a driver of two functions, ``run_batch`` (the one-sample
+    entry points in a loop) and ``run_many`` (the ``*_many`` ones), loaded through ctypes."""
+    args = f"const {in_t} *x, long n, {out_t} *feats, double *dec, int *pred"
     driver = ['#include "metafx_model.c"',
-              f"void run_batch(const {in_t} *x, long n, {out_t} *feats, double *dec, int *pred) {{",
+              f"int run_batch({args}) {{",
               "    long i;",
               "    for (i = 0; i < n; ++i) {",
               f"        const {in_t} *row = x + i * METAFX_MODEL_N_INPUTS;",
               "        metafx_model_features(row, feats + i * METAFX_MODEL_N_FEATURES);"]
-    if D is not None:
+    if classifier:
         driver += ["        metafx_model_decision(row, dec + i * METAFX_MODEL_N_DECISIONS);",
                    "        pred[i] = metafx_model_predict(row);"]
     else:
         driver += ["        (void)dec; (void)pred;"]
-    driver += ["    }", "}"]
+    driver += ["    }", "    return 0;", "}",
+               f"int run_many({args}) {{",
+               "    int rc = metafx_model_features_many(x, n, feats);"]
+    driver += (["    rc |= metafx_model_decision_many(x, n, dec);", "    rc |= metafx_model_predict_many(x, n, pred);"]
+               if classifier else ["    (void)dec; (void)pred;"])
+    driver += ["    return rc;", "}"]
     (work / "driver.c").write_text("\n".join(driver) + "\n")
     build = subprocess.run([compiler, "-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-O2", "-shared", "-fPIC",
                             "driver.c", "-o", "libmodel.so", "-lm"], cwd=work, capture_output=True, text=True)
     assert build.returncode == 0, f"the C export does not compile with {compiler} -std=c99 -Wall -Werror:\n{build.stderr}"
     lib = ctypes.CDLL(str(work / "libmodel.so"))
-    lib.run_batch.restype = None
-    lib.run_batch.argtypes = [ctypes.c_void_p, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
-    n, k = F.shape
-    cF = np.zeros((n, max(k, 1)), dtype=np.uint8 if binary_out else np.float64)
-    cD = np.full((n, max(n_dec, 1)), np.nan)
-    cP = np.full(n, -1, np.intc)
-    lib.run_batch(rows.ctypes.data, n, cF.ctypes.data, cD.ctypes.data, cP.ctypes.data)
-    assert _same_bits(cF[:, :k], F), "the C export's features differ from Python's (family.compute)"
-    if D is not None and classes is not None:
-        assert _same_bits(cD[:, :n_dec], D), "the C export's decisions differ from FeatureClassifier.decision_function"
-        assert P is not None and np.array_equal(classes[cP], P), "the C export's predictions differ from FeatureClassifier.predict"
-    return {"c": True, "numpy": True, "n": n}
+    for fn in (lib.run_batch, lib.run_many):
+        fn.restype = ctypes.c_int
+        fn.argtypes = [ctypes.c_void_p, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+    return lib
 
 
 # ---------------------------------------------------------------------------------------------- speed

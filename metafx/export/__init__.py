@@ -53,12 +53,13 @@ from typing import Any
 
 import numpy as np
 
-from .core import __version__
-from .core.base import FamilyExport, FeatureFamily
-from .core.binarization import BINARY, InputRule, binarize_input
-from .core.codegen import c_table, py_list
-from .core.exceptions import ValidationError
-from .core.files import atomic_write_text
+from ..core import __version__
+from ..core.base import FamilyExport, FeatureFamily
+from ..core.binarization import BINARY, InputRule, binarize_input
+from ..core.codegen import c_table, py_list
+from ..core.exceptions import ValidationError
+from ..core.files import atomic_write_text
+from .many import c_many, c_many_api
 
 __all__ = ["FORMATS", "to_c", "to_numpy", "write"]
 
@@ -357,6 +358,8 @@ def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, sou
     N = name.upper()
     o = _c_header(result, part, lin, name, source)
     o += ["", "/* ---- the family's features */", part.fx.code.rstrip("\n"), ""]
+    if part.fx.code_many and part.n:
+        o += [part.fx.code_many.rstrip("\n"), ""]
     if part.fx.input_type == "binary":  # images: by the result's rule, refused (-1) where Python refuses them
         o += _c_input_rule(name, N, _rule(result))
         o += ["",
@@ -384,7 +387,7 @@ def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, sou
               "}"]
     if lin is not None:
         o += _c_classifier(name, N, part, lin)
-    return "\n".join(o) + "\n"
+    return "\n".join([*o, *c_many(name, N, part, lin)]) + "\n"
 
 
 def _c_header(result: Any, part: _Part, lin: _Linear | None, name: str, source: str | None) -> list[str]:
@@ -405,6 +408,7 @@ def _c_header(result: Any, part: _Part, lin: _Linear | None, name: str, source: 
     if lin is not None:
         o += [f" *   int {name}_decision(const {part.in_c} *{part.arg}, double *out);    0; out: {N}_N_DECISIONS doubles",
               f" *   int {name}_predict(const {part.in_c} *{part.arg});                  class index: {name}_classes[i]"]
+    o += c_many_api(name, part, lin)
     o += [" * No dynamic allocation.",
           f" * Build: cc -std=c99 -O2 -c {name}.c (or #include it in one of your C files); not with -ffast-math"
           + (" (and, for\n *   real-valued features, without contracting a * b + c into one fused operation:"
@@ -441,6 +445,10 @@ def _c_header(result: Any, part: _Part, lin: _Linear | None, name: str, source: 
     if lin is not None:
         o += [f"int {name}_decision(const {part.in_c} *{part.arg}, double *out);",
               f"int {name}_predict(const {part.in_c} *{part.arg});"]
+    many = f"const {part.in_c} *{part.arg}s, long n"
+    o += [f"int {name}_features_many({many}, {part.out_c} *out);"]
+    if lin is not None:
+        o += [f"int {name}_decision_many({many}, double *out);", f"int {name}_predict_many({many}, int *labels);"]
     return o
 
 
