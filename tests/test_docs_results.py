@@ -131,6 +131,24 @@ def test_transfer_guided_table_is_its_records(tmp_path):
     assert f"{rule['mean_d']:+.2f} ± {rule['se']:.2f}" in page
 
 
+def test_transfer_every_set_and_prior_in_portfolios_tables_are_their_records():
+    """docs/results/transfer.md: the default's warm start on every seed set, and the table of the rule
+    RULE_PRIOR_IN_PORTFOLIOS.md (dev seeds 310-313, and the seeds 314-317 run beside it), as
+    experiments/transfer/analyse_portfolio.py prints them from the stored records."""
+    page = (REPO / "docs" / "results" / "transfer.md").read_text()
+    script = str(REPO / "experiments" / "transfer" / "analyse_portfolio.py")
+    outputs = [_run(script, "--every-set")]
+    for folder in ("prior_in_portfolios_dev", "prior_in_portfolios_more"):
+        outputs.append(_run(script, "--records", folder, "--candidates", "Ctrue", "--parameter", "prior_in_portfolios",
+                            "--default", "False", "--gap"))
+    rows = [line for out in outputs for line in out.splitlines() if line.startswith("| ") and "---" not in line]
+    assert any(line.startswith("| 310-313") for line in rows)
+    for line in rows:
+        if line.startswith(("| seeds |", "| arm |")):
+            continue
+        assert line in page, f"docs/results/transfer.md lacks the records' row {line!r}"
+
+
 def test_thirty_partition_means_and_the_targets():
     """docs/results/mnist.md: `guided` over partitions 0-29 (the protocol's records and the wide sample's), the mean
     and standard error at 3000 and 12000, and the words on the targets (4.7 % and 2.9 %) that those numbers allow."""

@@ -2,6 +2,7 @@
 why the default warm start is flat from J = 5 to 20 (experiments/transfer/DIAGNOSIS_FLAT.md).
 
     python experiments/transfer/analyse_flat.py R/diag_s300.jsonl R/diag_s301.jsonl ...
+    python experiments/transfer/analyse_flat.py       # the stored records/diagnosis_flat/diag_s30{0,1}.jsonl
 
 A warm search of J >= 8 steps starts with the same 4 warm-start points and prior portfolio, so its first J steps are
 those of the 50-step search (checked against the stored records in the note); a cold search's first J steps too.
@@ -15,14 +16,20 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # experiments/records.py
+import records
+
+STORED = [Path(__file__).resolve().parent / "records" / "diagnosis_flat" / f"diag_s{s}.jsonl" for s in (300, 301)]
 
 
 def load(paths):
     rows = []
-    for p in paths:
-        rows += [json.loads(line) for line in open(p)]
+    for p in paths or STORED:
+        rows += [json.loads(line) for line in records.read_text(p).splitlines() if line.strip()]
     return rows
 
 
@@ -89,5 +96,54 @@ def main(paths):
                   f"test error {100 * np.mean([s['test_error'] for s in g]):.2f} %")
 
 
+def warm_steps(rows):
+    """The warm search's steps by group, mean over targets: the warm-start points, the prior portfolio, the model's
+    point steps 6-20, and each later portfolio step against the prior portfolio (on CV quality, on test error)."""
+    warm = [r for r in rows if r["arm"] == "warm"]
+
+    def at(r, k):
+        return next(s for s in r["steps"] if s["step"] == k)
+
+    def line(label, st, extra=""):
+        e = [s["test_error"] for s in st if s["test_error"] is not None]
+        print(f"| {label} | {np.mean([s['quality'] for s in st]):.4f} | {100 * np.mean(e):.2f} | "
+              f"{np.mean([s['n'] for s in st]):.0f} | {extra} |")
+
+    print("\n| warm steps | CV quality | test error % | size | beats the prior portfolio on CV quality / on test "
+          "error |\n|---|---|---|---|---|")
+    line("1-4, the warm-start points", [s for r in warm for s in r["steps"][:4]])
+    prior = [at(r, 5) for r in warm]
+    line("5, the prior portfolio", prior)
+    model = [s for r in warm for s in r["steps"] if s["kind"] == "point" and 5 < s["step"] <= 20]
+    line("6-20, the model's point steps", model, f"{np.mean([s['n'] >= 199 for s in model]):.0%} of 200 features")
+    for k in range(9, 50, 5):
+        st = [at(r, k) for r in warm]
+        q = sum(s["quality"] >= p["quality"] for s, p in zip(st, prior, strict=True))
+        e = sum(s["test_error"] < p["test_error"] for s, p in zip(st, prior, strict=True))
+        line(f"{k}, portfolio", st, f"{q} / {e} of {len(st)}")
+
+
+def check_stored(rows):
+    """Do the trajectories reproduce the stored runs (records/prior_features_dev/T.json, the default arm of seeds
+    300-307)?  The 50-step searches' choices and test errors; for J = 10 and 20, is the stored choice one of the 3
+    best-quality steps of the first J (reselect's candidates) with the same test error, and is it the best one?"""
+    rec = json.loads(records.read_text(Path(__file__).resolve().parent / "records" / "prior_features_dev" / "T.json"))
+    stored = {(int(s), tuple(r["target"]), r["arm"], r["J"]): r for s, rs in rec["runs"].items() for r in rs}
+    same50 = top3 = first = n = 0
+    for r in rows:
+        s50 = stored[(r["seed"], tuple(r["target"]), r["arm"], 50)]
+        same50 += s50["best_step"] == r["best_step"] and s50["test_error"] == r["test_error"]
+        for J in (10, 20):
+            st = sorted((s for s in r["steps"][:J] if s["test_error"] is not None),
+                        key=lambda s: (-s["quality"], -s["step"]))[:3]
+            want = stored[(r["seed"], tuple(r["target"]), r["arm"], J)]
+            hit = [s for s in st if s["step"] == want["best_step"] and s["test_error"] == want["test_error"]]
+            n, top3, first = n + 1, top3 + bool(hit), first + (st[0]["step"] == want["best_step"])
+    print(f"\nagainst the stored runs: 50 steps, same choice and test error in {same50} of {len(rows)}; J = 10, 20: "
+          f"the stored choice among the 3 best-quality steps of the prefix in {top3} of {n}, the best in {first}")
+
+
 if __name__ == "__main__":
     main(sys.argv[1:])
+    warm_steps(load(sys.argv[1:]))
+    check_stored(load(sys.argv[1:]))
