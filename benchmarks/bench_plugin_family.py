@@ -10,7 +10,7 @@ and the default engine's time on ``window-or`` over its time on ``pixel-and``.  
 the current one on each partition: the draw share before and after a change of the family.
 
     python benchmarks/bench_plugin_family.py [--n-train 2000] [--budget 3000] [--steps 30] [--partitions 0]
-        [--families pixel-and window-or tabular] [--engines guided mufasa guided:pool_rows=512] [--out rows.json]
+        [--families pixel-and window-or tabular] [--engines guided mufasa guided:pool_rows=auto] [--out rows.json]
         [--before REV]
 """
 
@@ -46,6 +46,14 @@ def _tabular_before(rev: str):
     return load_before(rev, Path(tempfile.mkdtemp(prefix="metafx_tabular_before_"))).TabularFamily
 
 
+def _value(text: str):
+    """An engine parameter's value: JSON (512, null, ...), else the string itself (auto)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
 def _error(res, X, y, Xte, yte) -> float:
     clf = res.fit_classifier(X, y, keep=False)
     return float(np.mean(clf.predict(Xte) != yte))
@@ -58,7 +66,7 @@ def main(argv=None) -> int:
     ap.add_argument("--budget", type=float, default=3000)
     ap.add_argument("--steps", type=int, default=30)
     ap.add_argument("--engines", nargs="+", default=["guided", "mufasa"],
-                    help="engines, each optionally with parameters: guided:pool_rows=512")
+                    help="engines, each optionally with parameters: guided:pool_rows=512, guided:pool_rows=auto")
     ap.add_argument("--partitions", nargs="+", type=int, default=[0], help="split seeds of the MNIST images")
     ap.add_argument("--families", nargs="+", default=["pixel-and", "window-or", "tabular"])
     ap.add_argument("--out", default=None, help="write the rows as JSON here")
@@ -72,7 +80,7 @@ def main(argv=None) -> int:
     arms = []
     for spec in args.engines:
         engine, _, rest = spec.partition(":")
-        params = {k: json.loads(v) for k, v in (kv.split("=", 1) for kv in rest.split(",") if kv)} or None
+        params = {k: _value(v) for k, v in (kv.split("=", 1) for kv in rest.split(",") if kv)} or None
         arms.append((spec, engine, params))
     rows = []
     if set(args.families) & {"pixel-and", "window-or"}:

@@ -89,10 +89,16 @@ def protocol(method: str = "guided") -> dict[int, tuple[float, float, int]]:
             for b in sorted({r["budget"] for r in recs})}
 
 
+#: the headline page's paired comparisons (row ``a`` minus row ``b``)
+PAIRS = [("guided 3000", "svm-rbf"), ("guided 12000", "svm-rbf"), ("guided 3000", "svm-poly3")]
+
+
 def as_json() -> dict:
     """Every table, for the page tests: ``{"headline": {method: [mean, std, n]}, "headline_rows": [[label,
-    method]], "transfer": {"arm J": {...}}, "protocol_guided": {budget: [mean, std, n]}}``."""
+    method]], "paired": {"a minus b": [mean difference, lower on, n]}, "transfer": {"arm J": {...}},
+    "protocol_guided": {budget: [mean, std, n]}}``."""
     return {"headline": headline(), "headline_rows": HEADLINE_ROWS,
+            "paired": {f"{a} minus {b}": paired(a, b) for a, b in PAIRS},
             "transfer": {f"{arm} {J}": v for (arm, J), v in transfer().items()},
             "protocol_guided": protocol("guided")}
 
@@ -107,7 +113,7 @@ elif __name__ == "__main__":
     print("headline (partitions 10-29):")
     for k, v in sorted(headline().items(), key=lambda kv: -kv[1][0]):
         print(f"  {k}: {_fmt(*v)}")
-    for a, b in [("guided 3000", "svm-rbf"), ("guided 12000", "svm-rbf"), ("guided 3000", "svm-poly3")]:
+    for a, b in PAIRS:
         m, won, n = paired(a, b)
         print(f"  {a} minus {b}: {m:+.2f} points, lower on {won}/{n}")
     print("transfer (seeds 0-3):")

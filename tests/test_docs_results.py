@@ -6,6 +6,7 @@ as commands (``experiments/records.py cat``, ``experiments/tables.py --json``, `
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import subprocess
@@ -57,6 +58,20 @@ def _row(text: str, label: str) -> str:
     return m.group(1)
 
 
+def _shown(x: float, sign: bool = False) -> set[str]:
+    """The 2-decimal forms of ``x``: both neighbours when ``x`` lies on a half (test errors are multiples of 0.05 %,
+    so means of 10 often do, and float rounding may go either way)."""
+    lo = np.floor(round(x * 100, 6)) / 100
+    fmt = "{:+.2f}" if sign else "{:.2f}"
+    return {fmt.format(lo), fmt.format(lo + 0.01)} if abs(x * 100 - lo * 100 - 0.5) < 1e-6 else {fmt.format(x)}
+
+
+def _said(text: str, template: str, *values: set[str]) -> None:
+    """``template`` filled with one of each set's forms is in ``text``."""
+    options = [template.format(*c) for c in itertools.product(*values)]
+    assert any(o in text for o in options), options
+
+
 def test_readme_headline_table_is_its_records():
     readme = (REPO / "README.md").read_text()
     page = (REPO / "docs" / "results" / "headline.md").read_text()
@@ -67,6 +82,30 @@ def test_readme_headline_table_is_its_records():
         shown = f"{mean:.2f} ± {std:.2f}"
         assert _row(readme, label).strip("*") == shown, f"README.md, {label}: the records give {shown}"
         assert shown in _row(page, label), f"docs/results/headline.md, {label}: the records give {shown}"
+
+
+def test_headline_page_prose_is_its_records():
+    """docs/results/headline.md: the ``random+o4`` rows, the paired differences (``experiments/tables.py``), the
+    baselines' C chosen by CV and the number of features ``guided`` chose, from the stored records."""
+    page = (REPO / "docs" / "results" / "headline.md").read_text()
+    text = " ".join(page.split())
+    rows = _tables()["headline"]
+    for b in (3000, 12000):
+        mean, std, n = rows[f"random+o4 {b}"]
+        assert n == 20 and f"| metafx `random` with `oversample=4`, budget {b}, then a linear SVM | {mean:.2f} ± {std:.2f} |" in page
+    p = _tables()["paired"]
+    said = [f"{m:+.2f} points (lower on {won} of {n} partitions)" for m, won, n in
+            (p["guided 3000 minus svm-rbf"], p["guided 12000 minus svm-rbf"], p["guided 3000 minus svm-poly3"])]
+    assert (f"`guided` at 3000 minus the RBF SVM {said[0]}; at 12000 {said[1]}; `guided` at 3000 minus the "
+            f"polynomial SVM {said[2]}.") in text
+    base = [r for r in _jsonl("headline/mnist_baselines.jsonl") if 10 <= r["partition"] <= 29]
+    rbf = {r["params"]["C"] for r in base if r["method"] == "svm-rbf"}
+    poly = sorted({r["params"]["C"] for r in base if r["method"] == "svm-poly3"})
+    assert rbf == {10.0} and "CV chose C = 10 (the middle of the RBF grid 1, 10, 100) on all 20 partitions" in text
+    assert poly == [1.0, 10.0] and "and C = 1 or 10 for the polynomial kernel" in text
+    k = {b: [r["n_features"] for r in _jsonl(WIDE) if r["method"] == "guided" and r["budget"] == b] for b in (3000, 12000)}
+    assert (f"`guided` chose {min(k[3000])}-{max(k[3000])} features (mean {np.mean(k[3000]):.0f}; at 12000 mean "
+            f"{np.mean(k[12000]):.0f})") in text
 
 
 def test_transfer_table_is_its_records():
@@ -149,6 +188,29 @@ def test_transfer_every_set_and_prior_in_portfolios_tables_are_their_records():
         if line.startswith(("| cold", "| warm")):  # the rule's table: the page names the arms in words
             line = " | " + line.split(" | ", 1)[1].replace("+-", "±")
         assert line in page, f"docs/results/transfer.md lacks the records' row {line!r}"
+
+
+def test_transfer_guided_prose_is_its_records():
+    """docs/results/transfer.md, the bullets under the default-engine table: warm minus cold by J, warm J = 10 minus
+    cold J = 50 and the 16-seed rule figure, as ``experiments/transfer/analyse.py`` prints them from the records."""
+    out = _run(str(REPO / "experiments" / "transfer" / "analyse.py"))
+    text = " ".join((REPO / "docs" / "results" / "transfer.md").read_text().split())
+    arms = {}
+    for arm in ("points", "trajectories"):
+        line = re.search(rf"^{arm}: warm J=10 - cold J=50 = (\S+) ± (\S+) \(at most on (\d+)/16 seeds\); (.*)$", out,
+                         flags=re.M)
+        by_j = {int(j): (m, se, n) for j, m, se, n in re.findall(r"J=(\d+): (\S+) ± (\S+), lower on (\d+)/16",
+                                                                 line.group(4))}
+        arms[arm] = (line.groups()[:3], by_j)
+    (w, w_se, w_n), t = arms["trajectories"]
+    assert (f"lower by {t[5][0][1:]} ± {t[5][1]} points at J = 5 (on {t[5][2]} of 16 seeds), {t[10][0][1:]} ± "
+            f"{t[10][1]} at J = 10 ({t[10][2]} of 16) and {t[20][0][1:]} ± {t[20][1]} at J = 20 ({t[20][2]} of 16); at "
+            f"J = 50 by {t[50][0][1:]} ± {t[50][1]} ({t[50][2]} of 16)") in text
+    assert f"is {w} ± {w_se} points with the trajectories (at most on {w_n} of 16 seeds)" in text
+    (p, p_se, p_n), _ = arms["points"]
+    assert f"and {p} ± {p_se} with the best points only ({p_n} of 16)" in text
+    mean, se, neg = re.search(r"mean (\S+) ± (\S+) \(SE\); negative on (\d+) of 16 seeds", out).groups()
+    assert f"over all 16 seeds the difference is {float(mean):.2f} ± {float(se):.2f}, lower on {neg} of 16" in text
 
 
 def test_thirty_partition_means_and_the_targets():
@@ -251,6 +313,74 @@ def test_quiet_plugin_family_run_is_its_record():
                 f"{r['evaluate']:.1f} | {100 * r['holdout_error']:.2f} |") in page
 
 
+def test_pool_rows_auto_runs_are_their_records():
+    """The speed page's table of the runs of experiments/guided/RULE_POOL_ROWS_AUTO.md and its ratios are the
+    benchmark's stored rows (one record per partition)."""
+    page = (REPO / "docs" / "results" / "speed.md").read_text()
+    label = {"guided": "guided (default, `pool_rows=None`)", "guided:pool_rows=auto": "guided, `pool_rows=\"auto\"` (512 here)",
+             "mufasa": "mufasa"}
+    ratios = []
+    for part in range(130, 135):
+        rows = json.loads(_record(f"benchmarks/pool_rows_auto_{part}.json"))
+        assert [r["engine"] for r in rows] == list(label) and {r["partition"] for r in rows} == {part}
+        for r in rows:
+            assert (f"| {part} | {label[r['engine']]} | {r['wall']:.1f} | {r['compute']:.1f} | {r['evaluate']:.1f} | "
+                    f"{100 * r['holdout_error']:.2f} | `experiments/benchmarks/pool_rows_auto_{part}.json` |") in page
+        ratios.append(f"{rows[1]['wall'] / rows[2]['wall']:.2f}")
+    assert f"**{', '.join(ratios)}**" in page
+
+
+def test_speed_page_prose_is_its_records():
+    """docs/results/speed.md's prose: the yardsticks of the two Mufasa runs, the default engine over Mufasa on
+    ``window-or`` (both runs) and ``pixel-and``, the families' ratios and costs, ``pool_factor=8``'s and
+    ``pool_rows=512``'s test errors, from their records."""
+    from scipy.stats import wilcoxon
+
+    text = " ".join((REPO / "docs" / "results" / "speed.md").read_text().split())
+    y = {n: re.search(r"yardstick ([\d.]+) s;", _record(f"benchmarks/mufasa_{n}.txt")).group(1) for n in (2000, 8000)}
+    s = {n: re.search(r"search +([\d.]+) yardsticks", _record(f"benchmarks/mufasa_{n}.txt")).group(1) for n in (2000, 8000)}
+    assert (f"({float(y[2000]):.2f} s and {float(y[8000]):.2f} s: the machine's load changed between them), so "
+            f"{s[8000]} / {s[2000]} = {float(s[8000]) / float(s[2000]):.1f} is a ratio across runs") in text
+    rows = {}
+    for r in json.loads(_record("benchmarks/plugin_family_window_or.json")):
+        rows.setdefault(r["partition"], {})[r["engine"]] = r["wall"]
+    ratio = [f"{rows[p]['guided'] / rows[p]['mufasa']:.2f}" for p in sorted(rows)]
+    assert f"The default engine takes {ratio[0]}, {ratio[1]} and {ratio[2]} times plain Mufasa's time" in text
+    pr = [rows[p]["guided:pool_rows=512"] / rows[p]["mufasa"] for p in rows]
+    assert f"brings it to {min(pr):.2f}-{max(pr):.2f} times" in text
+    q = {}
+    for r in json.loads(_record("benchmarks/plugin_family_quiet.json")):
+        q[(r["partition"], r["family"], r["engine"])] = r
+    parts = (100, 101, 102)
+
+    def over(fam_a, eng_a, fam_b, eng_b, key="wall", fmt=".2f"):
+        return [format(q[(p, fam_a, eng_a)][key] / q[(p, fam_b, eng_b)][key], fmt) for p in parts]
+
+    w, p_and = over("window-or", "guided", "window-or", "mufasa"), over("pixel-and", "guided", "pixel-and", "mufasa")
+    assert f"on `window-or`: **{w[0]}, {w[1]} and {w[2]}** (partitions 100-102)" in text
+    assert f"`pixel-and` in the same run: {p_and[0]}, {p_and[1]} and {p_and[2]}" in text
+    g, m = (over("window-or", e, "pixel-and", e, fmt=".1f") for e in ("guided", "mufasa"))
+    assert f"`pixel-and`: {', '.join(g[:2])} and {g[2]}; **plain Mufasa's ratio is as large** ({', '.join(m)})" in text
+    comp = [q[(p, "window-or", "guided")]["compute"] for p in parts]
+    ev = [q[(p, "window-or", "guided")]["evaluate"] for p in parts]
+    assert f"({min(comp):.1f}-{max(comp):.1f} s against {min(ev):.1f}-{max(ev):.1f} s)" in text
+    evr = [float(x) for e in ("guided", "mufasa") for x in over("window-or", e, "pixel-and", e, "evaluate", ".6f")]
+    assert f"costs {min(evr):.0f}-{max(evr):.0f} times that of a sparse `pixel-and` set" in text
+    runs = _jsonl("guided/dev_screen_pool8.jsonl")
+    e = {meth: 100 * np.array([r["test_error"] for r in sorted(runs, key=lambda r: r["partition"]) if r["method"] == meth])
+         for meth in ("guided", "guided:pool_factor=8")}
+    d = e["guided:pool_factor=8"] - e["guided"]
+    _said(text, f"`guided` {{}} +- {e['guided'].std():.2f} %, `guided:pool_factor=8` {{}} +- "
+          f"{e['guided:pool_factor=8'].std():.2f} %, higher by {d.mean():.2f} points, on {(d > 0).sum()} of 10 "
+          f"partitions (Wilcoxon p = {wilcoxon(d).pvalue:.2f}", _shown(e["guided"].mean()),
+          _shown(e["guided:pool_factor=8"].mean()))
+    pix = _jsonl("guided/pool_rows/pixel_and_runs.jsonl")
+    a, b = ({r["partition"]: 100 * r["test_error"] for r in pix if r["method"] == meth}
+            for meth in ("guided", "guided:pool_rows=512"))
+    d = np.array([b[k] - a[k] for k in sorted(a)])
+    assert f"raised the test error by {d.mean():.2f} points (se {d.std(ddof=1) / np.sqrt(len(d)):.2f})" in text
+
+
 def test_tabular_draw_speed_is_its_record():
     """The tabular family's draw-share table of the speed page is the benchmark's stored rows (the family before
     and after its draw was batched, in one run)."""
@@ -263,6 +393,13 @@ def test_tabular_draw_speed_is_its_record():
         line = next(line for line in page.splitlines() if line.startswith(f"| `{r['family']}` | {r['engine']} |"))
         assert (f"| {r['wall']:.1f} | {r['draw']:.1f} | {r['compute']:.1f} | {r['evaluate']:.1f} | "
                 f"{r['draw'] / r['wall']:.2f} |") in line, line
+    share = {(r["family"], r["engine"]): f"{r['draw'] / r['wall']:.2f}" for r in rows}
+    text = " ".join(page.split())
+    old, new = "tabular@f4db1ac", "tabular"
+    assert (f"({share[(old, 'guided')]} of `guided`'s time and {share[(old, 'mufasa')]} of `mufasa`'s, budget 500, "
+            "30 steps,") in text
+    assert (f"Drawing went from {share[(old, 'guided')]} to {share[(new, 'guided')]} of the default engine's time and "
+            f"from {share[(old, 'mufasa')]} to {share[(new, 'mufasa')]} of plain Mufasa's") in text
 
 
 def test_tabular_cli_draw_is_its_record():
@@ -286,6 +423,33 @@ def test_prediction_speed_is_its_record():
     page = (REPO / "docs" / "results" / "evaluation_speed.md").read_text()
     assert f"| {t} | 1.00 |" in page and f"| {p} | {pr} |" in page and f"| {f} | {fr} |" in page
     assert f"Pipeline / FeatureClassifier {ratio};" in page
+    err = re.search(r"same predictions: True; test error ([\d.]+ %)", text).group(1)
+    assert f"the same predictions (test error {err})." in " ".join(page.split())
+    assert "printed 4.06" not in page  # a ratio of an unstored run (commit 15e6905) is not given
+
+
+def test_evaluator_options_screen_is_its_record():
+    """docs/results/evaluation_speed.md, item 4: the cheaper settings' table from
+    ``evaluator_options_dev_runs.jsonl`` (as ``bench_evaluator_options_dev.py`` summarises its runs, and the
+    paired ratios and differences by partition), and the classifier's share of a search from ``mufasa_2000.txt``."""
+    page = (REPO / "docs" / "results" / "evaluation_speed.md").read_text()
+    runs = _jsonl("evaluator_options/evaluator_options_dev_runs.jsonl")
+    base = {r["partition"]: r for r in runs if r["variant"] == "default"}
+    labels = {"default": "default (`complement=0.9, tol=0.1`)", "c05": "`complement=0.5`", "tol03": "`tol=0.3`",
+              "c05tol03": "`complement=0.5, tol=0.3`"}
+    assert {r["variant"] for r in runs} == set(labels) and len(base) == 10
+    for v, label in labels.items():
+        d = {r["partition"]: r for r in runs if r["variant"] == v}
+        ratio = np.array([d[p]["seconds"] / base[p]["seconds"] for p in sorted(base)])
+        e = 100 * np.array([d[p]["test_error"] for p in sorted(base)])
+        diff = e - 100 * np.array([base[p]["test_error"] for p in sorted(base)])
+        cells = [f"{np.median([r['yardsticks'] for r in d.values()]):.1f}",
+                 "1" if v == "default" else f"{np.median(ratio):.2f} ({ratio.min():.2f}-{ratio.max():.2f})",
+                 f"{e.mean():.2f} ± {e.std(ddof=1):.2f}",
+                 "\u2013" if v == "default" else f"{diff.mean():+.2f} ± {diff.std(ddof=1):.2f}"]
+        assert f"  | {label} | {' | '.join(cells)} |" in page, (label, cells)
+    share = re.search(r"classifier \(CV SVM\) +[\d.]+ yardsticks +([\d.]+) %", _record("benchmarks/mufasa_2000.txt"))
+    assert f"a plain Mufasa search is {share.group(1)} % in the run" in page
 
 
 def test_export_speed_is_its_record():
@@ -294,6 +458,50 @@ def test_export_speed_is_its_record():
     assert len(rows) == 4
     page = (REPO / "docs" / "results" / "export.md").read_text()
     for row in rows:
+        assert row in page, row
+
+
+def test_export_prose_is_its_records():
+    """docs/results/export.md's reading of the speed table: the ranges and ratios it quotes are the rows of
+    ``export.txt`` (this run) and ``export_1668f95.txt`` (the run before the generic export)."""
+    def rows(member):
+        out = []
+        for line in _record("benchmarks/" + member).splitlines():
+            if re.match(r"^\| a=\d ", line):
+                c = [x.strip() for x in line.strip("|").split("|")]
+                out.append({"features": int(c[2]), "src": float(c[3].split()[0]), "obj": float(c[4].split()[0]),
+                            "c": float(c[5]), "py": float(c[7]), "py_c": float(c[8]), "py_np": float(c[9]),
+                            "one_c": float(c[13]), "one_ratio": int(c[15])})
+        assert len(out) == 4, member
+        return out
+
+    new, old = rows("export.txt"), rows("export_1668f95.txt")
+    text = " ".join((REPO / "docs" / "results" / "export.md").read_text().split())
+    one = [r["one_c"] for r in new]
+    ratio = [r["one_ratio"] for r in new]
+    assert f"takes {min(one):.0f}-{max(one):.0f} us of CPU per image here" in text
+    assert f"{min(ratio)}-{max(ratio)} times less than `transform` + `predict`" in text
+    assert f"(a=5: {new[0]['py']} us against the C file's {new[0]['c']} per image)" in text
+    assert f"level ({new[2]['py_c']:.2f} and {new[3]['py_c']:.2f} times)" in text
+    np_new, np_old = [r["py_np"] for r in new], [r["py_np"] for r in old]
+    assert f"is {min(np_new):.2f}-{max(np_new):.2f} times the speed of `transform` + `predict`" in text
+    assert f"gave {min(np_old):.2f}-{max(np_old):.2f} on the same machine" in text
+    fell = [o / n for o, n in zip(np_old, np_new, strict=True)]
+    assert f"fell by {min(fell):.1f} to {max(fell):.1f} times" in text
+    src = [1000 * r["src"] / r["features"] for r in new]
+    obj = [1000 * r["obj"] / r["features"] for r in new]
+    assert f"{round(min(src), -1):.0f}-{round(max(src), -1):.0f} bytes of C source" in text
+    assert f"{round(min(obj), -1):.0f}-{round(max(obj), -1):.0f} bytes of object per feature" in text
+    assert f"{new[0]['obj']:.0f} kB of object for the {new[0]['features']} features" in text
+
+
+def test_export_many_speed_is_its_record():
+    """docs/results/export.md: the *_many table is the second table bench_export.py printed in that run."""
+    text = _record("benchmarks/" + "export_many.txt")
+    rows = [line for line in text.splitlines() if re.match(r"^\| a=\d ", line)]
+    assert len(rows) == 8
+    page = (REPO / "docs" / "results" / "export.md").read_text()
+    for row in rows[4:]:
         assert row in page, row
 
 
@@ -434,6 +642,35 @@ def test_regression_selection_tables_are_their_records():
     assert "| gflip |" not in page and "| seed |" not in page
 
 
+def test_regression_selection_prose_is_its_records():
+    """docs/results/selection.md, what held and what did not: each success rate the bullets quote is the stored
+    summaries' (tuned run and RGS with k = 5, 1 epoch)."""
+    text = " ".join((REPO / "docs" / "results" / "selection.md").read_text().split())
+    s = json.loads(_record("selection/regression/summary.json"))["success"]
+    k5 = json.loads(_record("selection/regression_rgs_k5_e1/summary.json"))["success"]["a"]["rgs"]
+
+    def r(t, meth, m):
+        return f"{s[t][meth][str(m)]:.2f}"
+
+    sizes = (20, 40, 60, 80, 100)
+    assert min(v for meth in s["a"].values() for m, v in meth.items() if m != "20") >= 0.99
+    assert f"at m = 20 infogain (median-binarized) is at {r('a', 'infogain', 20)}" in text
+    worst = max(v for meth in ("infogain", "corrcoef") for v in s["b"][meth].values())
+    assert f"infogain and corrcoef fail on (b) — yes (at most {worst:.2f})" in text
+    low = min(v for meth in ("sks", "fwdSel") for v in s["b"][meth].values())
+    assert f"SKS and fwdSel >= {low:.2f} from m = 20" in text
+    assert f"RGS {r('b', 'rgs', 20)} / {r('b', 'rgs', 40)} / {r('b', 'rgs', 60)} at m = 20 / 40 / 60" in text
+    assert (f"SKS <= {max(s['d']['sks'].values()):.2f}, fwdSel <= {max(s['d']['fwdSel'].values()):.2f}, RGS "
+            f"{r('d', 'rgs', 100)} at m = 100") in text
+    assert all(s["c"]["rgs"][str(m)] >= s["c"]["fwdSel"][str(m)] for m in sizes)
+    assert f"({r('c', 'rgs', 20)} against {r('c', 'fwdSel', 20)} at m = 20)" in text
+    assert all(s["c"]["sks"][str(m)] >= 0.9 for m in (60, 80, 100)) and f"SKS reaches {r('c', 'sks', 60)} from m = 60" in text
+    assert f"at m <= 40 ({r('c', 'sks', 20)}, {r('c', 'sks', 40)})" in text
+    assert all(s["a"][meth][str(m)] == 1.0 for meth in ("sks", "rgs") for m in sizes[1:])
+    assert f"a tie with the tuned RGS ({r('a', 'sks', 20)} against {r('a', 'rgs', 20)} at m = 20, 1.00 from m = 40)" in text
+    assert f"({r('a', 'sks', 20)} against {k5['20']:.2f} at m = 20)" in text
+
+
 def test_quality_map_page_shows_no_figure_without_record():
     """docs/results/quality_map.md: its runs' outputs were never stored, so it shows no table and no figure of them
     until they are remade with records, and it says that its images overlap."""
@@ -474,6 +711,36 @@ def test_sample_compression_table_is_its_record():
     assert f"({min(bounds):.2f}–{max(bounds):.2f} over the 54 problems)" in text  # noqa: RUF001 (the page's en dash)
     net = {k: v["pct_net"] for k, v in S.items() if not k.startswith("digits")}
     assert f"{min(v for v in net.values() if v > 50):.0f}–{max(net.values()):.0f} % on overlapping classes" in text  # noqa: RUF001 (the page's en dash)
+
+
+def test_sample_compression_prose_is_its_record():
+    """docs/results/bounds.md, what held and did not and the bounds: the figures of the prose are the summary's
+    (per problem, the means over its trials that the table shows)."""
+    text = " ".join(_bounds_page().split())
+    S = json.loads(_record("bounds/sample_compression/summary.json"))["problems"]
+    dig = {k: v for k, v in S.items() if k.startswith("digits")}
+    dash, minus = "\u2013", "\u2212"
+    assert f"by at most {max(abs(v['acc_change']) for v in S.values()):.3f} in mean over trials" in text
+    easy = [S[k]["pct_net"] for k in ("iris 0 vs 1", "digits 6 vs 7")]
+    assert min(v["pct_net"] for v in S.values()) >= 4 and max(easy) < 6 and f"4{dash}6 % on the easy pairs" in text
+    gap = max(S, key=lambda k: abs(S[k]["pct_hierarchy"] - S[k]["pct_net"]))
+    assert abs(S[gap]["pct_hierarchy"] - S[gap]["pct_net"]) <= 0.9 and "within 0.9 percentage points" in text
+    assert f"(the largest gap is on {gap})" in text
+    pr = max(S, key=lambda k: S[k]["pct_net"] - S[k]["pct_pruned"])
+    assert f"by at most {S[pr]['pct_net'] - S[pr]['pct_pruned']:.1f} points ({pr})" in text
+    assert f"11 of the 45 digit pairs (lowest {min(v['thm3_bound'] for v in dig.values()):.2f})" in text
+    ddim = [v["ddim"] for v in S.values()]
+    assert f"the estimated ddim ({min(ddim):.1f}{dash}{max(ddim):.1f})" in text
+    cor1 = [v["cor1_bound"] for v in S.values()]
+    assert all(v["cor1_gamma"] == 1.0 and v["cor1_eps"] == 0.5 for v in S.values())
+    assert f"R = {min(cor1):.2f}{dash}{max(cor1):.2f}" in text
+    kept = [v["srm_pct"] for v in S.values()]
+    assert f"keeping {min(kept):.2f}{dash}{max(kept):.0f} % of the points" in text
+    low = min(S, key=lambda k: S[k]["srm_eps"])
+    assert f"eps from {S[low]['srm_eps']:.2f} ({low}) to {max(v['srm_eps'] for v in S.values())}" in text
+    acc = [v["srm_acc_change"] for v in S.values()]
+    assert f"at a cost of {abs(100 * max(acc)):.0f} to {-100 * min(acc):.0f} points of test accuracy" in text
+    assert f"({minus}{-np.mean([v['srm_acc_change'] for v in dig.values()]):.3f} on average over the digit" in text
 
 
 def test_planted_signal_tables_are_their_records():
@@ -690,9 +957,74 @@ def test_drop_monotone_tables_are_their_records():
     by = ", ".join(f"{t} {rows[t][1]} / {rows[t][2]}" for t in ("breast_cancer", "wine", "diabetes", "cps1985",
                                                                   "hmda", "salaries"))
     assert f"By table over the 90 folds (new / current), `A`: {by}." in text, by
-    lost = {t: rows[t][7].split(" / ")[1].split(" of ") for t in ("breast_cancer", "wine")}
-    assert (f"lose {lost['breast_cancer'][0]} of {lost['breast_cancer'][1]} one-column transforms on breast_cancer "
-            f"and {lost['wine'][0]} of {lost['wine'][1]} on wine") in text
+    new, cur = ({t: rows[t][7].split(" / ")[i] for t in ("breast_cancer", "wine")} for i in (0, 1))
+    assert (f"one-column transforms go from {cur['breast_cancer']} features to {new['breast_cancer']} (squares of "
+            f"centred columns) on breast_cancer and from {cur['wine']} to {new['wine']} on wine") in text
+
+
+def test_drop_monotone_cps1985_folds_are_their_records():
+    """docs/results/tabular.md, ``drop_monotone``'s decision: cps1985's ``B`` fell where the search's one feature,
+    a threshold of ``experience`` or ``age``, became a ratio or a count (``monotone_decision.py --folds``)."""
+    E = REPO / "experiments" / "tabular_real"
+    text = " ".join((REPO / "docs" / "results" / "tabular.md").read_text().split())
+    out = _run(str(E / "monotone_decision.py"), "--folds", "cps1985", *(str(E / f"{d}_monotone_new.json") for d in
+                                                                      ("dev", "devcat")),
+               "--", *(str(E / f"{d}_monotone_cur.json") for d in ("dev", "devcat")))
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in out.splitlines()[2:]]
+    assert len(rows) == 5
+    moved = {int(r[0]): (r[5], r[6]) for r in rows if r[5] != r[6]}
+    assert sorted(moved) == [0, 2, 3] and all(r[3] == r[4] for r in rows if int(r[0]) not in moved)
+    assert {n for n, _ in moved.values()} == {"age / experience", "count(gender, occupation)"}
+    assert all(re.fullmatch(r"\[(experience|age) > q\d+\]", c) for _, c in moved.values())
+    assert sum(float(r[3]) - float(r[4]) for r in rows) < 0
+    assert ("in folds 0, 2 and 3 the search's one feature became `age / experience` or `count(gender, occupation)` "
+            "where it was a threshold of `experience` or `age`") in text
+
+
+def test_monotone_share_of_the_tree_sets_is_its_records():
+    """docs/results/tabular.md, the tree confirmation's finding: one-column transforms by name in the tree search's
+    sets of the 90 dev folds (the confirmation rule's records) and of the 90 held-out folds (the OpenFE runs), as
+    ``monotone_decision.py --counts`` prints them."""
+    E = REPO / "experiments" / "tabular_real"
+    text = " ".join((REPO / "docs" / "results" / "tabular.md").read_text().split())
+    pattern = (r"^(\d+) of the (\d+) features of the (\d+) tree-search sets are one-column transforms by name; "
+               r"(\d+) of the \d+ sets hold nothing else$")
+    dev = re.fullmatch(pattern, _run(str(E / "monotone_decision.py"), "--counts", *(
+        str(E / f"{d}_confirm_candidates_r{r}.json") for d in ("dev", "devcat") for r in (1, 2, 3))).strip())
+    held = re.fullmatch(pattern, _run(str(E / "monotone_decision.py"), "--counts", *(
+        str(E / f"heldout_openfe_{n}.json") for n in ("small", "small_r23", "large", *(
+            f"{t}_r{r}" for t in ("anes96", "fair") for r in (2, 3))))).strip())
+    assert dev and held, "no --counts line"
+    assert (f"{dev[1]} of the {dev[2]} features of the {dev[3]} dev sets, {held[1]} of {held[2]} in the {held[3]} "
+            f"held-out sets, and {held[4]} of those {held[3]} sets hold nothing else") in text
+
+
+def test_openfe_lightgbm_figures_of_the_residual_diagnosis_are_their_records():
+    """docs/results/tabular.md, ``rescore_by="residual"``'s diagnosis: OpenFE minus raw for LightGBM in the 12 stored
+    dev folds (range, signs, features returned), and on the held-out tables where it helps (``--summarize``)."""
+    E = REPO / "experiments" / "tabular_real"
+    text = " ".join((REPO / "docs" / "results" / "tabular.md").read_text().split())
+    gains, returned = [], {}
+    for name in ("dev_breast_cancer_2folds", "dev_wine_diabetes"):
+        for r in json.loads(_record(f"tabular_real/{name}.json"))["results"]:
+            sign = 1.0 if r["task"] == "regression" else -1.0
+            gains += [sign * (f["scores"]["tree"]["openfe"] - f["scores"]["tree"]["raw"]) for f in r["folds"]]
+            returned[r["table"]] = {len(f["names"]["openfe-tree"]) for f in r["folds"]}
+    assert returned == {"breast_cancer": {10}, "wine": {1}, "diabetes": {1}}
+    assert (f"OpenFE's first 10 features, of which it returned 1 on wine and diabetes, minus raw from "
+            f"{min(gains):+.3f} to {max(gains):+.3f}, negative in {sum(g < 0 for g in gains)} of {len(gains)} folds, "
+            f"0 in {sum(g == 0 for g in gains)}") in text
+    names = ["small", "small_r23", "large", *(f"{t}_r{r}" for t in ("anes96", "fair") for r in (2, 3))]
+    out = _run(str(E / "bench_tabular_real.py"), "--summarize", *(str(E / f"heldout_openfe_{n}.json") for n in names))
+    cells = {t: c.split(" | ") for t, c in re.findall(r"^\| (\w+) \| tree \| 15 \| (.*) \|$", out, flags=re.M)}
+    ofe = {t: c[3].split()[0] for t, c in cells.items()}
+    assert sorted(t for t, v in ofe.items() if float(v) > 0) == ["airquality", "penguins", "star98"]
+    for t in ("airquality", "penguins", "star98"):
+        assert {len(f["names"]["openfe-search-tree"]) for n in ("small", "small_r23")
+                for r in json.loads(_record(f"tabular_real/heldout_openfe_{n}.json"))["results"] if r["table"] == t
+                for f in r["folds"]} == {1}
+    assert (f"with its first feature (the search's k is 1 there), by {ofe['airquality']}, {ofe['penguins']} and "
+            f"{ofe['star98']} (15 folds each)") in text
 
 
 def _table_rows(out: str) -> dict:
@@ -983,3 +1315,244 @@ def test_final_defaults_text_is_its_records():
     assert len(per) == 12 and float(top) > 1
     assert (f"The table's column (median {median}, {below} % below 0.5, every (table x search) median at most "
             f"{max(per):.2f}, one pair of 180 above 1)") in text
+
+
+# ------------------------------------------------------------------ mnist.md: the prose's figures
+def test_guided_engine_dev_screens_are_their_records():
+    """docs/results/guided_engine.md: every cell of the dev-screen tables (partitions 100-109, budgets 3000 and 12000)
+    is its record's: mean, std (ddof 1 in the feature-map table, the example script's ddof 0 elsewhere), n, the
+    paired difference to the table's reference with its partition counts and Wilcoxon p (on the test errors as
+    fractions, as ``examples/guided_extraction_mnist.py`` computes it), the mean CV quality and search seconds."""
+    from scipy.stats import wilcoxon
+
+    page = (REPO / "docs" / "results" / "guided_engine.md").read_text()
+    cell = re.compile(r"(\d+\.\d\d) ± (\d+\.\d\d) \((\d+)\);(?: ([+-]\d+\.\d\d) \((\d+)/(\d+)(?:, p = ([\d.]+))?\);)? "
+                      r"CV (0\.\d{4}); ([\d.]+) s")
+    wide, old = ("portfolio_ninit", "guided:portfolio_sizes=[2,3,4,6,8]"), ("pool32_xi", "guided")
+    # each table: its first row's label, its reference, where its variants are stored, its std's ddof
+    tables = [("| guided (default) |", wide, "feature_map", 1), ("| guided (`portfolio_sizes=(2, 3, 4, 6, 8)`) |", wide,
+              "round3", 0), ("| guided (then `portfolio_sizes=(2, 3, 4)`) |", old, "portfolio_ninit", 0),
+              ("| guided | 4.67", old, "cmim", 0), ("| guided | 4.67", old, "pool32_xi", 0)]
+    lines, checked, start = page.splitlines(), 0, 0
+    for first, ref, member, ddof in tables:
+        start = next(i for i in range(start, len(lines)) if lines[i].startswith(first))
+        end = next(i for i in range(start, len(lines)) if not lines[i].startswith("|"))
+        for line in lines[start:end]:
+            label = line.split(" | ")[0][2:]
+            f, method = (ref if line.startswith(first) else (member, label))
+            for budget, text in zip((3000, 12000), line.split(" | ")[1:], strict=True):
+                c = cell.search(text)
+                runs = {r["partition"]: r for r in _jsonl(f"guided/dev_screen_{f}.jsonl")
+                        if r["method"] == method and float(r["budget"]) == budget}
+                e = 100 * np.array([runs[k]["test_error"] for k in sorted(runs)])
+                assert c[1] in _shown(e.mean()) and c[2] in _shown(e.std(ddof=ddof)) and int(c[3]) == len(e), line
+                cv = np.mean([r["cv_quality"] for r in runs.values()])
+                secs = np.mean([r["search_seconds"] for r in runs.values()])
+                assert abs(float(c[8]) - cv) <= 5e-5 + 1e-9 and abs(float(c[9]) - secs) <= 0.05 + 1e-9, line
+                if c[4] is None:
+                    continue
+                base = {r["partition"]: r["test_error"] for r in _jsonl(f"guided/dev_screen_{ref[0]}.jsonl")
+                        if r["method"] == ref[1] and float(r["budget"]) == budget}
+                d = np.array([base[k] - runs[k]["test_error"] for k in sorted(base)])  # reference minus variant
+                shown = 100 * d if member == "feature_map" else -100 * d
+                assert c[4] in _shown(shown.mean(), sign=True), (line, budget)
+                counts = ((d < 0).sum(), len(d)) if member == "feature_map" else ((d > 0).sum(), (d < 0).sum())
+                assert (int(c[5]), int(c[6])) == counts, (line, budget)
+                assert c[7] is None or c[7] == f"{wilcoxon(d).pvalue:.2f}", (line, budget)
+                checked += 1
+        start = end
+    assert checked == 22
+
+
+def test_guided_engine_protocol_tables_are_their_records():
+    """docs/results/guided_engine.md: the two protocol tables (partitions 0-9, seven budgets; mean ± std with ddof 0
+    and the paired row as ``examples/guided_extraction_mnist.py`` prints them) and the 30-partition table (partitions
+    0-9, 10-29, 0-29 at 3000 and 12000; std ddof 1, se, `random+o4` minus `guided`), from the stored records."""
+    from scipy.stats import wilcoxon
+
+    page = (REPO / "docs" / "results" / "guided_engine.md").read_text()
+    budgets = (250, 500, 1000, 2000, 3000, 6000, 12000)
+
+    def errors(member, method, budget):
+        return {r["partition"]: r["test_error"] for r in _jsonl(member)
+                if r["method"] == method and float(r["budget"]) == budget}
+
+    def minus(a, b):  # the script's paired cell: a minus b in points, partitions a won / n, Wilcoxon p (fractions)
+        d = np.array([a[k] - b[k] for k in sorted(a)])
+        return f"{100 * d.mean():+.2f} ({(d < 0).sum()}/{len(d)}, p={wilcoxon(d).pvalue:.2g})"
+
+    pool = "guided/protocol_random_o4_guided_pool32.jsonl"
+    for member, rows, pair in (
+            (PROTOCOL, {"random+o4": "random+o4", "guided (`portfolio_sizes=(2, 3, 4, 6, 8)`)": "guided",
+                        "guided:portfolio_sizes=[2,3,4] (the default before)": "guided:portfolio_sizes=[2,3,4]"},
+             ("random+o4 minus guided", "guided")),
+            (pool, {"random+o4": "random+o4", "guided": "guided", "guided:pool_factor=32": "guided:pool_factor=32"},
+             ("random+o4 minus guided:pool_factor=32", "guided:pool_factor=32"))):
+        for label, method in rows.items():
+            cells = []
+            for b in budgets:
+                e = 100 * np.array(list(errors(member, method, b).values()))
+                cells.append({f"{m} ± {e.std():.2f} ({len(e)})" for m in _shown(e.mean())})
+            assert any(f"| {label} | {' | '.join(c)} |" in page for c in itertools.product(*cells)), (member, label)
+        paired = " | ".join(minus(errors(member, "random+o4", b), errors(member, pair[1], b)) for b in budgets)
+        assert f"| {pair[0]} | {paired} |" in page, paired
+    wide = {}
+    for b in (3000, 12000):
+        for method in ("guided", "random+o4"):
+            wide[(method, b, "0-9")] = errors(PROTOCOL, method, b)
+            wide[(method, b, "10-29")] = errors(WIDE, method, b)
+            wide[(method, b, "0-29")] = {**wide[(method, b, "0-9")], **wide[(method, b, "10-29")]}
+    for label, part in (("0-9 (the protocol)", "0-9"), ("10-29", "10-29"), ("0-29", "0-29")):
+        cells = []
+        for b in (3000, 12000):
+            g, r = wide[("guided", b, part)], wide[("random+o4", b, part)]
+            e = 100 * np.array(list(g.values()))
+            first = {f"{m} ± {e.std(ddof=1):.2f} ({e.std(ddof=1) / np.sqrt(len(e)):.2f})" for m in _shown(e.mean())}
+            d = np.array([r[k] - g[k] for k in sorted(g)])
+            p = wilcoxon(d).pvalue
+            ps = {f"p = {p:.2g}", f"p = {p:.1g}"} | ({"p < 0.001"} if p < 0.001 else set())
+            cells += [{f"**{f}**" for f in first} if part == "0-29" else first,
+                      _shown(100 * np.mean(list(r.values()))),
+                      {f"{m} ({(d < 0).sum()}/{len(d)}, {q})" for m in _shown(100 * d.mean(), sign=True) for q in ps}]
+        assert any(f"| {label} | {' | '.join(c)} |" in page for c in itertools.product(*cells)), label
+
+
+def test_mnist_prose_figures_are_their_records():
+    """docs/results/mnist.md's prose below the protocol table: the protocol's means and standard errors against the
+    targets, the wider portfolios against the former default by budget, the check on partitions 300-329, the dev
+    partitions' variants (experiments/guided/dev_screen_*.jsonl) and the top sets' Spearman correlations."""
+    from scipy.stats import spearmanr, wilcoxon
+
+    text = " ".join((REPO / "docs" / "results" / "mnist.md").read_text().split())
+
+    def by(member, method, budget):
+        return {r["partition"]: 100 * r["test_error"] for r in _jsonl(member)
+                if r.get("method") == method and float(r["budget"]) == budget}
+
+    def mean(member, method, budget):
+        return float(np.mean(list(by(member, method, budget).values())))
+
+    m, se = {}, {}
+    for b in (3000, 12000):
+        e = np.array(list(by(PROTOCOL, "guided", b).values()))
+        m[b], se[b] = e.mean(), e.std(ddof=1) / np.sqrt(len(e))
+    _said(text, "{} % at budget 3000 (target 4.7 %) and {} % at 12000 (target 2.9 %), against a standard error of a "
+          "mean over these 10 partitions of {} and {} points", _shown(m[3000]), _shown(m[12000]), _shown(se[3000]),
+          _shown(se[12000]))
+    gap = {3000: m[3000] - 4.7, 12000: m[12000] - 2.9}
+    assert gap[3000] < se[3000] / 2 and se[12000] < gap[12000] < 1.1 * se[12000]
+    assert all(gap[b] < 2 * se[b] for b in gap) and f"by about one ({gap[12000]:.2f} points) at 12000" in text
+    words = {}
+    for b in (250, 500, 1000, 2000, 3000, 6000, 12000):
+        new, old = by(PROTOCOL, "guided", b), by(PROTOCOL, "guided:portfolio_sizes=[2,3,4]", b)
+        d = np.array([new[k] - old[k] for k in sorted(new)])
+        words[b] = (_shown(d.mean(), sign=True), f"{(d < 0).sum()}/{(d > 0).sum()}", f"{wilcoxon(d).pvalue:.2g}")
+    for b in (250, 3000, 1000):
+        _said(text, f"{b} ({{}}; {words[b][1]}", words[b][0])
+    _said(text, f"6000 ({{}}; {words[6000][1]}, p = {words[6000][2]})", words[6000][0])
+    _said(text, f"2000 ({{}}; {words[2000][1]}, p = {words[2000][2]})", words[2000][0])
+    _said(text, "level at 500 ({}) and 12000 ({})", words[500][0], words[12000][0])
+    check = "defaults/check_3000_partitions_300_329.jsonl"
+    g = np.array(list(by(check, "guided", 3000).values()))
+    _said(text, "gave {} % (se {}) against {} % for `random+o4`", _shown(g.mean()),
+          _shown(g.std(ddof=1) / np.sqrt(len(g))), _shown(mean(check, "random+o4", 3000)))
+    dev = {n: f"guided/dev_screen_{n}.jsonl" for n in ("pool32_xi", "portfolio_ninit", "cmim", "feature_map", "round3")}
+    wide = "guided:portfolio_sizes=[2,3,4,6,8]"
+    before = {b: mean(dev["pool32_xi"], "guided", b) for b in (3000, 12000)}
+    current = {b: mean(dev["portfolio_ninit"], wide, b) for b in (3000, 12000)}
+    _said(text, "the default before gave {} % at 3000 and {} % at 12000 (the current one {} % and {} %)",
+          _shown(before[3000]), _shown(before[12000]), _shown(current[3000]), _shown(current[12000]))
+    _said(text, "was {} and {} points lower on the dev partitions", *(
+        _shown(before[b] - mean(dev["pool32_xi"], "guided:pool_factor=32", b)) for b in (3000, 12000)))
+    assert mean(dev["pool32_xi"], "guided:xi=0.1", 12000) > before[12000] and "`xi=0.1` was worse at 12000" in text
+    pool = {b: by("guided/protocol_random_o4_guided_pool32.jsonl", "guided:pool_factor=32", b) for b in (3000, 12000)}
+    ref = by("guided/protocol_random_o4_guided_pool32.jsonl", "guided", 3000)
+    wins = sum(pool[3000][k] < ref[k] for k in ref)
+    _said(text, f"it gave {{}} % at 3000, better than the default then on {wins} of {len(ref)} partitions, but {{}} % "
+          "at 12000", _shown(float(np.mean(list(pool[3000].values())))),
+          _shown(float(np.mean(list(pool[12000].values())))))
+    for label, member, method in (("`portfolio_every=3`: ", "portfolio_ninit", "guided:portfolio_every=3"),
+                                  ("`n_init=5`: ", "portfolio_ninit", "guided:n_init=5"),
+                                  ("(`selector=\"cmim\"`) gave ", "cmim", "guided:selector=cmim")):
+        _said(text, label + "{} %{}{} %", *(_shown(mean(dev[member], method, b)) for b in (3000,)),
+              {", ", " and "}, _shown(mean(dev[member], method, 12000)))
+    fm = {(k, b): _shown(mean(dev["feature_map"], f"guided:feature_map={k}", b)) for k in (2, 4) for b in (3000, 12000)}
+    _said(text, "gave {} % / {} % at 3000 and {} % / {} % at 12000 on the dev partitions",
+          fm[(2, 3000)], fm[(4, 3000)], fm[(2, 12000)], fm[(4, 12000)])
+    round3 = {r["method"] for r in _jsonl(dev["round3"])}
+    diffs = {(meth, b): mean(dev["round3"], meth, b) - current[b] for meth in round3 for b in (3000, 12000)}
+    assert len(round3) == 3 and not any(all(diffs[(meth, b)] < 0 for b in (3000, 12000)) for meth in round3)
+    _said(text, "within {} points of the default, none lower at both", _shown(max(abs(v) for v in diffs.values())))
+    rho = {b: np.nanmean([spearmanr(r["cv_quality"], -np.array(r["test_error"])).statistic
+                          for r in _jsonl("guided/topsets_guided_dev.jsonl") if r["budget"] == b]) for b in (3000, 12000)}
+    assert f"(Spearman {rho[3000]:.2f} at 3000, {rho[12000]:.2f} at 12000;" in text
+
+
+# ------------------------------------------------------------------ defaults.md: tables and prose
+def test_defaults_page_is_its_records():
+    """docs/results/defaults.md: the rule tables (engines, budget per pixel), the checks on partitions 200-209 and
+    300-329 and the prose's figures are the stored records of ``examples/guided_extraction_mnist.py`` (sd and se with
+    ``ddof=1``; a mean on a half accepts either rounding)."""
+    from scipy.stats import wilcoxon
+
+    page = (REPO / "docs" / "results" / "defaults.md").read_text()
+    text = " ".join(page.split())
+
+    def by(name, method, budget):
+        return {r["partition"]: r for r in _jsonl(f"defaults/{name}.jsonl")
+                if r["method"] == method and float(r["budget"]) == budget}
+
+    def cell(runs):
+        e = 100 * np.array([r["test_error"] for r in runs.values()])
+        se = e.std(ddof=1) / np.sqrt(len(e))
+        return {f"{m} ({e.std(ddof=1):.2f}, {s})" for m in _shown(e.mean()) for s in _shown(se)}
+
+    def row(label, *cells):
+        lines = [ln for ln in page.splitlines() if ln.startswith(f"| {label} |")]
+        assert any(all(c in ln for c in combo) for ln in lines for combo in itertools.product(*cells)), (lines, cells)
+
+    mufasa = np.mean([r["search_seconds"] for r in by("rule1_engines_dev", "mufasa", 3000).values()])
+    for engine, label in (("mufasa", "`mufasa` (plain, thesis Algorithm 6)"), ("mufasa+o4", "`mufasa+o4`"),
+                          ("random+o4", "`random+o4`"), ("optuna+o4", "`optuna+o4` (TPE)"), ("guided", "**`guided`**")):
+        runs = by("rule1_engines_dev", engine, 3000)
+        t = np.mean([r["search_seconds"] for r in runs.values()])
+        row(label, {c.replace(c.split()[0], f"**{c.split()[0]}**") if engine == "guided" else c for c in cell(runs)},
+            {f"| {t:.1f} s | {t / mufasa:.2f} |"})
+    for c, mb, db in ((2, 1568, 128), (4, 3136, 256), (8, 6272, 512)):
+        m, d = by("rule2_budget_mnist_dev", "guided", mb), by("rule2_budget_digits_dev", "guided", db)
+        tm, td = (np.mean([r["search_seconds"] for r in x.values()]) for x in (m, d))
+        bold = (lambda v: f"**{v}**") if c == 8 else (lambda v: v)
+        row(bold(c), {f"| {bold(mb)} | " + (x.replace(x.split()[0], bold(x.split()[0]))) + f" | {tm:.1f} s" for x in cell(m)},
+            {f"| {bold(db)} | " + (x.replace(x.split()[0], bold(x.split()[0]))) + f" | {td:.1f} s |" for x in cell(d)})
+    dig = {b: 100 * np.mean([r["test_error"] for r in by("rule2_budget_digits_dev", "guided", b).values()])
+           for b in (128, 256, 512)}
+    assert f"1.0 point above `c = 8`: {dig[128] - dig[512]:.2f} and {dig[256] - dig[512]:.2f} points" in text
+    _said(text, "(rule 1) gave {} % and at 3136 (rule 2) {} %",
+          _shown(100 * np.mean([r["test_error"] for r in by("rule1_engines_dev", "guided", 3000).values()])),
+          _shown(100 * np.mean([r["test_error"] for r in by("rule2_budget_mnist_dev", "guided", 3136).values()])))
+    g2, r2 = by("check_3000_partitions_200_209", "guided", 3000), by("check_3000_partitions_200_209", "random+o4", 3000)
+    a2 = by("check_auto_partitions_200_209", "guided", 6272)
+    for label, runs in (("`guided`, budget 3000", g2), ("`random+o4`, budget 3000", r2),
+                        ("`guided`, `budget=\"auto\"` (6272 on 28 x 28)", a2)):
+        row(label, {f"| {c} |" for c in cell(runs)})
+    d = 100 * np.array([g2[k]["test_error"] - r2[k]["test_error"] for k in sorted(g2)])
+    _said(text, f"lower than `random+o4` by {{}} points on average, on {(d < 0).sum()} of the {len(d)} partitions "
+          f"(Wilcoxon p = {wilcoxon(d).pvalue:.3g})", _shown(-d.mean()))
+    g3, r3 = by("check_3000_partitions_300_329", "guided", 3000), by("check_3000_partitions_300_329", "random+o4", 3000)
+    a3 = by("check_auto_partitions_300_309", "guided", 6272)
+    for label, runs, parts in (("`guided`, budget 3000", g3, "300-329"), ("`random+o4`, budget 3000", r3, "300-329"),
+                               ("`guided`, `budget=\"auto\"` (6272 on 28 x 28)", a3, "300-309")):
+        med = np.median([r["search_seconds"] for r in runs.values()]) if len(runs) == 30 else None
+        row(label, {f"| {parts} | {c} | " + (f"{med:.1f} |" if med is not None else "\u2013") for c in cell(runs)})
+    d = 100 * np.array([g3[k]["test_error"] - r3[k]["test_error"] for k in sorted(g3)])
+    p = wilcoxon(d).pvalue
+    assert 0.5e-5 < p < 2e-5 and "(Wilcoxon p about 1e-5)" in text
+    assert (f"lower than `random+o4` by {-d.mean():.2f} points (se of the paired differences "
+            f"{d.std(ddof=1) / np.sqrt(len(d)):.2f}), on {(d < 0).sum()} of {len(d)} partitions") in text
+    e3 = 100 * np.array([r["test_error"] for r in g3.values()])
+    assert f"{e3.mean():.2f} %, {(4.7 - e3.mean()) / (e3.std(ddof=1) / np.sqrt(30)):.1f} standard errors below 4.7" in text
+    e40 = 100 * np.array([r["test_error"] for r in [*g2.values(), *g3.values()]])
+    assert f"the mean is {e40.mean():.2f} % (se {e40.std(ddof=1) / np.sqrt(40):.2f})" in text
+    k = [r["n_features"] for r in g3.values()]
+    assert f"`guided` chose {np.mean(k):.0f} features on average at 3000 ({min(k)}-{max(k)})" in text
+    assert (f"re-run: {100 * g2[200]['test_error']:.2f} %, {g2[200]['n_features']} features, as its record" in text)

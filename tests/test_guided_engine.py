@@ -455,3 +455,79 @@ def test_pool_rows_ranks_the_pool_on_a_sample_of_rows():
     assert len(np.unique(rows)) == len(rows) and set(y[rows]) == set(y) and abs(len(rows) - 100) <= 10
     with pytest.raises(metafx.ValidationError, match="pool_rows=100 ranks the engine's own pool"):
         metafx.search(X, y, engine_params={"pool_rows": 100, "pool_factor": None}, **kw)
+
+
+def _search_table(X, y, pool_rows):
+    return metafx.search(X, y, family="tabular", engine="guided", budget=40, steps=4, seed=5, progress=False,
+                         engine_params={"n_init": 2, "pool_rows": pool_rows})
+
+
+def test_pool_rows_auto_keeps_the_families_that_declare_every_row():
+    """pool_rows="auto" reads the family's declaration: pixel-and and tabular declare None (every row), so their
+    searches are those of pool_rows=None bit for bit, on data where pool_rows=512 changes them."""
+    from sklearn.datasets import make_classification
+
+    from metafx.default_plugins.local_families import PixelAndLocalFamily
+    from metafx.default_plugins.pixel_families import PixelAndFamily, PixelsFamily
+    from metafx_tabular import TabularFamily
+
+    assert all(cls.pool_rows is None for cls in (PixelAndFamily, PixelsFamily, PixelAndLocalFamily, TabularFamily))
+    X, y = metafx.load_dataset("digits")  # 1797 images: more rows than 512
+    kw = dict(budget=60, steps=4, seed=3, progress=False, engine="guided")
+    auto, every, sample = (metafx.search(X, y, engine_params={"n_init": 2, "pool_rows": v}, **kw)
+                           for v in ("auto", None, 512))
+    assert auto.features == every.features and auto.best_quality == every.best_quality
+    assert _steps(auto) == _steps(every) and auto.metadata["pool_rows_used"] is None
+    assert sample.features != every.features  # the data is large enough for a sample to matter
+    Xt, yt = make_classification(n_samples=1500, n_features=8, n_informative=4, random_state=0)
+    auto, every, sample = (_search_table(Xt, yt, v) for v in ("auto", None, 64))
+    assert auto.features == every.features and _steps(auto) == _steps(every)
+    assert sample.features != every.features
+
+
+def test_pool_rows_auto_takes_a_sample_for_a_family_that_declares_nothing():
+    """A family that declares no pool_rows gets FeatureFamily.pool_rows (512) from "auto": the search is that of
+    pool_rows=512; a declared int is read as given; "auto" gives every row where an int would be refused."""
+    from metafx.default_plugins.pixel_families import PixelAndFamily
+    from metafx.plugin import FeatureFamily
+
+    class Undeclared(PixelAndFamily):
+        name = "pixel-and-undeclared"
+        pool_rows = FeatureFamily.pool_rows  # what a family derived from FeatureFamily alone inherits
+
+    class Declares(PixelAndFamily):
+        name = "pixel-and-300"
+        pool_rows = 300
+
+    assert FeatureFamily.pool_rows == 512
+    X, y = metafx.load_dataset("digits")
+    kw = dict(budget=60, steps=4, seed=3, progress=False, engine="guided")
+    auto = metafx.search(X, y, family=Undeclared(), engine_params={"n_init": 2, "pool_rows": "auto"}, **kw)
+    fixed = metafx.search(X, y, family=Undeclared(), engine_params={"n_init": 2, "pool_rows": 512}, **kw)
+    assert auto.features == fixed.features and _steps(auto) == _steps(fixed)
+    assert auto.metadata["pool_rows_used"] == 512 and auto.metadata["pool_rows"] == "auto"
+    assert GuidedSearch(pool_rows="auto")._pool_rows(Declares()) == 300
+    assert GuidedSearch(pool_rows="auto", pool_factor=None)._pool_rows(Undeclared()) is None
+    assert GuidedSearch(pool_rows="auto", feature_map=4)._pool_rows(Undeclared()) is None
+    metafx.search(X[:300], y[:300], family=Undeclared(), engine_params={"pool_rows": "auto", "pool_factor": None},
+                  budget=30, steps=2, seed=0, progress=False, engine="guided")
+
+
+@pytest.mark.parametrize("value", [0, 8, 2.5, "many", True])
+def test_a_bad_pool_rows_declaration_is_named(value):
+    from metafx.default_plugins.pixel_families import PixelAndFamily
+
+    class Bad(PixelAndFamily):
+        name = "pixel-and-bad"
+        pool_rows = value
+
+    with pytest.raises(metafx.ValidationError, match=r"family 'pixel-and-bad' declares pool_rows=.*allowed: None"):
+        GuidedSearch(pool_rows="auto")._pool_rows(Bad())
+
+
+@pytest.mark.parametrize("value", ["every", 8, -1, 2.5])
+def test_a_bad_pool_rows_parameter_names_what_is_allowed(value):
+    X, y = metafx.load_dataset("digits")
+    with pytest.raises(metafx.ValidationError, match=r"pool_rows=.*integer >= 16.*'auto'.*None"):
+        metafx.search(X[:100], y[:100], engine="guided", engine_params={"pool_rows": value}, budget=20, steps=1,
+                      progress=False)

@@ -93,3 +93,16 @@ def test_speed_check_reports_every_engine(digits):
     for r in report.rows:
         assert r["wall"] >= r["draw"] + r["compute"] + r["evaluate"] - 1e-6 and r["own"] >= 0
     assert report.ratio("guided") > 0 and "engine" in str(report)
+
+
+def test_the_reference_family_declares_no_pool_rows(digits):
+    """Written from the guide alone, the family declares nothing: the guided engine's pool_rows="auto" ranks its
+    pools on FeatureFamily.pool_rows (512) rows, and on every row of a smaller training set."""
+    from metafx.default_plugins.guided import declared_pool_rows
+
+    fam = metafx.plugin.make_component("family", "window-or", None)
+    assert "pool_rows" not in type(fam).__dict__ and declared_pool_rows(fam) == 512
+    X, y = digits
+    res = metafx.search(X[:300], y[:300], family="window-or", engine="guided", budget=40, steps=2, seed=0,
+                        progress=False, engine_params={"pool_rows": "auto", "n_init": 2})
+    assert res.metadata["pool_rows_used"] is None  # 512 is more than the 300 rows: the pools are ranked on every row

@@ -75,7 +75,7 @@ from .._kernels.cmim import cmim_select
 from .._kernels.diverse import dense_diverse_prefix, diverse_prefix
 from .._kernels.packing import pack_columns
 from .._kernels.repeats import first_of_repeats
-from ..core.base import Candidate, SearchEngine
+from ..core.base import Candidate, FeatureFamily, SearchEngine
 from ..core.exceptions import ValidationError
 from ..core.params import Interval, Options, Satisfies
 from ..core.values import FeatureValues, PriorObservation, StepRecord
@@ -86,7 +86,7 @@ from ..loop.components import make_component
 from ..loop.problem import SearchProblem, draw_or_empty, step_rng
 from .scorers import encode_labels
 
-__all__ = ["GuidedSearch"]
+__all__ = ["GuidedSearch", "declared_pool_rows"]
 
 SELECTORS = ("filter", "cmim")
 _MOVE = 0
@@ -149,12 +149,15 @@ class GuidedSearch(SearchEngine):
         A point's set is chosen from ``pool_factor * budget`` drawn at the point: by infogain per
         cost, repeats dropped, keeping a feature only if its correlation with every feature kept
         so far is at most ``max_corr``.  ``None``: the loop's draw (``oversample`` of the search).
-    pool_rows : int or None, default None
+    pool_rows : int, "auto" or None, default None
         Rank and filter a point's pool on this many training rows (a class-stratified sample drawn once per
         search) instead of all of them; the chosen set is then computed on every row as usual.  It cuts the
         family's compute of the pool by ``n_samples / pool_rows``, which matters for a family whose
         ``compute`` costs as much as an evaluation (``docs/plugins.md``, "Performance"); the ranking is
-        noisier.  ``None``: every row.  Needs ``pool_factor`` and no ``feature_map``.
+        noisier.  ``None``: every row.  ``"auto"``: what the family declares (its class attribute
+        :attr:`~metafx.plugin.FeatureFamily.pool_rows`: ``None`` for the built-in families and ``tabular``,
+        512 for a family that declares nothing), and every row with ``pool_factor=None`` or a
+        ``feature_map``.  An int needs ``pool_factor`` and no ``feature_map``.
     max_corr : float, default 0.5
         Largest absolute correlation (phi coefficient for binary features) between two kept features.
     selector : {"filter", "cmim"}, default "filter"
@@ -208,8 +211,8 @@ class GuidedSearch(SearchEngine):
                  n_pool: int = 2000, xi: float = 0.01, pool_factor: float | None = 16.0,
                  max_corr: float = 0.5, cost_power: float = 1.0, selector: str = "filter",
                  feature_map: int | None = None, prior_portfolio_every: int | None = None,
-                 prior_portfolio: int | None = 8, pool_rows: int | None = None, prior_features: bool = False,
-                 prior_in_portfolios: bool = False) -> None:
+                 prior_portfolio: int | None = 8, pool_rows: int | str | None = None,
+                 prior_features: bool = False, prior_in_portfolios: bool = False) -> None:
         self.n_init = n_init
         self.portfolio_every = portfolio_every
         self.portfolio_sizes = portfolio_sizes
@@ -240,7 +243,7 @@ class GuidedSearch(SearchEngine):
         "feature_map": [Interval("int", 2, 64), None],
         "prior_portfolio_every": [Interval("int", 0, None), None],
         "prior_portfolio": [Interval("int", 2, 64), None],
-        "pool_rows": [Interval("int", 16, None), None],
+        "pool_rows": [Interval("int", 16, None), Options("auto"), None],
         "prior_features": ["boolean"],
         "prior_in_portfolios": ["boolean"],
     }
@@ -250,7 +253,7 @@ class GuidedSearch(SearchEngine):
         if self.feature_map is not None and self.pool_factor is None:
             raise ValidationError(f"feature_map={self.feature_map} biases the engine's own pool; it needs a "
                                   "pool_factor (got None, the loop's draw)")
-        if self.pool_rows is not None and (self.pool_factor is None or self.feature_map is not None):
+        if self.pool_rows not in (None, "auto") and (self.pool_factor is None or self.feature_map is not None):
             raise ValidationError(f"pool_rows={self.pool_rows} ranks the engine's own pool on a sample of rows; it "
                                   "needs a pool_factor and feature_map=None")
 
@@ -272,13 +275,22 @@ class GuidedSearch(SearchEngine):
         self.prior_sets_: list[list[dict[str, Any]]] = []  # the related tasks' chosen sets (family JSON form)
         self.prior_sources_: list[dict[str, Any]] = []  # the prior portfolio step's sources (prior_in_portfolios)
         self.rows_ = None  # pool_rows: the sample of rows the pools are ranked on, its data and labels
-        if self.pool_rows is not None and problem.n_samples > self.pool_rows:
-            rows = _stratified_rows(problem.y, int(self.pool_rows), seed)
+        self.pool_rows_ = self._pool_rows(problem.family)
+        if self.pool_rows_ is not None and problem.n_samples > self.pool_rows_:
+            rows = _stratified_rows(problem.y, self.pool_rows_, seed)
             self.rows_ = (problem.family.prepare(_take_rows(problem.X, rows)), problem.y[rows])
         if self.feature_map is not None and not callable(getattr(problem.family, "centres", None)):
             raise ValidationError(f"feature_map={self.feature_map} needs a family whose features have centres "
                                   f"(a centres(batch) method, as pixel-and and pixels have); "
                                   f"family {problem.family.name!r} has none: leave feature_map=None")
+
+    def _pool_rows(self, family: Any) -> int | None:
+        """The rows a pool is ranked on: ``pool_rows``, or with ``"auto"`` what ``family`` declares (None: all)."""
+        if self.pool_rows != "auto":
+            return None if self.pool_rows is None else int(self.pool_rows)
+        if self.pool_factor is None or self.feature_map is not None:
+            return None  # the loop draws, or the quality map needs every row's scores
+        return declared_pool_rows(family)
 
     def observe_prior(self, observations: Sequence[PriorObservation]) -> None:
         """Steps of related tasks' searches (point, quality, task) that join the quality model (module docstring)."""
@@ -575,6 +587,8 @@ class GuidedSearch(SearchEngine):
                                 "pool_factor": self.pool_factor, "max_corr": self.max_corr,
                                 "cost_power": self.cost_power, "selector": self.selector,
                                 "feature_map": self.feature_map, "pool_rows": self.pool_rows,
+                                # the sample's size asked for when the pools were ranked on a sample; None: every row
+                                "pool_rows_used": self.pool_rows_ if self.__dict__.get("rows_") is not None else None,
                                 "prior_portfolio_every": self.prior_portfolio_every,
                                 "prior_portfolio": self.prior_portfolio, "prior_features": self.prior_features,
                                 "prior_in_portfolios": self.prior_in_portfolios,
@@ -588,6 +602,18 @@ class GuidedSearch(SearchEngine):
         if len(self.prior_z_):
             meta["prior_observations"] = len(self.prior_z_)
         return meta
+
+
+def declared_pool_rows(family: Any) -> int | None:
+    """The rows ``family`` declares its pools are ranked on (:attr:`FeatureFamily.pool_rows`, 512 when it declares
+    nothing; ``None``: every row), validated."""
+    declared = getattr(family, "pool_rows", FeatureFamily.pool_rows)
+    if declared is not None and (isinstance(declared, bool) or not isinstance(declared, (int, np.integer))
+                                 or declared < 16):
+        raise ValidationError(f"family {family.name!r} declares pool_rows={declared!r} (a class attribute read "
+                              "by the guided engine's pool_rows='auto'); allowed: None (every row) or an "
+                              "integer >= 16")
+    return None if declared is None else int(declared)
 
 
 def _stratified_rows(y: np.ndarray, n: int, seed: int) -> np.ndarray:

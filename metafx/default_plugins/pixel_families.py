@@ -132,6 +132,8 @@ BUDGET_PER_PIXEL = 8
 
 class _ImageFamily(FeatureFamily):
     data_kind = "binary-image"
+    #: compiled, cheap compute: the guided engine ranks its pools on every row (experiments/guided/RULE_POOL_ROWS.md)
+    pool_rows = None
     image_shape: Sequence[int] | None  # a constructor parameter of every image family
 
     _parameter_constraints: ClassVar[dict[str, list[Any]]] = {

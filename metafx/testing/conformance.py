@@ -362,6 +362,12 @@ class FamilyConformance:
         except ValidationError as e:  # a family that exports some of its features refuses the others by name
             pytest.skip(f"family {fam.name!r} does not export this result's features: {e}")
 
+    def test_pool_rows_declaration(self, fam):
+        """The class attribute ``pool_rows`` (read by the guided engine's ``pool_rows="auto"``): None or >= 16."""
+        from ..default_plugins.guided import declared_pool_rows
+
+        declared_pool_rows(fam)
+
     def test_pickle(self, fam, batch, data):
         X, _ = data
         f2, b2 = pickle.loads(pickle.dumps((fam, batch)))

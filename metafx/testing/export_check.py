@@ -230,8 +230,12 @@ def check_family_speed(family: Any, X: Any, y: Any, *, budget: float, steps: int
                                 "linear-SVM evaluator fits a dense design (slower than on packed 0/1 values)")
     for r in report.rows:
         if r["engine"].startswith("guided") and r["compute"] > r["evaluate"]:
+            used = r["result"].metadata.get("pool_rows_used")
+            rows = ("it ranked the pools on every row: ranking them on a sample of rows cuts it "
+                    "(engine_params={'pool_rows': 'auto'} reads the family's class attribute pool_rows, 512 when "
+                    "the family declares none; or engine_params={'pool_rows': 512})" if used is None else
+                    f"it already ranked the pools on {used} rows (pool_rows)")
             report.notes.append(f"guided spends {r['compute']:.2f} s in the family's compute ({r['computed']} features"
                                 f") against {r['evaluate']:.2f} s evaluating: it computes a pool of pool_factor x "
-                                "budget per step; a faster compute (vectorized, bit-packed) or "
-                                "engine_params={'pool_rows': 512} (rank the pool on a sample of rows) cuts it")
+                                f"budget per step; a faster compute (vectorized, bit-packed) cuts it; {rows}")
     return report

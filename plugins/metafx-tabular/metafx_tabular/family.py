@@ -260,6 +260,9 @@ class TabularFamily(FeatureFamily[TabularBatch]):
 
     name = "tabular"
     data_kind = "table"
+    #: the guided engine ranks its pools on every row (``FeatureFamily.pool_rows``): tables are small and the
+    #: operators vectorized, so the pool's compute is not what a search waits for
+    pool_rows = None
     #: reads pandas DataFrames with categorical, datetime and missing values itself (``check_data``):
     #: a transformer should hand it ``X`` unvalidated (see :class:`metafx_tabular.TableExtractor`)
     accepts_frames = True
