@@ -170,6 +170,26 @@ def test_transfer_guided_table_is_its_records(tmp_path):
     assert f"{rule['mean_d']:+.2f} ± {rule['se']:.2f}" in page
 
 
+def test_transfer_every_set_and_prior_in_portfolios_tables_are_their_records():
+    """docs/results/transfer.md: the default's warm start on every seed set, and the table of the rule
+    RULE_PRIOR_IN_PORTFOLIOS.md (dev seeds 310-313, and the seeds 314-317 run beside it), as
+    experiments/transfer/analyse_portfolio.py prints them from the stored records."""
+    page = (REPO / "docs" / "results" / "transfer.md").read_text().replace("`", "")  # the script prints no code marks
+    script = str(REPO / "experiments" / "transfer" / "analyse_portfolio.py")
+    outputs = [_run(script, "--every-set")]
+    for folder in ("prior_in_portfolios_dev", "prior_in_portfolios_more"):
+        outputs.append(_run(script, "--records", folder, "--candidates", "Ctrue", "--parameter", "prior_in_portfolios",
+                            "--default", "False", "--gap"))
+    rows = [line for out in outputs for line in out.splitlines() if line.startswith("| ") and "---" not in line]
+    assert any(line.startswith("| 310-313") for line in rows) and any(line.startswith("| 314-317") for line in rows)
+    for line in rows:
+        if line.startswith(("| seeds |", "| arm |")):
+            continue
+        if line.startswith(("| cold", "| warm")):  # the rule's table: the page names the arms in words
+            line = " | " + line.split(" | ", 1)[1].replace("+-", "±")
+        assert line in page, f"docs/results/transfer.md lacks the records' row {line!r}"
+
+
 def test_transfer_guided_prose_is_its_records():
     """docs/results/transfer.md, the bullets under the default-engine table: warm minus cold by J, warm J = 10 minus
     cold J = 50 and the 16-seed rule figure, as ``experiments/transfer/analyse.py`` prints them from the records."""
