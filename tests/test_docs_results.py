@@ -660,7 +660,7 @@ def test_cnn_anchor_page_is_its_records():
     """docs/results/cnn_anchor.md: the anchor tables are what bench_cnn_anchor.py --report prints from the records."""
     page = (REPO / "docs" / "results" / "cnn_anchor.md").read_text()
     for member in ("report_2000.jsonl report_2000_b.jsonl", "dev_2000.jsonl dev_2000_b.jsonl", "report_8000.jsonl",
-                   "many_2000.jsonl"):
+                   "many_2000.jsonl", "many_8000.jsonl"):
         paths = [str(REPO / "experiments" / "cnn48" / m) for m in member.split()]
         text = _run(str(REPO / "benchmarks" / "bench_cnn_anchor.py"), "--report", *paths)
         rows = [line for line in text.splitlines() if line.startswith("| ") and not line.startswith("| method")]
