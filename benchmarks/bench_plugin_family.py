@@ -9,9 +9,16 @@ and the default engine's time on ``window-or`` over its time on ``pixel-and``.  
 ``tabular`` family of the plugin as it was at git revision ``REV`` (as ``tabular@REV``), in the same run, after
 the current one on each partition: the draw share before and after a change of the family.
 
+Each arm's row has its wall time and ``cpu``, the process's CPU time of the search (``time.process_time``; the runs
+are single-threaded with ``NUMBA_NUM_THREADS=1``), which the load of other processes changes less.  ``--rotate``
+runs the engines of partition ``P`` starting at the engine of index ``P mod len(--engines)`` (the partition's
+number, not its place in ``--partitions``, so one process per partition rotates too): no arm always runs last.
+Rows are written in the ``--engines`` order, each with ``position`` (0 = ran first) and the load average before
+and after the partition's arms.
+
     python benchmarks/bench_plugin_family.py [--n-train 2000] [--budget 3000] [--steps 30] [--partitions 0]
         [--families pixel-and window-or tabular] [--engines guided mufasa guided:pool_rows=auto] [--out rows.json]
-        [--before REV]
+        [--before REV] [--rotate]
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -54,6 +62,22 @@ def _value(text: str):
         return text
 
 
+def rotated(arms: list, partition: int, rotate: bool) -> list:
+    """The arms in the order partition ``partition`` runs them: as given, or (``rotate``) starting at index
+    ``partition mod len(arms)``."""
+    if not rotate or not arms:
+        return list(arms)
+    k = partition % len(arms)
+    return list(arms[k:]) + list(arms[:k])
+
+
+def _load() -> float | None:
+    try:
+        return round(os.getloadavg()[0], 2)
+    except OSError:  # not available on this platform
+        return None
+
+
 def _error(res, X, y, Xte, yte) -> float:
     clf = res.fit_classifier(X, y, keep=False)
     return float(np.mean(clf.predict(Xte) != yte))
@@ -71,6 +95,8 @@ def main(argv=None) -> int:
     ap.add_argument("--families", nargs="+", default=["pixel-and", "window-or", "tabular"])
     ap.add_argument("--out", default=None, help="write the rows as JSON here")
     ap.add_argument("--before", default=None, help="git revision: also run the tabular family as it was there")
+    ap.add_argument("--rotate", action="store_true",
+                    help="partition P runs the engines starting at index P mod (number of engines)")
     args = ap.parse_args(argv)
     import metafx
     from metafx.core.validation import split_indices
@@ -110,21 +136,27 @@ def main(argv=None) -> int:
             data, budget = (X[tr], y[tr], X[te], y[te]), args.budget
         fam = fam_class() if fam_class is not None else metafx.plugin.make_component("family", name, None)
         label = name if fam_class is None else f"tabular@{args.before}"
+        order = rotated(arms, part, args.rotate)
+        load = _load()
         report = check_family_speed(fam, data[0], data[1], budget=budget if budget != "auto" else 500,
-                                    steps=args.steps, engines=arms)
-        print(f"\n{label}: budget {budget}, {args.steps} steps, {len(data[1])} training samples, partition {part}")
+                                    steps=args.steps, engines=order)
+        load = [load, _load()]
+        print(f"\n{label}: budget {budget}, {args.steps} steps, {len(data[1])} training samples, partition {part}, "
+              f"arms in the order {[a[0] for a in order]}, load average {load[0]} before, {load[1]} after")
         print(report)
-        for r in report.rows:
+        position = {r["engine"]: i for i, r in enumerate(report.rows)}
+        for r in sorted(report.rows, key=lambda r: args.engines.index(r["engine"])):
             res = r.pop("result")
             err = _error(res, data[0], data[1], data[2], data[3]) if name != "tabular" else None
-            rows.append({"family": label, "partition": part, **r, "holdout_error": err, "n_features": res.n_features})
+            rows.append({"family": label, "partition": part, **r, "holdout_error": err, "n_features": res.n_features,
+                         "position": position[r["engine"]], "load": load})
             print(f"  {r['engine']}: held-out error {'-' if err is None else f'{100 * err:.2f} %'}, "
                   f"{res.n_features} features, draw share {r['draw'] / r['wall']:.2f} "
                   f"(with compute {(r['draw'] + r['compute']) / r['wall']:.2f})")
         if "mufasa" in args.engines:
             for arm in args.engines:
                 if arm != "mufasa":
-                    print(f"  {arm} / mufasa: {report.ratio(arm):.2f}")
+                    print(f"  {arm} / mufasa: wall {report.ratio(arm):.2f}, cpu {report.ratio(arm, clock='cpu'):.2f}")
         walls = {(r["family"], r["engine"]): r["wall"] for r in rows if r["partition"] == part}
         if ("pixel-and", "guided") in walls and ("window-or", "guided") in walls:
             print(f"\nguided on window-or / guided on pixel-and: "

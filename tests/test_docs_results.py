@@ -171,6 +171,26 @@ def test_transfer_guided_table_is_its_records(tmp_path):
     assert f"{rule['mean_d']:+.2f} ± {rule['se']:.2f}" in page
 
 
+def test_transfer_every_set_and_prior_in_portfolios_tables_are_their_records():
+    """docs/results/transfer.md: the default's warm start on every seed set, and the table of the rule
+    RULE_PRIOR_IN_PORTFOLIOS.md (dev seeds 310-313, and the seeds 314-317 run beside it), as
+    experiments/transfer/analyse_portfolio.py prints them from the stored records."""
+    page = (REPO / "docs" / "results" / "transfer.md").read_text().replace("`", "")  # the script prints no code marks
+    script = str(REPO / "experiments" / "transfer" / "analyse_portfolio.py")
+    outputs = [_run(script, "--every-set")]
+    for folder in ("prior_in_portfolios_dev", "prior_in_portfolios_more"):
+        outputs.append(_run(script, "--records", folder, "--candidates", "Ctrue", "--parameter", "prior_in_portfolios",
+                            "--default", "False", "--gap"))
+    rows = [line for out in outputs for line in out.splitlines() if line.startswith("| ") and "---" not in line]
+    assert any(line.startswith("| 310-313") for line in rows) and any(line.startswith("| 314-317") for line in rows)
+    for line in rows:
+        if line.startswith(("| seeds |", "| arm |")):
+            continue
+        if line.startswith(("| cold", "| warm")):  # the rule's table: the page names the arms in words
+            line = " | " + line.split(" | ", 1)[1].replace("+-", "±")
+        assert line in page, f"docs/results/transfer.md lacks the records' row {line!r}"
+
+
 def test_transfer_guided_prose_is_its_records():
     """docs/results/transfer.md, the bullets under the default-engine table: warm minus cold by J, warm J = 10 minus
     cold J = 50 and the 16-seed rule figure, as ``experiments/transfer/analyse.py`` prints them from the records."""
@@ -192,6 +212,138 @@ def test_transfer_guided_prose_is_its_records():
     assert f"and {p} ± {p_se} with the best points only ({p_n} of 16)" in text
     mean, se, neg = re.search(r"mean (\S+) ± (\S+) \(SE\); negative on (\d+) of 16 seeds", out).groups()
     assert f"over all 16 seeds the difference is {float(mean):.2f} ± {float(se):.2f}, lower on {neg} of 16" in text
+
+
+def _portfolio(*args: str) -> tuple[str, dict]:
+    """``experiments/transfer/analyse_portfolio.py`` on the stored records: its output, and its paired lines
+    ``(name, J or "mean" or "gap") -> (difference, se, seeds)`` as printed (three decimals)."""
+    out = _run(str(REPO / "experiments" / "transfer" / "analyse_portfolio.py"), *args)
+    d = {}
+    for name, m, se, n in re.findall(r"^(\w+): d_s = .*; mean ([-+][\d.]+) \(se ([\d.]+)\), below 0 on (\d+)", out, flags=re.M):
+        d[(name, "mean")] = (float(m), float(se), int(n))
+    for J, name, m, se, n in re.findall(r"^  J = (\d+): (\w+) - T ([-+][\d.]+) \(se ([\d.]+)\), lower on (\d+)", out,
+                                        flags=re.M):
+        d[(name, int(J))] = (float(m), float(se), int(n))
+    for name, m, se, n in re.findall(r"^warm J = 10 \((\w+)\) - cold J = 50: ([-+][\d.]+) \(se ([\d.]+)\), at most 0 on "
+                                     r"(\d+)", out, flags=re.M):
+        d[(name, "gap")] = (float(m), float(se), int(n))
+    return out, d
+
+
+def _two(x: float) -> set[str]:
+    """A figure printed with three decimals, as the page rounds it to two (both forms on a half)."""
+    return {f"{v:.2f}" for v in (x - 5e-4 + 1e-9, x + 5e-4 - 1e-9)}
+
+
+def test_transfer_older_sections_are_their_records():
+    """docs/results/transfer.md, the sections after the default-engine one (``prior_portfolio_every``,
+    ``prior_portfolio``, issue 31's criteria with the new default, ``prior_features``): every table row and the
+    figures of their bullets, as ``analyse_portfolio.py`` prints them from the stored records; and the counts of
+    portfolio steps that won in the first section's records (a portfolio step's result has no single best point)."""
+    page = (REPO / "docs" / "results" / "transfer.md").read_text()
+    text = " ".join(page.split())
+
+    def rows(out):
+        for line in out.splitlines():
+            if line.startswith("| ") and not line.startswith(("| arm |", "| J |", "| seed |", "|---")):
+                yield line.replace("+-", "±")
+
+    out, p = _portfolio()
+    for line in rows(out):
+        line = line.replace("`prior_portfolio_every=None` (T, default)", "default (every 5 steps)")
+        assert line in page, line
+    m, se, n = p[("P2", "mean")]
+    _said(text, "lower than the default by {} points in the mean over the four J (se {}), but on only "
+          f"{n} of the 8 seeds", _two(-m), _two(se))
+    _said(text, f"(J = 5: {{}}, lower on {p[('P2', 5)][2]} of 8 seeds; J = 10: {{}}, se {{}}, {p[('P2', 10)][2]} of 8)",
+          _two(p[("P2", 5)][0]), _two(p[("P2", 10)][0]), _two(p[("P2", 10)][1]))
+    _said(text, "at J = 20 and 50 ({}, {})", {f"+{x}" for x in _two(p[("P2", 20)][0])}, {f"+{x}" for x in _two(p[("P2", 50)][0])})
+    (t, tse, tn), (g, gse, gn) = p[("T", "gap")], p[("P2", "gap")]
+    _said(text, "on these seeds: +{} (se {}) with the default, +{} (se {}) with `P = 2`, at most 0 on "
+          f"{tn} and {gn} of 8 seeds", _two(t), _two(tse), _two(g), _two(gse))
+
+    out, k = _portfolio("--records", "prior_portfolio_dev", "--candidates", "K4", "K8", "--parameter", "prior_portfolio")
+    for line in rows(out):
+        line = line.replace("`prior_portfolio=None` (T, default)", "`prior_portfolio=None` (the default then)")
+        assert line in page, line
+    m, se, n = k[("K8", "mean")]
+    assert f"by {-m:.3f} points in the mean over the four J (se {se:.3f}, lower on {n} of 8 seeds)" in text
+    by_j = [k[("K8", J)] for J in (5, 10, 20, 50)]
+    _said(text, "Per J: {} at J = 5 (se {}, " f"{by_j[0][2]} of 8 seeds), {{}} at J = 10 (se {{}}, {by_j[1][2]} of 8), "
+          "+{} at J = 20 (se {}), {} at J = 50 (se {}, " f"{by_j[3][2]} of 8)",
+          *(s for m, se, _ in by_j for s in (_two(m), _two(se))))
+    assert sum(abs(m) > 2 * se for m, se, _ in by_j) == 1 and abs(by_j[0][0]) > 2 * by_j[0][1]
+    m, se, n = k[("K4", "mean")]
+    assert f"`k = 4`: {m:.3f} (se {se:.3f}, {n} of 8)" in text
+    (t, tse, tn), (g, gse, gn) = k[("T", "gap")], k[("K8", "gap")]
+    _said(text, "+{} (se {}) with the default then, +{} (se {}) with `k = 8`, at most 0 on " f"{tn} and {gn} of 8 seeds",
+          _two(t), _two(tse), _two(g), _two(gse))
+
+    out = _run(str(REPO / "experiments" / "transfer" / "analyse_portfolio.py"), "--records", "prior_portfolio_default",
+               "--criteria", "D")
+    for line in rows(out):
+        c = [x.strip() for x in line.strip("|").split("|")]
+        dm, dse, dn = re.match(r"([-+][\d.]+) \(([\d.]+)\), (\d+ of 16)", c[3]).groups()
+        _said(page, f"| J = {c[0]} | {c[1]} | {c[2]} | {{}} ({{}}), {dn} |", _two(float(dm)), _two(float(dse)))
+    g, gse, gn = re.search(r"warm J = 10 - cold J = 50: ([-+][\d.]+) \(se ([\d.]+)\), at most 0 on (\d+)", out).groups()
+    _said(text, "Warm J = 10 against cold J = 50: {} points (se {}), at most 0 on " f"{gn} of 16 seeds.",
+          _two(float(g)), _two(float(gse)))
+    assert "on 16 of 16 seeds" in out and "the cold runs equal the stored ones of the first section on 16 of 16" in text
+
+    out, f = _portfolio("--records", "prior_features_dev", "--candidates", "Ptrue", "--parameter", "prior_features",
+                        "--default", "False", "--reach")
+    for line in rows(out):
+        if line.startswith("| 30"):  # the time table's rows are summarized in the text
+            continue
+        line = line.replace("`prior_features=False` (T, default)", "`prior_features=False` (the default)").replace(
+            "`prior_features=true`", "`prior_features=True`")
+        assert line in page, line
+    m, se, n = f[("Ptrue", "mean")]
+    assert f"higher by {m:.3f} points in the mean over the four J (se {se:.3f}, lower on {n} of 8 seeds)" in text
+    _said(text, "+{} at J = 5, +{} at J = 10, +{} at J = 20, +{} at J = 50",
+          *(_two(f[("Ptrue", J)][0]) for J in (5, 10, 20, 50)))
+    reach = re.findall(r"reached on (\d) of 8 seeds \(warm\); median seconds: cold ([\d.]+), warm ([\d.]+)", out)
+    assert len(reach) == 2
+    first = out[:out.index("reached on")]
+    js = [int(j) for j in re.findall(r"^\| 30\d \| [\d.]+ \| [^|]+ \| (\d+), [\d.]+ \|$", first, flags=re.M)]
+    assert (f"on {reach[0][0]} of 8 seeds some J reaches it (J = 5 on {js.count(5)} seeds, J = 20 on {js.count(20)}, "
+            f"J = 50 on {js.count(50)}), median {reach[0][2]} s against {reach[0][1]} s for the cold search; with "
+            f"`prior_features=True` on {reach[1][0]} of 8") in text
+
+    # the first section's records: which step won
+    won = {}
+    for arm in ("points", "trajectories"):
+        for s in range(16):
+            for r in json.loads(_record(f"transfer/records/guided_{arm}_s{s}.json"))["runs"]:
+                if r.get("arm"):
+                    key = (arm, r["arm"], r["J"], s < 8)
+                    won.setdefault(key, []).append(r["best_point"] == {} and (r["J"] != 10 or r["best_step"] == 9))
+    warm10 = won[("trajectories", "warm", 10, True)] + won[("trajectories", "warm", 10, False)]
+    assert f"is its one portfolio step (step 9) in {sum(warm10)} of {len(warm10)} searches" in text
+    cold50 = won[("trajectories", "cold", 50, True)]
+    assert f"portfolio steps ({sum(cold50)} of its {len(cold50)} searches on seeds 0-7)" in text
+    assert 2 * sum(cold50) > len(cold50) and "cold J = 50 takes most of its best sets from portfolio steps" in text
+
+
+def test_transfer_mufasa_prose_is_its_records():
+    """docs/results/transfer.md, `mufasa`'s section: the seeds on which the warm start is lower at each J, and warm
+    J = 10 against cold J = 50, from the stored summaries (``experiments/tables.py``)."""
+    text = " ".join((REPO / "docs" / "results" / "transfer.md").read_text().split())
+    t = {(k.split()[0], int(k.split()[1])): v for k, v in _tables()["transfer"].items()}
+    lower = {J: [w < c for w, c in zip(t[("warm", J)]["per_seed"], t[("cold", J)]["per_seed"], strict=True)]
+             for J in (5, 10, 20, 50)}
+    assert all(lower[5]) and all(lower[10]) and sum(lower[20]) == 3 and sum(lower[50]) == 2
+    up = [w - c for w, c, low in zip(t[("warm", 50)]["per_seed"], t[("cold", 50)]["per_seed"], lower[50], strict=True)
+          if not low]
+    higher = [i for i, low in enumerate(lower[50]) if not low]
+    assert f"(seeds {higher[0]} and {higher[1]} are {up[0]:.2f} and {up[1]:.2f} points higher there" in text
+    w10, c50 = t[("warm", 10)]["per_seed"], t[("cold", 50)]["per_seed"]
+    worse = [i for i in range(4) if w10[i] > c50[i]]
+    assert f"lower on {4 - len(worse)} of 4 seeds ({', '.join(str(i) for i in range(4) if i not in worse).replace(', ', ' and ')})" in text
+    assert ("higher on the other two (" + ", ".join(f"{w10[i]:.2f} against {c50[i]:.2f} %" for i in worse) + ")") in text
+    assert f"on average ({t[('warm', 10)]['mean']:.2f} against {t[('cold', 50)]['mean']:.2f} %)" in text
+    seed0 = ", ".join(f"{t[('warm', J)]['per_seed'][0]:.2f}" for J in (5, 10, 20, 50))
+    assert f"the code of commit 9fb91be gives {seed0} % for that seed" in text
 
 
 def test_thirty_partition_means_and_the_targets():
@@ -309,6 +461,33 @@ def test_pool_rows_auto_runs_are_their_records():
                     f"{100 * r['holdout_error']:.2f} | `experiments/benchmarks/pool_rows_auto_{part}.json` |") in page
         ratios.append(f"{rows[1]['wall'] / rows[2]['wall']:.2f}")
     assert f"**{', '.join(ratios)}**" in page
+
+
+def test_pool_rows_auto2_runs_are_their_records():
+    """The speed page's table of the runs of experiments/guided/RULE_POOL_ROWS_AUTO2.md (the second try: CPU time of
+    the process, arms rotated) and its ratios and test errors are the benchmark's stored rows."""
+    page = (REPO / "docs" / "results" / "speed.md").read_text()
+    text = " ".join(page.split())
+    label = {"guided": "guided, `pool_rows=None`", "guided:pool_rows=auto": "guided, `pool_rows=\"auto\"` (512 here)",
+             "mufasa": "mufasa"}
+    cpu, wall, err = [], [], {e: [] for e in label}
+    for part in range(135, 140):
+        rows = json.loads(_record(f"benchmarks/pool_rows_auto2_{part}.json"))
+        assert [r["engine"] for r in rows] == list(label) and {r["partition"] for r in rows} == {part}
+        assert sorted(r["position"] for r in rows) == [0, 1, 2]
+        assert rows[(part % 3 + 2) % 3]["position"] == 2  # --rotate: the arm before the first runs last
+        for r in rows:
+            assert (f"| {part} | {label[r['engine']]} | {r['position'] + 1} | {r['wall']:.1f} | {r['cpu']:.1f} | "
+                    f"{r['compute']:.1f} | {r['evaluate']:.1f} | {100 * r['holdout_error']:.2f} | "
+                    f"`experiments/benchmarks/pool_rows_auto2_{part}.json` |") in page
+            err[r["engine"]].append(100 * r["holdout_error"])
+        cpu.append(f"{rows[1]['cpu'] / rows[2]['cpu']:.2f}")
+        wall.append(f"{rows[1]['wall'] / rows[2]['wall']:.2f}")
+    assert f"CPU time: **{', '.join(cpu)}**" in text and f"wall time: {', '.join(wall)}" in text
+    diff = np.array(err["guided:pool_rows=auto"]) - np.array(err["guided"])
+    assert (f"`auto` {np.mean(err['guided:pool_rows=auto']):.2f} % against `mufasa` {np.mean(err['mufasa']):.2f} % "
+            f"and `pool_rows=None` {np.mean(err['guided']):.2f} %") in text
+    assert f"`auto` minus `pool_rows=None`: mean {np.mean(diff):+.2f} points (se {diff.std(ddof=1) / np.sqrt(5):.2f})" in text
 
 
 def test_speed_page_prose_is_its_records():
@@ -508,14 +687,76 @@ def test_net_timings_are_their_record():
 def test_cnn_anchor_page_is_its_records():
     """docs/results/cnn_anchor.md: the anchor tables are what bench_cnn_anchor.py --report prints from the records."""
     page = (REPO / "docs" / "results" / "cnn_anchor.md").read_text()
-    for member in ("report_2000.jsonl report_2000_b.jsonl", "dev_2000.jsonl dev_2000_b.jsonl", "report_8000.jsonl"):
+    for member in ("report_2000.jsonl report_2000_b.jsonl", "dev_2000.jsonl dev_2000_b.jsonl", "report_8000.jsonl",
+                   "many_2000.jsonl", "many_8000.jsonl"):
         paths = [str(REPO / "experiments" / "cnn48" / m) for m in member.split()]
         text = _run(str(REPO / "benchmarks" / "bench_cnn_anchor.py"), "--report", *paths)
         rows = [line for line in text.splitlines() if line.startswith("| ") and not line.startswith("| method")]
-        lines = [line for line in text.splitlines() if line.startswith(("paired, ", "predict cost, "))]
+        lines = [line for line in text.splitlines() if line.startswith(("paired, ", "predict cost"))]
         assert rows and lines
         for line in rows + lines:
             assert line in page, line
+
+
+def _cnn_report(*members: str) -> tuple[dict, dict, str]:
+    """``bench_cnn_anchor.py --report`` on stored records: its table's cells by method, its paired lines by method and
+    its text."""
+    text = _run(str(REPO / "benchmarks" / "bench_cnn_anchor.py"), "--report",
+                *(str(REPO / "experiments" / "cnn48" / m) for m in members))
+    rows = {c[0]: c[1:] for c in ([x.strip() for x in line.strip("|").split("|")] for line in text.splitlines()
+                                  if line.startswith("| ") and not line.startswith("| method"))}
+    paired = {m: dict(zip(("d", "se", "won", "time", "cost"), map(float, g), strict=True)) for m, *g in re.findall(
+        r"^paired, (\S+) minus metafx \(default\): ([-+]?[\d.]+) points, se ([\d.]+), lower on (\d) of 4; rule: .*? "
+        r"median time / CNN's ([\d.]+) .*?predict cost ([\d.]+) x", text, flags=re.M)}
+    gap = re.search(r"^paired, metafx \(default\) minus cnn: \+([\d.]+) points \(se ([\d.]+)\) .* median ([\d.]+)$", text,
+                    flags=re.M)
+    paired["cnn"] = dict(zip(("d", "se", "time"), map(float, gap.groups()), strict=True))
+    return rows, paired, text
+
+
+def test_cnn_anchor_prose_is_its_records():
+    """docs/results/cnn_anchor.md, the prose under its tables: the verdicts' figures, the gap to the CNN, the time
+    ratios, the predict-cost counts and the combined errors, whose estimate (not measured) is the default's mean
+    error plus the paired gains of `shift` and budget 12544, as ``bench_cnn_anchor.py --report`` prints them."""
+    text = " ".join((REPO / "docs" / "results" / "cnn_anchor.md").read_text().split())
+    dev_rows, dev, _ = _cnn_report("dev_2000.jsonl", "dev_2000_b.jsonl")
+    rep_rows, rep, _ = _cnn_report("report_2000.jsonl", "report_2000_b.jsonl")
+    shift, big, steps = dev["metafx+shift"], dev["metafx:budget=12544"], dev["metafx:steps=100"]
+    assert f"but its time is {shift['time']:.2f} of the CNN's (median)" in text
+    assert f"The default itself is at {dev['cnn']['time']:.2f} of the CNN in the same runs" in text
+    assert (f"Budget 12544: lower by more than 2 se ({big['d']:.2f} points, se {big['se']:.2f}, on {big['won']:.0f} of 4) "
+            f"at {big['cost']:.2f} \u00d7 the predict cost, but {big['time']:.2f} of the CNN's training time") in text
+    assert (f"100 steps: no gain ({steps['d']:+.2f} points, se {steps['se']:.2f}) at "
+            f"{steps['time'] / dev['cnn']['time']:.1f} \u00d7 the time") in text
+    s, b = rep["metafx+shift"], rep["metafx:budget=12544"]
+    assert (f"`shift` {s['d']:.2f} points (se {s['se']:.2f}, lower on {s['won']:.0f} of 4), budget 12544 {b['d']:.2f} "
+            f"(se {b['se']:.2f}, {b['won']:.0f} of 4)") in text
+    err = {name: {m: float(r[1].split()[0]) for m, r in rows.items()} for name, rows in (("dev", dev_rows), ("rep", rep_rows))}
+    gap = rep["cnn"]
+    assert (f"metafx with every default is {gap['d']:.2f} points above the small CNN ({err['rep']['metafx']:.2f} % "
+            f"against {err['rep']['cnn']:.2f} %, se of the paired difference {gap['se']:.2f}; {dev['cnn']['d']:.2f} "
+            f"points, se {dev['cnn']['se']:.2f}, on the development partitions)") in text
+    assert (f"metafx is {err['rep']['svm-rbf'] - err['rep']['metafx']:.1f} points below the RBF SVC and "
+            f"{err['rep']['svm-linear'] - err['rep']['metafx']:.0f} below the linear SVM") in text
+    assert (f"takes {gap['time']:.2f} of the CNN's training CPU time (median over 500-503; {dev['cnn']['time']:.2f} on "
+            "400-403)") in text
+    m, c = rep_rows["metafx"], rep_rows["cnn"]
+    assert f"The CNN computes {int(c[6]) / 1e6:.1f} million multiply-adds per image" in text
+    assert f"about {round(int(m[5]), -3):,} bit operations (its {m[4]} features'" in text
+    assert f"and {round(int(m[6]), -2):,} multiply-adds" in text
+    assert f"; {float(m[8]):.1f} µs against {float(c[7]):.0f} µs" in text
+    assert (f"(-0.75 points on development, {s['d']:.2f} on reporting partitions" in text
+            and f"{shift['d']:.2f}" == "-0.75")
+    assert f"(12544: {big['d']:.2f} and {b['d']:.2f}, at" in text
+    # the combined estimate: the default's mean error plus both paired gains, beside the CNN's error
+    combined = {k: err[k]["metafx"] + p["metafx+shift"]["d"] + p["metafx:budget=12544"]["d"]
+                for k, p in (("dev", dev), ("rep", rep))}
+    assert (f"(about {combined['dev']:.1f} % against {err['dev']['cnn']:.1f} % on development, {combined['rep']:.1f} % "
+            f"against {err['rep']['cnn']:.2f} % on reporting partitions: an estimate, the default's mean error plus both "
+            f"levers' paired differences, {err['dev']['metafx']:.2f} - {-shift['d']:.2f} - {-big['d']:.2f} and "
+            f"{err['rep']['metafx']:.2f} - {-s['d']:.2f} - {-b['d']:.2f},") in text
+    times = sorted(f"{p['metafx:budget=12544']['time']:.2f}" for p in (dev, rep))
+    assert f"at {times[0]}-{times[1]} of its training time" in text
 
 
 # ------------------------------------------------------------------ bounds.md: the potential-function experiments
@@ -549,6 +790,13 @@ def test_h_criterion_tables_are_their_records():
     assert all(d["sigma_h_median"] == 0.03 for d in main.values()) and "(median h-sigma 0.03)" in text
     runs = [r for d in main.values() for r in d["runs"]]
     assert all(r["thm4_alpha"] == 0.8 for r in runs) and min(r["thm4_best_bound"] for r in runs) > 1
+    loo = {k: d["sigma_loo_median"] for k, d in main.items()}
+    assert min(v for k, v in loo.items() if k != "iris") == 0.2 and max(loo.values()) == 0.5
+    assert (f"LOO error picks larger sigmas (median 0.2\u20130.5 on every set but iris, whose median is {loo['iris']:g})"
+            in text)
+    counts = {k: f"{d['n_B']}/{d['n_E']}/{d['n_W']}" for k, d in main.items()}
+    assert f"iris {counts['iris']} and digits {counts['digits']}, both" in text
+    assert f"with breast_cancer at {counts['breast_cancer']}." in text
     low = min(main, key=lambda k: main[k]["thm4_bound_min"])
     assert low == "fair" and f"smallest value {main[low]['thm4_bound_min']:.3f}, on fair" in text
     raw = json.loads(_record("bounds/potential_h_raw/summary.json"))["datasets"]
@@ -1458,6 +1706,185 @@ def test_guided_engine_protocol_tables_are_their_records():
                       _shown(100 * np.mean(list(r.values()))),
                       {f"{m} ({(d < 0).sum()}/{len(d)}, {q})" for m in _shown(100 * d.mean(), sign=True) for q in ps}]
         assert any(f"| {label} | {' | '.join(c)} |" in page for c in itertools.product(*cells)), label
+
+
+def test_guided_engine_prose_is_its_records():
+    """docs/results/guided_engine.md, the prose around its tables: the check run's record, the draw's share of the
+    default's time, the two-budget means of the wider-portfolio screen, the 20 more partitions' seconds, the CMIM
+    slowdown, ``pool_factor=32``'s paired figures and seconds on the protocol, the dev-against-protocol moves, and the
+    top-sets table and its bullets (``bench_guided_topsets.py``'s summary, computed here from its record)."""
+    from scipy.stats import spearmanr, wilcoxon
+
+    text = " ".join((REPO / "docs" / "results" / "guided_engine.md").read_text().split())
+    ref = "guided:portfolio_sizes=[2,3,4,6,8]"
+    pn = [r for r in _jsonl("guided/dev_screen_portfolio_ninit.jsonl")]
+    check = next(r for r in pn if r["method"] == ref and r["partition"] == 100 and r["budget"] == 3000)
+    assert (f"gives its record ({100 * check['test_error']:.2f} %, CV {check['cv_quality']:.4f}, "
+            f"{check['n_features']} features)") in text
+    at = [r for r in pn if r["method"] == ref and r["budget"] == 12000]
+    draw, score = (np.mean([r["timings"][k] for r in at]) for k in ("draw", "evaluate"))
+    assert (f"of the default's {np.mean([r['search_seconds'] for r in at]):.1f} s at 12000 on these partitions, "
+            f"{draw:.1f} s is the draw") in text and f"and {score:.1f} s the scoring of the 50 sets" in text
+
+    def mean(member, method, budget, key="test_error"):
+        return np.mean([r[key] for r in _jsonl(member) if r["method"] == method and float(r["budget"]) == budget])
+
+    two = {m: (mean("guided/dev_screen_portfolio_ninit.jsonl", m, 3000) + mean("guided/dev_screen_portfolio_ninit.jsonl",
+                                                                             m, 12000)) * 50
+           for m in (ref, "guided:n_init=5")}
+    assert "(3.72 against 3.73 for `n_init=5`)" in text and [f"{v:.2f}" for v in two.values()] == ["3.72", "3.73"]
+    secs = [f"{mean(WIDE, m, b, 'search_seconds'):.1f}" for m in ("guided", "random+o4") for b in (3000, 12000)]
+    assert f"`guided` {secs[0]} s and {secs[1]} s, `random+o4` {secs[2]} s and {secs[3]} s" in text
+    cmim = [mean("guided/dev_screen_cmim.jsonl", "guided:selector=cmim", b, "search_seconds")
+            / mean("guided/dev_screen_pool32_xi.jsonl", "guided", b, "search_seconds") for b in (3000, 12000)]
+    assert f"{cmim[0]:.1f} times `guided`'s seconds at 3000 and {cmim[1]:.1f} times at 12000" in text
+    # pool_factor=32 on the protocol against the default of then
+    pool = "guided/protocol_random_o4_guided_pool32.jsonl"
+    said, sec, base = [], [], {}
+    for b in (250, 500, 1000, 2000, 3000, 6000, 12000):
+        g, q = ({r["partition"]: r for r in _jsonl(pool) if r["method"] == m and float(r["budget"]) == b}
+                for m in ("guided", "guided:pool_factor=32"))
+        d = np.array([q[k]["test_error"] - g[k]["test_error"] for k in sorted(g)])
+        said.append({f"{b} {s} ({(d < 0).sum()}/{(d > 0).sum()}, p = {wilcoxon(d).pvalue:.2g})"
+                     for s in _shown(100 * d.mean(), sign=True)})
+        sec.append(f"{np.mean([r['search_seconds'] for r in q.values()]):.1f} / "
+                   f"{np.mean([r['search_seconds'] for r in g.values()]):.1f}")
+        base[b] = (100 * np.mean([r["test_error"] for r in g.values()]), 100 * np.mean([r["test_error"] for r in q.values()]),
+                   (d < 0).sum())
+    plain = text.replace("**", "")
+    _said(plain, "Wilcoxon p): {}, {}, {}, {}, {}, {}, {}.", *said)
+    assert f"side): {', '.join(sec[:-1])} and {sec[-1]}." in text
+    _said(text, "target ({} %), better than `guided` on all 10", _shown(base[3000][1]))
+    _said(text, "At 12000 it is worse ({} %", _shown(base[12000][1]))
+    assert base[3000][2] == 10
+    dev = {b: mean("guided/dev_screen_pool32_xi.jsonl", "guided", b) * 100 for b in (3000, 12000)}
+    assert f"means on these 10 other partitions are {dev[3000]:.2f} % at 3000 and {dev[12000]:.2f} % at 12000" in text
+    _said(text, "on the protocol's partitions 0-9 they are {} % and {} %", _shown(base[3000][0]), _shown(base[12000][0]))
+    assert (f"moves by {abs(base[3000][0] - dev[3000]):.1f} points at 3000 and {abs(base[12000][0] - dev[12000]):.1f} "
+            "at 12000") in text
+    xi = "guided/dev_screen_pool32_xi.jsonl"
+    moved = []
+    for b in (3000, 12000):
+        g, q = ({r["partition"]: r["test_error"] for r in _jsonl(xi) if r["method"] == m and float(r["budget"]) == b}
+                for m in ("guided", "guided:pool_factor=32"))
+        d = np.array([q[k] - g[k] for k in sorted(g)])
+        moved.append((f"{100 * d.mean():+.2f}".replace("+", ""), (d < 0).sum(), (d > 0).sum()))
+    assert (f"weakly ({moved[0][0]} at 3000 with {moved[0][1]} partitions better and {moved[0][2]} worse, {moved[1][0]} "
+            "at 12000)") in text
+    # the top-sets table and its bullets
+    top = _jsonl("guided/topsets_guided_dev.jsonl")
+    rho = {}
+    for b in (3000, 12000):
+        rs = [r for r in top if r["budget"] == b]
+        chosen = [r["test_error"][r["steps"].index(r["chosen_step"])] for r in rs]
+        rho[b] = np.mean([spearmanr(r["cv_quality"], -np.array(r["test_error"])).statistic for r in rs])
+        first, mean8, best8 = (100 * np.mean([f(r["test_error"]) for r in rs]) for f in (lambda e: e[0], np.mean, min))
+        _said(text, f"| {b} | {len(rs)} | {{}} | {{}} ({len(chosen)}) | {{}} | {{}} | {rho[b]:.2f} |", _shown(first),
+              _shown(100 * np.mean(chosen)), _shown(mean8), _shown(best8))
+        assert 0.25 <= mean8 - best8 < 0.55 and len(rs) == 10
+        assert f"{100 * np.mean(chosen):.2f}" in _shown(dev[b])  # the same searches as the dev screen
+    assert f"The Spearman correlation is {rho[3000]:.2f} at 3000 and {rho[12000]:.2f} at 12000" in text
+    assert f"(Spearman {rho[12000]:.2f} at 12000;" in text and "It is 0.3-0.5 points lower" in text
+
+
+def test_guided_engine_wider_portfolio_prose_is_its_records():
+    """docs/results/guided_engine.md, the adopted wider portfolios on the protocol: paired against the default before
+    by budget (points; better / worse; Wilcoxon p), the budgets with p < 0.05 against `random+o4`, and the standard
+    errors of the 10-partition means, from ``protocol_s19_portfolio8.jsonl``."""
+    from scipy.stats import wilcoxon
+
+    text = " ".join((REPO / "docs" / "results" / "guided_engine.md").read_text().split()).replace("**", "")
+
+    def errors(method, budget):
+        return {r["partition"]: r["test_error"] for r in _jsonl(PROTOCOL)
+                if r["method"] == method and float(r["budget"]) == budget}
+
+    said, below = [], {"guided": 0, "guided:portfolio_sizes=[2,3,4]": 0}
+    for b in (250, 500, 1000, 2000, 3000, 6000, 12000):
+        g, o = errors("guided", b), errors("guided:portfolio_sizes=[2,3,4]", b)
+        d = np.array([g[k] - o[k] for k in sorted(g)])
+        said.append({f"{b} {s} ({(d < 0).sum()}/{(d > 0).sum()}, p = {wilcoxon(d).pvalue:.2g})"
+                     for s in _shown(100 * d.mean(), sign=True)})
+        r = errors("random+o4", b)
+        for m, e in (("guided", g), ("guided:portfolio_sizes=[2,3,4]", o)):
+            below[m] += wilcoxon(np.array([r[k] - e[k] for k in sorted(e)])).pvalue < 0.05
+    _said(text, "Paired against the default before (points; partitions better / worse; Wilcoxon p): {}, {}, {}, {}, {}, "
+          "{}, {}.", *said)
+    assert below == {"guided": 7, "guided:portfolio_sizes=[2,3,4]": 5}
+    assert "now with p < 0.05 at all 7 (the default before: 5)" in text
+    se = [100 * np.std(list(errors("guided", b).values()), ddof=1) / np.sqrt(10) for b in (3000, 12000)]
+    assert f"the standard error of a mean over 10 partitions ({se[0]:.2f} and {se[1]:.2f} points)" in text
+
+
+def test_guided_engine_round3_prose_is_its_records():
+    """docs/results/guided_engine.md, the second round's bullets: the largest difference to the default, the smallest
+    Wilcoxon p, the standard error of the default's 10-partition mean (sample std) and its dev means against the
+    targets, from ``dev_screen_round3.jsonl`` and the default's rows of ``dev_screen_portfolio_ninit.jsonl``."""
+    from scipy.stats import wilcoxon
+
+    text = " ".join((REPO / "docs" / "results" / "guided_engine.md").read_text().split())
+    ref, d, p, se, means = "guided:portfolio_sizes=[2,3,4,6,8]", [], [], [], []
+    for b in (3000, 12000):
+        base = {r["partition"]: r["test_error"] for r in _jsonl("guided/dev_screen_portfolio_ninit.jsonl")
+                if r["method"] == ref and r["budget"] == b}
+        e = 100 * np.array([base[k] for k in sorted(base)])
+        se.append(e.std(ddof=1) / np.sqrt(len(e)))
+        means.append(e.mean())
+        runs = _jsonl("guided/dev_screen_round3.jsonl")
+        for m in {r["method"] for r in runs}:
+            v = {r["partition"]: r["test_error"] for r in runs if r["method"] == m and r["budget"] == b}
+            diff = np.array([v[k] - base[k] for k in sorted(base)])
+            d.append(abs(100 * diff.mean()))
+            p.append(wilcoxon(diff).pvalue)
+    assert f"All differences are within {max(d):.2f} points and none has p < 0.5" in text and min(p) >= 0.5
+    assert f"(its standard error is about {se[0]:.2f} points at 3000 and {se[1]:.2f} at 12000)" in text
+    _said(text, "the default meets both targets ({} % at 3000, {} % at 12000)", _shown(means[0]),
+          _shown(means[1]))
+    assert means[0] < 4.7 and means[1] < 2.9
+
+
+def test_guided_engine_targets_prose_is_its_records():
+    """docs/results/guided_engine.md: the feature map's bullets (``dev_screen_feature_map.jsonl`` against the
+    default's rows) and the gaps to the targets on partitions 0-9 and 0-29 (``protocol_s19_portfolio8.jsonl`` and
+    ``wide_sample_10_29.jsonl``), as the page states them."""
+    text = " ".join((REPO / "docs" / "results" / "guided_engine.md").read_text().split())
+
+    def mean(member, method, budget, key="test_error"):
+        return np.mean([r[key] for r in _jsonl(member) if r["method"] == method and float(r["budget"]) == budget])
+
+    ref, fm = "guided:portfolio_sizes=[2,3,4,6,8]", "guided/dev_screen_feature_map.jsonl"
+    d = {(R, b): 100 * (mean(fm, f"guided:feature_map={R}", b) - mean("guided/dev_screen_portfolio_ninit.jsonl", ref, b))
+         for R in (2, 4) for b in (3000, 12000)}
+    assert d[(4, 3000)] > 0 and d[(4, 12000)] > 0 and "R = 4 is higher at both" in text
+    _said(text, "R = 2 is {} points lower at 3000 and {} higher at 12000", _shown(-d[(2, 3000)]), _shown(d[(2, 12000)]))
+    cv = {R: mean(fm, f"guided:feature_map={R}", 12000, "cv_quality") for R in (2, 4)}
+    cv["default"] = mean("guided/dev_screen_portfolio_ninit.jsonl", ref, 12000, "cv_quality")
+    assert max(cv, key=cv.get) == 4 and f"is the highest of the three ({cv[4]:.4f})" in text
+    g = {b: 100 * np.array([r["test_error"] for r in _jsonl(PROTOCOL) + _jsonl(WIDE)
+                            if r["method"] == "guided" and r["budget"] == b]) for b in (3000, 12000)}
+    p09 = {b: 100 * mean(PROTOCOL, "guided", b) for b in (3000, 12000)}
+    _said(text, "The gaps to the targets on partitions 0-9 are {} points at 3000 and {} at 12000",
+          _shown(p09[3000] - 4.7), _shown(p09[12000] - 2.9))
+    se = {b: g[b].std(ddof=1) / np.sqrt(len(g[b])) for b in g}
+    assert len(g[3000]) == 30 and f"{g[3000].mean():.2f} % (standard error {se[3000]:.2f}), " \
+        f"{abs(g[3000].mean() - 4.7):.2f} points from the 4.7 % target" in text
+    assert f"the mean is {g[12000].mean():.2f} %, {g[12000].mean() - 2.9:.2f} points above the 2.9 % target, more" in text
+    assert g[12000].mean() - 2.9 > 2 * se[12000] and abs(g[3000].mean() - 4.7) < 2 * se[3000]
+
+
+def test_guided_engine_feature_map_draw_seconds_are_their_records():
+    """docs/results/guided_engine.md, the feature-map table: each cell's drawing seconds (in brackets after the search
+    seconds) are the records' mean ``timings["draw"]``."""
+    page = (REPO / "docs" / "results" / "guided_engine.md").read_text()
+    rows = {"guided (default)": ("guided/dev_screen_portfolio_ninit.jsonl", "guided:portfolio_sizes=[2,3,4,6,8]"),
+            "guided:feature_map=2": ("guided/dev_screen_feature_map.jsonl", "guided:feature_map=2"),
+            "guided:feature_map=4": ("guided/dev_screen_feature_map.jsonl", "guided:feature_map=4")}
+    for label, (member, method) in rows.items():
+        cells = _row(page, label).split(" | ")
+        for cell, b in zip(cells, (3000, 12000), strict=True):
+            runs = [r for r in _jsonl(member) if r["method"] == method and r["budget"] == b]
+            secs, draw = (np.mean([r["search_seconds"] for r in runs]), np.mean([r["timings"]["draw"] for r in runs]))
+            assert cell.endswith(f"; {secs:.1f} s ({draw:.1f})"), (label, b, cell, secs, draw)
 
 
 def test_mnist_prose_figures_are_their_records():

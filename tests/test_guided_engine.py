@@ -506,6 +506,10 @@ def test_pool_rows_auto_takes_a_sample_for_a_family_that_declares_nothing():
     fixed = metafx.search(X, y, family=Undeclared(), engine_params={"n_init": 2, "pool_rows": 512}, **kw)
     assert auto.features == fixed.features and _steps(auto) == _steps(fixed)
     assert auto.metadata["pool_rows_used"] == 512 and auto.metadata["pool_rows"] == "auto"
+    # "auto" is the default (experiments/guided/RULE_POOL_ROWS_AUTO2.md): a search that asks for nothing is auto's
+    default = metafx.search(X, y, family=Undeclared(), engine_params={"n_init": 2}, **kw)
+    assert GuidedSearch().pool_rows == "auto" and default.metadata["pool_rows_used"] == 512
+    assert default.features == auto.features and _steps(default) == _steps(auto)
     assert GuidedSearch(pool_rows="auto")._pool_rows(Declares()) == 300
     assert GuidedSearch(pool_rows="auto", pool_factor=None)._pool_rows(Undeclared()) is None
     assert GuidedSearch(pool_rows="auto", feature_map=4)._pool_rows(Undeclared()) is None

@@ -70,11 +70,13 @@ def test_no_module_or_function_is_too_big():
     assert not found, "split these along their seams:\n" + "\n".join(found)
 
 
-@pytest.mark.parametrize("listed", sorted(STILL_TOO_BIG))
-def test_the_allow_list_holds_only_modules_still_too_big(listed):
-    path = REPO / listed
-    assert path.is_file(), f"{listed} is gone: take it off STILL_TOO_BIG"
-    assert breaches(path), f"{listed} keeps the limits now: take it off STILL_TOO_BIG"
+def test_the_allow_list_holds_only_modules_still_too_big():
+    """Empty today; a module put on it must still break a limit (one loop, not a parametrization that an empty
+    list would turn into a skip)."""
+    for listed in sorted(STILL_TOO_BIG):
+        path = REPO / listed
+        assert path.is_file(), f"{listed} is gone: take it off STILL_TOO_BIG"
+        assert breaches(path), f"{listed} keeps the limits now: take it off STILL_TOO_BIG"
 
 
 def test_the_counts_are_those_a_reader_sees(tmp_path):

@@ -92,7 +92,11 @@ def test_speed_check_reports_every_engine(digits):
     assert guided["computed"] > mufasa["computed"] > 0  # the guided engine computes a pool per step
     for r in report.rows:
         assert r["wall"] >= r["draw"] + r["compute"] + r["evaluate"] - 1e-6 and r["own"] >= 0
-    assert report.ratio("guided") > 0 and "engine" in str(report)
+        assert r["cpu"] > 0  # the process's CPU time of the search
+    assert report.ratio("guided") > 0 and "engine" in str(report) and "cpu" in str(report)
+    assert report.ratio("guided", clock="cpu") == pytest.approx(guided["cpu"] / mufasa["cpu"])
+    with pytest.raises(ValueError, match=r"clock='cycles'.*'wall' or 'cpu'"):
+        report.ratio("guided", clock="cycles")
 
 
 def test_the_reference_family_declares_no_pool_rows(digits):

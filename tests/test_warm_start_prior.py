@@ -188,6 +188,43 @@ def test_prior_portfolio_is_the_first_step_after_the_warm_points(pairs, sources,
     assert _steps(other) == _steps(plain)
 
 
+def test_prior_in_portfolios_adds_the_prior_portfolio_sources_to_later_portfolios(pairs, sources, tmp_path):
+    X, y = pairs(0, 1)
+    params = {"n_init": 4, "n_pool": 200, "portfolio_every": 5, "prior_portfolio": 2, "portfolio_sizes": [2, 3]}
+    kw = dict(budget=30, steps=8, seed=4, progress=False, warm_start=sources)
+    base = metafx.search(X, y, engine_params=params, **kw)
+    res = metafx.search(X, y, engine_params={**params, "prior_in_portfolios": True}, **kw)
+    # steps 1-2 the warm points, step 3 the prior portfolio, step 7 a portfolio (5 after the warm points)
+    assert res.metadata["portfolio_steps"] == [3, 7] and res.metadata["prior_in_portfolios"] is True
+    assert _steps(res)[:6] == _steps(base)[:6]
+    # step 7 combines the 2 best point steps, then the prior portfolio's sources (its points and draw keys)
+    prob = SearchProblem(make_component("family", "pixel-and", None), X, y,
+                         make_component("set-evaluator", "cv-linear-svm", None), 30, eval_seed=4)
+    eng = GuidedSearch(**{**params, "prior_in_portfolios": True})
+    eng.setup(prob, 4)
+    eng.observe_prior(prior_observations(sources, prob.space))
+    eng.warm_start_ = res.metadata["warm_start"]
+    for rec in res.trajectory[:6]:
+        eng.ask(rec.step)
+        eng.tell(rec)
+    prior_step = eng.ask(3).point["__portfolio__"]
+    cand = eng.ask(7).point["__portfolio__"]
+    points = sorted((r for r in res.trajectory[:6] if r.kind == "point"), key=lambda r: (-r.quality, r.step))[:2]
+    assert [c["keys"][1] for c in cand[:2]] == [r.step for r in points]
+    assert cand[2:] == prior_step and [c["keys"][1:3] for c in cand[2:]] == [[3, 2], [3, 2]]
+    assert res.metadata["portfolio_sources"]["7"] == sorted(r.step for r in points)
+    # a resumed search re-draws it exactly
+    j = tmp_path / "w.jsonl"
+    kwp = {**kw, "engine_params": {**params, "prior_in_portfolios": True}}
+    metafx.search(X, y, storage=str(j), callbacks=[lambda s, r: r.step < 5], **kwp)
+    assert _steps(metafx.search(X, y, storage=str(j), **kwp)) == _steps(res)
+    # without a prior (points only) it changes nothing
+    warm = res.metadata["warm_start"]
+    plain = metafx.search(X, y, **{**kw, "warm_start": warm, "engine_params": params})
+    other = metafx.search(X, y, **{**kwp, "warm_start": warm})
+    assert _steps(other) == _steps(plain)
+
+
 def test_prior_parameters_stay_out_of_a_search_signature_without_a_prior(pairs, sources, tmp_path):
     X, y = pairs(0, 1)
     kw = dict(budget=30, steps=4, seed=4, progress=False)
@@ -209,6 +246,8 @@ def test_prior_parameters_stay_out_of_a_search_signature_without_a_prior(pairs, 
 def test_prior_portfolio_is_checked():
     with pytest.raises(metafx.ValidationError, match="prior_portfolio"):
         GuidedSearch(prior_portfolio=1).check_params()
+    with pytest.raises(metafx.ValidationError, match="prior_in_portfolios"):
+        GuidedSearch(prior_in_portfolios="yes").check_params()
 
 
 def test_prior_observations_are_the_proposed_points_of_point_steps(pairs, sources):

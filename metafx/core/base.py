@@ -158,7 +158,8 @@ class FeatureFamily(Component, ABC, Generic[BatchT]):
     #: "binary-image" or "table": what ``X`` must look like
     data_kind: ClassVar[str] = "table"
     #: How many training rows the ``guided`` engine ranks a pool of this family's features on when it is asked to
-    #: read the family's declaration (``engine_params={"pool_rows": "auto"}``; its default ranks on every row): ``None`` every row, an int (at least 16) a class-stratified sample of that many
+    #: read the family's declaration (``pool_rows="auto"``, its default): ``None`` every row, an int (at least
+    #: 16) a class-stratified sample of that many
     #: (the chosen set is computed on every row all the same).  A family that declares nothing gets this
     #: default, 512, which suits a ``compute`` in plain Python or NumPy (the pool, 16 x the budget at each step,
     #: then costs ``n_samples / 512`` times less); a family whose ``compute`` is compiled and cheap declares

@@ -133,6 +133,11 @@ class GuidedSearch(SearchEngine):
         results of this family with the same parameters) join that first portfolio step: each related task's
         set, ranked by infogain per cost on this task's data, is one more source of the portfolio's
         round-robin union.  How it was judged: docs/results/transfer.md.
+    prior_in_portfolios : bool, default False
+        With prior observations and a ``prior_portfolio`` step, every later portfolio step combines the sets
+        of that step's sources (drawn at the related tasks' best points, the very sets it scored) after its
+        own best sets, so a portfolio builds on what the first step after the warm start found instead of
+        starting from the few point steps of a short search.  How it was judged: docs/results/transfer.md.
     portfolio_sizes : sequence of int, default (2, 3, 4, 6, 8)
         Numbers of best sets combined by successive portfolio steps (cycled); how the default was
         chosen: docs/results/guided_engine.md.
@@ -144,7 +149,7 @@ class GuidedSearch(SearchEngine):
         A point's set is chosen from ``pool_factor * budget`` drawn at the point: by infogain per
         cost, repeats dropped, keeping a feature only if its correlation with every feature kept
         so far is at most ``max_corr``.  ``None``: the loop's draw (``oversample`` of the search).
-    pool_rows : int, "auto" or None, default None
+    pool_rows : int, "auto" or None, default "auto"
         Rank and filter a point's pool on this many training rows (a class-stratified sample drawn once per
         search) instead of all of them; the chosen set is then computed on every row as usual.  It cuts the
         family's compute of the pool by ``n_samples / pool_rows``, which matters for a family whose
@@ -152,7 +157,8 @@ class GuidedSearch(SearchEngine):
         noisier.  ``None``: every row.  ``"auto"``: what the family declares (its class attribute
         :attr:`~metafx.plugin.FeatureFamily.pool_rows`: ``None`` for the built-in families and ``tabular``,
         512 for a family that declares nothing), and every row with ``pool_factor=None`` or a
-        ``feature_map``.  An int needs ``pool_factor`` and no ``feature_map``.
+        ``feature_map``.  An int needs ``pool_factor`` and no ``feature_map``.  The default since the rule
+        ``experiments/guided/RULE_POOL_ROWS_AUTO2.md`` (the built-in families search as with ``None``).
     max_corr : float, default 0.5
         Largest absolute correlation (phi coefficient for binary features) between two kept features.
     selector : {"filter", "cmim"}, default "filter"
@@ -198,7 +204,7 @@ class GuidedSearch(SearchEngine):
     #: the steps of warm-start results join the quality model (:meth:`observe_prior`)
     uses_prior = True
     #: without prior observations these change nothing, so a search without them leaves them out of its signature
-    prior_params = ("prior_portfolio_every", "prior_portfolio", "prior_features")
+    prior_params = ("prior_portfolio_every", "prior_portfolio", "prior_features", "prior_in_portfolios")
     #: the related tasks' chosen sets come with the prior (``prior_features`` uses them)
     uses_prior_sets = True
 
@@ -206,8 +212,8 @@ class GuidedSearch(SearchEngine):
                  n_pool: int = 2000, xi: float = 0.01, pool_factor: float | None = 16.0,
                  max_corr: float = 0.5, cost_power: float = 1.0, selector: str = "filter",
                  feature_map: int | None = None, prior_portfolio_every: int | None = None,
-                 prior_portfolio: int | None = 8, pool_rows: int | str | None = None,
-                 prior_features: bool = False) -> None:
+                 prior_portfolio: int | None = 8, pool_rows: int | str | None = "auto",
+                 prior_features: bool = False, prior_in_portfolios: bool = False) -> None:
         self.n_init = n_init
         self.portfolio_every = portfolio_every
         self.portfolio_sizes = portfolio_sizes
@@ -222,6 +228,7 @@ class GuidedSearch(SearchEngine):
         self.prior_portfolio = prior_portfolio
         self.pool_rows = pool_rows
         self.prior_features = prior_features
+        self.prior_in_portfolios = prior_in_portfolios
 
     _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         "n_init": [Interval("int", 1, None)],
@@ -239,6 +246,7 @@ class GuidedSearch(SearchEngine):
         "prior_portfolio": [Interval("int", 2, 64), None],
         "pool_rows": [Interval("int", 16, None), Options("auto"), None],
         "prior_features": ["boolean"],
+        "prior_in_portfolios": ["boolean"],
     }
 
     def check_params(self) -> None:
@@ -266,6 +274,7 @@ class GuidedSearch(SearchEngine):
         self.prior_task_ = np.empty(0, dtype=np.intp)
         self.prior_var_ = 0.0  # the mean within-task variance of their qualities
         self.prior_sets_: list[list[dict[str, Any]]] = []  # the related tasks' chosen sets (family JSON form)
+        self.prior_sources_: list[dict[str, Any]] = []  # the prior portfolio step's sources (prior_in_portfolios)
         self.rows_ = None  # pool_rows: the sample of rows the pools are ranked on, its data and labels
         self.pool_rows_ = self._pool_rows(problem.family)
         if self.pool_rows_ is not None and problem.n_samples > self.pool_rows_:
@@ -435,6 +444,8 @@ class GuidedSearch(SearchEngine):
         order = sorted(self.points_, key=lambda t: (-t[2], t[0]))[:k]
         self.portfolio_sources_[step] = sorted(s for s, _, _ in order)
         sources = [{"point": dict(p), "keys": [self.seed_, s, _DRAW]} for s, p, _ in order]
+        if self.prior_in_portfolios:
+            sources += [dict(s) for s in self.prior_sources_]
         return Candidate({PORTFOLIO: sources}, how="engine", keys=(self.seed_, step, _DRAW), kind="portfolio")
 
     def _prior_portfolio(self, step: int) -> Candidate:
@@ -452,6 +463,7 @@ class GuidedSearch(SearchEngine):
             if len(chosen) == self.prior_portfolio:
                 break
         sources = [{"point": dict(p), "keys": [self.seed_, step, _PRIOR, i]} for i, p in enumerate(chosen)]
+        self.prior_sources_ = [dict(s) for s in sources]
         self.portfolio_sources_[step] = "prior"
         point: dict[str, Any] = {PORTFOLIO: sources}
         if self._uses_prior_sets():
@@ -580,6 +592,7 @@ class GuidedSearch(SearchEngine):
                                 "pool_rows_used": self.pool_rows_ if self.__dict__.get("rows_") is not None else None,
                                 "prior_portfolio_every": self.prior_portfolio_every,
                                 "prior_portfolio": self.prior_portfolio, "prior_features": self.prior_features,
+                                "prior_in_portfolios": self.prior_in_portfolios,
                                 "portfolio_steps": sorted(s for s, p in self.proposed_.items() if p is None),
                                 "proposed_points": [self.proposed_[s] for s in sorted(self.proposed_)],
                                 # what each portfolio step combined (SearchResult.summary names it): the steps

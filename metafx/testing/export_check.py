@@ -152,15 +152,19 @@ class SpeedReport:
     notes: list[str] = field(default_factory=list)
 
     def __str__(self) -> str:
-        head = f"{'engine':<10} {'wall':>8} {'draw':>8} {'compute':>8} {'engine':>8} {'evaluate':>8} {'features':>10}"
+        head = (f"{'engine':<10} {'wall':>8} {'cpu':>8} {'draw':>8} {'compute':>8} {'engine':>8} {'evaluate':>8} "
+                f"{'features':>10}")
         lines = [head] + [
-            f"{r['engine']:<10} {r['wall']:8.2f} {r['draw']:8.2f} {r['compute']:8.2f} {r['own']:8.2f} "
+            f"{r['engine']:<10} {r['wall']:8.2f} {r['cpu']:8.2f} {r['draw']:8.2f} {r['compute']:8.2f} {r['own']:8.2f} "
             f"{r['evaluate']:8.2f} {r['computed']:10d}" for r in self.rows]
         return "\n".join(lines + [f"- {note}" for note in self.notes])
 
-    def ratio(self, engine: str, reference: str = "mufasa") -> float:
-        """Wall time of ``engine`` over ``reference``'s, measured in the same call."""
-        by = {r["engine"]: r["wall"] for r in self.rows}
+    def ratio(self, engine: str, reference: str = "mufasa", clock: str = "wall") -> float:
+        """Time of ``engine`` over ``reference``'s, measured in the same call: ``clock="wall"`` (elapsed) or
+        ``"cpu"`` (the process's CPU time, ``time.process_time``: less sensitive to other processes' load)."""
+        if clock not in ("wall", "cpu"):
+            raise ValueError(f"clock={clock!r}: expected 'wall' or 'cpu'")
+        by = {r["engine"]: r[clock] for r in self.rows}
         return by[engine] / by[reference]
 
 
@@ -189,8 +193,11 @@ def _timed_class(cls: Any, clock: dict[str, float]) -> type:
 def check_family_speed(family: Any, X: Any, y: Any, *, budget: float, steps: int = 10,
                        engines: Sequence[Any] = ("guided", "mufasa"), seed: int = 0) -> SpeedReport:
     """Run a search per engine on ``(X, y)`` with ``family`` (an instance, unfitted or fitted) and split each
-    search's wall time (``engines``: names, or ``(label, name, engine_params)`` triples) into the family's ``draw`` and ``compute``, the evaluation (the set evaluator) and the
-    engine's own work (the rest: proposing points, ranking and filtering pools, bookkeeping).
+    search's wall time (``engines``: names, or ``(label, name, engine_params)`` triples, run in that order) into the
+    family's ``draw`` and ``compute``, the evaluation (the set evaluator) and the engine's own work (the rest:
+    proposing points, ranking and filtering pools, bookkeeping).  Each row also has ``cpu``, the process's CPU
+    time of the search (``time.process_time``; all of the process's threads), which another process's load
+    changes less than the wall time.
 
     The notes say where the family's values send an engine down a slow path (0/1 values held dense, not
     packed; real values; a compute that costs more than the evaluation, which the ``guided`` engine pays
@@ -203,12 +210,12 @@ def check_family_speed(family: Any, X: Any, y: Any, *, budget: float, steps: int
         label, engine, params = (arm, arm, None) if isinstance(arm, str) else arm
         clock = {"draw": 0.0, "compute": 0.0, "computed": 0}
         fam = _timed_class(base, clock)(**family.get_params())
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         res = search(X, y, family=fam, engine=engine, engine_params=params, budget=budget, steps=steps, seed=seed,
                      progress=False)
-        wall = time.perf_counter() - t
+        wall, cpu = time.perf_counter() - t, time.process_time() - c
         evaluate = float(res.metadata.get("timings", {}).get("evaluate", 0.0))
-        report.rows.append({"engine": label, "wall": wall, "draw": clock["draw"], "compute": clock["compute"],
+        report.rows.append({"engine": label, "wall": wall, "cpu": cpu, "draw": clock["draw"], "compute": clock["compute"],
                             "evaluate": evaluate, "own": max(wall - clock["draw"] - clock["compute"] - evaluate, 0.0),
                             "computed": int(clock["computed"]), "result": res})
     # the representation of the family's values
@@ -231,9 +238,9 @@ def check_family_speed(family: Any, X: Any, y: Any, *, budget: float, steps: int
     for r in report.rows:
         if r["engine"].startswith("guided") and r["compute"] > r["evaluate"]:
             used = r["result"].metadata.get("pool_rows_used")
-            rows = ("it ranked the pools on every row: ranking them on a sample of rows cuts it "
-                    "(engine_params={'pool_rows': 'auto'} reads the family's class attribute pool_rows, 512 when "
-                    "the family declares none; or engine_params={'pool_rows': 512})" if used is None else
+            rows = ("it ranked the pools on every row (the family declares pool_rows = None, or the search asked "
+                    "for every row): ranking them on a sample of rows cuts it (leave the class attribute pool_rows "
+                    "undeclared, 512, or engine_params={'pool_rows': 512})" if used is None else
                     f"it already ranked the pools on {used} rows (pool_rows)")
             report.notes.append(f"guided spends {r['compute']:.2f} s in the family's compute ({r['computed']} features"
                                 f") against {r['evaluate']:.2f} s evaluating: it computes a pool of pool_factor x "
