@@ -2026,3 +2026,31 @@ def test_defaults_page_is_its_records():
     k = [r["n_features"] for r in g3.values()]
     assert f"`guided` chose {np.mean(k):.0f} features on average at 3000 ({min(k)}-{max(k)})" in text
     assert (f"re-run: {100 * g2[200]['test_error']:.2f} %, {g2[200]['n_features']} features, as its record" in text)
+
+
+def test_plugin_family_with_the_new_default_is_its_record():
+    """docs/results/speed.md, both families after pool_rows="auto" became the default: the ratios the benchmark
+    printed, and the evaluation times it names."""
+    text = _record("benchmarks/" + "plugin_family_auto.txt")
+    page = " ".join((REPO / "docs" / "results" / "speed.md").read_text().split())
+    fam = re.findall(r"guided on window-or / guided on pixel-and: ([\d.]+)", text)
+    assert len(fam) == 3 and f"**{', '.join(fam)}**" in page
+    cpu = dict.fromkeys(("pixel-and", "window-or"), "")
+    for family, ratio in re.findall(r"^(pixel-and|window-or): .*?  guided / mufasa: wall [\d.]+, cpu ([\d.]+)", text,
+                                    flags=re.M | re.S):
+        cpu[family] += ("" if not cpu[family] else ", ") + ratio
+    assert f"`window-or` {cpu['window-or']}; `pixel-and` {cpu['pixel-and']}." in page
+    old = re.findall(r"guided on window-or / guided on pixel-and: ([\d.]+)", _record("benchmarks/" + "plugin_family_quiet.txt"))
+    assert f"in the quieter run above: {', '.join(old)})" in page
+    ev = {}
+    for block in text.split("\n\n"):
+        head = re.match(r"(pixel-and|window-or): .*partition (\d+)", block.strip())
+        if head:
+            for eng, wall, evaluate in re.findall(r"^(guided|mufasa) +([\d.]+) +[\d.]+ +[\d.]+ +[\d.]+ +[\d.]+ +([\d.]+)", block, flags=re.M):
+                ev[head.group(1), head.group(2), eng] = (float(wall), float(evaluate))
+    g_w, g_p = ev["window-or", "100", "guided"], ev["pixel-and", "100", "guided"]
+    assert (f"takes {g_w[1]:.1f} s of `window-or`'s {g_w[0]:.1f} s against {g_p[1]:.1f} s of `pixel-and`'s "
+            f"{g_p[0]:.1f} s") in page
+    r = sorted(ev["window-or", p, "mufasa"][1] / ev["pixel-and", p, "mufasa"][1] for p in ("100", "101", "102"))
+    assert f"take {r[0]:.1f}-{r[-1]:.1f} times its evaluations on `pixel-and`" in page
+
