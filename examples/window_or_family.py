@@ -159,7 +159,7 @@ class WindowOr(FeatureFamily):
     # ------------------------------------------------------------------ export (metafx export --to c / numpy)
     def export_c(self, batch, prefix):
         """The features as C: ``prefix_compute(const uint8_t *image, uint8_t *out)``, 0/1 pixels in,
-        0/1 features out (``metafx.plugin.FamilyExport``)."""
+        0/1 features out, and ``prefix_compute64`` for 64 images at once (``metafx.plugin.FamilyExport``)."""
         h, w = (int(v) for v in self.image_shape)
         n = len(batch)
         first = np.concatenate([[0], np.cumsum(batch.k)])
@@ -182,9 +182,21 @@ class WindowOr(FeatureFamily):
         else:
             lines += ["    (void)image;", "    (void)out;"]
         lines += ["}"]
+        # optional: the same for 64 images at once (bit s of in[i] is pixel i of image s), which the file's
+        # *_many functions then use; an OR of words is the OR of 64 images' pixels
+        many = [f"static void {prefix}_compute64(const uint64_t *in, uint64_t *out)", "{",
+                "    uint32_t f, j;",
+                f"    for (f = 0; f < {n}u; ++f) {{",
+                "        uint64_t v = 0;",
+                f"        for (j = {prefix}_first[f]; j < {prefix}_first[f + 1]; ++j)",
+                f"            v |= in[{prefix}_pixel[j]];",
+                "        out[f] = v;",
+                "    }",
+                "}"] if n else []
         return FamilyExport(code="\n".join(lines), n_inputs=h * w, input_type="binary",
                             value_type="binary", input_shape=(h, w),
-                            about=f"OR of pixels of a {h} x {w} binary image, row-major")
+                            about=f"OR of pixels of a {h} x {w} binary image, row-major",
+                            code_many="\n".join(many))
 
     def export_numpy(self, batch, prefix):
         """The features as a NumPy function ``prefix_compute(X) -> (n, n_features) uint8`` of flat 0/1 images."""

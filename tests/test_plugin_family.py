@@ -67,8 +67,10 @@ def test_result_exports_to_c_and_numpy_exactly(digits, tmp_path):
     X, y = digits
     res = metafx.search(X[:300], y[:300], family="window-or", budget=80, steps=3, seed=1, progress=False)
     res.fit_classifier(X[:300], y[:300])
-    out = check_export(res, X, tmp_dir=tmp_path)
+    out = check_export(res, X, tmp_dir=tmp_path)  # one image at a time and 64 at a time (its code_many), 500 images
     assert out["numpy"] and out["n"] == len(X)
+    from metafx.export import to_c
+    assert "static void metafx_model_compute64(" in to_c(res) and "metafx_model_block(" in to_c(res)
     grey = X * 200  # 0/200 bytes: the C file reads any nonzero byte as 1, the NumPy module refuses them
     mod_err = pytest.raises(ValueError, match="binary")
     import importlib.util as iu
