@@ -104,7 +104,7 @@ def test_speed_check_reports_every_engine(digits):
 def test_the_reference_family_declares_no_pool_rows(digits):
     """Written from the guide alone, the family declares nothing: the guided engine's pool_rows="auto" ranks its
     pools on FeatureFamily.pool_rows (512) rows, and on every row of a smaller training set."""
-    from metafx.default_plugins.guided import declared_pool_rows
+    from metafx.core.base import declared_pool_rows
 
     fam = metafx.plugin.make_component("family", "window-or", None)
     assert "pool_rows" not in type(fam).__dict__ and declared_pool_rows(fam) == 512

@@ -34,6 +34,7 @@ __all__ = [
     "Params",
     "SearchEngine",
     "SetEvaluator",
+    "declared_pool_rows",
     "fill_budget",
 ]
 
@@ -349,6 +350,18 @@ class FamilyExport:
         if bad:
             raise ValidationError(f"FamilyExport includes={list(self.includes)!r}: {bad} not among the standard "
                                   f"headers allowed ({', '.join(C_HEADERS)})")
+
+
+def declared_pool_rows(family: Any) -> int | None:
+    """The rows ``family`` declares its pools are ranked on (:attr:`FeatureFamily.pool_rows`, 512 when it declares
+    nothing; ``None``: every row), validated."""
+    declared = getattr(family, "pool_rows", FeatureFamily.pool_rows)
+    if declared is not None and (isinstance(declared, bool) or not isinstance(declared, (int, np.integer))
+                                 or declared < 16):
+        raise ValidationError(f"family {family.name!r} declares pool_rows={declared!r} (a class attribute read "
+                              "by the guided engine's pool_rows='auto'); allowed: None (every row) or an "
+                              "integer >= 16")
+    return None if declared is None else int(declared)
 
 
 #: the standard C headers a family's exported code may include

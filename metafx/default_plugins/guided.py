@@ -75,7 +75,7 @@ from .._kernels.cmim import cmim_select
 from .._kernels.diverse import dense_diverse_prefix, diverse_prefix
 from .._kernels.packing import pack_columns
 from .._kernels.repeats import first_of_repeats
-from ..core.base import Candidate, FeatureFamily, SearchEngine
+from ..core.base import Candidate, SearchEngine, declared_pool_rows
 from ..core.exceptions import ValidationError
 from ..core.params import Interval, Options, Satisfies
 from ..core.values import FeatureValues, PriorObservation, StepRecord
@@ -86,7 +86,7 @@ from ..loop.components import make_component
 from ..loop.problem import SearchProblem, draw_or_empty, step_rng
 from .scorers import encode_labels
 
-__all__ = ["GuidedSearch", "declared_pool_rows"]
+__all__ = ["GuidedSearch"]
 
 SELECTORS = ("filter", "cmim")
 _MOVE = 0
@@ -603,18 +603,6 @@ class GuidedSearch(SearchEngine):
         if len(self.prior_z_):
             meta["prior_observations"] = len(self.prior_z_)
         return meta
-
-
-def declared_pool_rows(family: Any) -> int | None:
-    """The rows ``family`` declares its pools are ranked on (:attr:`FeatureFamily.pool_rows`, 512 when it declares
-    nothing; ``None``: every row), validated."""
-    declared = getattr(family, "pool_rows", FeatureFamily.pool_rows)
-    if declared is not None and (isinstance(declared, bool) or not isinstance(declared, (int, np.integer))
-                                 or declared < 16):
-        raise ValidationError(f"family {family.name!r} declares pool_rows={declared!r} (a class attribute read "
-                              "by the guided engine's pool_rows='auto'); allowed: None (every row) or an "
-                              "integer >= 16")
-    return None if declared is None else int(declared)
 
 
 def _stratified_rows(y: np.ndarray, n: int, seed: int) -> np.ndarray:

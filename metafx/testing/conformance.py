@@ -40,6 +40,7 @@ from ..core.base import (
     MetaFeatureDescriber,
     SearchEngine,
     SetEvaluator,
+    declared_pool_rows,
 )
 from ..core.exceptions import ValidationError
 from ..core.params import declared_constraints, invalid_values
@@ -364,7 +365,6 @@ class FamilyConformance:
 
     def test_pool_rows_declaration(self, fam):
         """The class attribute ``pool_rows`` (read by the guided engine's ``pool_rows="auto"``): None or >= 16."""
-        from ..default_plugins.guided import declared_pool_rows
 
         declared_pool_rows(fam)
 
