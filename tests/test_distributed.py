@@ -146,10 +146,13 @@ def _wait_for_running_trial(url: str, study: str, pid: int) -> None:
     from metafx.storage.backends import open_storage
 
     st = optuna.load_study(study_name=study, storage=open_storage(url))
+    # every parameter of a point: as many as a complete trial has (the process finished some before)
+    done = st.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,))
+    whole = max((len(t.params) for t in done), default=1)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         for t in st.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
-            if t.user_attrs.get(OWNER_KEY, "||").split("|")[1] == str(pid) and t.params:
+            if t.user_attrs.get(OWNER_KEY, "||").split("|")[1] == str(pid) and len(t.params) >= whole:
                 return
         time.sleep(0.02)
     raise AssertionError(f"process {pid} started no trial")
