@@ -128,23 +128,13 @@ def main() -> None:
                 mod = importlib.util.module_from_spec(spec)
                 spec.loader.exec_module(mod)
 
-                pred = np.empty(n, np.intc)
-                feats = np.empty((n, res.n_features), np.uint8)
-
-                def c_predict(lib=lib, pred=pred):
-                    lib.predict_batch(Xte.ctypes.data, n, pred.ctypes.data)
-
-                def c_features(lib=lib, feats=feats):
-                    lib.features_batch(Xte.ctypes.data, n, feats.ctypes.data)
-
-                pred_m = np.empty(n, np.intc)
-                feats_m = np.empty((n, res.n_features), np.uint8)
-
-                def c_predict_many(lib=lib, pred=pred_m):
-                    lib.predict_many(Xte.ctypes.data, n, pred.ctypes.data)
-
-                def c_features_many(lib=lib, feats=feats_m):
-                    lib.features_many(Xte.ctypes.data, n, feats.ctypes.data)
+                # the C entry points over the whole batch, each into its own output
+                pred, pred_m = np.empty(n, np.intc), np.empty(n, np.intc)
+                feats, feats_m = (np.empty((n, res.n_features), np.uint8) for _ in range(2))
+                c_predict, c_features, c_predict_many, c_features_many = (
+                    partial(fn, Xte.ctypes.data, n, out.ctypes.data)
+                    for fn, out in ((lib.predict_batch, pred), (lib.features_batch, feats),
+                                    (lib.predict_many, pred_m), (lib.features_many, feats_m)))
 
                 # the same answers first
                 c_predict()

@@ -26,6 +26,7 @@ import metafx
 from metafx import SearchResult, ValidationError
 from metafx.cli import main
 from metafx.export import to_c, to_numpy, write
+from metafx.testing.export_check import compile_driver
 
 SAVED = Path(__file__).parent / "data" / "saved_results"
 
@@ -103,42 +104,15 @@ def same_bits(a, b) -> bool:
 
 
 class CModel:
-    """The exported C file compiled with a small batch driver into a shared library, called through ctypes."""
+    """The exported C file compiled with the conformance kit's batch driver (``run_batch``: the one-sample entry
+    points in a loop; ``run_many``: the ``*_many`` ones) into a shared library, called through ctypes."""
 
-    def __init__(self, source: str, tmp: Path, cc: str, name: str = "metafx_model", flags=("-O2",)):
+    def __init__(self, source: str, tmp: Path, cc: str, name: str = "metafx_model"):
         self.name = name
         d = Path(tempfile.mkdtemp(prefix=f"c_{name}_", dir=tmp))  # one directory per compiled library
         (d / f"{name}.c").write_text(source)
-        N = name.upper()
         self.has_classifier = f"{name}_predict" in source
-        driver = [f'#include "{name}.c"',
-                  "void run_batch(const uint8_t *img, long n, uint8_t *feats, double *dec, int *pred) {",
-                  "    long i;",
-                  "    for (i = 0; i < n; ++i) {",
-                  f"        const uint8_t *x = img + i * {N}_HEIGHT * {N}_WIDTH;",
-                  f"        {name}_features(x, feats + i * {N}_N_FEATURES);"]
-        if self.has_classifier:
-            driver += [f"        {name}_decision(x, dec + i * {N}_N_DECISIONS);",
-                       f"        pred[i] = {name}_predict(x);"]
-        else:
-            driver += ["        (void)dec; (void)pred;"]
-        driver += ["    }", "}"]
-        # the same through the *_many entry points (bit-sliced for the pixel families), whole batch in one call
-        driver += ["int run_many(const uint8_t *img, long n, uint8_t *feats, double *dec, int *pred) {",
-                   f"    int rc = {name}_features_many(img, n, feats);"]
-        if self.has_classifier:
-            driver += [f"    rc |= {name}_decision_many(img, n, dec);",
-                       f"    rc |= {name}_predict_many(img, n, pred);"]
-        else:
-            driver += ["    (void)dec; (void)pred;"]
-        driver += ["    return rc;", "}"]
-        (d / "driver.c").write_text("\n".join(driver) + "\n")
-        subprocess.run([cc, "-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", *flags, "-shared", "-fPIC",
-                        "driver.c", "-o", "libmodel.so"], cwd=d, check=True, capture_output=True)
-        self.lib = ctypes.CDLL(str(d / "libmodel.so"))
-        self.lib.run_batch.restype = None
-        self.lib.run_batch.argtypes = [ctypes.c_void_p, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p,
-                                       ctypes.c_void_p]
+        self.lib = compile_driver(d, cc, "uint8_t", "uint8_t", self.has_classifier, name=name)
 
     def __call__(self, X, n_features, n_decisions):
         X = np.ascontiguousarray(X, dtype=np.uint8)
@@ -156,7 +130,6 @@ class CModel:
         F = np.full((n, max(n_features, 1)), 7, np.uint8)
         D = np.full((n, max(n_decisions, 1)), np.nan)
         P = np.full(n, -1, np.intc)
-        self.lib.run_many.restype = ctypes.c_int
         rc = self.lib.run_many(ctypes.c_void_p(X.ctypes.data), ctypes.c_long(n), ctypes.c_void_p(F.ctypes.data),
                                ctypes.c_void_p(D.ctypes.data), ctypes.c_void_p(P.ctypes.data))
         return rc, F[:, :n_features], D[:, :n_decisions], P

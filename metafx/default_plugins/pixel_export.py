@@ -101,10 +101,9 @@ def _c_compute64(prefix: str, feats: PixelFeatures) -> str:
     h, w, p = feats.height, feats.width, feats.pad
     pw = w + p
     pos = feats.rows * pw + feats.cols
-    order = np.lexsort((feats.neg, np.repeat(np.arange(feats.n), np.diff(feats.first))))  # per feature: plain first
-    pos = pos[order]
-    n_plain = np.add.reduceat(~feats.neg, feats.first[:-1]) if len(feats.neg) else np.zeros(feats.n, np.int64)
-    n_plain = np.where(np.diff(feats.first) > 0, n_plain, 0)
+    owner = np.repeat(np.arange(feats.n), np.diff(feats.first))  # the feature of each input
+    pos = pos[np.lexsort((feats.neg, owner))]  # per feature: its plain inputs first, then its negated ones
+    n_plain = np.bincount(owner[~feats.neg], minlength=feats.n)
     pos_t = "uint16_t" if (pos.max() if pos.size else 0) <= 0xFFFF else "uint32_t"
     o = [f"/* 64 images at once: feature f's inputs as row * {P}_PADDED_WIDTH + col, its {prefix}_plain[f] plain",
          "   inputs first, then the negated ones */",

@@ -59,7 +59,7 @@ from ..core.binarization import BINARY, InputRule, binarize_input
 from ..core.codegen import c_table, py_list
 from ..core.exceptions import ValidationError
 from ..core.files import atomic_write_text
-from .many import c_many, c_many_api
+from .many import bit_sliced, c_many, c_many_api
 
 __all__ = ["FORMATS", "to_c", "to_numpy", "write"]
 
@@ -361,7 +361,7 @@ def to_c(result: Any, classifier: Any = None, name: str = "metafx_model", *, sou
     N = name.upper()
     o = _c_header(result, part, lin, name, source)
     o += ["", "/* ---- the family's features */", part.fx.code.rstrip("\n"), ""]
-    if part.fx.code_many and part.n:
+    if bit_sliced(part):
         o += [part.fx.code_many.rstrip("\n"), ""]
     if part.fx.input_type == "binary":  # images: by the result's rule, refused (-1) where Python refuses them
         o += _c_input_rule(name, N, _rule(result))

@@ -13,13 +13,19 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["c_many", "c_many_api"]
+__all__ = ["bit_sliced", "c_many", "c_many_api"]
 
 # the index of the lowest set bit of a 64-bit word (a de Bruijn sequence), in portable C99
 _DEBRUIJN = 0x03F79D71B4CB0A89
 _LOWEST = [0] * 64
 for _i in range(64):
     _LOWEST[(((1 << _i) * _DEBRUIJN) & (2**64 - 1)) >> 58] = _i
+
+
+def bit_sliced(part: Any) -> bool:
+    """Whether the file computes the features of 64 samples per word: the family gave ``code_many``, and there
+    are features to compute."""
+    return bool(part.fx.code_many) and part.n > 0
 
 
 def c_many_api(name: str, part: Any, lin: Any) -> list[str]:
@@ -29,7 +35,7 @@ def c_many_api(name: str, part: Any, lin: Any) -> list[str]:
     if lin is not None:
         o += [f" *   int {name}_decision_many({x}, double *out);",
               f" *   int {name}_predict_many({x}, int *labels);"]
-    fast = bool(part.fx.code_many) and part.n > 0
+    fast = bit_sliced(part)
     o += [" *   (" + ("64 images at a time, bit-sliced: each 64-bit word holds one pixel or feature of 64 images; "
                       if fast else "") + "0, or -1 and nothing written when the rule refuses one of the samples)"]
     return o
@@ -37,7 +43,7 @@ def c_many_api(name: str, part: Any, lin: Any) -> list[str]:
 
 def c_many(name: str, N: str, part: Any, lin: Any) -> list[str]:
     """The C of the ``*_many`` entry points (after the one-sample ones, whose tables they use)."""
-    fast = bool(part.fx.code_many) and part.n > 0
+    fast = bit_sliced(part)
     x = f"{part.arg}s"
     o = ["", "/* ---- many samples at once */"]
     if part.fx.input_type == "binary":

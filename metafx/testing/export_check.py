@@ -94,7 +94,7 @@ def check_export(result: Any, X: Any, *, cc: str | None = None, tmp_dir: str | P
     out_t = "uint8_t" if binary_out else "double"
     n_dec = 0 if D is None else D.shape[1]
     (work / "metafx_model.c").write_text(to_c(result))
-    lib = _compile(work, compiler, in_t, out_t, D is not None)
+    lib = compile_driver(work, compiler, in_t, out_t, D is not None)
     n, k = F.shape
     for how in ("one at a time", "_many"):  # NAME_features / _decision / _predict, then the *_many entry points
         cF = np.zeros((n, max(k, 1)), dtype=np.uint8 if binary_out else np.float64)
@@ -111,25 +111,28 @@ def check_export(result: Any, X: Any, *, cc: str | None = None, tmp_dir: str | P
     return {"c": True, "numpy": True, "n": n}
 
 
-def _compile(work: Path, compiler: str, in_t: str, out_t: str, classifier: bool) -> Any:
-    """``metafx_model.c`` in ``work`` compiled with a driver of two functions, ``run_batch`` (the one-sample
-    entry points in a loop) and ``run_many`` (the ``*_many`` ones), loaded through ctypes."""
+def compile_driver(work: Path, compiler: str, in_t: str, out_t: str, classifier: bool,
+                   name: str = "metafx_model") -> Any:
+    """``<name>.c`` in ``work`` compiled (``-std=c99 -pedantic -Wall -Wextra -Werror -O2``) with a driver of two
+    functions, ``run_batch`` (the one-sample entry points in a loop) and ``run_many`` (the ``*_many`` ones), each
+    ``int f(const in_t *x, long n, out_t *feats, double *dec, int *pred)``, loaded through ctypes."""
+    N = name.upper()
     args = f"const {in_t} *x, long n, {out_t} *feats, double *dec, int *pred"
-    driver = ['#include "metafx_model.c"',
+    driver = [f'#include "{name}.c"',
               f"int run_batch({args}) {{",
               "    long i;",
               "    for (i = 0; i < n; ++i) {",
-              f"        const {in_t} *row = x + i * METAFX_MODEL_N_INPUTS;",
-              "        metafx_model_features(row, feats + i * METAFX_MODEL_N_FEATURES);"]
+              f"        const {in_t} *row = x + i * {N}_N_INPUTS;",
+              f"        {name}_features(row, feats + i * {N}_N_FEATURES);"]
     if classifier:
-        driver += ["        metafx_model_decision(row, dec + i * METAFX_MODEL_N_DECISIONS);",
-                   "        pred[i] = metafx_model_predict(row);"]
+        driver += [f"        {name}_decision(row, dec + i * {N}_N_DECISIONS);",
+                   f"        pred[i] = {name}_predict(row);"]
     else:
         driver += ["        (void)dec; (void)pred;"]
     driver += ["    }", "    return 0;", "}",
                f"int run_many({args}) {{",
-               "    int rc = metafx_model_features_many(x, n, feats);"]
-    driver += (["    rc |= metafx_model_decision_many(x, n, dec);", "    rc |= metafx_model_predict_many(x, n, pred);"]
+               f"    int rc = {name}_features_many(x, n, feats);"]
+    driver += ([f"    rc |= {name}_decision_many(x, n, dec);", f"    rc |= {name}_predict_many(x, n, pred);"]
                if classifier else ["    (void)dec; (void)pred;"])
     driver += ["    return rc;", "}"]
     (work / "driver.c").write_text("\n".join(driver) + "\n")
