@@ -63,6 +63,17 @@ class Corrcoef(FeatureScorer):
         return np.minimum(out, 1.0)
 
 
+def _knn_input(scorer: FeatureScorer, X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
+    """A soft k-NN scorer's checked input: its parameters, ``X`` as dense floats and the real-valued target
+    ``g``; at least 2 samples (a leave-one-out estimate needs a neighbour), else an error naming the scorer."""
+    scorer.check_params()
+    values, g = check_xy(X, y, task="regression")
+    Xd = dense_float(values)
+    if Xd.shape[0] < 2:
+        raise ValidationError(f"{scorer.name} needs at least 2 samples, got {Xd.shape[0]}")
+    return Xd, g
+
+
 # ------------------------------------------------------------------ RGS
 class RGS(FeatureScorer):
     """RGS (thesis Algorithm 4): Regression, Gradient-guided feature Selection.
@@ -130,12 +141,8 @@ class RGS(FeatureScorer):
         return b if b > 0 else 1.0
 
     def score(self, X, y) -> np.ndarray:
-        self.check_params()
-        values, g = check_xy(X, y, task="regression")
-        Xd = dense_float(values)
+        Xd, g = _knn_input(self, X, y)
         m, n = Xd.shape
-        if m < 2:
-            raise ValidationError(f"rgs needs at least 2 samples, got {m}")
         if n == 0:
             return np.zeros(0)
         k = min(int(self.k), m - 1)
@@ -187,11 +194,7 @@ class SKS(FeatureScorer):
     }
 
     def score(self, X, y) -> np.ndarray:
-        self.check_params()
-        values, g = check_xy(X, y, task="regression")
-        Xd = dense_float(values)
-        m, n = Xd.shape
-        if m < 2:
-            raise ValidationError(f"sks needs at least 2 samples, got {m}")
+        Xd, g = _knn_input(self, X, y)
+        n = Xd.shape[1]
         return np.array([soft_knn_criterion(column_sqdiff(Xd[:, f]), g, self.k, float(self.beta))
                          for f in range(n)])
