@@ -11,10 +11,12 @@ drawn from the same 10,000 t10k images, so partitions overlap), in one process a
 * ``metafx``: ``metafx.search(X, y, seed=p)`` with every default, then ``FeatureClassifier`` (C by 3-fold CV);
   its C export's predict time per image (``metafx.export.to_c``, compiled with ``cc -O2``);
 * the levers of ``experiments/cnn48/RULE.md`` on the same search result: ``shift`` (the final LinearSVC refitted
-  on the training images and their copies shifted by one pixel in 4 directions, C as the default's CV chose) and
-  ``logistic`` (multinomial logistic regression, C by 3-fold CV);
-* the curve: ``metafx`` searches at other ``--curve`` settings (``budget=B`` or ``steps=S``), each with its
-  ``FeatureClassifier``.
+  on the training images and their copies shifted by one pixel in 4 directions, C as the default's CV chose),
+  ``logistic`` (multinomial logistic regression, C by 3-fold CV) and ``shift-copies`` (the library's
+  ``FeatureClassifier(shift_copies=True)``: ``shift`` with C by the CV on the images, its time counted);
+* the curve: ``metafx`` searches at other ``--curve`` settings (``budget=B``, ``steps=S`` or ``timeout=T``, several
+  joined by commas, and ``shift-copies`` for the final model ``FeatureClassifier(shift_copies=True)``, as in
+  ``budget=12544,steps=25,shift-copies``; experiments/cnn48/RULE_COMBINED.md), each with its ``FeatureClassifier``.
 
 Times are CPU seconds of this process (``time.process_time``; run with one thread everywhere:
 NUMBA_NUM_THREADS=1 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1; torch is set to one thread), so that a shared
@@ -51,7 +53,7 @@ import records
 CLOCK = time.process_time
 DEFAULT_MNIST = os.environ.get("METAFX_MNIST_DIR", str(Path(__file__).resolve().parents[2] / "shared/data/mnist"))
 METHODS = ("cnn", "svm-rbf", "svm-linear", "metafx")
-LEVERS = ("shift", "logistic")
+LEVERS = ("shift", "logistic", "shift-copies")
 DEFAULT_CURVE = ("budget=1568", "budget=3136", "steps=25", "budget=12544", "steps=100")
 
 
@@ -171,6 +173,36 @@ def shifted_copies(X: np.ndarray) -> np.ndarray:
     return np.concatenate(out)
 
 
+CURVE_KEYS = ("budget", "steps", "timeout")
+SHIFT_TOKEN = "shift-copies"
+
+
+def parse_setting(setting: str) -> tuple[dict, bool]:
+    """A ``--curve`` setting as (``metafx.search`` keywords, whether the final model is fitted with
+    ``shift_copies=True``): comma-separated ``budget=B``, ``steps=S``, ``timeout=T`` (each at most once) and
+    ``shift-copies``; ValueError naming what is wrong."""
+    kw: dict = {}
+    shift = False
+    tokens = setting.split(",")
+    for token in tokens:
+        if token == SHIFT_TOKEN and not shift:
+            shift = True
+            continue
+        key, _, value = token.partition("=")
+        try:
+            ok = key in CURVE_KEYS and key not in kw and float(value) > 0 and (key != "steps" or value.isdigit())
+        except ValueError:
+            ok = False
+        if not ok:
+            raise ValueError(f"--curve: {setting!r}; allowed: budget=B, steps=S or timeout=T with B, T > 0 and S a "
+                             f"positive integer, each at most once, and {SHIFT_TOKEN}, joined by commas")
+        kw[key] = float(value) if key in ("budget", "timeout") else int(value)
+    if not kw:  # shift-copies alone: the default search, already the lever of that name
+        raise ValueError(f"--curve: {setting!r}; a setting needs budget=B, steps=S or timeout=T (the default search "
+                         f"with shifted copies is --levers {SHIFT_TOKEN})")
+    return kw, shift
+
+
 # --- the run -----------------------------------------------------------------------------------------------------
 
 def read_records(path: Path | str) -> list[dict]:
@@ -278,6 +310,12 @@ def run(args) -> None:
                         t_lever = CLOCK() - t0
                         err = float(np.mean(lclf.predict(Xte) != yte))
                         c_time = c_time_per_image(res, lclf, Xte)
+                    elif lever == "shift-copies":  # the library's option: C by the CV on the images, timed
+                        t0 = CLOCK()
+                        lclf = FeatureClassifier(res, random_state=p, shift_copies=True).fit(Xtr, ytr)
+                        t_lever = CLOCK() - t0
+                        err = float(np.mean(lclf.predict(Xte) != yte))
+                        c_time = c_time_per_image(res, lclf, Xte)
                     elif lever == "logistic":
                         from sklearn.linear_model import LogisticRegression
                         from sklearn.model_selection import GridSearchCV, StratifiedKFold
@@ -298,22 +336,22 @@ def run(args) -> None:
                             "final_fit_cpu_seconds": t_lever, "c_predict_cpu_seconds_per_image": c_time, **common,
                             "wall_seconds": time.perf_counter() - wall})
             elif method.startswith("metafx:"):
-                key, _, value = method.split(":", 1)[1].partition("=")
-                kw = {key: float(value) if key in ("budget", "timeout") else int(value)}
-                if key == "timeout":  # the anytime search: as many steps as fit in the (wall) time
+                kw, shift = parse_setting(method.split(":", 1)[1])
+                if "timeout" in kw and "steps" not in kw:  # the anytime search: as many steps as fit in the time
                     kw["steps"] = 1000
                 t0 = CLOCK()
                 res = metafx.search(Xtr, ytr, seed=p, progress=False, **kw)
                 t_search = CLOCK() - t0
                 t0 = CLOCK()
-                clf = FeatureClassifier(res, random_state=p).fit(Xtr, ytr)
+                clf = FeatureClassifier(res, random_state=p, shift_copies=shift).fit(Xtr, ytr)
                 t_fit = CLOCK() - t0
                 append({"method": method, "test_error": float(np.mean(clf.predict(Xte) != yte)),
                         "train_cpu_seconds": t_search + t_fit, "search_cpu_seconds": t_search,
                         "final_fit_cpu_seconds": t_fit, "n_features": res.n_features,
                         "logic_ops_per_image": logic_ops(res), "macs_per_image": res.n_features * len(clf.classes_),
-                        "budget": res.budget, "steps": len(res.trajectory),
+                        "budget": res.budget, "steps": len(res.trajectory), "shift_copies": shift, "C": clf.C_,
                         "c_predict_cpu_seconds_per_image": c_time_per_image(res, clf, Xte),
+                        "c_many_predict_cpu_seconds_per_image": c_time_per_image(res, clf, Xte, many=True),
                         "wall_seconds": time.perf_counter() - wall})
             else:
                 raise SystemExit(f"--methods: unknown method {method!r}; known: {', '.join(METHODS)}")
@@ -340,8 +378,8 @@ def report(paths: list[str], figure: str | None) -> None:
             v = np.asarray(v, float)
             return f"{v.mean():.2f} ({v.std(ddof=1):.2f})" if len(v) > 1 else f"{v.mean():.2f}"
 
-        def setting(m):  # "metafx+lever" first, then "metafx:key=value" by key and value
-            key, _, value = m.partition(":")[2].partition("=")
+        def setting(m):  # "metafx+lever" first, then "metafx:key=value[,...]" by its first key and value
+            key, _, value = m.partition(":")[2].split(",")[0].partition("=")
             return (key, float(value) if value else 0.0, m)
 
         order = [m for m in METHODS if m in by] + sorted((m for m in by if m not in METHODS), key=setting)
@@ -394,13 +432,17 @@ def report(paths: list[str], figure: str | None) -> None:
             if all(c is not None for c in ct):
                 line += f"; CPU time per image, torch batch / C export {np.mean(tt) / np.mean(ct):.0f}"
             print(line)
-            cm = [base[q].get("c_many_predict_cpu_seconds_per_image") for q in ps]
-            so = [sliced_ops(base[q]["logic_ops_per_image"], base[q]["macs_per_image"]) for q in ps]
-            if all(c is not None for c in cm):
-                print(f"predict cost of the C export's NAME_predict_many (64 images per word), cnn over metafx: "
-                      f"multiply-adds / word operations (an upper bound) {cnn_macs() / np.mean(so):.0f}; CPU time "
-                      f"per image, torch batch / predict_many {np.mean(tt) / np.mean(cm):.0f} "
-                      f"({1e6 * np.mean(cm):.2f} us against {1e6 * np.mean(tt):.0f} us)")
+            for m in order:
+                if not m.startswith("metafx") or (m != "metafx" and not set(ps) <= set(by[m])):
+                    continue
+                cm = [by[m][q].get("c_many_predict_cpu_seconds_per_image") for q in ps]
+                so = [sliced_ops(by[m][q]["logic_ops_per_image"], by[m][q]["macs_per_image"]) for q in ps]
+                if all(c is not None for c in cm):
+                    name = "metafx" if m == "metafx" else m
+                    print(f"predict cost of the C export's NAME_predict_many (64 images per word), cnn over {name}: "
+                          f"multiply-adds / word operations (an upper bound) {cnn_macs() / np.mean(so):.0f}; CPU "
+                          f"time per image, torch batch / predict_many {np.mean(tt) / np.mean(cm):.0f} "
+                          f"({1e6 * np.mean(cm):.2f} us against {1e6 * np.mean(tt):.0f} us)")
         if figure:
             draw(by, n_train, figure)
 
@@ -412,20 +454,21 @@ def draw(by: dict, n_train: int, figure: str) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    curve = [m for m in by if m == "metafx" or m.startswith("metafx:")]
+    curve = [m for m in by if m in ("metafx", "metafx+" + SHIFT_TOKEN) or m.startswith("metafx:")]
     pts = []
     for m in curve:
         ps = sorted(by[m])
         pts.append((np.mean([by[m][q]["train_cpu_seconds"] for q in ps]),
                     100 * np.mean([by[m][q]["test_error"] for q in ps]), m))
-    for label, keep in (("metafx, budget (steps 50)", lambda m: m == "metafx" or ":budget=" in m),
-                        ("metafx, steps (budget auto)", lambda m: m == "metafx" or ":steps=" in m),
-                        ("metafx, timeout (budget auto)", lambda m: ":timeout=" in m)):
+    for label, keep in (("metafx, budget (steps 50)", lambda m: m == "metafx" or (":budget=" in m and "," not in m)),
+                        ("metafx, steps (budget auto)", lambda m: m == "metafx" or (":steps=" in m and "," not in m)),
+                        ("metafx, timeout (budget auto)", lambda m: ":timeout=" in m and "," not in m),
+                        ("metafx, shifted copies", lambda m: SHIFT_TOKEN in m)):
         sel = sorted((t, e) for t, e, m in pts if keep(m))
         if sel:
             ax.plot(*zip(*sel, strict=True), marker="o", label=label)
     for t, e, m in pts:
-        ax.annotate("default" if m == "metafx" else m.split(":")[1], (t, e), fontsize=7,
+        ax.annotate("default" if m == "metafx" else m.split(":")[-1].split("+")[-1], (t, e), fontsize=7,
                     xytext=(3, 3), textcoords="offset points")
     for m, marker in (("cnn", "*"), ("svm-rbf", "s"), ("svm-linear", "^"), ("metafx+shift", "D"),
                       ("metafx+logistic", "v")):
@@ -459,8 +502,9 @@ def main(argv=None) -> None:
     ap.add_argument("--methods", nargs="+", default=list(METHODS), help=f"of {', '.join(METHODS)}")
     ap.add_argument("--levers", nargs="*", default=list(LEVERS), help=f"of {', '.join(LEVERS)} (after metafx)")
     ap.add_argument("--curve", nargs="*", default=list(DEFAULT_CURVE),
-                    help="further metafx searches: budget=B, steps=S or timeout=T (seconds; with steps=1000), every "
-                         "other setting the default's")
+                    help="further metafx searches: budget=B, steps=S or timeout=T (seconds; with steps=1000 unless "
+                         "steps is given), several joined by commas, and shift-copies for a final model on shifted "
+                         "copies (budget=12544,shift-copies); every other setting the default's")
     ap.add_argument("--out", default="experiments/cnn48/report_2000.jsonl")
     ap.add_argument("--report", nargs="+", metavar="JSONL", help="print the tables of these records and stop")
     ap.add_argument("--figure", help="with --report: draw the error-against-time figure into this PNG")
@@ -480,13 +524,10 @@ def main(argv=None) -> None:
         if m not in METHODS:
             ap.error(f"--methods: unknown method {m!r}; known: {', '.join(METHODS)}")
     for c in args.curve:
-        key, _, value = c.partition("=")
         try:
-            ok = key in ("budget", "steps", "timeout") and float(value) > 0 and (key != "steps" or value.isdigit())
-        except ValueError:
-            ok = False
-        if not ok:
-            ap.error(f"--curve: {c!r}; allowed: budget=B, steps=S or timeout=T with B, T > 0 and S a positive integer")
+            parse_setting(c)
+        except ValueError as exc:
+            ap.error(str(exc))
     args.methods = list(args.methods) + [f"metafx:{c}" for c in args.curve]
     run(args)
 

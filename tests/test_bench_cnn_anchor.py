@@ -100,7 +100,26 @@ def test_cnn_macs_match_the_network_torch_builds(bench):
     (["--n-train", "9000"], "more than the 10,000 images"),
     (["--curve", "steps=2.5"], "--curve: 'steps=2.5'; allowed"),
     (["--curve", "budget"], "--curve: 'budget'; allowed"),
+    (["--curve", "budget=100,budget=200"], "each at most once"),
+    (["--curve", "budget=100,shift"], "--curve: 'budget=100,shift'; allowed"),
+    (["--curve", "shift-copies"], "the default search with shifted copies is --levers shift-copies"),
 ])
 def test_bad_options_are_one_line_exit_2(args, message):
     p = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True)
     assert p.returncode == 2 and message in p.stderr and "Traceback" not in p.stderr
+
+
+@pytest.mark.parametrize("setting, kw, shift", [
+    ("budget=12544", {"budget": 12544.0}, False),
+    ("steps=25", {"steps": 25}, False),
+    ("budget=12544,steps=25,shift-copies", {"budget": 12544.0, "steps": 25}, True),
+    ("shift-copies,timeout=30", {"timeout": 30.0}, True),
+])
+def test_curve_settings_combine(bench, setting, kw, shift):
+    assert bench.parse_setting(setting) == (kw, shift)
+
+
+@pytest.mark.parametrize("setting", ["budget=1,shift-copies,shift-copies", "steps=0", "steps=25,", "budget=-1"])
+def test_bad_curve_settings_are_refused(bench, setting):
+    with pytest.raises(ValueError, match="--curve: "):
+        bench.parse_setting(setting)
