@@ -417,6 +417,13 @@ def report(paths: list[str], figure: str | None) -> None:
                     f" 1/5), predict cost {cost / cost0:.2f} x the default's" if ratio else "")
             print(f"paired, {m} minus metafx (default): {d.mean():+.2f} points, se {se:.2f}, "
                   f"lower on {int((d < 0).sum())} of {len(d)}{rule}")
+        for m in order:  # every other metafx setting against the CNN (the bar: at most 0.3 points above)
+            ps = sorted(set(by[m]) & set(cnn))
+            if m == "metafx" or not m.startswith("metafx") or len(ps) < 2:
+                continue
+            d = np.array([100 * (by[m][q]["test_error"] - cnn[q]["test_error"]) for q in ps])
+            print(f"to the cnn, {m} minus cnn: {d.mean():+.2f} points (se {d.std(ddof=1) / np.sqrt(len(d)):.2f}), "
+                  f"within 0.3 points of it or below on {int((d <= 0.3).sum())} of {len(d)}")
         if "metafx" in by and "cnn" in by:
             ps = sorted(set(base) & set(cnn))
             d = np.array([100 * (base[q]["test_error"] - cnn[q]["test_error"]) for q in ps])
