@@ -759,6 +759,39 @@ def test_cnn_anchor_prose_is_its_records():
     assert f"at {times[0]}-{times[1]} of its training time" in text
 
 
+def test_cnn_combined_levers_are_their_records():
+    """docs/results/cnn_anchor.md, the levers combined (experiments/cnn48/RULE_COMBINED.md): every row and line
+    ``bench_cnn_anchor.py --report`` prints from the records, and the verdict's figures as the report gives them."""
+    page = (REPO / "docs" / "results" / "cnn_anchor.md").read_text()
+    rows, paired, text = _cnn_report("combined_2000.jsonl", "combined_2000_b.jsonl")
+    lines = [line for line in text.splitlines()
+             if line.startswith(("| ", "paired, ", "to the cnn, ", "predict cost")) and not line.startswith("| method")]
+    assert len(lines) >= 20
+    for line in lines:
+        assert line in page, line
+    prose = " ".join(page.split())
+    arm = {m.removeprefix("metafx:").removeprefix("metafx+"): v for m, v in paired.items()}
+    shift, b9, b12, b12s, s25, big = (arm["shift-copies"], arm["budget=9408,shift-copies"],
+                                       arm["budget=12544,shift-copies"], arm["budget=12544,steps=25,shift-copies"],
+                                       arm["steps=25,shift-copies"], arm["budget=12544"])
+    assert f"The default took {paired['cnn']['time']:.2f} of the CNN's time (median)".lower() in prose.lower()
+    assert (f"shifted copies at the default search ({shift['d']:.2f} points, se {shift['se']:.2f}, at "
+            f"{shift['time']:.2f} of the CNN's time") in prose
+    assert (f"with budget 9408 ({b9['d']:.2f}, se {b9['se']:.2f}, at {b9['time']:.2f}), with budget 12544 "
+            f"({b12['d']:.2f}, se {b12['se']:.2f}, at {b12['time']:.2f}) and with budget 12544 and 25 steps "
+            f"({b12s['d']:.2f}, se {b12s['se']:.2f}, at {b12s['time']:.2f})") in prose
+    assert all(a["d"] < -2 * a["se"] and a["time"] > 0.2 for a in (shift, b9, b12, b12s))
+    assert s25["time"] <= 0.2 and s25["d"] > -2 * s25["se"]
+    assert (f"({s25['time']:.2f} of the CNN's time, {s25['cost']:.2f} x the default's predict cost), lowers the error "
+            f"by {-s25['d']:.2f} points (se {s25['se']:.2f}, on {s25['won']:.0f} of 4)") in prose
+    assert (f"gain {b12['d'] - big['d']:+.2f} points over the same search without them ({b12['d']:.2f} against "
+            f"{big['d']:.2f})").replace("gain -", "gain ") in prose
+    err = {m: float(r[1].split()[0]) for m, r in rows.items()}
+    assert (f"both reach {err['metafx:budget=9408,shift-copies']:.2f} % against the CNN's {err['cnn']:.2f} %"
+            in prose and err["metafx:budget=9408,shift-copies"] == err["metafx:budget=12544,steps=25,shift-copies"])
+    assert f"and {b9['cost']:.1f} and {b12s['cost']:.1f} x the default's predict cost" in prose
+
+
 # ------------------------------------------------------------------ bounds.md: the potential-function experiments
 def _bounds_page() -> str:
     return (REPO / "docs" / "results" / "bounds.md").read_text()
