@@ -856,6 +856,14 @@ def test_cnn_combined_levers_are_their_records():
     assert (f"took {min(fits):.1f}-{max(fits):.1f} CPU s of its {min(totals):.1f}-{max(totals):.1f} s over the eight "
             "partitions") in prose
     assert f"must run about {ratio['rep'] / 0.2:.1f}-{ratio['dev'] / 0.2:.1f} x faster" in prose
+    # "their errors and numbers of features are the first run's on every partition"
+    first = {}
+    for name in ("dev_2000.jsonl", "dev_2000_b.jsonl", "report_2000.jsonl", "report_2000_b.jsonl"):
+        for r in (json.loads(line) for line in _record(f"cnn48/{name}").splitlines() if line.strip()):
+            first[(r["partition"], r["method"].replace("metafx+shift", "metafx+shift-copies"))] = r
+    same = [(key, r["test_error"], r.get("n_features")) for key, r in gap.items() if key in first]
+    assert len(same) == 28
+    assert all((e, n) == (first[key]["test_error"], first[key].get("n_features")) for key, e, n in same)
     to_cnn = re.search(rf"^to the cnn, {best} minus cnn: ([-+.\d]+) points \(se ([.\d]+)\)", rep_text, flags=re.M)
     assert (f"{float(to_cnn[1]):.2f} points above the CNN ({rep_err[best]:.2f} % against {rep_err['cnn']:.2f} %, se "
             f"{to_cnn[2]};") in prose
