@@ -27,8 +27,8 @@ def sources(pairs):
 @pytest.fixture(scope="module")
 def runs(pairs, sources):
     X, y = pairs(0, 1)
-    base = metafx.search(X, y, warm_start=sources, engine_params=PARAMS, **KW)
-    honest = metafx.search(X, y, warm_start=sources, engine_params={**PARAMS, "honest_portfolios": True}, **KW)
+    base = metafx.search(X, y, warm_start=sources, engine_params={**PARAMS, "honest_portfolios": False}, **KW)
+    honest = metafx.search(X, y, warm_start=sources, engine_params=PARAMS, **KW)  # the default
     return base, honest
 
 
@@ -58,7 +58,7 @@ def _reference_estimate(X, y, candidate, seed):
         mine, other = parts[h], parts[1 - h]
         prob = SearchProblem(make_component("family", "pixel-and", None), X[mine], y[mine], evaluator, 30,
                              eval_seed=seed)
-        eng = GuidedSearch(**PARAMS)
+        eng = GuidedSearch(**PARAMS, honest_portfolios=False)
         eng.setup(prob, seed)
         batch = eng.draw(prob, candidate, step_rng(*candidate.keys))
         values = prob.family.compute(prob.family.prepare(X[other]), batch)
@@ -70,7 +70,7 @@ def test_a_portfolio_displaces_the_best_set_only_on_the_honest_estimate(pairs, s
     X, y = pairs(0, 1)
     base, honest = runs
     meta = honest.metadata
-    assert meta["honest_portfolios"] is True and "portfolio_checks" not in base.metadata
+    assert meta["honest_portfolios"] is True and "portfolio_checks" not in base.metadata  # True: the default
     # step 3 is the prior portfolio (not checked); every later portfolio step is
     assert meta["portfolio_steps"] == base.metadata["portfolio_steps"] == [3, 4, 6, 8, 10, 12]
     checks = meta["portfolio_checks"]
@@ -80,7 +80,7 @@ def test_a_portfolio_displaces_the_best_set_only_on_the_honest_estimate(pairs, s
     # the engine told the same records proposes the same portfolios: the default search's, at every step
     prob = SearchProblem(make_component("family", "pixel-and", None), X, y,
                          make_component("set-evaluator", "cv-linear-svm", None), 30, eval_seed=4)
-    eng = GuidedSearch(**PARAMS)
+    eng = GuidedSearch(**PARAMS, honest_portfolios=False)
     eng.setup(prob, 4)
     eng.observe_prior(prior_observations(sources, prob.space))
     eng.warm_start_ = meta["warm_start"]
@@ -112,21 +112,24 @@ def test_honest_portfolios_resume_exactly_and_change_nothing_without_a_prior(pai
     X, y = pairs(0, 1)
     _, honest = runs
     j = tmp_path / "w.jsonl"
-    kw = {**KW, "warm_start": sources, "engine_params": {**PARAMS, "honest_portfolios": True}}
+    kw = {**KW, "warm_start": sources, "engine_params": PARAMS}
     metafx.search(X, y, storage=str(j), callbacks=[lambda s, r: r.step < 7], **kw)
     again = metafx.search(X, y, storage=str(j), **kw)
     assert _steps(again) == _steps(honest) and again.metadata["portfolio_checks"] == honest.metadata["portfolio_checks"]
     assert again.best_step == honest.best_step
     cold = {**KW, "steps": 8}
-    plain = metafx.search(X, y, engine_params=PARAMS, **cold)
-    other = metafx.search(X, y, engine_params={**PARAMS, "honest_portfolios": True}, **cold)
+    plain = metafx.search(X, y, engine_params={**PARAMS, "honest_portfolios": False}, **cold)
+    other = metafx.search(X, y, engine_params=PARAMS, **cold)
     assert _steps(other) == _steps(plain) and "portfolio_checks" not in other.metadata
 
 
-def test_honest_portfolios_is_checked():
+def test_honest_portfolios_is_checked_and_needs_the_engines_own_pools(pairs, sources):
     with pytest.raises(metafx.ValidationError, match="honest_portfolios"):
         GuidedSearch(honest_portfolios="yes").check_params()
-    with pytest.raises(metafx.ValidationError, match=r"honest_portfolios=True .* pool_factor \(got None\)"):
-        GuidedSearch(honest_portfolios=True, pool_factor=None).check_params()
-    with pytest.raises(metafx.ValidationError, match=r"feature_map=None \(got 4\)"):
-        GuidedSearch(honest_portfolios=True, feature_map=4).check_params()
+    # the loop's draw (pool_factor=None): nothing to rebuild on the halves, so the check does not apply
+    X, y = pairs(0, 1)
+    kw = {**KW, "steps": 8, "warm_start": sources}
+    loop_draw = {**PARAMS, "pool_factor": None}
+    on = metafx.search(X, y, engine_params=loop_draw, **kw)
+    off = metafx.search(X, y, engine_params={**loop_draw, "honest_portfolios": False}, **kw)
+    assert _steps(on) == _steps(off) and "portfolio_checks" not in on.metadata

@@ -136,13 +136,15 @@ class GuidedSearch(SearchEngine):
         of that step's sources (drawn at the related tasks' best points, the very sets it scored) after its
         own best sets, so a portfolio builds on what the first step after the warm start found instead of
         starting from the few point steps of a short search.  How it was judged: docs/results/transfer.md.
-    honest_portfolios : bool, default False
+    honest_portfolios : bool, default True
         With prior observations, a portfolio step after the prior portfolio step is drawn only if an honest paired
         estimate puts it above the best set so far: both sets are rebuilt on each half of the training rows (pools
         ranked and filtered on that half alone) and scored by the evaluator on the other half; otherwise the step
         draws the best set again.  A portfolio's CV quality flatters it (its sets were selected on the rows it is
         scored on, then selected again); ``metadata["portfolio_checks"]`` holds the estimates.  Needs a
-        ``pool_factor`` and ``feature_map=None``.  How it was judged: docs/results/transfer.md.
+        ``pool_factor`` and ``feature_map=None`` (it has no effect with ``pool_factor=None`` or a ``feature_map``:
+        the check rebuilds the engine's own pools).  The default since the rule
+        ``experiments/transfer/RULE_HONEST_PORTFOLIOS.md`` (docs/results/transfer.md).
     portfolio_sizes : sequence of int, default (2, 3, 4, 6, 8)
         Numbers of best sets combined by successive portfolio steps (cycled); how the default was
         chosen: docs/results/guided_engine.md.
@@ -220,7 +222,7 @@ class GuidedSearch(SearchEngine):
                  feature_map: int | None = None, prior_portfolio_every: int | None = None,
                  prior_portfolio: int | None = 8, pool_rows: int | str | None = "auto",
                  prior_features: bool = False, prior_in_portfolios: bool = False,
-                 honest_portfolios: bool = False) -> None:
+                 honest_portfolios: bool = True) -> None:
         self.n_init = n_init
         self.portfolio_every = portfolio_every
         self.portfolio_sizes = portfolio_sizes
@@ -266,10 +268,6 @@ class GuidedSearch(SearchEngine):
         if self.pool_rows not in (None, "auto") and (self.pool_factor is None or self.feature_map is not None):
             raise ValidationError(f"pool_rows={self.pool_rows} ranks the engine's own pool on a sample of rows; it "
                                   "needs a pool_factor and feature_map=None")
-        if self.honest_portfolios and (self.pool_factor is None or self.feature_map is not None):
-            raise ValidationError("honest_portfolios=True rebuilds the engine's own pools on halves of the rows; it "
-                                  f"needs a pool_factor (got {self.pool_factor}) and feature_map=None "
-                                  f"(got {self.feature_map})")
 
     def setup(self, problem, seed: int) -> None:
         super().setup(problem, seed)
@@ -362,7 +360,8 @@ class GuidedSearch(SearchEngine):
         return candidate
 
     def _checks_portfolios(self) -> bool:
-        return bool(self.honest_portfolios) and len(self.prior_z_) > 0 and bool(self.qualities_)
+        own_pools = self.pool_factor is not None and self.feature_map is None  # the check rebuilds the engine's pools
+        return bool(self.honest_portfolios) and own_pools and len(self.prior_z_) > 0 and bool(self.qualities_)
 
     def _checked(self, step: int, candidate: Candidate) -> Candidate:
         """``honest_portfolios``: the portfolio, or the best set so far when the honest estimate ranks it higher."""
