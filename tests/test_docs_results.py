@@ -532,6 +532,33 @@ def test_speed_page_bounds_are_their_record():
     assert low[0] > high[0] and all(lo <= hi for lo, hi in zip(low[1:], high[1:], strict=True))
 
 
+def test_packed_variant_run_is_its_record():
+    """The speed page's run of window-or-packed beside window-or and pixel-and: its table and the ratios and
+    shares of its prose, from experiments/benchmarks/plugin_family_packed.json."""
+    text = " ".join((REPO / "docs" / "results" / "speed.md").read_text().split())
+    r = {(x["family"], x["engine"], x["partition"]): x for x in json.loads(_record("benchmarks/plugin_family_packed.json"))}
+    parts = (100, 101, 102)
+    for p in parts:
+        for f in ("pixel-and", "window-or", "window-or-packed"):
+            g, m, pa = r[(f, "guided", p)], r[(f, "mufasa", p)], r[("pixel-and", "guided", p)]
+            assert (f"| {p} | `{f}` | {g['cpu']:.2f} | {m['cpu']:.2f} | {g['cpu'] / m['cpu']:.2f} | "
+                    f"{g['cpu'] / pa['cpu']:.2f} | {g['compute']:.2f} | {100 * g['holdout_error']:.2f} / "
+                    f"{100 * m['holdout_error']:.2f} | `experiments/benchmarks/plugin_family_packed.json` |") in text
+        assert r[("window-or", "guided", p)]["holdout_error"] == r[("window-or-packed", "guided", p)]["holdout_error"]
+    packed = [r[("window-or-packed", "guided", p)] for p in parts]
+    over = [f"{g['cpu'] / r[('pixel-and', 'guided', p)]['cpu']:.2f}" for g, p in zip(packed, parts, strict=True)]
+    assert f"**{over[0]}, {over[1]} and {over[2]}** times `guided` on `pixel-and`" in text
+    share = [f"{g['evaluate'] / g['wall']:.2f}" for g in packed]
+    rest = [f"{g['wall'] - g['evaluate']:.2f}" for g in packed]
+    pix = [f"{r[('pixel-and', 'guided', p)]['wall']:.2f}" for p in parts]
+    assert f"takes {share[0]}, {share[1]} and {share[2]} of `guided`'s wall time" in text
+    assert f"takes {rest[0]}, {rest[1]} and {rest[2]} s" in text and f"({pix[0]}, {pix[1]} and {pix[2]} s, wall" in text
+    guide = " ".join((REPO / "docs" / "plugins.md").read_text().split())
+    whole = [r[("window-or-packed", "guided", p)]["cpu"] / r[("window-or", "guided", p)]["cpu"] for p in parts]
+    less = [r[("window-or", "guided", p)]["compute"] / r[("window-or-packed", "guided", p)]["compute"] for p in parts]
+    assert f"the whole search {min(whole):.2f}-{max(whole):.2f} of the time" in guide and 14.5 <= min(less) < 16  # "about 15"
+
+
 def test_speed_page_prose_is_its_records():
     """docs/results/speed.md's prose: the yardsticks of the two Mufasa runs, the default engine over Mufasa on
     ``window-or`` (both runs) and ``pixel-and``, the families' ratios and costs, ``pool_factor=8``'s and

@@ -163,8 +163,8 @@ def test_filter_at_its_limit_matches_the_reference(m, rng):
 def test_filter_at_the_counts_bound_matches_the_reference(m, rng):
     """Pairs whose |phi| is the largest their counts allow (one feature inside the other: ``n11 = min``; two
     disjoint ones, or two that cover every sample: ``n11 = max(0, na + nb - m)``), with ``max_corr`` set exactly
-    there: the kernel, which skips a pair's words when that largest value passes, keeps what the rule spelt out
-    keeps (tests/naive_guided.diverse)."""
+    at their |phi|: the kernel decides these ties as the rule spelt out does (tests/naive_guided.diverse). A test
+    in the product form, ``|num| > max_corr * sqrt(...)``, decided some of them the other way."""
     n = 48
     D = (rng.random((m, n)) < rng.uniform(0.05, 0.95, n)).astype(np.uint8)
     for j in range(0, n - 1, 4):

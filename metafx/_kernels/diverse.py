@@ -12,10 +12,6 @@ compares the squares first, with a margin of ``1e-9`` (relative) on either side
 that is far wider than their rounding, and computes the quotient only for the
 pairs within the margin: the same features are kept as by the test itself, ties
 included (``tests/test_guided_draw_kernels.py`` checks it against the rule spelt out).
-Before it reads a pair's words, it bounds ``|m * n11 - na * nb|`` by the counts alone
-(``n11`` lies between ``max(0, na + nb - m)`` and ``min(na, nb)``): a pair whose bound
-passes the squared test passes it, so features of very different shares of ones are
-compared in a few operations.
 The features kept last are checked first: a feature is most often too close to
 one kept just before it, so a refused feature is refused sooner.
 """
@@ -62,20 +58,13 @@ def _diverse(packed, ones, order, costs, budget, max_corr, m, min_cost, out):
         ok = True
         for q in range(nc):  # the latest kept first
             s = nc - 1 - q
-            nb = kept_ones[s]
-            prod = va * kept_var[s]
-            # the largest |m * n11 - na * nb| that the two counts allow (n11 between max(0, na + nb - m) and
-            # min(na, nb)): when even it passes, so does the pair, and its words need not be read
-            hi = fm * min(fa, nb) - fa * nb
-            lo = fa * nb - fm * max(0.0, fa + nb - fm)
-            bound = max(hi, lo)
-            if bound * bound < below * prod:
-                continue
             n11 = np.uint64(0)
             for w in range(W):
                 n11 += _popcount64(packed[i, w] & kept[s, w])
+            nb = kept_ones[s]
             num = fm * float(n11) - fa * nb
             sq = num * num
+            prod = va * kept_var[s]
             if sq < below * prod:
                 continue
             if sq > above * prod or abs(num) / math.sqrt(fa * float(m - na) * nb * (fm - nb)) > max_corr:
