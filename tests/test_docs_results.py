@@ -191,6 +191,27 @@ def test_transfer_every_set_and_prior_in_portfolios_tables_are_their_records():
         assert line in page, f"docs/results/transfer.md lacks the records' row {line!r}"
 
 
+def test_transfer_honest_portfolios_table_is_its_records():
+    """docs/results/transfer.md: the table of the rule RULE_HONEST_PORTFOLIOS.md (dev seeds 318-321), its decision
+    figures and the times to reach the cold J = 50 error, as experiments/transfer/analyse_portfolio.py prints them."""
+    page = (REPO / "docs" / "results" / "transfer.md").read_text().replace("`", "")
+    text = " ".join(page.split())
+    out = _run(str(REPO / "experiments" / "transfer" / "analyse_portfolio.py"), "--records", "honest_portfolios_dev",
+               "--candidates", "Htrue", "--parameter", "honest_portfolios", "--default", "False", "--gap", "--reach")
+    rows = [line for line in out.splitlines() if line.startswith(("| cold", "| warm"))]
+    assert len(rows) == 3
+    for line in rows:
+        assert " | " + line.split(" | ", 1)[1].replace("+-", "±") in page, line
+    d = re.search(r"d_s = .*; mean ([-+]\d\.\d+) \(se (\d\.\d+)\), below 0 on (\d) of 4", out)
+    assert d is not None
+    assert f"{d.group(1)} points in the mean over the four J (se {d.group(2)}" in text
+    assert f"below 0 on {d.group(3)} of the 4 seeds" in text
+    for arm in ("T", "Htrue"):
+        g = re.search(rf"warm J = 10 \({arm}\) - cold J = 50: ([-+]\d\.\d+) \(se (\d\.\d+)\), at most 0 on (\d)", out)
+        assert g is not None, arm
+        assert f"{float(g.group(1)):+.2f} (se {float(g.group(2)):.2f}), at most 0 on {g.group(3)} of 4" in text, arm
+
+
 def test_transfer_guided_prose_is_its_records():
     """docs/results/transfer.md, the bullets under the default-engine table: warm minus cold by J, warm J = 10 minus
     cold J = 50 and the 16-seed rule figure, as ``experiments/transfer/analyse.py`` prints them from the records."""
