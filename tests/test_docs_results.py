@@ -877,6 +877,27 @@ def test_cnn_combined_levers_are_their_records():
     assert (f"took {min(fits):.1f}-{max(fits):.1f} CPU s of its {min(totals):.1f}-{max(totals):.1f} s over the eight "
             "partitions") in prose
     assert f"must run about {ratio['rep'] / 0.2:.1f}-{ratio['dev'] / 0.2:.1f} x faster" in prose
+    # 8000 training images, partitions 600-601
+    rows8, _, text8 = _cnn_report("combined_8000.jsonl", "combined_8000_b.jsonl")
+    for line in text8.splitlines():
+        if line.startswith(("| ", "paired, ", "to the cnn, ", "predict cost")) and not line.startswith("| method"):
+            assert line in page, line
+    e8 = {m: float(r[1].split()[0]) for m, r in rows8.items()}
+    t8 = {m: float(r[3]) for m, r in rows8.items()}
+    many = re.search(rf"cnn over {best}: .* predict_many (\d+) \(([.\d]+) us against (\d+) us\)", text8)
+    to8 = float(re.search(rf"^to the cnn, {best} minus cnn: \+([.\d]+) points", text8, flags=re.M)[1])
+    paired8 = {m: {"d": float(d), "time": float(r)} for m, d, r in re.findall(
+        r"^paired, (\S+) minus metafx \(default\): ([-+.\d]+) points, .* median time / CNN's ([.\d]+)", text8,
+        flags=re.M)}
+    assert (f"are {to8:.2f} points above the CNN ({e8[best]:.2f} % against {e8['cnn']:.2f} %, two "
+            f"partitions), {-paired8[best]['d']:.2f} points below the default, at {paired8[best]['time']:.2f} of the CNN's "
+            f"training time (the default alone takes {t8['metafx']:.2f}), and its `NAME_predict_many` takes {many[1]} x "
+            f"less CPU time per image than the CNN ({many[2]} µs against {many[3]} µs)") in prose
+    old8 = {r["method"]: r["test_error"] for r in map(json.loads, _record("cnn48/report_8000.jsonl").splitlines())}
+    new8 = {r["method"]: r["test_error"] for r in map(json.loads, _record("cnn48/combined_8000.jsonl").splitlines())
+            if r["partition"] == 600}
+    assert (new8["cnn"], new8["metafx"]) == (old8["cnn"], old8["metafx"]) and "Partition 600's CNN and default" in prose
+    assert int(many[1]) < 100 and f"Shifted copies alone gain {-paired8['metafx+shift-copies']['d']:.2f} points" in prose
     # "their errors and numbers of features are the first run's on every partition"
     first = {}
     for name in ("dev_2000.jsonl", "dev_2000_b.jsonl", "report_2000.jsonl", "report_2000_b.jsonl"):
