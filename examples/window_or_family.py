@@ -13,6 +13,9 @@ stranger's family gets what the built-in one gets:
 * it implements ``export_c`` and ``export_numpy`` (the family's part of ``metafx export``), so its results
   export to C and to NumPy like the built-in family's.
 
+``window-or-packed`` (:class:`WindowOrPacked`, registered beside it) is the same family computed on bits, 64 images
+per word, in plain NumPy too: the same values, a cheaper ``compute``.
+
 Use it from Python::
 
     import metafx
@@ -216,6 +219,41 @@ class WindowOr(FeatureFamily):
                             input_shape=(h, w), about=f"OR of pixels of a {h} x {w} binary image, row-major")
 
 
+class WindowOrPacked(WindowOr):
+    """The same features as ``window-or``, computed on bits: 64 images per machine word (still plain NumPy).
+
+    ``prepare`` packs each pixel's column of 0/1 values over the images into words, and ``compute`` ORs the words
+    of a feature's pixels, returning ``FeatureValues(n_samples=m, packed=...)`` (the plugin guide, "Performance").
+    The values are ``window-or``'s, bit for bit (``tests/test_plugin_family.py``), so a search takes the same
+    steps; only the family's own ``compute`` is cheaper (``docs/results/speed.md``, "A plugin family's speed").
+    """
+
+    name = "window-or-packed"
+    summary = "window-or computed on packed bits (reference plugin family, plain NumPy)"
+
+    def prepare(self, X):
+        X = self.check_data(X)
+        m = X.shape[0]
+        flat = X.reshape(m, -1).astype(bool)
+        words = -(-m // 64)
+        # bit i % 64 of word i // 64 holds image i: pad the images to whole words, then pack 8 per byte
+        padded = np.zeros((64 * words, flat.shape[1]), bool)
+        padded[:m] = flat
+        bits = np.packbits(padded, axis=0, bitorder="little")  # (8 * words, pixels) bytes
+        packed = np.ascontiguousarray(bits.T).view("<u8").astype(np.uint64, copy=False)  # (pixels, words)
+        return {"images": X, "bits": packed}
+
+    def compute(self, prepared, batch):
+        m, (_, w) = prepared["images"].shape[0], self.image_shape
+        out = np.zeros((len(batch), prepared["bits"].shape[1]), np.uint64)
+        for start in range(0, len(batch), 4096):  # bounded memory: 4096 x MAX_K x words words at a time
+            part = slice(start, start + 4096)
+            pixel = batch.rows[part] * w + batch.cols[part]  # unused inputs repeat the first: an OR is unchanged
+            out[part] = np.bitwise_or.reduce(prepared["bits"][pixel], axis=1)
+        return FeatureValues(n_samples=m, packed=out)
+
+
 @hookimpl
 def metafx_register_families(register):
     register(WindowOr)
+    register(WindowOrPacked)

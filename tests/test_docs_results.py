@@ -490,6 +490,27 @@ def test_pool_rows_auto2_runs_are_their_records():
     assert f"`auto` minus `pool_rows=None`: mean {np.mean(diff):+.2f} points (se {diff.std(ddof=1) / np.sqrt(5):.2f})" in text
 
 
+def test_speed_page_bounds_are_their_record():
+    """The speed page's "two bounds against each other": each arm's CPU time less its evaluation, and the evaluation
+    cost that each of issue 42's bounds would need, from experiments/benchmarks/plugin_family_auto.json."""
+    text = " ".join((REPO / "docs" / "results" / "speed.md").read_text().split())
+    r = {(x["family"], x["engine"], x["partition"]): x for x in json.loads(_record("benchmarks/plugin_family_auto.json"))}
+    parts = (100, 101, 102)
+    rest = {e: [r[("window-or", e, p)]["cpu"] - r[("window-or", e, p)]["evaluate"] for p in parts]
+            for e in ("guided", "mufasa")}
+    pix = [r[("pixel-and", "guided", p)]["cpu"] for p in parts]
+
+    def said(v):
+        return f"{v[0]:.2f}, {v[1]:.2f} and {v[2]:.2f}"
+
+    assert f"the rest is {said(rest['guided'])} s for `guided` on `window-or` and {said(rest['mufasa'])} s" in text
+    assert f"`guided` on `pixel-and` takes {said(pix)} s" in text
+    low = [g - 2 * m for g, m in zip(rest["guided"], rest["mufasa"], strict=True)]
+    high = [3 * p - g for p, g in zip(pix, rest["guided"], strict=True)]
+    assert f"would need `E` of at least {said(low)} s" in text and f"at most {said(high)} s" in text
+    assert low[0] > high[0] and all(lo <= hi for lo, hi in zip(low[1:], high[1:], strict=True))
+
+
 def test_speed_page_prose_is_its_records():
     """docs/results/speed.md's prose: the yardsticks of the two Mufasa runs, the default engine over Mufasa on
     ``window-or`` (both runs) and ``pixel-and``, the families' ratios and costs, ``pool_factor=8``'s and

@@ -159,6 +159,28 @@ def test_filter_at_its_limit_matches_the_reference(m, rng):
     assert diverse_prefix(pack_columns(D), m, order[:0], costs, 10.0, 0.5).shape == (0,)
 
 
+@pytest.mark.parametrize("m", [9, 64, 131])
+def test_filter_at_the_counts_bound_matches_the_reference(m, rng):
+    """Pairs whose |phi| is the largest their counts allow (one feature inside the other: ``n11 = min``; two
+    disjoint ones, or two that cover every sample: ``n11 = max(0, na + nb - m)``), with ``max_corr`` set exactly
+    at their |phi|: the kernel decides these ties as the rule spelt out does (tests/naive_guided.diverse). A test
+    in the product form, ``|num| > max_corr * sqrt(...)``, decided some of them the other way."""
+    n = 48
+    D = (rng.random((m, n)) < rng.uniform(0.05, 0.95, n)).astype(np.uint8)
+    for j in range(0, n - 1, 4):
+        D[:, j + 1] = D[:, j] & (rng.random(m) < 0.5)  # inside feature j
+        D[:, j + 2] = (1 - D[:, j]) & (rng.random(m) < 0.7)  # disjoint from feature j
+        D[:, j + 3] = 1 - D[:, j + 2] | (rng.random(m) < 0.3)  # with feature j + 2, covers every sample
+    ok = [j for j in range(n) if 0 < D[:, j].sum() < m]
+    phis = sorted({abs(naive_guided.phi(D[:, a].tolist(), D[:, a + k].tolist())) for a in ok for k in (1, 2)
+                   if a % 4 == 0 and a + k in ok})
+    order = rng.permutation(n)
+    costs = rng.choice([1.0, 2.5], n)
+    for max_corr in [*phis[:: max(1, len(phis) // 6)], 0.3, 0.5]:
+        got = diverse_prefix(pack_columns(D), m, order, costs, 1e9, max_corr)
+        assert got.tolist() == naive_guided.diverse(D, order, costs, 1e9, max_corr), max_corr
+
+
 @pytest.mark.parametrize("m", [1, 7, 64, 129, 300])
 @pytest.mark.parametrize("kind", ["real", "binary", "few-levels"])
 def test_dense_filter_matches_the_python_loop(m, kind, rng):

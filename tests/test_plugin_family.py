@@ -44,6 +44,32 @@ class TestWindowOrConformance(FamilyConformance):
     budget = 20.0
 
 
+class TestWindowOrPackedConformance(FamilyConformance):
+    family = "window-or-packed"
+    budget = 20.0
+
+
+@pytest.mark.parametrize("m", [1, 63, 64, 65, 130])
+def test_packed_variant_computes_the_same_values(m, digits):
+    """window-or-packed (the same family computed on bits in NumPy) gives window-or's values bit for bit, on sizes
+    that are not whole words, and no values for an empty batch."""
+    X, _ = digits
+    dense, packed = (metafx.plugin.make_component("family", f, None).fit(X[:m]) for f in ("window-or", "window-or-packed"))
+    batch = dense.draw({"numInputs": 5, "window": 6}, 3000, np.random.default_rng(m))
+    a, b = dense.compute(dense.prepare(X[:m]), batch), packed.compute(packed.prepare(X[:m]), batch)
+    assert b.n_samples == m and np.array_equal(a.packed, b.packed)
+    assert packed.compute(packed.prepare(X[:m]), batch.take([])).n_features == 0
+
+
+def test_packed_variant_searches_as_the_dense_one(digits):
+    """The same values give the same search: window-or-packed chooses window-or's features, point for point."""
+    X, y = digits
+    runs = [metafx.search(X[:300], y[:300], family=f, budget=60, steps=4, seed=2, progress=False)
+            for f in ("window-or", "window-or-packed")]
+    assert [dict(f, family=None) for f in runs[0].features] == [dict(f, family=None) for f in runs[1].features]
+    assert [s.quality for s in runs[0].trajectory] == [s.quality for s in runs[1].trajectory]
+
+
 @pytest.mark.parametrize("engine", ["guided", "mufasa", "optuna", "random"])
 def test_every_engine_searches_the_plugin_family(engine, digits):
     X, y = digits

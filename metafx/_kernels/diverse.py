@@ -6,12 +6,12 @@ it fits what is left of the budget and the absolute phi coefficient (Pearson's
 correlation of two 0/1 columns) between it and every feature kept so far is at
 most ``max_corr``; constant features are never kept.
 
-The test of a pair is ``|m * n11 - na * nb| > max_corr * sqrt(na (m - na) nb (m - nb))``
+A pair is refused when ``|m * n11 - na * nb| / sqrt(na (m - na) nb (m - nb)) > max_corr``
 (``n11`` the samples where both are 1, ``na`` and ``nb`` their ones).  The kernel
 compares the squares first, with a margin of ``1e-9`` (relative) on either side
-that is far wider than their rounding, and takes the square root only for the
-pairs within the margin: the same features are kept as by the test itself
-(``tests/test_guided_draw_kernels.py`` checks it against the rule spelt out).
+that is far wider than their rounding, and computes the quotient only for the
+pairs within the margin: the same features are kept as by the test itself, ties
+included (``tests/test_guided_draw_kernels.py`` checks it against the rule spelt out).
 The features kept last are checked first: a feature is most often too close to
 one kept just before it, so a refused feature is refused sooner.
 """
@@ -67,7 +67,7 @@ def _diverse(packed, ones, order, costs, budget, max_corr, m, min_cost, out):
             prod = va * kept_var[s]
             if sq < below * prod:
                 continue
-            if sq > above * prod or abs(num) > max_corr * math.sqrt(fa * float(m - na) * nb * (fm - nb)):
+            if sq > above * prod or abs(num) / math.sqrt(fa * float(m - na) * nb * (fm - nb)) > max_corr:
                 ok = False
                 break
         if ok:
