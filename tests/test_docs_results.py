@@ -918,11 +918,17 @@ def test_guard_each_tables_are_their_records():
                 str(E / "dev_after_batch.json"))
     rows = [line for line in each.splitlines() if line.startswith("| ")]
     assert len(rows) == 49 and all(row in section for row in rows), [r for r in rows if r not in section]
+    power = _run(str(E / "bench_guard.py"), "--power", str(E / "dev_each.json"))
+    (lin_s, lin_x), (tree_s, tree_x) = (re.search(rf"^{m}: .* extractor fit median (\d+) s .*, (\d+) times", power,
+                                                  flags=re.M).groups() for m in ("linear", "trees"))
+    assert (f"a median {lin_s} s (linear) and {tree_s} s (trees) per dev fold, {lin_x} and {tree_x} times the "
+            "downstream model's fit") in " ".join(section.split())
     script = str(REPO / "experiments" / "tabular_planted" / "bench_tabular_planted.py")
-    for style in ("b", "a"):
-        out = _run(script, "--summarize", str(E / f"planted_trees_each_{style}_seed0.json"))
+    for name, n in (("planted_trees_each_b_seed0.json", 7), ("planted_trees_each_a_seed0.json", 7),
+                    ("planted_linear_each_seed0.json", 14)):
+        out = _run(script, "--summarize", str(E / name))
         rows = [line for line in out.splitlines() if re.match(r"^\| (?!style )", line)]
-        assert len(rows) == 7 and all(row in section for row in rows), (style, [r for r in rows if r not in section])
+        assert len(rows) == n and all(row in section for row in rows), (name, [r for r in rows if r not in section])
 
 
 def test_guard_power_and_remeasurement_are_their_records():
