@@ -158,7 +158,7 @@ def main(argv=None) -> int:
                 if arm != "mufasa":
                     print(f"  {arm} / mufasa: wall {report.ratio(arm):.2f}, cpu {report.ratio(arm, clock='cpu'):.2f}")
         arm = {(r["family"], r["engine"]): r for r in rows if r["partition"] == part}
-        for fam in ("window-or", "window-or-packed"):
+        for fam in {"window-or", "window-or-packed"} & {label}:  # the family just run, beside pixel-and
             if ("pixel-and", "guided") in arm and (fam, "guided") in arm:
                 a, b = arm[(fam, "guided")], arm[("pixel-and", "guided")]
                 print(f"\nguided on {fam} / guided on pixel-and: wall {a['wall'] / b['wall']:.2f}, "

@@ -191,6 +191,27 @@ def test_transfer_every_set_and_prior_in_portfolios_tables_are_their_records():
         assert line in page, f"docs/results/transfer.md lacks the records' row {line!r}"
 
 
+def test_transfer_honest_portfolios_table_is_its_records():
+    """docs/results/transfer.md: the table of the rule RULE_HONEST_PORTFOLIOS.md (dev seeds 318-321), its decision
+    figures and the times to reach the cold J = 50 error, as experiments/transfer/analyse_portfolio.py prints them."""
+    page = (REPO / "docs" / "results" / "transfer.md").read_text().replace("`", "")
+    text = " ".join(page.split())
+    out = _run(str(REPO / "experiments" / "transfer" / "analyse_portfolio.py"), "--records", "honest_portfolios_dev",
+               "--candidates", "Htrue", "--parameter", "honest_portfolios", "--default", "False", "--gap", "--reach")
+    rows = [line for line in out.splitlines() if line.startswith(("| cold", "| warm"))]
+    assert len(rows) == 3
+    for line in rows:
+        assert " | " + line.split(" | ", 1)[1].replace("+-", "±") in page, line
+    d = re.search(r"d_s = .*; mean ([-+]\d\.\d+) \(se (\d\.\d+)\), below 0 on (\d) of 4", out)
+    assert d is not None
+    assert f"{d.group(1)} points in the mean over the four J (se {d.group(2)}" in text
+    assert f"below 0 on {d.group(3)} of the 4 seeds" in text
+    for arm in ("T", "Htrue"):
+        g = re.search(rf"warm J = 10 \({arm}\) - cold J = 50: ([-+]\d\.\d+) \(se (\d\.\d+)\), at most 0 on (\d)", out)
+        assert g is not None, arm
+        assert f"{float(g.group(1)):+.2f} (se {float(g.group(2)):.2f}), at most 0 on {g.group(3)} of 4" in text, arm
+
+
 def test_transfer_guided_prose_is_its_records():
     """docs/results/transfer.md, the bullets under the default-engine table: warm minus cold by J, warm J = 10 minus
     cold J = 50 and the 16-seed rule figure, as ``experiments/transfer/analyse.py`` prints them from the records."""
@@ -509,6 +530,33 @@ def test_speed_page_bounds_are_their_record():
     high = [3 * p - g for p, g in zip(pix, rest["guided"], strict=True)]
     assert f"would need `E` of at least {said(low)} s" in text and f"at most {said(high)} s" in text
     assert low[0] > high[0] and all(lo <= hi for lo, hi in zip(low[1:], high[1:], strict=True))
+
+
+def test_packed_variant_run_is_its_record():
+    """The speed page's run of window-or-packed beside window-or and pixel-and: its table and the ratios and
+    shares of its prose, from experiments/benchmarks/plugin_family_packed.json."""
+    text = " ".join((REPO / "docs" / "results" / "speed.md").read_text().split())
+    r = {(x["family"], x["engine"], x["partition"]): x for x in json.loads(_record("benchmarks/plugin_family_packed.json"))}
+    parts = (100, 101, 102)
+    for p in parts:
+        for f in ("pixel-and", "window-or", "window-or-packed"):
+            g, m, pa = r[(f, "guided", p)], r[(f, "mufasa", p)], r[("pixel-and", "guided", p)]
+            assert (f"| {p} | `{f}` | {g['cpu']:.2f} | {m['cpu']:.2f} | {g['cpu'] / m['cpu']:.2f} | "
+                    f"{g['cpu'] / pa['cpu']:.2f} | {g['compute']:.2f} | {100 * g['holdout_error']:.2f} / "
+                    f"{100 * m['holdout_error']:.2f} | `experiments/benchmarks/plugin_family_packed.json` |") in text
+        assert r[("window-or", "guided", p)]["holdout_error"] == r[("window-or-packed", "guided", p)]["holdout_error"]
+    packed = [r[("window-or-packed", "guided", p)] for p in parts]
+    over = [f"{g['cpu'] / r[('pixel-and', 'guided', p)]['cpu']:.2f}" for g, p in zip(packed, parts, strict=True)]
+    assert f"**{over[0]}, {over[1]} and {over[2]}** times `guided` on `pixel-and`" in text
+    share = [f"{g['evaluate'] / g['wall']:.2f}" for g in packed]
+    rest = [f"{g['wall'] - g['evaluate']:.2f}" for g in packed]
+    pix = [f"{r[('pixel-and', 'guided', p)]['wall']:.2f}" for p in parts]
+    assert f"takes {share[0]}, {share[1]} and {share[2]} of `guided`'s wall time" in text
+    assert f"takes {rest[0]}, {rest[1]} and {rest[2]} s" in text and f"({pix[0]}, {pix[1]} and {pix[2]} s, wall" in text
+    guide = " ".join((REPO / "docs" / "plugins.md").read_text().split())
+    whole = [r[("window-or-packed", "guided", p)]["cpu"] / r[("window-or", "guided", p)]["cpu"] for p in parts]
+    less = [r[("window-or", "guided", p)]["compute"] / r[("window-or-packed", "guided", p)]["compute"] for p in parts]
+    assert f"the whole search {min(whole):.2f}-{max(whole):.2f} of the time" in guide and 14.5 <= min(less) < 16  # "about 15"
 
 
 def test_speed_page_prose_is_its_records():

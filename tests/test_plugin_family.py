@@ -127,6 +127,17 @@ def test_speed_check_reports_every_engine(digits):
         report.ratio("guided", clock="cycles")
 
 
+def test_speed_check_notes_features_that_are_mostly_one(digits):
+    """OR features are 1 on most images: the speed check says that the evaluator's cost grows with the ones (and
+    that complements evaluate faster); the built-in pixel-and's sparse ANDs get no such note."""
+    X, y = digits
+    notes = {f: check_family_speed(metafx.plugin.make_component("family", f, None), X[:200], y[:200], budget=30,
+                                   steps=2, engines=("mufasa",)).notes for f in ("window-or-packed", "pixel-and")}
+    said = [n for n in notes["window-or-packed"] if "evaluate faster" in n]
+    assert len(said) == 1 and "of the samples in the mean" in said[0]
+    assert not any("evaluate faster" in n for n in notes["pixel-and"])
+
+
 def test_the_reference_family_declares_no_pool_rows(digits):
     """Written from the guide alone, the family declares nothing: the guided engine's pool_rows="auto" ranks its
     pools on FeatureFamily.pool_rows (512) rows, and on every row of a smaller training set."""

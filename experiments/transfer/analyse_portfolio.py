@@ -4,6 +4,8 @@ conditions) from its stored records.
     python experiments/transfer/analyse_portfolio.py      # reads records/portfolio_dev/{T,P2,P3}.json
     python experiments/transfer/analyse_portfolio.py --records prior_portfolio_dev --candidates K4 K8 \
         --parameter prior_portfolio                       # reads records/prior_portfolio_dev/{T,K4,K8}.json
+    python experiments/transfer/analyse_portfolio.py --records honest_portfolios_dev --candidates Htrue \
+        --parameter honest_portfolios --default False --gap --reach  # RULE_HONEST_PORTFOLIOS.md (seeds 318-321)
     python experiments/transfer/analyse_portfolio.py --records prior_portfolio_default --criteria D
                                                           # issue 31's criteria for one arm's own cold and warm runs
 
@@ -102,12 +104,17 @@ def main(argv=None) -> None:
             time_to_reach(RECORDS / args.records, arm)
 
 
-#: the seed sets whose records hold the current default's warm arm (prior_portfolio=8) beside its cold arm
+#: the seed sets whose records hold a default's warm arm (prior_portfolio=8; honest_portfolios=False before
+#: RULE_HONEST_PORTFOLIOS.md, True since) beside its cold arm
 SETS = (("0-15", "prior_portfolio_default", "D", "read by the diagnosis of RULE_PRIOR_PORTFOLIO.md"),
         ("108-115", "prior_portfolio_dev", "K8", "decided prior_portfolio=8"),
         ("300-307", "prior_features_dev", "T", "development seeds of RULE_PRIOR_FEATURES.md"),
         ("310-313", "prior_in_portfolios_dev", "T", "development seeds of RULE_PRIOR_IN_PORTFOLIOS.md"),
-        ("314-317", "prior_in_portfolios_more", "T", "run beside RULE_PRIOR_IN_PORTFOLIOS.md, not deciding"))
+        ("314-317", "prior_in_portfolios_more", "T", "run beside RULE_PRIOR_IN_PORTFOLIOS.md, not deciding"),
+        ("318-321", "honest_portfolios_dev", "T", "development seeds of RULE_HONEST_PORTFOLIOS.md, the default before"),
+        ("318-321", "honest_portfolios_dev", "Htrue", "the same, honest_portfolios=True, the default since"),
+        ("322-325", "honest_portfolios_more", "T", "run beside RULE_HONEST_PORTFOLIOS.md, not deciding, the default before"),
+        ("322-325", "honest_portfolios_more", "Htrue", "the same, honest_portfolios=True, the default since"))
 
 
 def every_set() -> None:
@@ -149,6 +156,10 @@ def time_to_reach(here: Path, arm: str, label: str = "") -> None:
                 reach[a].append(sec[(a, J)])
         print(f"| {seed} | {err[('cold', 50)]:.2f} | {cells[0]} | {cells[1]} |")
     n = len(rec["runs"])
+    mean_sec = {J: np.mean([np.mean([r.get("seconds") or np.nan for r in rows if r["arm"] == "warm" and r["J"] == J])
+                            for rows in rec["runs"].values()]) for J in JS}
+    print("\nmean seconds of one warm target search (mean over seeds): "
+          + ", ".join(f"J = {J}: {v:.2f}" for J, v in mean_sec.items()))
     print(f"\nreached on {len(reach['warm'])} of {n} seeds (warm); median seconds: cold "
           f"{np.median(reach['cold']):.1f}, warm {np.median(reach['warm']) if reach['warm'] else float('nan'):.1f}")
 

@@ -84,6 +84,7 @@ from ..learn.gp import TARGET, _distances, _gp_posterior, expected_improvement, 
 from ..learn.rbf import RBFGridRegressor
 from ..loop.components import make_component
 from ..loop.problem import SearchProblem, draw_or_empty, step_rng
+from .guided_honest import PORTFOLIO, PRIOR_SETS, HonestCheck, _stratified_rows, _take_rows
 from .scorers import encode_labels
 
 __all__ = ["GuidedSearch"]
@@ -92,9 +93,6 @@ SELECTORS = ("filter", "cmim")
 _MOVE = 0
 _DRAW = 1
 _PRIOR = 2
-#: key of a portfolio candidate's point holding its sources
-PORTFOLIO = "__portfolio__"
-PRIOR_SETS = "__prior_sets__"
 #: prior observations (warm start): variance of a task's constant, extra noise variance of a related task's
 #: rows, and how many pseudo-steps of the related tasks' spread the search's own spread is shrunk towards
 #: (the rule that made them the default: experiments/transfer/RULE.md)
@@ -138,6 +136,15 @@ class GuidedSearch(SearchEngine):
         of that step's sources (drawn at the related tasks' best points, the very sets it scored) after its
         own best sets, so a portfolio builds on what the first step after the warm start found instead of
         starting from the few point steps of a short search.  How it was judged: docs/results/transfer.md.
+    honest_portfolios : bool, default True
+        With prior observations, a portfolio step after the prior portfolio step is drawn only if an honest paired
+        estimate puts it above the best set so far: both sets are rebuilt on each half of the training rows (pools
+        ranked and filtered on that half alone) and scored by the evaluator on the other half; otherwise the step
+        draws the best set again.  A portfolio's CV quality flatters it (its sets were selected on the rows it is
+        scored on, then selected again); ``metadata["portfolio_checks"]`` holds the estimates.  Needs a
+        ``pool_factor`` and ``feature_map=None`` (it has no effect with ``pool_factor=None`` or a ``feature_map``:
+        the check rebuilds the engine's own pools).  The default since the rule
+        ``experiments/transfer/RULE_HONEST_PORTFOLIOS.md`` (docs/results/transfer.md).
     portfolio_sizes : sequence of int, default (2, 3, 4, 6, 8)
         Numbers of best sets combined by successive portfolio steps (cycled); how the default was
         chosen: docs/results/guided_engine.md.
@@ -204,7 +211,8 @@ class GuidedSearch(SearchEngine):
     #: the steps of warm-start results join the quality model (:meth:`observe_prior`)
     uses_prior = True
     #: without prior observations these change nothing, so a search without them leaves them out of its signature
-    prior_params = ("prior_portfolio_every", "prior_portfolio", "prior_features", "prior_in_portfolios")
+    prior_params = ("prior_portfolio_every", "prior_portfolio", "prior_features", "prior_in_portfolios",
+                    "honest_portfolios")
     #: the related tasks' chosen sets come with the prior (``prior_features`` uses them)
     uses_prior_sets = True
 
@@ -213,7 +221,8 @@ class GuidedSearch(SearchEngine):
                  max_corr: float = 0.5, cost_power: float = 1.0, selector: str = "filter",
                  feature_map: int | None = None, prior_portfolio_every: int | None = None,
                  prior_portfolio: int | None = 8, pool_rows: int | str | None = "auto",
-                 prior_features: bool = False, prior_in_portfolios: bool = False) -> None:
+                 prior_features: bool = False, prior_in_portfolios: bool = False,
+                 honest_portfolios: bool = True) -> None:
         self.n_init = n_init
         self.portfolio_every = portfolio_every
         self.portfolio_sizes = portfolio_sizes
@@ -229,6 +238,7 @@ class GuidedSearch(SearchEngine):
         self.pool_rows = pool_rows
         self.prior_features = prior_features
         self.prior_in_portfolios = prior_in_portfolios
+        self.honest_portfolios = honest_portfolios
 
     _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         "n_init": [Interval("int", 1, None)],
@@ -247,6 +257,7 @@ class GuidedSearch(SearchEngine):
         "pool_rows": [Interval("int", 16, None), Options("auto"), None],
         "prior_features": ["boolean"],
         "prior_in_portfolios": ["boolean"],
+        "honest_portfolios": ["boolean"],
     }
 
     def check_params(self) -> None:
@@ -275,6 +286,10 @@ class GuidedSearch(SearchEngine):
         self.prior_var_ = 0.0  # the mean within-task variance of their qualities
         self.prior_sets_: list[list[dict[str, Any]]] = []  # the related tasks' chosen sets (family JSON form)
         self.prior_sources_: list[dict[str, Any]] = []  # the prior portfolio step's sources (prior_in_portfolios)
+        self.candidates_: dict[int, Candidate] = {}  # step -> what it drew; and its quality once told
+        self.qualities_: dict[int, float] = {}
+        self.honest_: HonestCheck | None = None  # honest_portfolios: the halves and the sets rebuilt on them
+        self.checks_: dict[str, dict[str, Any]] = {}
         self.rows_ = None  # pool_rows: the sample of rows the pools are ranked on, its data and labels
         self.pool_rows_ = self._pool_rows(problem.family)
         if self.pool_rows_ is not None and problem.n_samples > self.pool_rows_:
@@ -338,6 +353,28 @@ class GuidedSearch(SearchEngine):
         return bool(self.prior_features) and len(self.prior_sets_) > 0
 
     def ask(self, step: int) -> Candidate:
+        candidate = self._ask(step)
+        if candidate.kind == "portfolio" and self.portfolio_sources_.get(step) != "prior" and self._checks_portfolios():
+            candidate = self._checked(step, candidate)
+        self.candidates_[step] = candidate
+        return candidate
+
+    def _checks_portfolios(self) -> bool:
+        own_pools = self.pool_factor is not None and self.feature_map is None  # the check rebuilds the engine's pools
+        return bool(self.honest_portfolios) and own_pools and len(self.prior_z_) > 0 and bool(self.qualities_)
+
+    def _checked(self, step: int, candidate: Candidate) -> Candidate:
+        """``honest_portfolios``: the portfolio, or the best set so far when the honest estimate ranks it higher."""
+        incumbent = max(self.qualities_, key=lambda s: (self.qualities_[s], s))  # ties: the later step, as the loop
+        if self.honest_ is None:
+            self.honest_ = HonestCheck(self.problem_, self.seed_)
+        chosen, self.checks_[str(step)] = self.honest_.choose(self, step, candidate, incumbent,
+                                                              self.candidates_[incumbent])
+        if chosen is not candidate:
+            self.portfolio_sources_[step] = self.portfolio_sources_.get(incumbent, [incumbent])
+        return chosen
+
+    def _ask(self, step: int) -> Candidate:
         if step <= len(self.warm_start_):
             point = dict(self.warm_start_[step - 1])
         elif self._is_prior_portfolio(step):
@@ -471,6 +508,7 @@ class GuidedSearch(SearchEngine):
         return Candidate(point, how="engine", keys=(self.seed_, step, _DRAW), kind="portfolio")
 
     def tell(self, record: StepRecord) -> None:
+        self.qualities_[record.step] = float(record.quality)
         point = self.proposed_.get(record.step, record.point)
         if point is not None:
             self.points_.append((record.step, dict(point), float(record.quality)))
@@ -481,11 +519,16 @@ class GuidedSearch(SearchEngine):
         """A point's redundancy-filtered set, or a portfolio (sources' sets interleaved, then filtered)."""
         if PORTFOLIO not in candidate.point:
             return self._remember(candidate.point, candidate.keys, lambda: self.point_set(problem, candidate.point, rng))
-        fam = problem.family
         sets = [draw_or_empty(problem, functools.partial(self.source_set, problem, s["point"], s["keys"]))
                 for s in candidate.point[PORTFOLIO]]
         if candidate.point.get(PRIOR_SETS):
             sets += [self.ranked_prior_set(problem, specs) for specs in self.prior_sets_]
+        return self.union(problem, sets)
+
+    def union(self, problem: SearchProblem, sets: Sequence[Any], prepared: Any = None) -> Any:
+        """The sets interleaved (each one's best first), repeats dropped, filtered into the budget; the values
+        computed on ``prepared`` (None: the search's training rows)."""
+        fam = problem.family
         sets = [b for b in sets if len(b)]
         if not sets:
             return fam.concat([])
@@ -494,19 +537,22 @@ class GuidedSearch(SearchEngine):
         longest = max(len(b) for b in sets)
         order = np.array([offsets[s] + r for r in range(longest) for s in range(len(sets)) if r < len(sets[s])],
                          dtype=np.intp)  # round-robin: each source's best first
-        values = fam.compute(problem.prepared, union)
+        values = fam.compute(problem.prepared if prepared is None else prepared, union)
         keep = _first_of_repeats(values)
         return union.take(self._filter(values, union.costs, order[keep[order]], problem.budget))
 
-    def ranked_prior_set(self, problem: SearchProblem, specs: Sequence[Mapping[str, Any]]) -> Any:
-        """A related task's chosen set (``prior_features``), ranked by infogain per cost on this task's data."""
+    def ranked_prior_set(self, problem: SearchProblem, specs: Sequence[Mapping[str, Any]],
+                         rows: tuple[Any, np.ndarray] | None = None) -> Any:
+        """A related task's chosen set (``prior_features``), ranked by infogain per cost on this task's data
+        (``rows``: its prepared data and labels; None: the search's training rows)."""
         fam = problem.family
         batch = fam.from_json(specs)
         if len(batch) == 0:
             return batch
-        values = fam.compute(problem.prepared, batch)
+        prepared, y = (problem.prepared, problem.y) if rows is None else rows
+        values = fam.compute(prepared, batch)
         costs = np.asarray(batch.costs, dtype=np.float64)
-        return batch.take(self._pool_order(problem.y, values, costs, np.arange(len(batch))))
+        return batch.take(self._pool_order(y, values, costs, np.arange(len(batch))))
 
     def source_set(self, problem: SearchProblem, point: Mapping[str, Any], keys: Sequence[int]) -> Any:
         """The set a point step drew with generator keys ``keys`` (this engine's draw, or the loop's with
@@ -593,6 +639,7 @@ class GuidedSearch(SearchEngine):
                                 "prior_portfolio_every": self.prior_portfolio_every,
                                 "prior_portfolio": self.prior_portfolio, "prior_features": self.prior_features,
                                 "prior_in_portfolios": self.prior_in_portfolios,
+                                "honest_portfolios": self.honest_portfolios,
                                 "portfolio_steps": sorted(s for s, p in self.proposed_.items() if p is None),
                                 "proposed_points": [self.proposed_[s] for s in sorted(self.proposed_)],
                                 # what each portfolio step combined (SearchResult.summary names it): the steps
@@ -602,23 +649,9 @@ class GuidedSearch(SearchEngine):
             meta["warm_start"] = self.warm_start_
         if len(self.prior_z_):
             meta["prior_observations"] = len(self.prior_z_)
+        if self.checks_:  # honest_portfolios: per portfolio step, the estimates compared and the set drawn
+            meta["portfolio_checks"] = dict(self.checks_)
         return meta
-
-
-def _stratified_rows(y: np.ndarray, n: int, seed: int) -> np.ndarray:
-    """``n`` row indices (sorted), each class in its share of the rows (at least one row of each), drawn by a
-    generator of the search's seed alone."""
-    rng = np.random.default_rng([int(seed), 0x706F6F6C])  # "pool": a stream of its own
-    _classes, codes = np.unique(y, return_inverse=True)
-    take = np.maximum(1, np.round(n * np.bincount(codes) / len(y)).astype(np.intp))
-    rows = [rng.choice(np.flatnonzero(codes == c), size=min(int(k), int((codes == c).sum())), replace=False)
-            for c, k in enumerate(take)]
-    return np.sort(np.concatenate(rows))
-
-
-def _take_rows(X: Any, rows: np.ndarray) -> Any:
-    """Rows ``rows`` of the user's data ``X`` (an array, or a table with ``iloc``)."""
-    return X.iloc[rows] if hasattr(X, "iloc") else np.asarray(X)[rows]
 
 
 def _joined(a: FeatureValues, b: FeatureValues) -> FeatureValues:
