@@ -1032,6 +1032,41 @@ def test_guard_crossfit_tables_are_their_records():
             f"{nlin} and {ntree} times on the noise tables") in text
 
 
+def test_guard_each_tables_are_their_records():
+    """docs/results/tabular.md, issue 43: the feature-by-feature candidate's (``confirm="holdout-each"``,
+    RULE_each.md) dev pairs, counts per model and noise counts are what ``bench_guard.py --summary`` prints from its
+    stored records; its per-fold table is what ``--each`` prints against the reference; its planted tables are what
+    ``bench_tabular_planted.py --summarize`` prints."""
+    E = REPO / "experiments" / "tabular_guard"
+    page = (REPO / "docs" / "results" / "tabular.md").read_text()
+    section = page.split("### A feature-by-feature candidate", 1)[1].split("\n## ", 1)[0]
+    noise = [str(E / f"noise_each_{m}.json") for m in ("linear", "trees")]
+    out = _run(str(E / "bench_guard.py"), "--summary", str(E / "dev_each.json"), *noise)
+    rows = [line for line in out.splitlines() if line.startswith("| ")]
+    assert len(rows) == 17 and all(row in section for row in rows), [r for r in rows if r not in section]
+    for model in ("linear", "trees"):
+        counts = re.search(rf"^{model}: (better \d+, worse \d+, even \d+ of 8)$", out, flags=re.M).group(1)
+        assert f"* {model}: {counts}" in section, (model, counts)
+        none, proposed = re.search(rf"^noise, model {model}: no feature on (\d+) of 20 seeds \(the search proposed a "
+                                   rf"set on (\d+)\)", out, flags=re.M).groups()
+        assert f"| {model} | **{none}** | {proposed} |" in section, (model, none, proposed)
+    each = _run(str(E / "bench_guard.py"), "--each", str(E / "dev_each.json"), "--reference",
+                str(E / "dev_after_batch.json"))
+    rows = [line for line in each.splitlines() if line.startswith("| ")]
+    assert len(rows) == 49 and all(row in section for row in rows), [r for r in rows if r not in section]
+    power = _run(str(E / "bench_guard.py"), "--power", str(E / "dev_each.json"))
+    (lin_s, lin_x), (tree_s, tree_x) = (re.search(rf"^{m}: .* extractor fit median (\d+) s .*, (\d+) times", power,
+                                                  flags=re.M).groups() for m in ("linear", "trees"))
+    assert (f"a median {lin_s} s (linear) and {tree_s} s (trees) per dev fold, {lin_x} and {tree_x} times the "
+            "downstream model's fit") in " ".join(section.split())
+    script = str(REPO / "experiments" / "tabular_planted" / "bench_tabular_planted.py")
+    for name, n in (("planted_trees_each_b_seed0.json", 7), ("planted_trees_each_a_seed0.json", 7),
+                    ("planted_linear_each_seed0.json", 14)):
+        out = _run(script, "--summarize", str(E / name))
+        rows = [line for line in out.splitlines() if re.match(r"^\| (?!style )", line)]
+        assert len(rows) == n and all(row in section for row in rows), (name, [r for r in rows if r not in section])
+
+
 def test_guard_power_and_remeasurement_are_their_records():
     """docs/results/tabular.md, issue 43: the table of why the guard keeps little and the per-model t counts and fit
     times are what ``bench_guard.py --power`` prints from the stored records; the re-measurement's comparison with

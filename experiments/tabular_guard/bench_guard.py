@@ -335,6 +335,38 @@ def _fold_summary(dev: list[dict]) -> None:
               f"({ratio.min():.0f}-{ratio.max():.0f})")
 
 
+def each(paths: list[str], reference: list[str]) -> None:
+    """``confirm="holdout-each"`` (RULE_each.md) per dev fold or noise seed where the search proposed a set: the
+    features proposed, the threshold ``t_each``, the largest t of one feature alone, the t of the whole set in
+    the ``reference`` records (``confirm="holdout"``) and the features returned by each."""
+    ref = {_key(r): r for p in reference for r in _load(p)}
+    print("| record | model | proposed | same search as reference | t_each | largest t alone | whole-set t "
+          "(reference) | returned | returned (reference) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    counts: dict[str, list[int]] = {}
+    for r in (r for p in paths for r in _load(p)):
+        c = r["confirmation"]
+        if not c or not c.get("n_folds"):
+            continue
+        o = ref.get(_key(r), {})
+        oc = o.get("confirmation") or {}
+        name = f"{r['table']} fold {r['fold']}" if "table" in r else f"noise seed {r['seed']}"
+        counts.setdefault(r["model"], [0, 0, 0])
+        counts[r["model"]][0] += 1
+        counts[r["model"]][1] += bool(r["names"])
+        counts[r["model"]][2] += bool(o.get("names"))
+        whole = f"{oc['t']:+.2f}" if oc.get("t") is not None else "-"
+        print(f"| {name} | {r['model']} | {len(r['searched'])} | {'yes' if o.get('searched') == r['searched'] else 'no'}"
+              f" | {c['t_each']:.2f} | {c['t']:+.2f} | {whole} | {', '.join(r['names']) or '-'} | "
+              f"{', '.join(o.get('names') or []) or '-'} |")
+    for m, (n, new, old) in counts.items():
+        print(f"{m}: of {n} proposed sets, features returned from {new} (reference: {old})")
+
+
+def _key(r: dict) -> tuple:
+    return (r.get("table"), r["model"], r.get("fold"), r.get("seed"))
+
+
 def compare(old: str, new: str) -> None:
     """Two runs of the same part (dev or noise) record for record: where the search proposed the same set, where
     the extractor returned the same features, and (dev) where the fold difference is the same."""
@@ -366,10 +398,15 @@ def main() -> None:
     ap.add_argument("--summary", nargs="+")
     ap.add_argument("--power", nargs="+", help="dev records: the guard's confirmation rows, s.e. and t per pair")
     ap.add_argument("--before", help="with --power: a --confirm auto dev record (its outer gains)")
+    ap.add_argument("--each", nargs="+", help="confirm=holdout-each records: per fold, the features judged alone")
+    ap.add_argument("--reference", nargs="*", default=[], help="with --each: confirm=holdout records of the same part")
     ap.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"), help="two records of one part, record for record")
     a = ap.parse_args()
     if a.compare:
         compare(*a.compare)
+        return
+    if a.each:
+        each(a.each, a.reference)
         return
     if a.power:
         power(a.power, a.before)

@@ -267,6 +267,7 @@ def run_one(name: str, seed: int, rows: int, params: dict, style: str = "a", mod
         folds.append({"fold": f, "produced": hit, "n_features": len(fx.features_),
                       "features": list(fx.get_feature_names_out()) if fx.features_ else [],
                       "linear_raw": raw, "linear_features": withf, "fit_s": fit_s,
+                      "searched": [str(n) for n in fx.family_.feature_names(fx.result_.feature_batch()[1])],
                       "confirmation": fx.confirmation_})
         print(f"  {style}/{name} seed {seed} model {model or 'default'} fold {f}: produced {hit} k={len(fx.features_)} "
               f"{'trees' if model == 'trees' else 'linear'} {raw:.4f} -> {withf:.4f} ({fit_s:.1f} s)", flush=True)

@@ -57,6 +57,7 @@ from .guard import (
     GUARD_REPEATS,
     GUARD_SPLITS,
     MODELS,
+    confirm_each,
     crossfit_decision,
     holdout_split,
     paired_differences,
@@ -119,13 +120,20 @@ class TableExtractor(MetaFeatureExtractor):
         model of one-hot groups spans) does not pass it.
     evaluator : str, ~metafx.plugin.SetEvaluator or None, default None
         The search's set evaluator; None: the one of ``model``.
-    confirm : bool, "holdout", "crossfit", "test" or "auto", default "holdout"
+    confirm : bool, "holdout", "holdout-each", "crossfit", "test" or "auto", default "holdout"
         ``"holdout"``: the guard above: the search runs on half of the rows, and its set is kept
         only if, on the other half, the user's model (``model``) gains from it beyond twice the
         corrected standard error of the gain (5 folds x 3 repeats); otherwise no feature.  A kept
         set is then pruned there: its features are removed one at a time while one's removal
         costs less than that (``confirmation_["kept_features"]``).  Needs
         at least 20 confirmation rows and 5 of every class among them, else no feature.
+        ``"holdout-each"`` (an option, ``experiments/tabular_guard/RULE_each.md``): the same halves
+        and folds, but on the confirmation half each proposed feature is judged alone beside the
+        columns, its ``t`` above Bonferroni's correction of 2 for the number of features
+        (``metafx_tabular.guard.each_threshold``: 2 for one feature, 2.37 for two, 3.28 for twelve);
+        those that pass are added from the largest ``t`` down while each addition beats the set
+        before it by as much (``metafx_tabular.guard.confirm_each``), so one feature that helps
+        is kept from a set that fails as a whole.
         ``"crossfit"`` (an option, not the default by ``experiments/tabular_guard/RULE_crossfit.md``):
         the search runs on each half (two searches), each set is scored as above on the other half,
         and the set of the half with the larger own t is kept only if the two halves' mean gain is
@@ -154,7 +162,8 @@ class TableExtractor(MetaFeatureExtractor):
         set's and the columns' scores on the fresh split (with ``"test"``, their means over the
         folds, and ``"t"``, ``"p"``, ``"n_folds"``; with ``"holdout"``, the user model's mean scores on
         the confirmation rows' folds and ``"mean_diff"``, ``"se"``, ``"t"``, ``"n_folds"``, ``"model"``,
-        ``"n_search_rows"``, ``"n_confirm_rows"``; with ``"crossfit"``, the pooled ``"mean_diff"``,
+        ``"n_search_rows"``, ``"n_confirm_rows"``; with ``"holdout-each"``, those of the feature of largest
+        ``t`` alone and ``"t_each"``, ``"each_t"``, ``"added_t"``; with ``"crossfit"``, the pooled ``"mean_diff"``,
         ``"se"``, ``"t"`` over 30 folds, each half's (``"t_a"``, ``"se_a"``, ``"searched_a"``, ...) and,
         when kept, ``"chosen"``: ``"a"`` or ``"b"``); None without ``confirm`` or when the search
         (with ``"crossfit"``, both searches) chose no feature.  When ``kept`` is False, ``features_``
@@ -201,9 +210,9 @@ class TableExtractor(MetaFeatureExtractor):
 
     def fit(self, X: Any, y: Any) -> TableExtractor:
         """Search, then (``confirm``) check the best set against the table's columns alone."""
-        if not _is_confirm(self.confirm, ("holdout", "crossfit", "test", "auto")):
+        if not _is_confirm(self.confirm, ("holdout", "crossfit", "test", "auto", "holdout-each")):
             raise ValidationError(f"confirm={self.confirm!r}; allowed: True, False, 'holdout', 'crossfit', 'test', "
-                                  "'auto'")
+                                  "'auto', 'holdout-each'")
         if self.starts not in ("default", "groups"):
             raise ValidationError(f"starts={self.starts!r}; allowed: 'default', 'groups'")
         if not isinstance(self.model, str) or self.model not in MODELS:
@@ -211,7 +220,7 @@ class TableExtractor(MetaFeatureExtractor):
         # before the search: a bad value must not cost one
         evaluator = make_component("set-evaluator", self._search_evaluator(),
                                    None if self.evaluator_params is None else dict(self.evaluator_params))
-        if self.confirm == "holdout":
+        if self.confirm in ("holdout", "holdout-each"):
             return self._fit_holdout(X, y)
         if self.confirm == "crossfit":
             return self._fit_crossfit(X, y)
@@ -267,7 +276,9 @@ class TableExtractor(MetaFeatureExtractor):
 
     def _fit_holdout(self, X: Any, y: Any) -> TableExtractor:
         """``confirm="holdout"``: search on half of the rows, keep the set only if the user's model gains
-        from it on the other half beyond twice the gain's corrected standard error (:mod:`.guard`)."""
+        from it on the other half beyond twice the gain's corrected standard error (:mod:`.guard`), then prune
+        it; ``"holdout-each"``: judge there each feature alone, then add those that pass one at a time
+        (:func:`.guard.confirm_each`)."""
         _Xv, yv = self._validate(X, y, reset=True)  # the whole table's names and shape
         yv = np.asarray(yv)
         seed = self._guard_seed()
@@ -286,7 +297,10 @@ class TableExtractor(MetaFeatureExtractor):
             Xcv, _ = self._validate(X_c, reset=False)
             F = self.family_.transform(Xcv, self._batch)
             M_cols, cat_cols = user_matrix(self.family_, Xcv, F[:, :0], self.model)
-            decision = prune(self.model, M_cols, F, cat_cols, y_c, seed)
+            if self.confirm == "holdout-each":
+                decision = confirm_each(self.model, M_cols, F, cat_cols, y_c, seed)
+            else:
+                decision = prune(self.model, M_cols, F, cat_cols, y_c, seed)
             keep = decision.pop("keep")
             info.update(decision)
             info["kept_features"] = [str(n) for n in np.asarray(self.family_.feature_names(self._batch))[keep]] \

@@ -39,7 +39,10 @@ __all__ = [
     "GUARD_T",
     "HOLDOUT_FRACTION",
     "MODELS",
+    "confirm_each",
     "crossfit_decision",
+    "each_threshold",
+    "fold_scores",
     "guard_decision",
     "holdout_split",
     "paired_differences",
@@ -127,38 +130,42 @@ def _score(est: Any, B: np.ndarray, y: np.ndarray, task: str) -> float:
     return float(r2_score(y, est.predict(B)))
 
 
-def paired_differences(model: str, M_cols: np.ndarray, M_set: np.ndarray, categorical_cols: np.ndarray,
-                       categorical_set: np.ndarray, y: np.ndarray, seed: int, n_splits: int = GUARD_SPLITS,
-                       n_repeats: int = GUARD_REPEATS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(d, s_set, s_cols)``: the user's model's scores on ``M_set`` and on ``M_cols`` on the same
-    ``n_splits`` x ``n_repeats`` folds of the rows (stratified for class labels, shuffled with
-    ``seed``), and their differences ``d = s_set - s_cols`` (higher is better).  A fit that fails
+def fold_scores(model: str, M: np.ndarray, categorical: np.ndarray, y: np.ndarray, seed: int,
+                n_splits: int = GUARD_SPLITS, n_repeats: int = GUARD_REPEATS) -> np.ndarray:
+    """The user's model's scores on ``M`` on ``n_splits`` x ``n_repeats`` folds of the rows (stratified for
+    class labels, shuffled with ``seed``; the same folds for every ``M`` of the same rows).  A fit that fails
     scores NaN."""
     from sklearn.base import clone
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold
+    from threadpoolctl import threadpool_limits
 
     y = np.asarray(y)
     task = infer_task(y)
     cv = (RepeatedStratifiedKFold if task == "classification" else RepeatedKFold)(
         n_splits=n_splits, n_repeats=n_repeats, random_state=seed)
-    est_cols = user_model(model, task, categorical_cols)
-    est_set = user_model(model, task, categorical_set)
-    s_set: list[float] = []
-    s_cols: list[float] = []
-    from threadpoolctl import threadpool_limits
-
+    est = user_model(model, task, categorical)
+    out: list[float] = []
     with warnings.catch_warnings(), threadpool_limits(1):
         warnings.simplefilter("ignore", ConvergenceWarning)
         for tr, te in cv.split(np.zeros((y.shape[0], 1)), y):
-            for est, M, out in ((est_set, M_set, s_set), (est_cols, M_cols, s_cols)):
-                try:
-                    fitted = clone(est).fit(M[tr], y[tr])
-                    out.append(_score(fitted, M[te], y[te], task))
-                except (ValueError, ArithmeticError, np.linalg.LinAlgError) as exc:
-                    warnings.warn(f"a guard fit failed and scores NaN: {exc!r}", stacklevel=2)
-                    out.append(math.nan)
-    a, b = np.asarray(s_set), np.asarray(s_cols)
+            try:
+                fitted = clone(est).fit(M[tr], y[tr])
+                out.append(_score(fitted, M[te], y[te], task))
+            except (ValueError, ArithmeticError, np.linalg.LinAlgError) as exc:
+                warnings.warn(f"a guard fit failed and scores NaN: {exc!r}", stacklevel=2)
+                out.append(math.nan)
+    return np.asarray(out)
+
+
+def paired_differences(model: str, M_cols: np.ndarray, M_set: np.ndarray, categorical_cols: np.ndarray,
+                       categorical_set: np.ndarray, y: np.ndarray, seed: int, n_splits: int = GUARD_SPLITS,
+                       n_repeats: int = GUARD_REPEATS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(d, s_set, s_cols)``: the user's model's scores on ``M_set`` and on ``M_cols`` on the same
+    ``n_splits`` x ``n_repeats`` folds of the rows (:func:`fold_scores`), and their differences
+    ``d = s_set - s_cols`` (higher is better).  A fit that fails scores NaN."""
+    a = fold_scores(model, M_set, categorical_set, y, seed, n_splits, n_repeats)
+    b = fold_scores(model, M_cols, categorical_cols, y, seed, n_splits, n_repeats)
     return a - b, a, b
 
 
@@ -250,4 +257,64 @@ def crossfit_decision(d_a: np.ndarray, d_b: np.ndarray, n_splits: int = GUARD_SP
     se = math.sqrt(a["se"] ** 2 + b["se"] ** 2) / 2.0
     t = mean / se if se > 0 else (math.inf if mean > 0 else (0.0 if mean == 0 else -math.inf))
     out.update({"mean_diff": mean, "se": se, "t": float(t), "kept": bool(mean > 0 and t > t_min)})
+    return out
+
+
+def each_threshold(k: int, n_folds: int = GUARD_SPLITS * GUARD_REPEATS, t_min: float = GUARD_T) -> float:
+    """The t each of ``k`` features must clear (``confirm="holdout-each"``): Bonferroni's correction of ``t_min``,
+    the t whose one-sided Student tail with ``n_folds - 1`` degrees of freedom is ``t_min``'s divided by ``k``
+    (``t_min`` itself for one feature).
+
+    >>> each_threshold(1), round(each_threshold(2), 2), round(each_threshold(12), 2)
+    (2.0, 2.37, 3.28)
+    """
+    from scipy.stats import t as student_t
+
+    if k <= 1:
+        return float(t_min)
+    return float(student_t.isf(student_t.sf(t_min, n_folds - 1) / k, n_folds - 1))
+
+
+def confirm_each(model: str, M_cols: np.ndarray, F: np.ndarray, cat_cols: np.ndarray, y: np.ndarray, seed: int,
+                 n_splits: int = GUARD_SPLITS, n_repeats: int = GUARD_REPEATS,
+                 t_min: float = GUARD_T) -> dict[str, Any]:
+    """The guard feature by feature (``confirm="holdout-each"``, ``experiments/tabular_guard/RULE_each.md``), on
+    the confirmation rows: each of the ``k`` features of ``F`` alone beside the columns ``M_cols`` against the
+    columns alone (:func:`guard_decision` with ``t`` above :func:`each_threshold` ``(k)``, Bonferroni's
+    correction for ``k`` tests); then, from the feature of largest ``t`` down, those that passed are added
+    one at a time while each addition beats the set before it by the same ``t`` (a greedy forward step).
+
+    Returns ``"keep"``: the indices kept, in ``F``'s order (none when no feature passes alone), ``"kept"``,
+    ``"t_each"`` (the threshold), ``"each_t"`` (each feature's ``t`` alone), ``"added_t"`` (the ``t`` of each
+    addition made), ``"mean_diff"``, ``"se"``, ``"t"`` and ``"n_folds"`` of the feature of largest ``t`` (so
+    something is returned exactly when that ``t`` is above ``t_each``), ``"quality"`` and
+    ``"columns_quality"`` (the mean scores of the set kept, the columns when none, and of the columns)."""
+    k = F.shape[1]
+    n = n_splits * n_repeats
+    t_k = each_threshold(k, n, t_min)
+
+    def scores(idx: list[int]) -> np.ndarray:
+        M = np.hstack([M_cols, F[:, idx]])
+        return fold_scores(model, M, np.concatenate([cat_cols, np.zeros(len(idx), dtype=bool)]), y, seed,
+                           n_splits, n_repeats)
+
+    s_cols = fold_scores(model, M_cols, cat_cols, y, seed, n_splits, n_repeats)
+    alone = [scores([j]) for j in range(k)]
+    each = [guard_decision(s - s_cols, n_splits, t_k) for s in alone]
+    ts = np.nan_to_num(np.array([e["t"] for e in each], dtype=np.float64), nan=-np.inf)
+    order = [int(j) for j in np.argsort(-ts, kind="stable")]
+    keep: list[int] = []
+    added: list[float] = []
+    s_cur = s_cols
+    for j in (j for j in order if each[j]["kept"]):
+        s_new = alone[j] if not keep else scores(sorted([*keep, j]))
+        step = guard_decision(s_new - s_cur, n_splits, t_k)
+        if step["kept"]:
+            keep.append(j)
+            added.append(step["t"])
+            s_cur = s_new
+    best = each[order[0]] if k else guard_decision(np.zeros(0), n_splits, t_k)
+    out = {key: best[key] for key in ("mean_diff", "se", "t", "n_folds")}
+    out.update({"kept": bool(keep), "keep": sorted(keep), "t_each": t_k, "each_t": [e["t"] for e in each],
+                "added_t": added, "quality": float(np.mean(s_cur)), "columns_quality": float(np.mean(s_cols))})
     return out
