@@ -987,6 +987,21 @@ def test_every_record_the_tabular_page_names_is_stored():
     assert len(bare) >= 30 and not missing, missing
 
 
+def _guard_summary_said(out: str, text: str, labels: dict[str, str] | None = None) -> None:
+    """``bench_guard.py --summary``'s output ``out`` is in ``text``: its 17 table rows (head, 16 dev pairs), each
+    model's counts of better, worse and even pairs, and its noise counts (``labels``: a model's name in the noise
+    table, when not the model's own)."""
+    rows = [line for line in out.splitlines() if line.startswith("| ")]
+    assert len(rows) == 17 and all(row in text for row in rows), [r for r in rows if r not in text]
+    for model in ("linear", "trees"):
+        counts = re.search(rf"^{model}: (better \d+, worse \d+, even \d+ of 8)$", out, flags=re.M).group(1)
+        assert f"* {model}: {counts}" in text, (model, counts)
+        none, proposed = re.search(rf"^noise, model {model}: no feature on (\d+) of 20 seeds \(the search proposed a "
+                                   rf"set on (\d+)\)", out, flags=re.M).groups()
+        label = (labels or {}).get(model, model)
+        assert f"| {label} | **{none}** | {proposed} |" in text, (model, none, proposed)
+
+
 @pytest.mark.parametrize("dev, noise", [("dev_after_batch.json", "noise_after_batch.json"), ("dev.json", "noise.json")])
 def test_guard_tables_are_their_records(dev, noise):
     """docs/results/tabular.md, issue 43: the dev tables' pairs and the counts per model are what
@@ -996,15 +1011,7 @@ def test_guard_tables_are_their_records(dev, noise):
     E = REPO / "experiments" / "tabular_guard"
     out = _run(str(E / "bench_guard.py"), "--summary", str(E / dev), str(E / noise))
     page = (REPO / "docs" / "results" / "tabular.md").read_text()
-    rows = [line for line in out.splitlines() if line.startswith("| ")]
-    assert len(rows) == 17 and all(row in page for row in rows), [r for r in rows if r not in page]  # head, 16 pairs
-    for model in ("linear", "trees"):
-        counts = re.search(rf"^{model}: (better \d+, worse \d+, even \d+ of 8)$", out, flags=re.M).group(1)
-        assert f"* {model}: {counts}" in page, (model, counts)
-        noise_counts = re.search(rf"^noise, model {model}: no feature on (\d+) of 20 seeds \(the search proposed a "
-                                 rf"set on (\d+)\)", out, flags=re.M).groups()
-        label = "linear (default)" if model == "linear" else model
-        assert f"| {label} | **{noise_counts[0]}** | {noise_counts[1]} |" in page, (model, noise_counts)
+    _guard_summary_said(out, page, labels={"linear": "linear (default)"})
 
 
 def test_guard_crossfit_tables_are_their_records():
@@ -1014,14 +1021,7 @@ def test_guard_crossfit_tables_are_their_records():
     out = _run(str(E / "bench_guard.py"), "--summary", str(E / "dev_crossfit.json"), str(E / "noise_crossfit.json"))
     page = (REPO / "docs" / "results" / "tabular.md").read_text()
     section = page.split("### A candidate with more power: cross-fitting", 1)[1].split("\n## ", 1)[0]
-    rows = [line for line in out.splitlines() if line.startswith("| ")]
-    assert len(rows) == 17 and all(row in section for row in rows), [r for r in rows if r not in section]
-    for model in ("linear", "trees"):
-        counts = re.search(rf"^{model}: (better \d+, worse \d+, even \d+ of 8)$", out, flags=re.M).group(1)
-        assert f"* {model}: {counts}" in section, (model, counts)
-        none, proposed = re.search(rf"^noise, model {model}: no feature on (\d+) of 20 seeds \(the search proposed a "
-                                   rf"set on (\d+)\)", out, flags=re.M).groups()
-        assert f"| {model} | **{none}** | {proposed} |" in section, (model, none, proposed)
+    _guard_summary_said(out, section)
     text = " ".join(section.split())
     ratios = [re.findall(r"^(linear|trees): extractor fit seconds, summed: \d+ -> \d+, (\S+) times$",
                          _run(str(E / "bench_guard.py"), "--compare", str(E / f"{part}_after_batch.json"),
@@ -1042,14 +1042,7 @@ def test_guard_each_tables_are_their_records():
     section = page.split("### A feature-by-feature candidate", 1)[1].split("\n## ", 1)[0]
     noise = [str(E / f"noise_each_{m}.json") for m in ("linear", "trees")]
     out = _run(str(E / "bench_guard.py"), "--summary", str(E / "dev_each.json"), *noise)
-    rows = [line for line in out.splitlines() if line.startswith("| ")]
-    assert len(rows) == 17 and all(row in section for row in rows), [r for r in rows if r not in section]
-    for model in ("linear", "trees"):
-        counts = re.search(rf"^{model}: (better \d+, worse \d+, even \d+ of 8)$", out, flags=re.M).group(1)
-        assert f"* {model}: {counts}" in section, (model, counts)
-        none, proposed = re.search(rf"^noise, model {model}: no feature on (\d+) of 20 seeds \(the search proposed a "
-                                   rf"set on (\d+)\)", out, flags=re.M).groups()
-        assert f"| {model} | **{none}** | {proposed} |" in section, (model, none, proposed)
+    _guard_summary_said(out, section)
     each = _run(str(E / "bench_guard.py"), "--each", str(E / "dev_each.json"), "--reference",
                 str(E / "dev_after_batch.json"))
     rows = [line for line in each.splitlines() if line.startswith("| ")]
