@@ -45,6 +45,14 @@ def merchant_table(n: int = 2000, seed: int = 0) -> tuple[pd.DataFrame, np.ndarr
     return df, y
 
 
+def log_table(n: int, seed: int = 3):
+    """``(df, y)``: a lognormal column ``x`` and two normal ones, ``y = log(x)`` plus noise: a linear model gains
+    from ``log(x)``, trees read ``x`` as well as ``log(x)``."""
+    rng = np.random.default_rng(seed)
+    df = pd.DataFrame({"x": rng.lognormal(sigma=1.2, size=n), "a": rng.normal(size=n), "b": rng.normal(size=n)})
+    return df, np.log(df["x"].to_numpy()) + 0.3 * rng.normal(size=n)
+
+
 def noise_table(seed: int, n: int = 1200) -> tuple[pd.DataFrame, np.ndarray]:
     """Normal, lognormal, categorical and partly missing columns; a label independent of all."""
     rng = np.random.default_rng(seed)
@@ -88,10 +96,7 @@ def test_noise_tables_give_no_feature(seed):
 
 def test_the_guard_keeps_what_the_linear_model_lacks_and_not_what_trees_read():
     # y follows log(x) of a lognormal x: a linear model gains from log(x); trees read x as well as log(x)
-    rng = np.random.default_rng(3)
-    n = 1500
-    df = pd.DataFrame({"x": rng.lognormal(sigma=1.2, size=n), "a": rng.normal(size=n), "b": rng.normal(size=n)})
-    y = np.log(df["x"].to_numpy()) + 0.3 * rng.normal(size=n)
+    df, y = log_table(1500)
     lin = TableExtractor(budget=2, steps=6, seed=0).fit(df, y)
     assert lin.n_features_out_ >= 1 and lin.confirmation_["kept"] and lin.confirmation_["t"] > 2
     assert any("log(x)" in f for f in lin.get_feature_names_out())

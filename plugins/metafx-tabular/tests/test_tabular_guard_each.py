@@ -7,10 +7,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import pandas as pd
 import pytest
 from scipy.stats import t as student_t
-from test_tabular_guard import noise_table
+from test_tabular_guard import log_table, noise_table
 
 import metafx
 from metafx_tabular import TableExtractor
@@ -95,10 +94,8 @@ def test_holdout_each_returns_nothing_on_noise(seed):
 
 
 def test_holdout_each_keeps_what_the_linear_model_lacks():
-    rng = np.random.default_rng(3)
     n = 1200
-    df = pd.DataFrame({"x": rng.lognormal(sigma=1.2, size=n), "a": rng.normal(size=n), "b": rng.normal(size=n)})
-    y = np.log(df["x"].to_numpy()) + 0.3 * rng.normal(size=n)
+    df, y = log_table(n)
     fx = TableExtractor(budget=2, steps=6, seed=0, confirm="holdout-each").fit(df, y)
     c = fx.confirmation_
     names = list(fx.get_feature_names_out())
