@@ -7,6 +7,9 @@ overlap) and each arm, a search (``pixel-and`` with every default; ``window-or-p
 
     python experiments/complement/run_complement.py --partitions 700 701 702 703 --out R/complement_a.jsonl
     python experiments/complement/run_complement.py --report R/complement_a.jsonl R/complement_b.jsonl
+
+The decision's records: ``--report experiments/complement/complement_a.jsonl experiments/complement/complement_b.jsonl``
+(read from ``experiments/complement/records.tar.xz``).
 """
 
 from __future__ import annotations
@@ -61,7 +64,10 @@ def run(partitions: list[int], out: Path, data_dir: str) -> None:
 
 
 def report(paths: list[str]) -> bool:
-    recs = [json.loads(line) for p in paths for line in Path(p).read_text().splitlines() if line.strip()]
+    sys.path.insert(0, str(REPO / "experiments"))
+    from records import read_text  # the plain file, else its member of experiments/complement/records.tar.xz
+
+    recs = [json.loads(line) for p in paths for line in read_text(p).splitlines() if line.strip()]
     by = {(r["partition"], r["family"], r["complement"]): r for r in recs}
     verdicts = []
     for family in FAMILIES:
