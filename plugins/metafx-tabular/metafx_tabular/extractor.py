@@ -60,6 +60,7 @@ from .guard import (
     confirm_each,
     crossfit_decision,
     holdout_split,
+    nested_decision,
     paired_differences,
     prune,
     user_matrix,
@@ -72,6 +73,8 @@ __all__ = ["TableExtractor", "corrected_t_test"]
 CONFIRM_ALPHA = 0.05
 #: least repeats of the evaluator's folds for ``confirm="test"``
 CONFIRM_REPEATS = 3
+#: the outer folds of ``confirm="nested"`` (``confirm_folds``): K + 1 searches when the set is kept, K when not
+NESTED_FOLDS = 3
 
 
 def corrected_t_test(d: Any, n_splits: int) -> tuple[float, float]:
@@ -120,7 +123,7 @@ class TableExtractor(MetaFeatureExtractor):
         model of one-hot groups spans) does not pass it.
     evaluator : str, ~metafx.plugin.SetEvaluator or None, default None
         The search's set evaluator; None: the one of ``model``.
-    confirm : bool, "holdout", "holdout-each", "crossfit", "test" or "auto", default "holdout"
+    confirm : bool, "holdout", "holdout-each", "crossfit", "nested", "test" or "auto", default "holdout"
         ``"holdout"``: the guard above: the search runs on half of the rows, and its set is kept
         only if, on the other half, the user's model (``model``) gains from it beyond twice the
         corrected standard error of the gain (5 folds x 3 repeats); otherwise no feature.  A kept
@@ -139,6 +142,15 @@ class TableExtractor(MetaFeatureExtractor):
         and the set of the half with the larger own t is kept only if the two halves' mean gain is
         above twice its standard error (the halves' corrected errors pooled,
         ``metafx_tabular.guard.crossfit_decision``); it is then pruned on its other half.
+        ``"nested"`` (an option, ``experiments/tabular_guard/RULE_nested.md``): the gain of the whole
+        procedure is estimated by ``confirm_folds`` outer folds of the training rows: for each, the family
+        is fitted and the search runs on the other folds, and its set is scored as above (5 folds x 3
+        repeats of the user's model) on the fold it never saw; the folds' mean gains are pooled
+        (``metafx_tabular.guard.nested_decision``: their mean against twice
+        ``sqrt(sum of squared corrected s.e.) / K``), and only when the pooled gain clears that does the
+        search run once more on all the rows; its set is returned as it is (not pruned).  Every row
+        serves once as confirmation, and each search sees ``(K - 1) / K`` of the rows; it costs ``K``
+        searches, ``K + 1`` when a set is kept.
         ``"auto"``: the evaluator's ``table_confirm`` (``True`` for ``cv-linear`` and ``cv-tree``;
         ``True`` when it has none).  ``True``: keep the search's
         best set only if, on a fresh split of the training rows (the evaluator's protocol with a
@@ -148,6 +160,9 @@ class TableExtractor(MetaFeatureExtractor):
         only if the one-sided corrected resampled t-test of the paired fold differences
         (:func:`corrected_t_test`) gives p < 0.05; needs an evaluator with ``fold_scores`` and
         ``n_splits`` (``cv-linear``, ``cv-tree``).
+    confirm_folds : int, default 3
+        The outer folds ``K`` of ``confirm="nested"`` (an integer >= 2; each fold must hold 20 rows and
+        5 of every class, else no feature is returned); unused by the other values of ``confirm``.
     starts : {"default", "groups"}, default "groups"
         ``"groups"``: the search's first steps evaluate one point per operator group the table
         enables (arithmetic, missing values, categories, dates: ``TabularFamily.group_starts``), and
@@ -165,10 +180,14 @@ class TableExtractor(MetaFeatureExtractor):
         ``"n_search_rows"``, ``"n_confirm_rows"``; with ``"holdout-each"``, those of the feature of largest
         ``t`` alone and ``"t_each"``, ``"each_t"``, ``"added_t"``; with ``"crossfit"``, the pooled ``"mean_diff"``,
         ``"se"``, ``"t"`` over 30 folds, each half's (``"t_a"``, ``"se_a"``, ``"searched_a"``, ...) and,
-        when kept, ``"chosen"``: ``"a"`` or ``"b"``); None without ``confirm`` or when the search
+        when kept, ``"chosen"``: ``"a"`` or ``"b"``); with ``"nested"``, the pooled ``"mean_diff"``, ``"se"``,
+        ``"t"`` over ``15 K`` folds, each outer fold's (``"fold_mean_diff"``, ``"fold_se"``, ``"fold_t"``,
+        ``"searched_folds"``: its search's set, ``"n_search_rows"``, ``"n_confirm_rows"``: lists), ``"k_folds"``
+        and ``"kept_features"``: the final search's set, when kept); None without ``confirm`` or when the search
         (with ``"crossfit"``, both searches) chose no feature.  When ``kept`` is False, ``features_``
         is empty and ``transform`` returns ``(n_samples, 0)``; ``result_`` and ``best_point_`` still
-        describe the search (with ``"crossfit"``, the chosen half's; half A's when nothing is kept).
+        describe the search (with ``"crossfit"``, the chosen half's; half A's when nothing is kept; with
+        ``"nested"``, the final search's on all the rows when kept, the first outer fold's when not).
     """
 
     frames = True  # X (a DataFrame or an array with NaN) is validated by the family
@@ -199,8 +218,10 @@ class TableExtractor(MetaFeatureExtractor):
         confirm: bool | str = "holdout",
         starts: str = "groups",
         model: str = "linear",
+        confirm_folds: int = NESTED_FOLDS,
     ) -> None:
         self.confirm = confirm
+        self.confirm_folds = confirm_folds
         self.model = model
         self.starts = starts
         super().__init__(family=family, budget=budget, steps=steps, engine=engine, evaluator=evaluator, seed=seed,
@@ -210,9 +231,13 @@ class TableExtractor(MetaFeatureExtractor):
 
     def fit(self, X: Any, y: Any) -> TableExtractor:
         """Search, then (``confirm``) check the best set against the table's columns alone."""
-        if not _is_confirm(self.confirm, ("holdout", "crossfit", "test", "auto", "holdout-each")):
+        if not _is_confirm(self.confirm, ("holdout", "crossfit", "test", "auto", "holdout-each", "nested")):
             raise ValidationError(f"confirm={self.confirm!r}; allowed: True, False, 'holdout', 'crossfit', 'test', "
-                                  "'auto', 'holdout-each'")
+                                  "'auto', 'holdout-each', 'nested'")
+        k = self.confirm_folds
+        if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 2:
+            raise ValidationError(f"confirm_folds={k!r}; allowed: an integer >= 2 (the outer folds of "
+                                  "confirm='nested')")
         if self.starts not in ("default", "groups"):
             raise ValidationError(f"starts={self.starts!r}; allowed: 'default', 'groups'")
         if not isinstance(self.model, str) or self.model not in MODELS:
@@ -224,6 +249,8 @@ class TableExtractor(MetaFeatureExtractor):
             return self._fit_holdout(X, y)
         if self.confirm == "crossfit":
             return self._fit_crossfit(X, y)
+        if self.confirm == "nested":
+            return self._fit_nested(X, y)
         confirm = getattr(evaluator, "table_confirm", True) if self.confirm == "auto" else self.confirm
         if not _is_confirm(confirm, ("test",)):
             raise ValidationError(f"evaluator {self._search_evaluator()!r} has table_confirm={confirm!r} (read by "
@@ -355,6 +382,61 @@ class TableExtractor(MetaFeatureExtractor):
         self._keep_only(keep)
         return self
 
+    def _fit_nested(self, X: Any, y: Any) -> TableExtractor:
+        """``confirm="nested"`` (``experiments/tabular_guard/RULE_nested.md``): the gain of the whole procedure
+        estimated by ``confirm_folds`` outer folds (for each, the family fitted and the search run on the other
+        folds, the set scored by the user's model on the fold, :meth:`_fold_differences`), pooled
+        (:func:`.guard.nested_decision`); only when the pooled gain clears twice its standard error does the
+        search run once more, on all the rows, and its set is returned as it is."""
+        _Xv, yv = self._validate(X, y, reset=True)
+        yv = np.asarray(yv)
+        seed = self._guard_seed()
+        k = int(self.confirm_folds)
+        folds = _outer_folds(yv, k, seed) if yv.size >= 4 * GUARD_SPLITS * k else []
+        info: dict[str, Any] = {"model": self.model, "seed": seed, "nested": True, "k_folds": k,
+                                "n_search_rows": [int(yv.size - f.size) for f in folds],
+                                "n_confirm_rows": [int(f.size) for f in folds]}
+        if not folds or any(_too_small(yv[f]) for f in folds):
+            self._search_on(X, yv, np.arange(yv.size))   # a fitted state for transform; nothing kept
+            self.confirmation_ = {**info, **_TOO_SMALL} if len(self._batch) else None
+            self._keep_only([])
+            return self
+        ds, searched, first = [], [], None
+        for fold in folds:
+            d, names = self._fold_differences(X, yv, np.setdiff1d(np.arange(yv.size), fold), fold, seed)
+            ds.append(d)
+            searched.append(names)
+            first = first or self._fitted_state()
+        decision = nested_decision(ds, GUARD_SPLITS)
+        info.update(decision)
+        info["searched_folds"] = searched
+        if not decision["kept"]:
+            self.__dict__.update(first or {})   # the first fold's search describes the fit; nothing kept
+            self.confirmation_ = info if any(searched) else None
+            self._keep_only([])
+            return self
+        self._search_on(X, yv, np.arange(yv.size))
+        info["kept_features"] = [str(n) for n in self.family_.feature_names(self._batch)]
+        info["kept"] = bool(info["kept_features"])
+        self.confirmation_ = info
+        return self
+
+    def _fold_differences(self, X: Any, yv: np.ndarray, search: np.ndarray, conf: np.ndarray,
+                          seed: int) -> tuple[np.ndarray, list[str]]:
+        """One outer fold of ``confirm="nested"``: the search on the rows ``search``, then the paired differences
+        (set minus columns) of its set on the rows ``conf`` by the user's model on the guard's folds (15 exact
+        zeros when it proposed no feature), and the names of the set."""
+        self._search_on(X, yv, search)
+        names = [str(n) for n in self.family_.feature_names(self._batch)]
+        if not names:
+            return np.zeros(GUARD_SPLITS * GUARD_REPEATS), names
+        Xcv, _ = self._validate(_rows(X, conf), reset=False)
+        F = self.family_.transform(Xcv, self._batch)
+        M_cols, cat_cols = user_matrix(self.family_, Xcv, F[:, :0], self.model)
+        M_set, cat_set = user_matrix(self.family_, Xcv, F, self.model)
+        d, _, _ = paired_differences(self.model, M_cols, M_set, cat_cols, cat_set, yv[conf], seed)
+        return d, names
+
     def _half_differences(self, X: Any, yv: np.ndarray, half: dict[str, Any], seed: int) -> np.ndarray:
         """The paired differences (set minus columns) of one half's set on the other half's rows, by the user's
         model on the guard's folds; 15 exact zeros when that half's search proposed no feature."""
@@ -419,6 +501,18 @@ class TableExtractor(MetaFeatureExtractor):
         if given is None:
             return starts
         return starts + ([given] if isinstance(given, (Mapping, SearchResult)) else list(given))
+
+
+def _outer_folds(y: np.ndarray, k: int, seed: int) -> list[np.ndarray]:
+    """The ``k`` outer folds of ``confirm="nested"``: the test rows of a shuffled ``k``-fold split of ``range(len(y))``
+    (stratified by class for class labels when every class has ``k`` rows), each sorted."""
+    from sklearn.model_selection import KFold, StratifiedKFold
+
+    seed32 = int(seed) % (2**32)
+    _, counts = np.unique(y, return_counts=True)
+    strat = infer_task(y) == "classification" and counts.min() >= k
+    cv = (StratifiedKFold if strat else KFold)(n_splits=k, shuffle=True, random_state=seed32)
+    return [np.sort(te).astype(np.int64) for _, te in cv.split(np.zeros((y.shape[0], 1)), y if strat else None)]
 
 
 def _rows(X: Any, rows: np.ndarray) -> Any:

@@ -45,6 +45,7 @@ __all__ = [
     "fold_scores",
     "guard_decision",
     "holdout_split",
+    "nested_decision",
     "paired_differences",
     "prune",
     "user_matrix",
@@ -255,6 +256,33 @@ def crossfit_decision(d_a: np.ndarray, d_b: np.ndarray, n_splits: int = GUARD_SP
         return out
     mean = (a["mean_diff"] + b["mean_diff"]) / 2.0
     se = math.sqrt(a["se"] ** 2 + b["se"] ** 2) / 2.0
+    t = mean / se if se > 0 else (math.inf if mean > 0 else (0.0 if mean == 0 else -math.inf))
+    out.update({"mean_diff": mean, "se": se, "t": float(t), "kept": bool(mean > 0 and t > t_min)})
+    return out
+
+
+def nested_decision(ds: list[np.ndarray], n_splits: int = GUARD_SPLITS, t_min: float = GUARD_T) -> dict[str, Any]:
+    """The nested guard (``confirm="nested"``, ``experiments/tabular_guard/RULE_nested.md``): ``ds[k]`` are the
+    repeated K-fold differences (set minus columns) of outer fold ``k``'s search's set on the rows of fold ``k``,
+    which that search never saw.  Each fold's mean has the corrected standard error of :func:`guard_decision`;
+    the folds (disjoint rows) are taken as independent, so the mean of the ``K`` means has
+    ``se = sqrt(sum(se_k**2)) / K``.  Keep when that mean is above ``t_min * se``; NaN in any fold drops.
+    With two folds it is :func:`crossfit_decision`'s pooling.  Also returns each fold's ``mean_diff``, ``se``
+    and ``t`` (``fold_mean_diff``, ``fold_se``, ``fold_t``).
+
+    >>> d = np.array([0.02, 0.01, 0.03, 0.02, 0.015, 0.025])
+    >>> round(nested_decision([d, d, d], n_splits=3)["t"] / guard_decision(d, n_splits=3)["t"], 4)  # sqrt(3)
+    1.7321
+    """
+    parts = [guard_decision(d, n_splits, t_min) for d in ds]
+    out: dict[str, Any] = {"fold_mean_diff": [p["mean_diff"] for p in parts], "fold_se": [p["se"] for p in parts],
+                           "fold_t": [p["t"] for p in parts], "n_folds": int(sum(p["n_folds"] for p in parts))}
+    if not parts or not all(math.isfinite(p["se"]) for p in parts):
+        out.update({"mean_diff": math.nan, "se": math.nan, "t": math.nan, "kept": False})
+        return out
+    k = len(parts)
+    mean = sum(p["mean_diff"] for p in parts) / k
+    se = math.sqrt(sum(p["se"] ** 2 for p in parts)) / k
     t = mean / se if se > 0 else (math.inf if mean > 0 else (0.0 if mean == 0 else -math.inf))
     out.update({"mean_diff": mean, "se": se, "t": float(t), "kept": bool(mean > 0 and t > t_min)})
     return out
