@@ -363,6 +363,39 @@ def each(paths: list[str], reference: list[str]) -> None:
         print(f"{m}: of {n} proposed sets, features returned from {new} (reference: {old})")
 
 
+def nested(paths: list[str], reference: list[str]) -> None:
+    """``confirm="nested"`` (RULE_nested.md) per dev fold or noise seed: each outer fold's search (features
+    proposed) and the corrected t of its set on the fold it never saw, the pooled gain, s.e. and t, the features
+    returned (the final search's on all rows when kept), and the ``reference`` records' (``confirm="holdout"``)
+    whole-set t and features returned."""
+    ref = {_key(r): r for p in reference for r in _load(p)}
+    print("| record | model | proposed per outer fold | t per outer fold | pooled gain | pooled s.e. | pooled t | "
+          "returned | holdout t (reference) | returned (reference) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    counts: dict[str, list[int]] = {}
+    for r in (r for p in paths for r in _load(p)):
+        c = r["confirmation"] or {}
+        o = ref.get(_key(r), {})
+        oc = o.get("confirmation") or {}
+        name = f"{r['table']} fold {r['fold']}" if "table" in r else f"noise seed {r['seed']}"
+        counts.setdefault(r["model"], [0, 0, 0, 0])
+        counts[r["model"]][0] += 1
+        counts[r["model"]][1] += bool(c.get("t") is not None and c["t"] > 2)
+        counts[r["model"]][2] += bool(r["names"])
+        counts[r["model"]][3] += bool(o.get("names"))
+        if not c.get("n_folds"):
+            print(f"| {name} | {r['model']} | {' '.join(str(len(s)) for s in c.get('searched_folds', [])) or '0'} | - "
+                  f"| - | - | - | - | - | - |")
+            continue
+        ts = " ".join("-" if t is None else f"{t:+.2f}" for t in c["fold_t"])
+        whole = f"{oc['t']:+.2f}" if oc.get("t") is not None else "-"
+        print(f"| {name} | {r['model']} | {' '.join(str(len(s)) for s in c['searched_folds'])} | {ts} | "
+              f"{c['mean_diff']:+.4f} | {c['se']:.4f} | {c['t']:+.2f} | {', '.join(r['names']) or '-'} | {whole} | "
+              f"{', '.join(o.get('names') or []) or '-'} |")
+    for m, (n, passed, new, old) in counts.items():
+        print(f"{m}: of {n} records, pooled t > 2 in {passed}, features returned in {new} (reference: {old})")
+
+
 def _key(r: dict) -> tuple:
     return (r.get("table"), r["model"], r.get("fold"), r.get("seed"))
 
@@ -399,7 +432,9 @@ def main() -> None:
     ap.add_argument("--power", nargs="+", help="dev records: the guard's confirmation rows, s.e. and t per pair")
     ap.add_argument("--before", help="with --power: a --confirm auto dev record (its outer gains)")
     ap.add_argument("--each", nargs="+", help="confirm=holdout-each records: per fold, the features judged alone")
-    ap.add_argument("--reference", nargs="*", default=[], help="with --each: confirm=holdout records of the same part")
+    ap.add_argument("--reference", nargs="*", default=[],
+                    help="with --each or --nested: confirm=holdout records of the same part")
+    ap.add_argument("--nested", nargs="+", help="confirm=nested records: per fold, each outer fold's t and the pooled")
     ap.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"), help="two records of one part, record for record")
     a = ap.parse_args()
     if a.compare:
@@ -407,6 +442,9 @@ def main() -> None:
         return
     if a.each:
         each(a.each, a.reference)
+        return
+    if a.nested:
+        nested(a.nested, a.reference)
         return
     if a.power:
         power(a.power, a.before)
