@@ -62,14 +62,16 @@ class CVLinearSVM(SetEvaluator):
     sparse product), so a search's time grows little beyond it (measured by ``benchmarks/bench_evaluator.py``).
     ``None`` fits on every training sample.
 
-    ``complement`` (default 0.9): a binary column set on more than this share of the samples
+    ``complement`` (default 0.7): a binary column set on more than this share of the samples
     enters as its complement ``1 - x`` (:func:`~metafx.learn.svm.complement_dense`); ``True``
     is the share 0.5, ``False`` none.  With an intercept the model can express the same
     functions; only liblinear's penalty on its bias (regularized like a weight) tells them
-    apart.  liblinear's dual converges slowly on columns that are on for nearly every sample
-    (negated features OR-ed over large shifts) and at once on their sparse complements; the
-    default 0.9 changes the ranking of candidate sets little and ``True`` more
-    (measured by ``benchmarks/bench_evaluator.py``).
+    apart.  liblinear's dual costs about the ones of a design times its passes, and converges
+    slowly on columns that are on for most samples (OR-s of many inputs, negated features OR-ed
+    over large shifts) and at once on their sparse complements.  0.7 replaced 0.9 by the rule
+    ``experiments/complement/RULE.md`` (MNIST partitions 700-707): a search on the OR family of
+    ``examples/window_or_family.py`` took 0.26 of its time at 0.9 (median), ``pixel-and``'s
+    default search 0.88, at test errors within the noise (:doc:`/results/speed`).
 
     An empty feature set scores the accuracy of predicting the training majority class.
     """
@@ -79,7 +81,7 @@ class CVLinearSVM(SetEvaluator):
 
     def __init__(self, n_splits: int = 2, C: float = 0.1, max_iter: int = 2000, tol: float = 0.1,
                  merge_duplicates: bool = True, design: str = "packed", max_train: int | None = 2000,
-                 complement: bool | float = 0.9) -> None:
+                 complement: bool | float = 0.7) -> None:
         self.n_splits = n_splits
         self.max_train = max_train
         self.complement = complement

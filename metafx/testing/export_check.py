@@ -245,8 +245,9 @@ def check_family_speed(family: Any, X: Any, y: Any, *, budget: float, steps: int
         if share > 0.5:
             report.notes.append(f"the features drawn at the space's default point are 1 on {share:.0%} of the samples"
                                 " in the mean: the linear-SVM evaluator's cost grows with the ones of a set (it "
-                                "enters only columns above its complement share, 0.9 by default, as 1 - x); "
-                                "features defined the other way round (their complements) evaluate faster")
+                                "enters columns set on more than its complement share, 70 % by default, as 1 - x, "
+                                "not those set on 50-70 %); features defined the other way round (their complements) "
+                                "evaluate faster")
     for r in report.rows:
         if r["engine"].startswith("guided") and r["compute"] > r["evaluate"]:
             used = r["result"].metadata.get("pool_rows_used")
