@@ -2264,3 +2264,44 @@ def test_plugin_family_with_the_new_default_is_its_record():
     r = sorted(ev["window-or", p, "mufasa"][1] / ev["pixel-and", p, "mufasa"][1] for p in ("100", "101", "102"))
     assert f"take {r[0]:.1f}-{r[-1]:.1f} times its evaluations on `pixel-and`" in page
 
+
+
+def test_complement_rule_runs_are_their_records():
+    """The speed page's table of experiments/complement/RULE.md's runs, its summary and the verdict of the runner's
+    report, from experiments/complement/records.tar.xz."""
+    text = " ".join((REPO / "docs" / "results" / "speed.md").read_text().split())
+    recs = _jsonl("complement/complement_a.jsonl") + _jsonl("complement/complement_b.jsonl")
+    by = {(r["family"], r["partition"], r["complement"]): r for r in recs}
+    assert len(by) == 32
+    for fam, low, high in (("pixel-and", 0.72, 1.13), ("window-or-packed", 0.17, 0.30)):
+        d, ratio = [], []
+        for p in range(700, 708):
+            a, b = by[fam, p, 0.9], by[fam, p, 0.7]
+            ratio.append(b["search_cpu_seconds"] / a["search_cpu_seconds"])
+            d.append(100 * (b["test_error"] - a["test_error"]))
+            assert (f"| {fam} | {p} | {a['search_cpu_seconds']:.1f} | {b['search_cpu_seconds']:.1f} | {ratio[-1]:.2f} | "
+                    f"{100 * a['test_error']:.2f} | {100 * b['test_error']:.2f} | {a['n_features']} | "
+                    f"{b['n_features']} |") in text
+        se = np.std(d, ddof=1) / np.sqrt(8)
+        assert f"{np.mean(d):+.2f} (se {se:.2f})".replace("-", "\u2212") in text
+        assert f"median {np.median(ratio):.2f}" in text and (round(min(ratio), 2), round(max(ratio), 2)) == (low, high)
+    out = _run(str(REPO / "experiments" / "complement" / "run_complement.py"), "--report",
+               str(REPO / "experiments" / "complement" / "complement_a.jsonl"),
+               str(REPO / "experiments" / "complement" / "complement_b.jsonl"))
+    assert out.count("holds") == 4 and "complement=0.7 becomes the default" in out
+
+
+def test_bounds_at_complement_07_are_their_record():
+    """The speed page's run of issue 42's bounds after the complement default changed, from
+    experiments/benchmarks/plugin_family_c07.json: every row, and the bounds it states."""
+    text = " ".join((REPO / "docs" / "results" / "speed.md").read_text().split())
+    r = {(x["family"], x["engine"], x["partition"]): x for x in json.loads(_record("benchmarks/plugin_family_c07.json"))}
+    for p in (100, 101, 102):
+        pa = r[("pixel-and", "guided", p)]
+        for f in ("pixel-and", "window-or", "window-or-packed"):
+            g, m = r[(f, "guided", p)], r[(f, "mufasa", p)]
+            assert (f"| {p} | `{f}` | {g['cpu']:.2f} | {m['cpu']:.2f} | {g['cpu'] / m['cpu']:.2f} | "
+                    f"{g['cpu'] / pa['cpu']:.2f} | {g['evaluate'] / g['wall']:.2f} | {100 * g['holdout_error']:.2f} / "
+                    f"{100 * m['holdout_error']:.2f} | `experiments/benchmarks/plugin_family_c07.json` |") in text
+            assert g["cpu"] <= 2 * m["cpu"] and g["cpu"] <= 3 * pa["cpu"]  # the bounds the page says hold
+            assert g["holdout_error"] <= m["holdout_error"] + 0.005
