@@ -45,7 +45,7 @@ def gp_posterior(X, y, Xq):
     return np.array(mean), np.array(sd)
 
 
-def gp_posterior_tasks(X, z, task, Xq, offset, task_noise):
+def gp_posterior_tasks(X, z, task, Xq, offset, task_noise):  # task_noise: a number or one per row
     """Several tasks (task -1: the target, queried): the covariance of rows i, j is the shared kernel, plus
     ``offset`` when they are of the same task, plus noise on the diagonal (``task_noise`` more on a related
     task's rows); (length, noise) of largest log marginal likelihood; posterior at target rows ``Xq``."""
@@ -55,7 +55,7 @@ def gp_posterior_tasks(X, z, task, Xq, offset, task_noise):
     for length in LENGTHS:
         for noise in NOISES:
             K = np.array([[(1 - noise) * matern52(X[i], X[j], length) + offset * (task[i] == task[j])
-                           + (noise + 1e-9 + task_noise * (task[i] != -1)) * (i == j)
+                           + (noise + 1e-9 + np.broadcast_to(task_noise, (n,))[i] * (task[i] != -1)) * (i == j)
                            for j in range(n)] for i in range(n)])
             Kinv = np.linalg.inv(K)
             ll = -0.5 * z @ Kinv @ z - 0.5 * np.linalg.slogdet(K)[1]
@@ -68,6 +68,46 @@ def gp_posterior_tasks(X, z, task, Xq, offset, task_noise):
         mean.append(k @ Kinv @ z)
         sd.append(math.sqrt(max((1 - noise) + offset - k @ Kinv @ k, 1e-12)))
     return np.array(mean), np.array(sd)
+
+
+def learned_task_noises(X, z, task, offset, grid):
+    """Per related task: (length, noise) of largest log marginal likelihood on its rows alone; for each ``s`` of
+    ``grid``, the Gaussian conditional of the target rows (task -1) given that task's, from the joint covariance
+    (shared kernel, ``offset`` within a task, ``s`` more on the related task's diagonal) with explicit inverses;
+    the ``s`` of largest log density (the first of equals)."""
+    z = np.asarray(z, dtype=float)
+    task = np.asarray(task)
+    T = [i for i in range(len(z)) if task[i] == -1]
+    out = {}
+    for t in sorted({int(v) for v in task if v != -1}):
+        own = [i for i in range(len(z)) if task[i] == t]
+        best = None
+        for length in LENGTHS:
+            for noise in NOISES:
+                K = np.array([[(1 - noise) * matern52(X[i], X[j], length) + (noise + 1e-9) * (i == j) for j in own]
+                              for i in own])
+                ll = -0.5 * z[own] @ np.linalg.inv(K) @ z[own] - 0.5 * np.linalg.slogdet(K)[1]
+                if best is None or ll > best[0] + 1e-12:
+                    best = (ll, length, noise)
+        _, length, noise = best
+
+        def cov(i, j, s, length=length, noise=noise):
+            return ((1 - noise) * matern52(X[i], X[j], length) + offset * (task[i] == task[j])
+                    + (noise + 1e-9 + s * (task[i] != -1)) * (i == j))
+
+        chosen = None
+        for s in grid:
+            Ktt = np.array([[cov(i, j, s) for j in own] for i in own])
+            KTt = np.array([[cov(i, j, s) for j in own] for i in T])
+            KTT = np.array([[cov(i, j, s) for j in T] for i in T])
+            inv = np.linalg.inv(Ktt)
+            r = z[T] - KTt @ inv @ z[own]
+            S = KTT - KTt @ inv @ KTt.T
+            dens = -0.5 * r @ np.linalg.inv(S) @ r - 0.5 * np.linalg.slogdet(S)[1]
+            if chosen is None or dens > chosen[0] + 1e-9:
+                chosen = (dens, s)
+        out[t] = chosen[1]
+    return out
 
 
 def expected_improvement(mean, sd, best, xi):

@@ -212,6 +212,31 @@ def test_transfer_honest_portfolios_table_is_its_records():
         assert f"{float(g.group(1)):+.2f} (se {float(g.group(2)):.2f}), at most 0 on {g.group(3)} of 4" in text, arm
 
 
+def test_transfer_learned_prior_weight_table_is_its_records():
+    """docs/results/transfer.md: the table of the rule RULE_LEARNED_PRIOR_WEIGHT.md (dev seeds 326-329), its decision
+    figures and the warm J = 10 - cold J = 50 gaps, as experiments/transfer/analyse_portfolio.py prints them."""
+    page = (REPO / "docs" / "results" / "transfer.md").read_text().replace("`", "")
+    text = " ".join(page.split())
+    out, d = _portfolio("--records", "learned_prior_weight_dev", "--candidates", "Wlearned", "--parameter",
+                        "prior_weight", "--default", "fixed", "--gap", "--reach")
+    rows = [line for line in out.splitlines() if line.startswith(("| cold", "| warm"))]
+    assert len(rows) == 3
+    for line in rows:
+        assert " | " + line.split(" | ", 1)[1].replace("+-", "±") in page, line
+    m, se, n = d[("Wlearned", "mean")]
+    assert f"{m:+.3f} points in the mean over the four J (se {se:.3f}), below 0 on {n} of the 4 seeds" in text
+    for J in (5, 10, 20, 50):
+        m, se, n = d[("Wlearned", J)]
+        assert f"{m:+.3f} at J = {J} (se {se:.3f}, lower on {n} of 4" in text, J
+    for arm in ("T", "Wlearned"):
+        m, se, n = d[(arm, "gap")]
+        assert f"{m:+.2f} (se {se:.2f}), at most 0 on {n} of 4" in text, arm
+    checks = re.search(r"conditions 1-5 .*?: \[(.*)\]; adopted: (True|False)", out)
+    failed = [str(i) for i, c in enumerate(checks.group(1).split(", "), 1) if c == "False"]
+    assert checks.group(2) == "False" and failed == ["1", "3", "5"]  # the page's decision
+    assert "Decision: not adopted; conditions 1, 3 and 5 fail." in text
+
+
 def test_transfer_guided_prose_is_its_records():
     """docs/results/transfer.md, the bullets under the default-engine table: warm minus cold by J, warm J = 10 minus
     cold J = 50 and the 16-seed rule figure, as ``experiments/transfer/analyse.py`` prints them from the records."""

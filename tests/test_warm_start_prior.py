@@ -190,7 +190,9 @@ def test_prior_portfolio_is_the_first_step_after_the_warm_points(pairs, sources,
 
 def test_prior_in_portfolios_adds_the_prior_portfolio_sources_to_later_portfolios(pairs, sources, tmp_path):
     X, y = pairs(0, 1)
-    params = {"n_init": 4, "n_pool": 200, "portfolio_every": 5, "prior_portfolio": 2, "portfolio_sizes": [2, 3]}
+    # honest_portfolios off: what a later portfolio holds is under test, not whether the honest check lets it be drawn
+    params = {"n_init": 4, "n_pool": 200, "portfolio_every": 5, "prior_portfolio": 2, "portfolio_sizes": [2, 3],
+              "honest_portfolios": False}
     kw = dict(budget=30, steps=8, seed=4, progress=False, warm_start=sources)
     base = metafx.search(X, y, engine_params=params, **kw)
     res = metafx.search(X, y, engine_params={**params, "prior_in_portfolios": True}, **kw)

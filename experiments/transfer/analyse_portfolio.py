@@ -6,6 +6,8 @@ conditions) from its stored records.
         --parameter prior_portfolio                       # reads records/prior_portfolio_dev/{T,K4,K8}.json
     python experiments/transfer/analyse_portfolio.py --records honest_portfolios_dev --candidates Htrue \
         --parameter honest_portfolios --default False --gap --reach  # RULE_HONEST_PORTFOLIOS.md (seeds 318-321)
+    python experiments/transfer/analyse_portfolio.py --records learned_prior_weight_dev --candidates Wlearned \
+        --parameter prior_weight --default fixed --gap --reach     # RULE_LEARNED_PRIOR_WEIGHT.md (seeds 326-329)
     python experiments/transfer/analyse_portfolio.py --records prior_portfolio_default --criteria D
                                                           # issue 31's criteria for one arm's own cold and warm runs
 
@@ -114,7 +116,9 @@ SETS = (("0-15", "prior_portfolio_default", "D", "read by the diagnosis of RULE_
         ("318-321", "honest_portfolios_dev", "T", "development seeds of RULE_HONEST_PORTFOLIOS.md, the default before"),
         ("318-321", "honest_portfolios_dev", "Htrue", "the same, honest_portfolios=True, the default since"),
         ("322-325", "honest_portfolios_more", "T", "run beside RULE_HONEST_PORTFOLIOS.md, not deciding, the default before"),
-        ("322-325", "honest_portfolios_more", "Htrue", "the same, honest_portfolios=True, the default since"))
+        ("322-325", "honest_portfolios_more", "Htrue", "the same, honest_portfolios=True, the default since"),
+        ("326-329", "learned_prior_weight_dev", "T", "development seeds of RULE_LEARNED_PRIOR_WEIGHT.md, the default"),
+        ("330-333", "learned_prior_weight_more", "T", "run beside RULE_LEARNED_PRIOR_WEIGHT.md, not deciding, the default"))
 
 
 def every_set() -> None:

@@ -80,7 +80,7 @@ from ..core.exceptions import ValidationError
 from ..core.params import Interval, Options, Satisfies
 from ..core.values import FeatureValues, PriorObservation, StepRecord
 from ..hooks.spec import hookimpl
-from ..learn.gp import TARGET, _distances, _gp_posterior, expected_improvement, gp_posterior_tasks
+from ..learn.gp import TARGET, _distances, _gp_posterior, expected_improvement, gp_posterior_tasks, learned_task_noises
 from ..learn.rbf import RBFGridRegressor
 from ..loop.components import make_component
 from ..loop.problem import SearchProblem, draw_or_empty, step_rng
@@ -145,6 +145,11 @@ class GuidedSearch(SearchEngine):
         ``pool_factor`` and ``feature_map=None`` (it has no effect with ``pool_factor=None`` or a ``feature_map``:
         the check rebuilds the engine's own pools).  The default since the rule
         ``experiments/transfer/RULE_HONEST_PORTFOLIOS.md`` (docs/results/transfer.md).
+    prior_weight : {"fixed", "learned"}, default "fixed"
+        With prior observations, the extra noise variance of each related task's rows in the quality model:
+        ``"fixed"``, 0.5 for every task; ``"learned"``, chosen per task at every proposal from (0.5, 0.1, 2, 8) by how
+        well that task's rows predict this search's own point steps (:func:`metafx.learn.gp.learned_task_noises`),
+        so a misleading related task weighs little; ``metadata["prior_task_noises"]`` holds the choices.
     portfolio_sizes : sequence of int, default (2, 3, 4, 6, 8)
         Numbers of best sets combined by successive portfolio steps (cycled); how the default was
         chosen: docs/results/guided_engine.md.
@@ -212,7 +217,7 @@ class GuidedSearch(SearchEngine):
     uses_prior = True
     #: without prior observations these change nothing, so a search without them leaves them out of its signature
     prior_params = ("prior_portfolio_every", "prior_portfolio", "prior_features", "prior_in_portfolios",
-                    "honest_portfolios")
+                    "honest_portfolios", "prior_weight")
     #: the related tasks' chosen sets come with the prior (``prior_features`` uses them)
     uses_prior_sets = True
 
@@ -222,7 +227,7 @@ class GuidedSearch(SearchEngine):
                  feature_map: int | None = None, prior_portfolio_every: int | None = None,
                  prior_portfolio: int | None = 8, pool_rows: int | str | None = "auto",
                  prior_features: bool = False, prior_in_portfolios: bool = False,
-                 honest_portfolios: bool = True) -> None:
+                 honest_portfolios: bool = True, prior_weight: str = "fixed") -> None:
         self.n_init = n_init
         self.portfolio_every = portfolio_every
         self.portfolio_sizes = portfolio_sizes
@@ -239,6 +244,7 @@ class GuidedSearch(SearchEngine):
         self.prior_features = prior_features
         self.prior_in_portfolios = prior_in_portfolios
         self.honest_portfolios = honest_portfolios
+        self.prior_weight = prior_weight
 
     _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         "n_init": [Interval("int", 1, None)],
@@ -258,6 +264,7 @@ class GuidedSearch(SearchEngine):
         "prior_features": ["boolean"],
         "prior_in_portfolios": ["boolean"],
         "honest_portfolios": ["boolean"],
+        "prior_weight": [Options(("fixed", "learned"))],
     }
 
     def check_params(self) -> None:
@@ -290,6 +297,7 @@ class GuidedSearch(SearchEngine):
         self.qualities_: dict[int, float] = {}
         self.honest_: HonestCheck | None = None  # honest_portfolios: the halves and the sets rebuilt on them
         self.checks_: dict[str, dict[str, Any]] = {}
+        self.task_noises_: list[dict[int, float]] = []  # prior_weight="learned": each proposal's task -> noise
         self.rows_ = None  # pool_rows: the sample of rows the pools are ranked on, its data and labels
         self.pool_rows_ = self._pool_rows(problem.family)
         if self.pool_rows_ is not None and problem.n_samples > self.pool_rows_:
@@ -461,9 +469,12 @@ class GuidedSearch(SearchEngine):
         var = (len(q) * float(q.var()) + PRIOR_WEIGHT * self.prior_var_) / (len(q) + PRIOR_WEIGHT)
         z = (q - q.mean()) / (np.sqrt(var) if var > 0 else 1.0)
         rows = np.concatenate([self._scaled(self.prior_rows_), Xs])
-        task = np.concatenate([self.prior_task_, np.full(len(q), TARGET, dtype=np.intp)])
-        mean, sd = gp_posterior_tasks(_distances(rows, rows), np.concatenate([self.prior_z_, z]), task,
-                                      _distances(Ps, rows), offset=TASK_OFFSET, task_noise=TASK_NOISE)
+        task, zz = np.concatenate([self.prior_task_, np.full(len(q), TARGET, dtype=np.intp)]), np.concatenate([self.prior_z_, z])
+        D, noise = _distances(rows, rows), np.full(len(task), TASK_NOISE)
+        if self.prior_weight == "learned":
+            self.task_noises_.append(learned_task_noises(D, zz, task, offset=TASK_OFFSET))
+            noise = np.array([self.task_noises_[-1].get(int(t), TASK_NOISE) for t in task])
+        mean, sd = gp_posterior_tasks(D, zz, task, _distances(Ps, rows), offset=TASK_OFFSET, task_noise=noise)
         return mean, sd, z
 
     def _predicted_sizes(self, D: np.ndarray, Dq: np.ndarray) -> np.ndarray:
@@ -639,7 +650,7 @@ class GuidedSearch(SearchEngine):
                                 "prior_portfolio_every": self.prior_portfolio_every,
                                 "prior_portfolio": self.prior_portfolio, "prior_features": self.prior_features,
                                 "prior_in_portfolios": self.prior_in_portfolios,
-                                "honest_portfolios": self.honest_portfolios,
+                                "honest_portfolios": self.honest_portfolios, "prior_weight": self.prior_weight,
                                 "portfolio_steps": sorted(s for s, p in self.proposed_.items() if p is None),
                                 "proposed_points": [self.proposed_[s] for s in sorted(self.proposed_)],
                                 # what each portfolio step combined (SearchResult.summary names it): the steps
@@ -651,6 +662,8 @@ class GuidedSearch(SearchEngine):
             meta["prior_observations"] = len(self.prior_z_)
         if self.checks_:  # honest_portfolios: per portfolio step, the estimates compared and the set drawn
             meta["portfolio_checks"] = dict(self.checks_)
+        if self.task_noises_:  # prior_weight="learned": per proposal, each related task's extra noise variance
+            meta["prior_task_noises"] = [{str(t): v for t, v in d.items()} for d in self.task_noises_]
         return meta
 
 

@@ -13,7 +13,8 @@ import numpy as np
 from scipy.linalg import solve_triangular
 from scipy.special import ndtr
 
-__all__ = ["TARGET", "expected_improvement", "gp_posterior", "gp_posterior_tasks"]
+__all__ = ["TARGET", "TASK_NOISE_GRID", "expected_improvement", "gp_posterior", "gp_posterior_tasks",
+           "learned_task_noises"]
 
 _LENGTHS = (0.1, 0.2, 0.35, 0.6, 1.0)
 _NOISES = (0.01, 0.1, 0.3, 0.6)
@@ -66,21 +67,7 @@ def _fit_predict(D: np.ndarray, z: np.ndarray, Dq: np.ndarray, *, extra: np.ndar
     ``(1 - noise) K(D) + noise I + extra``, the query rows' covariance with them ``(1 - noise) K(Dq) + cross``
     and their prior variance ``(1 - noise) + prior_var``, for the (length, noise) pair of the grids with the
     largest log marginal likelihood of ``z``."""
-    n = len(z)
-    eye = np.eye(n)
-    best = None
-    for length in _LENGTHS:
-        K0 = _matern52_of(D, length)
-        for noise in _NOISES:
-            K = (1.0 - noise) * K0 + noise * eye + extra
-            L = np.linalg.cholesky(K)
-            a = solve_triangular(L.T, solve_triangular(L, z, lower=True, check_finite=False), lower=False,
-                                 check_finite=False)
-            ll = -0.5 * float(z @ a) - float(np.log(np.diag(L)).sum())
-            if best is None or ll > best[0] + 1e-12:
-                best = (ll, length, noise, L, a)
-    assert best is not None  # the grids are not empty
-    _, length, noise, L, a = best
+    _, length, noise, L, a = _grid_fit(D, z, extra)
     Ks = (1.0 - noise) * _matern52_of(Dq, length) + cross
     mean = Ks @ a
     if not sd:
@@ -90,12 +77,34 @@ def _fit_predict(D: np.ndarray, z: np.ndarray, Dq: np.ndarray, *, extra: np.ndar
     return mean, np.sqrt(var)
 
 
+def _grid_fit(D: np.ndarray, z: np.ndarray, extra: np.ndarray) -> tuple[float, float, float, np.ndarray, np.ndarray]:
+    """``(log marginal likelihood, length, noise, L, K^-1 z)`` of the (length, noise) pair of the grids with the
+    largest log marginal likelihood of ``z`` (covariance ``(1 - noise) K(D) + noise I + extra``, Cholesky ``L``)."""
+    eye = np.eye(len(z))
+    best = None
+    for length in _LENGTHS:
+        K0 = _matern52_of(D, length)
+        for noise in _NOISES:
+            L, a, ll = _cholesky_ll((1.0 - noise) * K0 + noise * eye + extra, z)
+            if best is None or ll > best[0] + 1e-12:
+                best = (ll, length, noise, L, a)
+    assert best is not None  # the grids are not empty
+    return best
+
+
+def _cholesky_ll(K: np.ndarray, z: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """The Cholesky factor of ``K``, ``K^-1 z`` and the log marginal likelihood of ``z`` (its constant left out)."""
+    L = np.linalg.cholesky(K)
+    a = solve_triangular(L.T, solve_triangular(L, z, lower=True, check_finite=False), lower=False, check_finite=False)
+    return L, a, -0.5 * float(z @ a) - float(np.log(np.diag(L)).sum())
+
+
 #: the task of the search itself in :func:`gp_posterior_tasks` (related tasks are 0, 1, ...)
 TARGET = -1
 
 
 def gp_posterior_tasks(D: np.ndarray, z: np.ndarray, task: np.ndarray, Dq: np.ndarray, *, offset: float,
-                       task_noise: float, sd: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
+                       task_noise: float | np.ndarray, sd: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
     """Mean and standard deviation, at query rows of the target task, of a GP fitted on rows of several tasks.
 
     ``z``: each row's quality, standardized within its task (the caller's choice of scale); ``task``: each
@@ -105,15 +114,57 @@ def gp_posterior_tasks(D: np.ndarray, z: np.ndarray, task: np.ndarray, Dq: np.nd
     marginal likelihood, as in :func:`gp_posterior`), plus a constant of the task with variance ``offset`` (a
     standardized task may sit higher or lower than another where both were measured), plus, for the rows of
     related tasks, extra independent noise of variance ``task_noise`` (where their function differs from the
-    target's).  Returned in the units of ``z``; ``sd=False``: the mean only.
+    target's; ``task_noise`` may be an array, one variance per row, the target's rows' values unused).  Returned in
+    the units of ``z``; ``sd=False``: the mean only.
     """
     z = np.asarray(z, dtype=np.float64)
     task = np.asarray(task)
     n = len(z)
     same = (task[:, None] == task[None, :]).astype(np.float64)
-    related = np.diag((task != TARGET).astype(np.float64))
-    base = offset * same + task_noise * related + 1e-9 * np.eye(n)
+    related = np.diag((task != TARGET) * np.broadcast_to(np.asarray(task_noise, dtype=np.float64), (n,)))
+    base = offset * same + related + 1e-9 * np.eye(n)
     return _fit_predict(D, z, Dq, extra=base, cross=offset * (task == TARGET)[None, :], prior_var=offset, sd=sd)
+
+
+#: the extra noise variances :func:`learned_task_noises` chooses from, in the order that breaks ties
+TASK_NOISE_GRID = (0.5, 0.1, 2.0, 8.0)
+
+
+def learned_task_noises(D: np.ndarray, z: np.ndarray, task: np.ndarray, *, offset: float,
+                        grid: tuple[float, ...] = TASK_NOISE_GRID) -> dict[int, float]:
+    """Each related task's extra noise variance in :func:`gp_posterior_tasks`, learned from how well its rows
+    predict the target's (``D``, ``z``, ``task`` as there; the target's rows are those of task :data:`TARGET`).
+
+    For related task ``t`` and each value ``s`` of ``grid``: the log density of the target's ``z`` given task
+    ``t``'s ``z`` alone, in the model of :func:`gp_posterior_tasks` on the rows of both tasks with ``task_noise=s``
+    and the (length, noise) pair of largest log marginal likelihood on task ``t``'s rows alone (as
+    :func:`gp_posterior` would fit them, ``z`` as given).  The value of largest density is ``t``'s (ties: the
+    first in ``grid``), so a task whose qualities do not follow the target's where both were measured gets a
+    large variance and weighs little.  Without target rows every task gets ``grid[0]``.
+    """
+    z = np.asarray(z, dtype=np.float64)
+    task = np.asarray(task)
+    target = np.flatnonzero(task == TARGET)
+    out = {}
+    for t in (int(v) for v in np.unique(task[task != TARGET])):
+        if not len(target):
+            out[t] = float(grid[0])
+            continue
+        own = np.flatnonzero(task == t)
+        rows = np.concatenate([own, target])
+        _, length, noise, _, _ = _grid_fit(D[np.ix_(own, own)], z[own], 1e-9 * np.eye(len(own)))
+        is_t = np.arange(len(rows)) < len(own)
+        shared = (1.0 - noise) * _matern52_of(D[np.ix_(rows, rows)], length) + (noise + 1e-9) * np.eye(len(rows))
+        shared += offset * (is_t[:, None] == is_t[None, :])
+        best = None
+        for s in grid:
+            K = shared + np.diag(s * is_t)
+            cond = _cholesky_ll(K, z[rows])[2] - _cholesky_ll(K[np.ix_(is_t, is_t)], z[own])[2]
+            if best is None or cond > best[0] + 1e-12:
+                best = (cond, float(s))
+        assert best is not None  # the grid is not empty
+        out[t] = best[1]
+    return out
 
 
 def expected_improvement(mean: np.ndarray, sd: np.ndarray, best: float, xi: float = 0.0) -> np.ndarray:
