@@ -1085,6 +1085,41 @@ def test_guard_each_tables_are_their_records():
         assert len(rows) == n and all(row in section for row in rows), (name, [r for r in rows if r not in section])
 
 
+def test_guard_nested_tables_are_their_records():
+    """docs/results/tabular.md, issue 43: the nested candidate's (``confirm="nested"``, RULE_nested.md) dev pairs,
+    counts per model and noise counts are what ``bench_guard.py --summary`` prints from its stored records; its
+    per-fold table is what ``--nested`` prints against the reference; its fit-time ratios are ``--compare``'s; its
+    planted tables are what ``bench_tabular_planted.py --summarize`` prints."""
+    E = REPO / "experiments" / "tabular_guard"
+    page = (REPO / "docs" / "results" / "tabular.md").read_text()
+    section = page.split("### A candidate with nested folds", 1)[1].split("\n## ", 1)[0]
+    noise = [str(E / f"noise_nested_{m}.json") for m in ("linear", "trees")]
+    out = _run(str(E / "bench_guard.py"), "--summary", str(E / "dev_nested.json"), *noise)
+    _guard_summary_said(out, section)
+    for part, refs in (("dev", [str(E / "dev_nested.json")]), ("noise", noise)):
+        table = _run(str(E / "bench_guard.py"), "--nested", *refs, "--reference", str(E / f"{part}_after_batch.json"))
+        rows = [line for line in table.splitlines() if line.startswith("| ")]
+        assert len(rows) == (50 if part == "dev" else 42) and all(row in section for row in rows), \
+            [r for r in rows if r not in section]
+        for m, n, passed, new, old in re.findall(r"^(linear|trees): of (\d+) records, pooled t > 2 in (\d+), features "
+                                                 r"returned in (\d+) \(reference: (\d+)\)$", table, flags=re.M):
+            assert f"{m}: of {n} records, pooled t > 2 in {passed}, features returned in {new} (reference: {old})" \
+                in section, (part, m)
+    text = " ".join(section.split())
+    for part, new in (("dev", [E / "dev_nested.json"]), ("noise", [E / "noise_nested_linear.json",
+                                                                   E / "noise_nested_trees.json"])):
+        for path in new:
+            cmp = _run(str(E / "bench_guard.py"), "--compare", str(E / f"{part}_after_batch.json"), str(path))
+            for m, a, b, x in re.findall(r"^(linear|trees): extractor fit seconds, summed: (\d+) -> (\d+), (\S+) times$",
+                                         cmp, flags=re.M):
+                assert f"{part}, {m}: {a} s -> {b} s, {x} times" in text, (part, m)
+    script = str(REPO / "experiments" / "tabular_planted" / "bench_tabular_planted.py")
+    for style in ("a", "b"):
+        out = _run(script, "--summarize", str(E / f"planted_trees_nested_{style}_seed0.json"))
+        rows = [line for line in out.splitlines() if re.match(r"^\| (?!style )", line)]
+        assert rows and all(row in section for row in rows), (style, [r for r in rows if r not in section])
+
+
 def test_guard_power_and_remeasurement_are_their_records():
     """docs/results/tabular.md, issue 43: the table of why the guard keeps little and the per-model t counts and fit
     times are what ``bench_guard.py --power`` prints from the stored records; the re-measurement's comparison with

@@ -394,6 +394,12 @@ def nested(paths: list[str], reference: list[str]) -> None:
               f"{', '.join(o.get('names') or []) or '-'} |")
     for m, (n, passed, new, old) in counts.items():
         print(f"{m}: of {n} records, pooled t > 2 in {passed}, features returned in {new} (reference: {old})")
+    dev = [r for p in paths for r in _load(p) if "model_fit_raw_s" in r]
+    for m in dict.fromkeys(r["model"] for r in dev):
+        fit = np.array([r["extractor_fit_s"] for r in dev if r["model"] == m])
+        ratio = fit / np.array([r["model_fit_raw_s"] for r in dev if r["model"] == m])
+        print(f"{m}: extractor fit median {np.median(fit):.0f} s (max {fit.max():.0f} s), {np.median(ratio):.0f} times "
+              f"the model's fit on the raw columns ({ratio.min():.0f}-{ratio.max():.0f})")
 
 
 def _key(r: dict) -> tuple:
