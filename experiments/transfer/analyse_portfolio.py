@@ -118,7 +118,8 @@ SETS = (("0-15", "prior_portfolio_default", "D", "read by the diagnosis of RULE_
         ("322-325", "honest_portfolios_more", "T", "run beside RULE_HONEST_PORTFOLIOS.md, not deciding, the default before"),
         ("322-325", "honest_portfolios_more", "Htrue", "the same, honest_portfolios=True, the default since"),
         ("326-329", "learned_prior_weight_dev", "T", "development seeds of RULE_LEARNED_PRIOR_WEIGHT.md, the default"),
-        ("330-333", "learned_prior_weight_more", "T", "run beside RULE_LEARNED_PRIOR_WEIGHT.md, not deciding, the default"))
+        ("330-333", "learned_prior_weight_more", "T", "run beside RULE_LEARNED_PRIOR_WEIGHT.md, not deciding, the default"),
+        ("334-341", "complement07_default", "T", "the default with the evaluator's complement=0.7, deciding nothing"))
 
 
 def every_set() -> None:
