@@ -396,3 +396,67 @@ def test_simba_beats_relief_on_xor(load_example):
         wr = metafx.score_features(X, y, "relief")
         assert ex.top3(ws)
         assert ex.angle(ws, target) < ex.angle(wr, target)
+
+
+def _infogain_loop(X, codes, n_classes, pseudo):
+    """The non-binary branch of ``Infogain`` before it counted columns together: one ``np.unique`` per column."""
+    from metafx.default_plugins.scorers import _is_binary, infogain_table
+
+    out = np.empty(X.shape[1])
+    for j in range(X.shape[1]):
+        col = X[:, j]
+        if _is_binary(col):
+            inv, n_values = col.astype(np.int64), 2
+        else:
+            _, inv = np.unique(col, return_inverse=True)
+            inv = inv.ravel()
+            n_values = int(inv.max()) + 1
+        joint = np.bincount(inv * n_classes + codes, minlength=n_values * n_classes)
+        out[j] = infogain_table(joint.reshape(n_values, n_classes), pseudo)
+    return out
+
+
+@pytest.mark.parametrize("m", [1, 2, 63, 65, 130])
+@pytest.mark.parametrize("pseudo", [0.0, 0.5])
+@pytest.mark.parametrize("n_classes", [1, 2, 5])
+def test_categorical_infogain_is_a_loop_of_unique(m, pseudo, n_classes, monkeypatch):
+    """Columns counted together give each column's own table's infogain (to rounding), for 0/1, integer, real,
+    negative, constant, -0.0 and NaN columns, and columns too wide for a block's tables."""
+    from metafx.default_plugins import scorers
+
+    rng = np.random.default_rng(m * 10 + n_classes)
+    codes = rng.integers(0, n_classes, m)
+    cols = [rng.integers(0, 2, m), rng.integers(-3, 5, m), np.round(rng.normal(size=m), 1), np.full(m, 7.0),
+            np.ones(m), np.zeros(m), rng.integers(0, 40, m) * 0.5]
+    X = np.column_stack(cols + cols[1:3]).astype(np.float64)
+    X[0, 2] = -0.0 if m > 1 else X[0, 2]
+    X[:, 3][: m // 2] = 0.0  # a 0/1-free column of two values
+    X[m // 3, 6] = np.nan
+    want = _infogain_loop(X, codes, n_classes, pseudo)
+    np.testing.assert_allclose(scorers.categorical_infogain(X, codes, n_classes, pseudo), want, rtol=0, atol=0)
+    got = scorers.categorical_infogain(X, codes, n_classes, pseudo)
+    assert got[1] == got[7]  # equal columns, equal scores
+    monkeypatch.setattr(scorers, "TABLE_CELLS", 2 * n_classes * 4)  # wide columns counted one at a time
+    monkeypatch.setattr(scorers, "BLOCK_ENTRIES", 3 * max(m, 1))  # blocks of 3 columns
+    np.testing.assert_allclose(scorers.categorical_infogain(X, codes, n_classes, pseudo), want, rtol=0, atol=0)
+    for dtype in (np.int64, np.uint8, bool):
+        Z = np.column_stack([rng.integers(0, 2 if dtype is bool else 6, m) for _ in range(5)]).astype(dtype)
+        np.testing.assert_allclose(scorers.categorical_infogain(Z, codes, n_classes, pseudo),
+                                   _infogain_loop(Z, codes, n_classes, pseudo), rtol=0, atol=0)
+    big = np.iinfo(np.int64)
+    W = np.column_stack([rng.choice([big.min, 0, big.max], m), rng.integers(0, 200, m), rng.integers(-70, 0, m)])
+    W = np.column_stack([W, np.where(W[:, 1] > 100, np.inf, -np.inf)])
+    for Z in (W, W[:, 1:].astype(np.float64)):  # counted (small integers) and sorted (wide or extreme) columns
+        np.testing.assert_array_equal(scorers.categorical_infogain(Z, codes, n_classes, pseudo),
+                                      _infogain_loop(Z, codes, n_classes, pseudo))
+    assert scorers.categorical_infogain(np.zeros((m, 0)), codes, n_classes, pseudo).shape == (0,)
+
+
+def test_infogain_of_integer_columns_is_sklearns_mutual_info():
+    from sklearn.metrics import mutual_info_score
+
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 9, (300, 40)).astype(np.float64)
+    y = rng.integers(0, 4, 300)
+    got = metafx.score_features(X, y, "infogain")
+    np.testing.assert_allclose(got, [mutual_info_score(y, X[:, j]) for j in range(40)], rtol=1e-10, atol=1e-14)

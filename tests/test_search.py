@@ -284,6 +284,26 @@ def test_row_groups_are_numpy_unique_rows(monkeypatch, dtype, collide):
     assert sorted(c) == sorted(counts) and len(f) <= 15
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("nan", [False, True])
+def test_row_groups_of_real_values_are_numpy_unique_rows(dtype, nan):
+    """Real rows are grouped as np.unique groups them: -0.0 with 0.0, never a row holding a NaN with another."""
+    from metafx.core import values as values_module
+
+    rng = np.random.default_rng(11)
+    rows = np.round(rng.normal(size=(40, 9)), 1).astype(dtype)
+    rows[20:35] = rows[:15]
+    rows[3, 2], rows[23, 2] = 0.0, -0.0  # equal values of different bytes
+    if nan:
+        rows[[5, 25], 4] = np.nan  # an equal pair of rows by bytes, never grouped by np.unique
+    _, first, inverse, counts = np.unique(rows, axis=0, return_index=True, return_inverse=True, return_counts=True)
+    f, inv, c = values_module._row_groups(rows)
+    assert np.array_equal(np.sort(f), np.sort(first))
+    assert np.array_equal(f[inv], first[np.asarray(inverse).reshape(-1)])
+    assert sorted(c) == sorted(counts)
+    assert (inv[3] == inv[23]) and (inv[5] != inv[25]) == nan
+
+
 def test_timeout_stops_between_steps_with_a_valid_result(digits):
     X, y = digits
     res = metafx.search(X[:200], y[:200], budget=30, steps=100000, seed=0, progress=False, timeout=0.5)

@@ -507,10 +507,16 @@ def _row_groups(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``np.unique(rows, axis=0, return_index=True, return_inverse=True, return_counts=True)``
     without the unique rows, in some order of the groups: rows are hashed to one 64-bit
     number each (sorting those is much faster than sorting rows), and if two different
-    rows share a hash the rows themselves are sorted instead."""
-    if rows.ndim != 2 or rows.shape[1] == 0 or rows.dtype.kind not in "biu":
+    rows share a hash the rows themselves are sorted instead.  Real values are hashed too, ``-0.0`` as ``0.0``
+    (``np.unique`` groups them); rows holding a NaN (which ``np.unique`` never groups) go to ``np.unique``."""
+    if rows.ndim != 2 or rows.shape[1] == 0 or rows.dtype.kind not in "biuf":
         return _unique_rows(rows)
-    _, first, inverse, counts = np.unique(row_hashes(rows), return_index=True, return_inverse=True,
+    key = rows
+    if rows.dtype.kind == "f":
+        if np.isnan(rows).any():
+            return _unique_rows(rows)
+        key = rows + rows.dtype.type(0.0)  # -0.0 + 0.0 is 0.0: equal values, equal bytes
+    _, first, inverse, counts = np.unique(row_hashes(key), return_index=True, return_inverse=True,
                                           return_counts=True)
     inverse = np.asarray(inverse).reshape(-1)
     if not np.array_equal(rows, rows[first[inverse]]):  # a hash shared by different rows

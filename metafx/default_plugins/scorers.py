@@ -41,6 +41,7 @@ __all__ = [
     "Relief",
     "ReliefF",
     "Simba",
+    "categorical_infogain",
     "infogain_table",
     "instance_order",
     "median_binarize",
@@ -179,19 +180,117 @@ class Infogain(FeatureScorer):
                 X[:, cont] = median_binarize(X[:, cont])
         if _is_binary(X):
             return self._binary_dense(X, codes, n_classes, pseudo)
-        out = np.empty(X.shape[1])
-        for j in range(X.shape[1]):
-            col = X[:, j]
-            if _is_binary(col):
-                inv = col.astype(np.int64)
-                n_values = 2
-            else:
-                _, inv = np.unique(col, return_inverse=True)
-                inv = inv.ravel()
-                n_values = int(inv.max()) + 1
-            joint = np.bincount(inv * n_classes + codes, minlength=n_values * n_classes)
-            out[j] = infogain_table(joint.reshape(n_values, n_classes), pseudo)
-        return out
+        return categorical_infogain(X, codes, n_classes, pseudo)
+
+
+#: the most entries (rows x columns) of one block of :func:`categorical_infogain`'s columns, and the most cells
+#: (columns x values x classes) of one block's tables
+BLOCK_ENTRIES = 1 << 20
+TABLE_CELLS = 1 << 22
+
+
+def categorical_infogain(X: np.ndarray, codes: np.ndarray, n_classes: int, pseudo: float = 0.0) -> np.ndarray:
+    """The mutual information (nats) of every column of ``X`` with the class ``codes`` (``0 .. n_classes - 1``), each
+    distinct value a category: :func:`infogain_table` of each column's ``(values, classes)`` table, whose rows are
+    the values ``{0, 1}`` for a 0/1 column and the column's distinct values otherwise (``np.unique``'s order).
+
+    Blocks of columns at once (at most :data:`BLOCK_ENTRIES` entries): a block's columns are sorted together, their
+    values ranked, and their tables counted by one ``bincount`` (``tests/test_scorers.py`` checks it against a loop
+    of ``np.unique`` per column; the scores agree to rounding).  A column holding a NaN (``np.unique`` makes the NaNs
+    one value), or with too many distinct values for a block's :data:`TABLE_CELLS`, is counted on its own."""
+    X = np.asarray(X)
+    m, n = X.shape
+    out = np.zeros(n)
+    block = max(1, BLOCK_ENTRIES // max(m, 1))
+    for start in range(0, n if m else 0, block):
+        out[start:start + block] = _block_infogain(X[:, start:start + block], codes, n_classes, pseudo)
+    return out
+
+
+def _block_infogain(X, codes, n_classes, pseudo):
+    k = X.shape[1]
+    inv, n_values = _value_codes(np.ascontiguousarray(X.T))
+    binary = ((X == 0) | (X == 1)).all(axis=0)
+    inv[:, binary] = X[:, binary].astype(np.int64)
+    n_values = np.where(binary, 2, n_values)
+    together = n_values * n_classes * k <= TABLE_CELLS
+    if X.dtype.kind == "f":
+        together &= ~np.isnan(X).any(axis=0)
+    out = np.empty(k)
+    for j in np.flatnonzero(~together):
+        _, v = np.unique(X[:, j], return_inverse=True)
+        v = np.asarray(v).ravel()
+        joint = np.bincount(v * n_classes + codes, minlength=(int(v.max()) + 1) * n_classes)
+        out[j] = infogain_table(joint.reshape(-1, n_classes), pseudo)
+    cols = np.flatnonzero(together)
+    if len(cols):
+        out[cols] = _tables_infogain(inv[:, cols], n_values[cols], int(n_values[cols].max()), codes, n_classes,
+                                     pseudo)
+    return out
+
+
+def _value_codes(XT):
+    """``(inv, n_values)``: each row of ``XT`` (a column of the data) coded by the rank of its value among the row's
+    distinct values (``np.unique``'s inverse), as an ``(m, k)`` array, and the number of distinct values per row.
+    Rows of small integers are coded by counting (no sort); the others by sorting each row."""
+    if XT.dtype == bool:
+        XT = XT.view(np.uint8)
+    k, m = XT.shape
+    inv = np.empty((m, k), dtype=np.int64)
+    n_values = np.zeros(k, dtype=np.int64)
+    low = XT.min(axis=1)
+    with np.errstate(invalid="ignore"):  # inf - inf: not a small span
+        span = XT.max(axis=1).astype(np.float64) - low.astype(np.float64)  # no wrap-around of integer extremes
+    small = (span <= 64) & np.all(XT == np.round(XT), axis=1) if XT.dtype.kind == "f" else (span <= 64)
+    if XT.dtype.kind == "f":
+        small &= ~np.isnan(XT).any(axis=1)
+    rows = np.flatnonzero(small)
+    if len(rows):
+        shifted = (XT[rows] - low[rows, None]).astype(np.int64)  # 0 .. 64
+        present = np.zeros((len(rows), 65), dtype=bool)
+        present[np.repeat(np.arange(len(rows)), m), shifted.ravel()] = True
+        remap = np.cumsum(present, axis=1) - 1
+        inv[:, rows] = np.take_along_axis(remap, shifted, axis=1).T
+        n_values[rows] = present.sum(axis=1)
+    rows = np.flatnonzero(~small)
+    if len(rows):
+        order = np.argsort(XT[rows], axis=1, kind="stable")
+        ranked = np.take_along_axis(XT[rows], order, axis=1)
+        rank = np.zeros(ranked.shape, dtype=np.int64)
+        np.cumsum(ranked[:, 1:] != ranked[:, :-1], axis=1, out=rank[:, 1:])
+        coded = np.empty_like(rank)
+        np.put_along_axis(coded, order, rank, axis=1)
+        inv[:, rows] = coded.T
+        n_values[rows] = rank[:, -1] + 1
+    return inv, n_values
+
+
+def _tables_infogain(inv, n_values, width, codes, n_classes, pseudo):
+    """:func:`infogain_table` of the ``(n_values[j], n_classes)`` table of each column ``j`` of the value codes
+    ``inv``, counted together in ``(k, width, n_classes)``, and computed with ``infogain_table``'s own operations in
+    its order: each sum over the same elements in the same order (tables of one shape summed as rows of one array,
+    the non-zero cells of tables with as many of them likewise), so every score is ``infogain_table``'s to the bit."""
+    k = inv.shape[1]
+    flat = (np.arange(k)[None, :] * width + inv) * n_classes + codes[:, None]
+    t = np.bincount(flat.ravel(), minlength=k * width * n_classes).reshape(k, width, n_classes).astype(np.float64)
+    t += pseudo * (np.arange(width)[None, :] < n_values[:, None])[:, :, None]
+    total = np.empty(k)
+    for nv in np.unique(n_values):  # the sum of each table's cells, as np.sum of the flat (n_values, n_classes) table
+        g = np.flatnonzero(n_values == nv)
+        total[g] = np.ascontiguousarray(t[g, :nv, :]).reshape(len(g), -1).sum(axis=1)
+    rows = t.sum(axis=2, keepdims=True)
+    cols = t.sum(axis=1, keepdims=True)
+    nz = t > 0
+    count = nz.reshape(k, -1).sum(axis=1)
+    out = np.zeros(k)
+    for c in np.unique(count[(count > 0) & (total > 0)]):  # tables with c non-zero cells, summed in row-major order
+        g = np.flatnonzero((count == c) & (total > 0))
+        mask = nz[g]
+        val = t[g][mask].reshape(len(g), c)
+        outer = np.broadcast_to(rows[g] * cols[g], mask.shape)[mask].reshape(len(g), c)
+        tot = total[g][:, None]
+        out[g] = np.sum(val / tot * (np.log(val) - np.log(outer) + np.log(tot)), axis=1)
+    return np.maximum(out, 0.0)
 
 
 # ------------------------------------------------------------------ Relief, Relief-F
