@@ -2340,3 +2340,24 @@ def test_bounds_at_complement_07_are_their_record():
                     f"{100 * m['holdout_error']:.2f} | `experiments/benchmarks/plugin_family_c07.json` |") in text
             assert g["cpu"] <= 2 * m["cpu"] and g["cpu"] <= 3 * pa["cpu"]  # the bounds the page says hold
             assert g["holdout_error"] <= m["holdout_error"] + 0.005
+
+
+def test_real_family_runs_are_their_records():
+    """The speed page's real-valued family, before and after the blocked infogain: every row from its record, the
+    same searches, and the ratios the page states."""
+    text = " ".join((REPO / "docs" / "results" / "speed.md").read_text().split())
+    before = {(r["partition"], r["engine"]): r for r in json.loads(_record("benchmarks/real_family_before.json"))}
+    after = {(r["partition"], r["engine"]): r for r in json.loads(_record("benchmarks/real_family_after.json"))}
+    ratios = {"before": [], "after": []}
+    for p in (100, 101, 102):
+        for label, d, name in (("before (a9c6812)", before, "before"), ("after", after, "after")):
+            g, m = d[p, "guided"], d[p, "mufasa"]
+            ratios[name].append(g["cpu"] / m["cpu"])
+            assert (f"| {p} | {label} | {g['cpu']:.1f} | {m['cpu']:.1f} | {g['cpu'] / m['cpu']:.2f} | "
+                    f"{100 * g['holdout_error']:.2f} / {100 * m['holdout_error']:.2f} | "
+                    f"`experiments/benchmarks/real_family_{name}.json` |") in text
+        for e in ("guided", "mufasa"):
+            assert (before[p, e]["holdout_error"], before[p, e]["n_features"]) == (after[p, e]["holdout_error"],
+                                                                                  after[p, e]["n_features"])
+    lo, hi = min(ratios["after"]), max(ratios["after"])
+    assert f"`mufasa`: {lo:.2f}-{hi:.2f}, against {min(ratios['before']):.2f}-{max(ratios['before']):.2f} before" in text
