@@ -36,7 +36,8 @@ from _yardstick import DEFAULT_MNIST, mnist
 REPO = Path(__file__).resolve().parents[1]
 
 
-def _window_or():
+def window_or_module():
+    """``examples/window_or_family.py`` as the module ``window_or_family`` (the reference plugin families)."""
     spec = importlib.util.spec_from_file_location("window_or_family", REPO / "examples" / "window_or_family.py")
     mod = importlib.util.module_from_spec(spec)
     sys.modules["window_or_family"] = mod
@@ -102,7 +103,7 @@ def main(argv=None) -> int:
     from metafx.core.validation import split_indices
     from metafx.testing import check_family_speed
 
-    metafx.plugin.register_plugin(_window_or(), name="window-or")
+    metafx.plugin.register_plugin(window_or_module(), name="window-or")
     arms = []
     for spec in args.engines:
         engine, _, rest = spec.partition(":")

@@ -13,27 +13,21 @@ the held-out error of ``fit_classifier`` on the test part.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
-import sys
 import time
 import types
 from pathlib import Path
 
 import numpy as np
 from _yardstick import DEFAULT_MNIST, mnist
-
-REPO = Path(__file__).resolve().parents[1]
+from bench_plugin_family import window_or_module
 
 
 def register_window_sum():
     import metafx
     from metafx.plugin import FeatureValues, hookimpl
 
-    spec = importlib.util.spec_from_file_location("window_or_family", REPO / "examples" / "window_or_family.py")
-    base = importlib.util.module_from_spec(spec)
-    sys.modules["window_or_family"] = base
-    spec.loader.exec_module(base)
+    base = window_or_module()
 
     class WindowSum(base.WindowOr):
         name = "window-sum"

@@ -15,7 +15,6 @@ The decision's records: ``--report experiments/complement/complement_a.jsonl exp
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import sys
@@ -29,19 +28,14 @@ ARMS = (0.9, 0.7)
 FAMILIES = {"pixel-and": {}, "window-or-packed": {"budget": 3000, "steps": 30}}
 
 
-def _register_window_or(metafx) -> None:
-    spec = importlib.util.spec_from_file_location("window_or_family", REPO / "examples" / "window_or_family.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["window_or_family"] = mod
-    spec.loader.exec_module(mod)
-    metafx.plugin.register_plugin(mod, name="window-or")
-
-
 def run(partitions: list[int], out: Path, data_dir: str) -> None:
     import metafx
     from metafx.core.validation import split_indices
 
-    _register_window_or(metafx)
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    from bench_plugin_family import window_or_module  # examples/window_or_family.py, loaded as the benchmark does
+
+    metafx.plugin.register_plugin(window_or_module(), name="window-or")
     X, y = metafx.load_dataset("mnist", data_dir=data_dir)
     commit = os.popen(f"git -C {REPO} rev-parse --short HEAD 2>/dev/null").read().strip() or None
     metafx.search(X[:200], y[:200], budget=300, steps=2, seed=0, progress=False)  # compile outside the clocks

@@ -335,6 +335,11 @@ def _fold_summary(dev: list[dict]) -> None:
               f"({ratio.min():.0f}-{ratio.max():.0f})")
 
 
+def _record_name(r: dict) -> str:
+    """A dev record's table and fold, or a noise record's seed."""
+    return f"{r['table']} fold {r['fold']}" if "table" in r else f"noise seed {r['seed']}"
+
+
 def each(paths: list[str], reference: list[str]) -> None:
     """``confirm="holdout-each"`` (RULE_each.md) per dev fold or noise seed where the search proposed a set: the
     features proposed, the threshold ``t_each``, the largest t of one feature alone, the t of the whole set in
@@ -350,7 +355,7 @@ def each(paths: list[str], reference: list[str]) -> None:
             continue
         o = ref.get(_key(r), {})
         oc = o.get("confirmation") or {}
-        name = f"{r['table']} fold {r['fold']}" if "table" in r else f"noise seed {r['seed']}"
+        name = _record_name(r)
         counts.setdefault(r["model"], [0, 0, 0])
         counts[r["model"]][0] += 1
         counts[r["model"]][1] += bool(r["names"])
@@ -377,7 +382,7 @@ def nested(paths: list[str], reference: list[str]) -> None:
         c = r["confirmation"] or {}
         o = ref.get(_key(r), {})
         oc = o.get("confirmation") or {}
-        name = f"{r['table']} fold {r['fold']}" if "table" in r else f"noise seed {r['seed']}"
+        name = _record_name(r)
         counts.setdefault(r["model"], [0, 0, 0, 0])
         counts[r["model"]][0] += 1
         counts[r["model"]][1] += bool(c.get("t") is not None and c["t"] > 2)

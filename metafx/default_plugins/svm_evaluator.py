@@ -69,9 +69,7 @@ class CVLinearSVM(SetEvaluator):
     apart.  liblinear's dual costs about the ones of a design times its passes, and converges
     slowly on columns that are on for most samples (OR-s of many inputs, negated features OR-ed
     over large shifts) and at once on their sparse complements.  0.7 replaced 0.9 by the rule
-    ``experiments/complement/RULE.md`` (MNIST partitions 700-707): a search on the OR family of
-    ``examples/window_or_family.py`` took 0.26 of its time at 0.9 (median), ``pixel-and``'s
-    default search 0.88, at test errors within the noise (:doc:`/results/speed`).
+    ``experiments/complement/RULE.md``; its runs are on :doc:`/results/speed`.
 
     An empty feature set scores the accuracy of predicting the training majority class.
     """
