@@ -69,7 +69,7 @@ def _gain(M_cols, cat_cols, M_set, cat_set, y, seed, early: bool) -> dict:
 
 
 def diagnose_fold(df, y, tr, fold_seed: int, target: tuple) -> dict:
-    from metafx_tabular import TableExtractor
+    from metafx_tabular import CVTree, TableExtractor, TabularFamily
     from metafx_tabular.expressions import _structure
     from metafx_tabular.guard import holdout_split, prune, user_matrix
 
@@ -83,13 +83,16 @@ def diagnose_fold(df, y, tr, fold_seed: int, target: tuple) -> dict:
     fx._search_on(X, yv, s_rows)
     fam = fx.family_
     out: dict = {"search_s": time.perf_counter() - t0}
-    # (a) the screen
-    hits = [i for i, (e, _) in enumerate(fam._screened) if _found(e, names, target)]
-    order = np.argsort(-fam._screen_rel)
+    # (a) the screen: the search's family keeps no screen once the search is done, so a family fitted as the
+    # extractor fits it (defaults, the search rows) shows it, and (c) its shortlist rescored by cv-tree
+    scr = TabularFamily().fit(X.iloc[s_rows], yv[s_rows])
+    scr.bind_evaluator(CVTree(), scr.prepare(X.iloc[s_rows]), yv[s_rows], fold_seed)
+    hits = [i for i, (e, _) in enumerate(scr._screened) if _found(e, names, target)]
+    order = np.argsort(-scr._screen_rel)
     rank = {int(i): r + 1 for r, i in enumerate(order)}
-    out["n_screened"] = len(fam._screened)
-    out["screen"] = [{"rank": rank[i], "rel_over_floor": float(fam._screen_rel[i] / fam._floor) if fam._floor else None,
-                      "rescore_gain": fam._rescored.get(_structure(fam._screened[i][0]))} for i in hits]
+    out["n_screened"] = len(scr._screened)
+    out["screen"] = [{"rank": rank[i], "rel_over_floor": float(scr._screen_rel[i] / scr._floor) if scr._floor else None,
+                      "rescore_gain": scr._rescored.get(_structure(scr._screened[i][0]))} for i in hits]
     # (b) the search's set
     specs = fam.to_json(fx._batch)
     out["searched"] = [str(n) for n in fam.feature_names(fx._batch)]
@@ -100,7 +103,7 @@ def diagnose_fold(df, y, tr, fold_seed: int, target: tuple) -> dict:
     M_cols, cat_cols = user_matrix(fam, Xcv, np.zeros((len(c_rows), 0)), "trees")
     if hits:
         best = min(hits, key=lambda i: rank[i])
-        Fp = fam.transform(Xcv, fam.from_json([{"expr": fam._screened[best][0]}]))
+        Fp = scr.transform(Xcv, scr.from_json([{"expr": scr._screened[best][0]}]))
         M_p, cat_p = user_matrix(fam, Xcv, Fp, "trees")
         out["alone"] = {"defaults": _gain(M_cols, cat_cols, M_p, cat_p, yc, seed, False),
                         "early_stopping": _gain(M_cols, cat_cols, M_p, cat_p, yc, seed, True)}
