@@ -14,7 +14,9 @@ rows, and for the planted quantity the trees do not read from the columns (``REP
     the guard's model (HistGradientBoosting with its defaults) -- mean gain and corrected t -- and the same with
     ``early_stopping=True`` (the one change to the model; for the explanation, not the guard's model);
 (d)/(e) ``set_t``, ``kept``: the guard's decision on the search's whole set as the extractor makes it, and the
-    features kept after its pruning (``produced``: the planted quantity among them).
+    features kept after its pruning (``produced``: the planted quantity among them).  (d)/(e) run the guard as the
+    plugin has it: its trees stop early since ``experiments/tabular_guard/RULE_early_stop.md``; the stored records
+    (code a98386e) were made before, with the trees' defaults, as column (c) still measures them.
 
 Development seeds only (the README).  Run::
 
