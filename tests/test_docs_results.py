@@ -2431,3 +2431,29 @@ def test_trees_diagnosis_and_early_stop_tables_are_their_records():
         planted = rows(_run(str(P / "bench_tabular_planted.py"), "--summarize",
                             str(E / f"planted_trees_es_{style}_seed0.json")))
         assert len(planted) == 7 and all(r in section for r in planted), [r for r in planted if r not in section]
+
+
+def test_cnn_anchor_pool_rows_screen_and_profile_are_their_records():
+    """docs/results/cnn_anchor.md, "Where the time goes at 8000 images": every row of the pool_rows screen and of the
+    profile table is what experiments/cnn48's records hold."""
+    page = (REPO / "docs" / "results" / "cnn_anchor.md").read_text()
+    names = {"default": "every default", "pool_rows=2000": "`pool_rows=2000`",
+             "budget=12544,steps=25": "budget 12544, 25 steps",
+             "budget=12544,steps=25,pool_rows=2000": "budget 12544, 25 steps, `pool_rows=2000`"}
+    rows = [json.loads(line) for line in _record("cnn48/screen_pool_rows_8000.jsonl").splitlines() if line.strip()]
+    assert len(rows) == 8
+    for r in rows:
+        line = (f"| {r['partition']} | {names[r['setting']]} | {r['search_cpu_s']:.1f} | {r['n_features']} | "
+                f"{100 * r['plain_test_error']:.2f} | {100 * r['shift_copies_test_error']:.2f} |")
+        assert line in page, line
+    labels = {"profile_2000_default.json": "2000 images, every default",
+              "profile_8000_default.json": "8000 images, every default",
+              "profile_8000_b12544_s25.json": "8000 images, budget 12544, 25 steps",
+              "profile_8000_pool2000.json": "8000 images, `pool_rows=2000`",
+              "profile_8000_b12544_s25_pool2000.json": "8000 images, budget 12544, 25 steps, `pool_rows=2000`"}
+    for member, label in labels.items():
+        r = json.loads(_record(f"cnn48/{member}"))
+        parts = ("filter (_diverse)", "evaluator (fold_accuracies)", "pixel-and compute", "draw positions")
+        cells = [f"{r['parts_cpu_s'][k]:.1f} ({100 * r['shares'][k]:.0f} %)" for k in parts]
+        line = f"| {label} | {r['search_cpu_s']:.1f} | " + " | ".join(cells) + " |"
+        assert line in page, line
