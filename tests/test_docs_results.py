@@ -237,6 +237,45 @@ def test_transfer_learned_prior_weight_table_is_its_records():
     assert "Decision: not adopted; conditions 1, 3 and 5 fail." in text
 
 
+def test_transfer_larger_prior_portfolio_tables_are_their_records():
+    """docs/results/transfer.md: the tables of the rule RULE_PRIOR_PORTFOLIO_LARGER.md (dev seeds 342-349, and seeds
+    350-357 run beside it), the decision figures and the warm J = 10 - cold J = 50 gaps, as
+    experiments/transfer/analyse_portfolio.py prints them from the stored records."""
+    page = (REPO / "docs" / "results" / "transfer.md").read_text().replace("`", "")
+    text = " ".join(page.split())
+    args = ("--candidates", "K16", "K32", "--parameter", "prior_portfolio", "--default", "8", "--gap")
+    out, d = _portfolio("--records", "prior_portfolio_larger_dev", *args)
+    more, e = _portfolio("--records", "prior_portfolio_larger_more", *args)
+    for o in (out, more):
+        rows = [line for line in o.splitlines() if line.startswith(("| cold", "| warm"))]
+        assert len(rows) == 4
+        for line in rows:
+            assert " | " + line.split(" | ", 1)[1].replace("+-", "±") in page, line
+    for arm in ("K16", "K32"):  # the deciding seeds: "+0.056 points above the default (se 0.048, below 0 on 4 of ..."
+        m, se, n = d[(arm, "mean")]
+        assert f"{m:+.3f} {'points above the default ' if arm == 'K16' else ''}(se {se:.3f}, below 0 on {n} of the 8 " \
+               f"seeds)" in text, arm
+        m, se, n = d[(arm, 10)]
+        assert f"{m:+.3f} (se {se:.3f})" in text, arm
+        m, se, n = d[(arm, "gap")]
+        assert f"{m:+.2f} (se {se:.2f}), at most 0 on {n} of 8, with {arm}" in text, arm
+    m, se, n = d[("T", "gap")]
+    assert f"{m:+.2f} (se {se:.2f}), at most 0 on {n} of 8, with the default" in text
+    m, se, n = e[("K16", "mean")]
+    assert f"K16 {m:+.3f} points over the four J (se {se:.3f}, below 0 on {n} of 8 seeds)" in text
+    m, se, n = e[("K32", "mean")]
+    assert f"K32 {m:+.3f} (se {se:.3f}, {n} of 8)" in text
+    m, se, n = e[("T", "gap")]
+    assert f"{m:+.2f} (se {se:.2f}, at most 0 on {n} of 8) with the default" in text
+    for arm in ("K16", "K32"):
+        m, se, n = e[(arm, "gap")]
+        assert f"{m:+.2f} (se {se:.2f}, {n} of 8) with {arm}" in text, arm
+    checks = re.search(r"conditions 1-5 .*?: \[(.*)\]; adopted: (True|False)", out)
+    failed = [str(i) for i, c in enumerate(checks.group(1).split(", "), 1) if c == "False"]
+    assert checks.group(2) == "False" and failed == ["1", "2", "3", "5"]  # the page's decision (C* = K32)
+    assert "Decision: not adopted; both candidates fail conditions 1, 2, 3 and 5." in text
+
+
 def test_transfer_guided_prose_is_its_records():
     """docs/results/transfer.md, the bullets under the default-engine table: warm minus cold by J, warm J = 10 minus
     cold J = 50 and the 16-seed rule figure, as ``experiments/transfer/analyse.py`` prints them from the records."""

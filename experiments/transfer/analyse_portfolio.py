@@ -8,6 +8,8 @@ conditions) from its stored records.
         --parameter honest_portfolios --default False --gap --reach  # RULE_HONEST_PORTFOLIOS.md (seeds 318-321)
     python experiments/transfer/analyse_portfolio.py --records learned_prior_weight_dev --candidates Wlearned \
         --parameter prior_weight --default fixed --gap --reach     # RULE_LEARNED_PRIOR_WEIGHT.md (seeds 326-329)
+    python experiments/transfer/analyse_portfolio.py --records prior_portfolio_larger_dev --candidates K16 K32 \
+        --parameter prior_portfolio --default 8 --gap --reach   # RULE_PRIOR_PORTFOLIO_LARGER.md (seeds 342-349)
     python experiments/transfer/analyse_portfolio.py --records prior_portfolio_default --criteria D
                                                           # issue 31's criteria for one arm's own cold and warm runs
 
@@ -119,7 +121,10 @@ SETS = (("0-15", "prior_portfolio_default", "D", "read by the diagnosis of RULE_
         ("322-325", "honest_portfolios_more", "Htrue", "the same, honest_portfolios=True, the default since"),
         ("326-329", "learned_prior_weight_dev", "T", "development seeds of RULE_LEARNED_PRIOR_WEIGHT.md, the default"),
         ("330-333", "learned_prior_weight_more", "T", "run beside RULE_LEARNED_PRIOR_WEIGHT.md, not deciding, the default"),
-        ("334-341", "complement07_default", "T", "the default with the evaluator's complement=0.7, deciding nothing"))
+        ("334-341", "complement07_default", "T", "the default with the evaluator's complement=0.7, deciding nothing"),
+        ("342-349", "prior_portfolio_larger_dev", "T", "development seeds of RULE_PRIOR_PORTFOLIO_LARGER.md, the default"),
+        ("350-357", "prior_portfolio_larger_more", "T",
+         "run beside RULE_PRIOR_PORTFOLIO_LARGER.md, not deciding, the default"))
 
 
 def every_set() -> None:
