@@ -2432,3 +2432,34 @@ def test_real_family_runs_are_their_records():
                                                                                   after[p, e]["n_features"])
     lo, hi = min(ratios["after"]), max(ratios["after"])
     assert f"`mufasa`: {lo:.2f}-{hi:.2f}, against {min(ratios['before']):.2f}-{max(ratios['before']):.2f} before" in text
+
+
+def test_trees_diagnosis_and_early_stop_tables_are_their_records():
+    """docs/results/tabular.md, issue 43 (task tab43e): the stage-by-stage table of the trees' misses is what
+    ``diagnose_trees.py --summarize`` prints (also in experiments/tabular_planted/DIAGNOSIS_TREES.md); the early-
+    stopping candidate's (RULE_early_stop.md) dev, noise and planted tables are what ``bench_guard.py --summary`` and
+    ``bench_tabular_planted.py --summarize`` print from its records; the exact quantities' worth to the benchmark's
+    trees is what ``downstream_gain.py --summarize`` prints."""
+    P, E = REPO / "experiments" / "tabular_planted", REPO / "experiments" / "tabular_guard"
+    page = (REPO / "docs" / "results" / "tabular.md").read_text()
+    section = page.split("### Why the trees miss planted quantities", 1)[1].split("\n## ", 1)[0]
+    note = (P / "DIAGNOSIS_TREES.md").read_text()
+
+    def rows(out: str) -> list[str]:
+        return [line for line in out.splitlines() if re.match(r"^\| (?!style |table )", line)]
+
+    diag = rows(_run(str(P / "diagnose_trees.py"), "--summarize", str(P / "diagnose_trees_a.json"),
+                     str(P / "diagnose_trees_b.json")))
+    assert len(diag) == 6 and all(r in section and r in note for r in diag), [r for r in diag if r not in section]
+    gain = rows(_run(str(P / "downstream_gain.py"), "--summarize", str(P / "downstream_gain_seed0.json")))
+    assert len(gain) == 12 and all(r in section for r in gain), [r for r in gain if r not in section]
+    out = _run(str(E / "bench_guard.py"), "--summary", str(E / "dev_es_trees.json"), str(E / "noise_es_trees.json"))
+    dev = rows(out)
+    assert len(dev) == 8 and all(r in section for r in dev), [r for r in dev if r not in section]
+    counts = re.search(r"^trees: (better \d+, worse \d+, even \d+ of 8)$", out, flags=re.M).group(1)
+    none = re.search(r"^noise, model trees: no feature on (\d+) of 20 seeds", out, flags=re.M).group(1)
+    assert f"* trees: {counts}" in section and f"no feature on **{none} of 20** seeds" in section
+    for style in ("a", "b"):
+        planted = rows(_run(str(P / "bench_tabular_planted.py"), "--summarize",
+                            str(E / f"planted_trees_es_{style}_seed0.json")))
+        assert len(planted) == 7 and all(r in section for r in planted), [r for r in planted if r not in section]

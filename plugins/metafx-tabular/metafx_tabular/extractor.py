@@ -120,7 +120,9 @@ class TableExtractor(MetaFeatureExtractor):
         when ``evaluator`` is None (``cv-linear`` / ``cv-tree``) and the model of the
         ``confirm="holdout"`` guard (``metafx_tabular.guard``): a feature the model reads from
         the columns already (a product of one-hot levels for trees, a group deviation a linear
-        model of one-hot groups spans) does not pass it.
+        model of one-hot groups spans) does not pass it.  The guard's trees stop early
+        (``early_stopping=True``; ``experiments/tabular_guard/RULE_early_stop.md``): without it, 100
+        rounds overfit a few hundred rows and scored a strong feature (``x1 * x2``) a loss.
     evaluator : str, ~metafx.plugin.SetEvaluator or None, default None
         The search's set evaluator; None: the one of ``model``.
     confirm : bool, "holdout", "holdout-each", "crossfit", "nested", "test" or "auto", default "holdout"

@@ -16,9 +16,9 @@ The models, as a user would fit them on the table:
     (``C=1``, scored by log-loss) for class labels or ridge regression (``alpha=1``, R^2) for a real
     target;
 ``"trees"``
-    scikit-learn's ``HistGradientBoostingClassifier`` / ``Regressor`` with its defaults, categorical
-    columns as native categorical features (their codes; levels beyond the 250 most frequent share
-    one), missing values left to the trees.
+    scikit-learn's ``HistGradientBoostingClassifier`` / ``Regressor`` with its defaults but early stopping
+    (``early_stopping=True``: 10 % of the fit's rows validate), categorical columns as native categorical
+    features (their codes; levels beyond the 250 most frequent share one), missing values left to the trees.
 """
 
 from __future__ import annotations
@@ -62,6 +62,9 @@ GUARD_T = 2.0
 HOLDOUT_FRACTION = 0.5
 #: most codes of a categorical column the trees read natively (the rarest levels beyond share the last)
 MAX_NATIVE_LEVELS = 250
+#: the trees' ``early_stopping`` (``HistGradientBoosting``'s; True: 10 % of the fit's rows validate, 10 rounds
+#: without gain stop it); "auto" was the guard before issue 43's diagnosis (on below 10000 rows: never here)
+TREES_EARLY_STOPPING: bool | str = True
 
 
 def holdout_split(y: np.ndarray, seed: int, fraction: float = HOLDOUT_FRACTION) -> tuple[np.ndarray, np.ndarray]:
@@ -116,7 +119,10 @@ def user_model(model: str, task: str, categorical: np.ndarray | None = None, see
 
         cls = HistGradientBoostingClassifier if task == "classification" else HistGradientBoostingRegressor
         cat = None if categorical is None or not np.any(categorical) else np.asarray(categorical, dtype=bool)
-        return cls(categorical_features=cat, random_state=seed)
+        # early stopping on every table (scikit-learn's "auto" turns it on above 10000 rows only): without it the
+        # 100 rounds overfit a few hundred rows, and a strong feature, which speeds the overfit, scores a loss
+        # (experiments/tabular_planted/DIAGNOSIS_TREES.md; experiments/tabular_guard/RULE_early_stop.md)
+        return cls(categorical_features=cat, random_state=seed, early_stopping=TREES_EARLY_STOPPING)
     raise ValidationError(f"model={model!r}; allowed: " + ", ".join(repr(m) for m in MODELS))
 
 

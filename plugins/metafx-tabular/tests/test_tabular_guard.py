@@ -157,3 +157,19 @@ def test_user_matrix_one_hot_for_linear_codes_for_trees():
     assert set(np.unique(M[:, 0])) <= set(range(20))
     d, a, b = paired_differences("trees", M[:, :-1], M, cat[:-1], cat, y, seed=0, n_repeats=1)
     assert d.shape == (5,) and np.allclose(d, a - b) and np.isfinite(d).all()
+
+
+def test_the_trees_guard_sees_the_gain_of_a_product_they_cannot_split():
+    """Issue 43 (experiments/tabular_planted/DIAGNOSIS_TREES.md): a label from ``x1 * x2`` on 800 rows.  The exact
+    product beside the columns must clear the guard for trees; with 100 boosting rounds and no early stopping the
+    trees overfit these rows faster with it and scored it a loss (t about -1 to -2.7 on the planted tables)."""
+    rng = np.random.default_rng(3)
+    n = 800
+    X = rng.normal(size=(n, 5))                      # x1, x2 and three columns of noise
+    s = X[:, 0] * X[:, 1]
+    v = s / s.std() + 0.3 * rng.normal(size=n)
+    y = (v > np.median(v)).astype(int)
+    cat = np.zeros(5, dtype=bool)
+    d, _, _ = paired_differences("trees", X, np.column_stack([X, s]), cat, np.zeros(6, dtype=bool), y, seed=0)
+    g = guard_decision(d, n_splits=5)
+    assert g["kept"] and g["t"] > 2, g
