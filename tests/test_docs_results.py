@@ -283,7 +283,7 @@ def test_transfer_prior_mean_tables_are_their_records():
     page = (REPO / "docs" / "results" / "transfer.md").read_text().replace("`", "")
     text = " ".join(page.split()[page.split().index("(prior_mean=\"map\"):"):])  # this section on
     args = ("--candidates", "Mmap", "--parameter", "prior_mean", "--default", "none", "--gap")
-    for folder, deciding in (("prior_mean_dev", True),):
+    for folder, deciding in (("prior_mean_dev", True), ("prior_mean_more", False)):
         out, d = _portfolio("--records", folder, *args)
         n = int(re.search(r"^seeds \d+-\d+ \((\d+)\)", out, flags=re.M).group(1))
         rows = [line for line in out.splitlines() if line.startswith(("| cold", "| warm"))]

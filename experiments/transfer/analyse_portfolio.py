@@ -127,7 +127,8 @@ SETS = (("0-15", "prior_portfolio_default", "D", "read by the diagnosis of RULE_
         ("342-349", "prior_portfolio_larger_dev", "T", "development seeds of RULE_PRIOR_PORTFOLIO_LARGER.md, the default"),
         ("350-357", "prior_portfolio_larger_more", "T",
          "run beside RULE_PRIOR_PORTFOLIO_LARGER.md, not deciding, the default"),
-        ("358-365", "prior_mean_dev", "T", "development seeds of RULE_PRIOR_MEAN.md, the default"))
+        ("358-365", "prior_mean_dev", "T", "development seeds of RULE_PRIOR_MEAN.md, the default"),
+        ("366-373", "prior_mean_more", "T", "run beside RULE_PRIOR_MEAN.md, not deciding, the default"))
 
 
 def every_set() -> None:
