@@ -306,3 +306,28 @@ def pixel_and_draw(fam, point, budget, rng):
     C = np.zeros((n, MAX_INPUTS), np.int16)
     R[:, :K], C[:, :K] = rows, cols
     return R, C, neg, np.full(n, K, np.int8), np.full(n, a, np.int8)
+
+
+def gp_posterior_map(Xp, zp, task, X, z, Xq, offset, task_noise):
+    """The related tasks' quality map (``gp_posterior_tasks`` fitted on their rows alone, at target rows) as the
+    prior mean; the residual ``z - map`` at the target's rows ``X`` a GP with the target's constant (``offset``)
+    plus the shared kernel and noise, (length, noise) of largest log marginal likelihood; explicit inverses."""
+    m, _ = gp_posterior_tasks(Xp, zp, task, list(X) + list(Xq), offset, task_noise)
+    r = np.asarray(z, dtype=float) - m[:len(X)]
+    n = len(r)
+    best = None
+    for length in LENGTHS:
+        for noise in NOISES:
+            K = np.array([[(1 - noise) * matern52(X[i], X[j], length) + offset + (noise + 1e-9) * (i == j)
+                           for j in range(n)] for i in range(n)])
+            Kinv = np.linalg.inv(K)
+            ll = -0.5 * r @ Kinv @ r - 0.5 * np.linalg.slogdet(K)[1]
+            if best is None or ll > best[0] + 1e-12:
+                best = (ll, length, noise, Kinv)
+    _, length, noise, Kinv = best
+    mean, sd = [], []
+    for k_, q in enumerate(Xq):
+        k = np.array([(1 - noise) * matern52(q, X[i], length) + offset for i in range(n)])
+        mean.append(m[len(X) + k_] + k @ Kinv @ r)
+        sd.append(math.sqrt(max((1 - noise) + offset - k @ Kinv @ k, 1e-12)))
+    return np.array(mean), np.array(sd)

@@ -276,6 +276,38 @@ def test_transfer_larger_prior_portfolio_tables_are_their_records():
     assert "Decision: not adopted; both candidates fail conditions 1, 2, 3 and 5." in text
 
 
+def test_transfer_prior_mean_tables_are_their_records():
+    """docs/results/transfer.md: the tables of the rule RULE_PRIOR_MEAN.md (dev seeds 358-365, and the seeds of
+    366-373 run beside it), the decision figures and the warm J = 10 - cold J = 50 gaps, as
+    experiments/transfer/analyse_portfolio.py prints them from the stored records."""
+    page = (REPO / "docs" / "results" / "transfer.md").read_text().replace("`", "")
+    text = " ".join(page.split()[page.split().index("(prior_mean=\"map\"):"):])  # this section on
+    args = ("--candidates", "Mmap", "--parameter", "prior_mean", "--default", "none", "--gap")
+    for folder, deciding in (("prior_mean_dev", True), ("prior_mean_more", False)):
+        out, d = _portfolio("--records", folder, *args)
+        n = int(re.search(r"^seeds \d+-\d+ \((\d+)\)", out, flags=re.M).group(1))
+        rows = [line for line in out.splitlines() if line.startswith(("| cold", "| warm"))]
+        assert len(rows) == 3
+        for line in rows:
+            assert " | " + line.split(" | ", 1)[1].replace("+-", "±") in page, line
+        m, se, k = d[("Mmap", "mean")]
+        assert f"M is {m:+.3f} points from the default over the four J (se {se:.3f}, below 0 on {k} of {n} seeds)" \
+            in text, folder
+        for J in (5, 10, 20, 50):
+            m, se, k = d[("Mmap", J)]
+            assert f"J = {J}: {m:+.3f} (se {se:.3f}, lower on {k} of {n})" in text, (folder, J)
+        for arm, name in (("T", "the default"), ("Mmap", "M")):
+            m, se, k = d[(arm, "gap")]
+            assert f"{m:+.2f} (se {se:.2f}), at most 0 on {k} of {n}, with {name}" in text, (folder, arm)
+        if deciding:
+            checks = re.search(r"conditions 1-5 .*?: \[(.*)\]; adopted: (True|False)", out)
+            failed = [str(i) for i, c in enumerate(checks.group(1).split(", "), 1) if c == "False"]
+            named = failed[0] if len(failed) == 1 else ", ".join(failed[:-1]) + " and " + failed[-1] if failed else ""
+            decision = "Decision: adopted." if checks.group(2) == "True" else \
+                f"Decision: not adopted; condition{'s' if len(failed) > 1 else ''} {named} fail"
+            assert decision in text, decision
+
+
 def test_transfer_guided_prose_is_its_records():
     """docs/results/transfer.md, the bullets under the default-engine table: warm minus cold by J, warm J = 10 minus
     cold J = 50 and the 16-seed rule figure, as ``experiments/transfer/analyse.py`` prints them from the records."""

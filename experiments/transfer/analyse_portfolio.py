@@ -10,6 +10,8 @@ conditions) from its stored records.
         --parameter prior_weight --default fixed --gap --reach     # RULE_LEARNED_PRIOR_WEIGHT.md (seeds 326-329)
     python experiments/transfer/analyse_portfolio.py --records prior_portfolio_larger_dev --candidates K16 K32 \
         --parameter prior_portfolio --default 8 --gap --reach   # RULE_PRIOR_PORTFOLIO_LARGER.md (seeds 342-349)
+    python experiments/transfer/analyse_portfolio.py --records prior_mean_dev --candidates Mmap \
+        --parameter prior_mean --default none --gap --reach      # RULE_PRIOR_MEAN.md (seeds 358-365)
     python experiments/transfer/analyse_portfolio.py --records prior_portfolio_default --criteria D
                                                           # issue 31's criteria for one arm's own cold and warm runs
 
@@ -124,7 +126,9 @@ SETS = (("0-15", "prior_portfolio_default", "D", "read by the diagnosis of RULE_
         ("334-341", "complement07_default", "T", "the default with the evaluator's complement=0.7, deciding nothing"),
         ("342-349", "prior_portfolio_larger_dev", "T", "development seeds of RULE_PRIOR_PORTFOLIO_LARGER.md, the default"),
         ("350-357", "prior_portfolio_larger_more", "T",
-         "run beside RULE_PRIOR_PORTFOLIO_LARGER.md, not deciding, the default"))
+         "run beside RULE_PRIOR_PORTFOLIO_LARGER.md, not deciding, the default"),
+        ("358-365", "prior_mean_dev", "T", "development seeds of RULE_PRIOR_MEAN.md, the default"),
+        ("366-373", "prior_mean_more", "T", "run beside RULE_PRIOR_MEAN.md, not deciding, the default"))
 
 
 def every_set() -> None:

@@ -73,18 +73,18 @@ import numpy as np
 
 from .._kernels.cmim import cmim_select
 from .._kernels.diverse import dense_diverse_prefix, diverse_prefix
-from .._kernels.packing import pack_columns
-from .._kernels.repeats import first_of_repeats
 from ..core.base import Candidate, SearchEngine, declared_pool_rows
 from ..core.exceptions import ValidationError
 from ..core.params import Interval, Options, Satisfies
-from ..core.values import FeatureValues, PriorObservation, StepRecord
+from ..core.values import PriorObservation, StepRecord
 from ..hooks.spec import hookimpl
+from ..learn import gp
 from ..learn.gp import TARGET, _distances, _gp_posterior, expected_improvement, gp_posterior_tasks, learned_task_noises
 from ..learn.rbf import RBFGridRegressor
 from ..loop.components import make_component
 from ..loop.problem import SearchProblem, draw_or_empty, step_rng
 from .guided_honest import PORTFOLIO, PRIOR_SETS, HonestCheck, _stratified_rows, _take_rows
+from .guided_values import _first_of_repeats, _joined, _packed_binary
 from .scorers import encode_labels
 
 __all__ = ["GuidedSearch"]
@@ -150,6 +150,16 @@ class GuidedSearch(SearchEngine):
         ``"fixed"``, 0.5 for every task; ``"learned"``, chosen per task at every proposal from (0.5, 0.1, 2, 8) by how
         well that task's rows predict this search's own point steps (:func:`metafx.learn.gp.learned_task_noises`),
         so a misleading related task weighs little; ``metadata["prior_task_noises"]`` holds the choices.
+    prior_mean : {"none", "map"}, default "none"
+        With prior observations: ``"none"``, the related tasks' rows join the quality model beside this search's
+        own (the module docstring); ``"map"``, their quality map (thesis section 5.5: the model's mean fitted on
+        their rows alone, :func:`metafx.learn.gp.quality_map`) is the prior mean of the quality model, and this
+        search's own point steps model the residual, what this task adds to the map
+        (:func:`metafx.learn.gp.gp_posterior_map`).  The related rows then enter through the map only, not as rows
+        as well: kept beside it they would count twice, and where they are dense they would pull the residual to
+        zero, so this task's own steps could not correct the map where the related tasks measured most.
+        With ``prior_weight="learned"`` the map is fitted with the learned noises.  How it was judged:
+        docs/results/transfer.md.
     portfolio_sizes : sequence of int, default (2, 3, 4, 6, 8)
         Numbers of best sets combined by successive portfolio steps (cycled); how the default was
         chosen: docs/results/guided_engine.md.
@@ -217,7 +227,7 @@ class GuidedSearch(SearchEngine):
     uses_prior = True
     #: without prior observations these change nothing, so a search without them leaves them out of its signature
     prior_params = ("prior_portfolio_every", "prior_portfolio", "prior_features", "prior_in_portfolios",
-                    "honest_portfolios", "prior_weight")
+                    "honest_portfolios", "prior_weight", "prior_mean")
     #: the related tasks' chosen sets come with the prior (``prior_features`` uses them)
     uses_prior_sets = True
 
@@ -227,7 +237,7 @@ class GuidedSearch(SearchEngine):
                  feature_map: int | None = None, prior_portfolio_every: int | None = None,
                  prior_portfolio: int | None = 8, pool_rows: int | str | None = "auto",
                  prior_features: bool = False, prior_in_portfolios: bool = False,
-                 honest_portfolios: bool = True, prior_weight: str = "fixed") -> None:
+                 honest_portfolios: bool = True, prior_weight: str = "fixed", prior_mean: str = "none") -> None:
         self.n_init = n_init
         self.portfolio_every = portfolio_every
         self.portfolio_sizes = portfolio_sizes
@@ -245,6 +255,7 @@ class GuidedSearch(SearchEngine):
         self.prior_in_portfolios = prior_in_portfolios
         self.honest_portfolios = honest_portfolios
         self.prior_weight = prior_weight
+        self.prior_mean = prior_mean
 
     _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         "n_init": [Interval("int", 1, None)],
@@ -265,6 +276,7 @@ class GuidedSearch(SearchEngine):
         "prior_in_portfolios": ["boolean"],
         "honest_portfolios": ["boolean"],
         "prior_weight": [Options(("fixed", "learned"))],
+        "prior_mean": [Options(("none", "map"))],
     }
 
     def check_params(self) -> None:
@@ -474,6 +486,10 @@ class GuidedSearch(SearchEngine):
         if self.prior_weight == "learned":
             self.task_noises_.append(learned_task_noises(D, zz, task, offset=TASK_OFFSET))
             noise = np.array([self.task_noises_[-1].get(int(t), TASK_NOISE) for t in task])
+        if self.prior_mean == "map":  # the related rows enter through their quality map only (the class docstring)
+            p = len(self.prior_z_)
+            return (*gp.gp_posterior_map(rows[:p], self.prior_z_, self.prior_task_, Xs, z, Ps, offset=TASK_OFFSET,
+                                         task_noise=noise[:p]), z)
         mean, sd = gp_posterior_tasks(D, zz, task, _distances(Ps, rows), offset=TASK_OFFSET, task_noise=noise)
         return mean, sd, z
 
@@ -651,6 +667,7 @@ class GuidedSearch(SearchEngine):
                                 "prior_portfolio": self.prior_portfolio, "prior_features": self.prior_features,
                                 "prior_in_portfolios": self.prior_in_portfolios,
                                 "honest_portfolios": self.honest_portfolios, "prior_weight": self.prior_weight,
+                                "prior_mean": self.prior_mean,
                                 "portfolio_steps": sorted(s for s, p in self.proposed_.items() if p is None),
                                 "proposed_points": [self.proposed_[s] for s in sorted(self.proposed_)],
                                 # what each portfolio step combined (SearchResult.summary names it): the steps
@@ -665,33 +682,6 @@ class GuidedSearch(SearchEngine):
         if self.task_noises_:  # prior_weight="learned": per proposal, each related task's extra noise variance
             meta["prior_task_noises"] = [{str(t): v for t, v in d.items()} for d in self.task_noises_]
         return meta
-
-
-def _joined(a: FeatureValues, b: FeatureValues) -> FeatureValues:
-    """The features of ``a`` then those of ``b`` (same samples)."""
-    if a.packed is not None and b.packed is not None:
-        return FeatureValues(n_samples=a.n_samples, packed=np.concatenate([a.packed, b.packed]))
-    return FeatureValues(n_samples=a.n_samples, dense=np.hstack([a.dense(np.float64), b.dense(np.float64)]))
-
-
-def _packed_binary(values: Any) -> np.ndarray:
-    """Bit-packed rows of binary feature values (``selector="cmim"``)."""
-    if values.packed is not None:
-        return values.packed
-    X = values.dense(np.float64)
-    if not np.all((X == 0) | (X == 1)):
-        raise ValidationError("selector='cmim' needs binary (0/1) features; this family's values are not; "
-                              "use selector='filter'")
-    return pack_columns(X.astype(np.uint8))
-
-
-def _first_of_repeats(values: Any) -> np.ndarray:
-    """Mask of the features that do not repeat an earlier one's values."""
-    if values.packed is not None:
-        return first_of_repeats(values.packed)
-    keep = np.zeros(values.n_features, dtype=bool)
-    keep[values.duplicate_groups()[1]] = True
-    return keep
 
 
 @hookimpl

@@ -13,8 +13,8 @@ import numpy as np
 from scipy.linalg import solve_triangular
 from scipy.special import ndtr
 
-__all__ = ["TARGET", "TASK_NOISE_GRID", "expected_improvement", "gp_posterior", "gp_posterior_tasks",
-           "learned_task_noises"]
+__all__ = ["TARGET", "TASK_NOISE_GRID", "expected_improvement", "gp_posterior", "gp_posterior_map",
+           "gp_posterior_tasks", "learned_task_noises", "quality_map"]
 
 _LENGTHS = (0.1, 0.2, 0.35, 0.6, 1.0)
 _NOISES = (0.01, 0.1, 0.3, 0.6)
@@ -124,6 +124,43 @@ def gp_posterior_tasks(D: np.ndarray, z: np.ndarray, task: np.ndarray, Dq: np.nd
     related = np.diag((task != TARGET) * np.broadcast_to(np.asarray(task_noise, dtype=np.float64), (n,)))
     base = offset * same + related + 1e-9 * np.eye(n)
     return _fit_predict(D, z, Dq, extra=base, cross=offset * (task == TARGET)[None, :], prior_var=offset, sd=sd)
+
+
+def quality_map(Xp: np.ndarray, zp: np.ndarray, task: np.ndarray, Xq: np.ndarray, *, offset: float,
+                task_noise: float | np.ndarray) -> np.ndarray:
+    """The related tasks' quality map at rows ``Xq`` (thesis section 5.5: qualities predicted across tasks from
+    the meta-features): the posterior mean, at a task none of them is, of :func:`gp_posterior_tasks` fitted on
+    the related tasks' rows ``Xp`` alone (``zp`` standardized within each task, ``task`` their tasks, none of
+    them :data:`TARGET`).  That is the shared smooth function's mean: a new task's constant is independent of
+    theirs, so it adds nothing to the mean."""
+    Xp, Xq, task = np.asarray(Xp, dtype=np.float64), np.asarray(Xq, dtype=np.float64), np.asarray(task)
+    if np.any(task == TARGET) or not len(task):
+        raise ValueError("quality_map needs rows of related tasks only (none of task TARGET), and at least one")
+    mean, _ = gp_posterior_tasks(_distances(Xp, Xp), zp, task, _distances(Xq, Xp), offset=offset,
+                                 task_noise=task_noise, sd=False)
+    return mean
+
+
+def gp_posterior_map(Xp: np.ndarray, zp: np.ndarray, task: np.ndarray, X: np.ndarray, z: np.ndarray,
+                     Xq: np.ndarray, *, offset: float, task_noise: float | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and standard deviation at the target's query rows ``Xq`` of a model whose prior mean is the related
+    tasks' :func:`quality_map` (``Xp``, ``zp``, ``task``, ``offset``, ``task_noise`` as there) and whose residual,
+    the target's ``z`` at its rows ``X`` minus the map there, is a GP of its own: the target's constant (variance
+    ``offset``) plus a smooth function (Matern 5/2, unit variance, the length scale and noise share of largest
+    log marginal likelihood of the residual on the grids of :func:`gp_posterior`).  The related rows enter through
+    the map only.  Without target rows: the map, and the residual's prior standard deviation."""
+    Xq = np.asarray(Xq, dtype=np.float64)
+    X = np.asarray(X, dtype=np.float64).reshape(len(z), Xq.shape[1])
+    m = quality_map(Xp, zp, task, np.concatenate([X, Xq]), offset=offset, task_noise=task_noise)
+    at_rows, at_query = m[:len(X)], m[len(X):]
+    if not len(X):
+        return at_query, np.full(len(Xq), math.sqrt(1.0 + offset))
+    n = len(X)
+    residual = np.asarray(z, dtype=np.float64) - at_rows
+    mean, sd = _fit_predict(_distances(X, X), residual, _distances(Xq, X), extra=offset + 1e-9 * np.eye(n),
+                            cross=offset, prior_var=offset, sd=True)
+    assert sd is not None  # sd=True
+    return at_query + mean, sd
 
 
 #: the extra noise variances :func:`learned_task_noises` chooses from, in the order that breaks ties
