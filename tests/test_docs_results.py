@@ -2489,3 +2489,29 @@ def test_cnn_anchor_pool_rows_screen_and_profile_are_their_records():
         cells = [f"{r['parts_cpu_s'][k]:.1f} ({100 * r['shares'][k]:.0f} %)" for k in parts]
         line = f"| {label} | {r['search_cpu_s']:.1f} | " + " | ".join(cells) + " |"
         assert line in page, line
+
+
+def test_cnn_anchor_pool_rows_rule_is_its_records():
+    """docs/results/cnn_anchor.md: the table and decision of experiments/cnn48/RULE_POOL_ROWS_PIXEL.md, as
+    experiments/cnn48/analyse_pool_rows_rule.py prints them from the stored records."""
+    page = (REPO / "docs" / "results" / "cnn_anchor.md").read_text()
+    text = " ".join(page.split())
+    out = _run(str(REPO / "experiments" / "cnn48" / "analyse_pool_rows_rule.py"))
+    rows = [line for line in out.splitlines() if line.startswith("| 8") and "---" not in line]
+    assert len(rows) == 8
+    for line in rows:
+        p = line.split(" | ", 1)[0][2:]
+        if p.startswith("82"):
+            line = line.replace(f"| {p} |", f"| {p} (4000 images) |", 1)
+        assert line in page, line
+    diffs = re.findall(r"candidate minus default: ([-+]\d\.\d+) points \(se (\d\.\d+)\); with shifted copies "
+                       r"([-+]\d\.\d+) \(se (\d\.\d+)\); median ratio of search CPU s (\d\.\d+), of features "
+                       r"(\d\.\d+)", out)
+    assert len(diffs) == 2
+    (a, sa, b, sb, tt, ff), (c, sc, d, sd, t4, f4) = diffs
+    assert f"the error is {a} points (se {sa}), and {b} (se {sb}) with shifted copies" in text
+    assert f"The median ratio of search CPU time is {tt}, at the bar" in text
+    assert f"The median ratio of features is {ff}, where the bar is 1.25" in text
+    assert f"the error is {c} (se {sc}), but {d} (se {sd}) with shifted copies" in text
+    assert f"The median ratios are {t4} for time and {f4} for features" in text
+    assert "3 at 8000: False" in out and "adopted: False" in out
