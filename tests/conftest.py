@@ -57,6 +57,15 @@ def pairs(digits):
 
 
 @pytest.fixture(scope="module")
+def sources(pairs):
+    """Two short searches on related digit pairs, the warm start of the warm-start tests (n_init=2,
+    portfolio_every=2: model steps and portfolio steps within 6 steps)."""
+    return [metafx.search(*pairs(a, b), budget=30, steps=6, seed=s, progress=False,
+                          engine_params={"n_init": 2, "portfolio_every": 2, "n_pool": 200})
+            for s, (a, b) in enumerate([(2, 3), (4, 5)])]
+
+
+@pytest.fixture(scope="module")
 def digits120(digits):
     """The first 120 digits: small enough for searches of a few steps."""
     X, y = digits

@@ -21,22 +21,29 @@ def matern52(a, b, length):
     return (1 + math.sqrt(5) * r + 5 * r * r / 3) * math.exp(-math.sqrt(5) * r)
 
 
+def best_fit(z, covariance):
+    """(length, noise, K^-1) of largest log marginal likelihood of ``z`` over the grids, ``covariance(length,
+    noise)`` the rows' covariance matrix; ties to the earlier pair."""
+    best = None
+    for length in LENGTHS:
+        for noise in NOISES:
+            K = covariance(length, noise)
+            Kinv = np.linalg.inv(K)
+            ll = -0.5 * z @ Kinv @ z - 0.5 * np.linalg.slogdet(K)[1]
+            if best is None or ll > best[0] + 1e-12:
+                best = (ll, length, noise, Kinv)
+    return best[1:]
+
+
 def gp_posterior(X, y, Xq):
     """Standardize y; pick (length, noise) of largest log marginal likelihood; posterior mean and sd."""
     y = np.asarray(y, dtype=float)
     sd0 = y.std()
     z = (y - y.mean()) / (sd0 if sd0 > 0 else 1.0)
     n = len(z)
-    best = None
-    for length in LENGTHS:
-        for noise in NOISES:
-            K = np.array([[(1 - noise) * matern52(X[i], X[j], length) + (noise + 1e-9) * (i == j)
-                           for j in range(n)] for i in range(n)])
-            Kinv = np.linalg.inv(K)
-            ll = -0.5 * z @ Kinv @ z - 0.5 * np.linalg.slogdet(K)[1]
-            if best is None or ll > best[0] + 1e-12:
-                best = (ll, length, noise, Kinv)
-    _, length, noise, Kinv = best
+    length, noise, Kinv = best_fit(z, lambda length, noise: np.array(
+        [[(1 - noise) * matern52(X[i], X[j], length) + (noise + 1e-9) * (i == j) for j in range(n)]
+         for i in range(n)]))
     mean, sd = [], []
     for q in Xq:
         k = np.array([(1 - noise) * matern52(q, X[i], length) for i in range(n)])
@@ -51,17 +58,10 @@ def gp_posterior_tasks(X, z, task, Xq, offset, task_noise):  # task_noise: a num
     task's rows); (length, noise) of largest log marginal likelihood; posterior at target rows ``Xq``."""
     z = np.asarray(z, dtype=float)
     n = len(z)
-    best = None
-    for length in LENGTHS:
-        for noise in NOISES:
-            K = np.array([[(1 - noise) * matern52(X[i], X[j], length) + offset * (task[i] == task[j])
-                           + (noise + 1e-9 + np.broadcast_to(task_noise, (n,))[i] * (task[i] != -1)) * (i == j)
-                           for j in range(n)] for i in range(n)])
-            Kinv = np.linalg.inv(K)
-            ll = -0.5 * z @ Kinv @ z - 0.5 * np.linalg.slogdet(K)[1]
-            if best is None or ll > best[0] + 1e-12:
-                best = (ll, length, noise, Kinv)
-    _, length, noise, Kinv = best
+    length, noise, Kinv = best_fit(z, lambda length, noise: np.array(
+        [[(1 - noise) * matern52(X[i], X[j], length) + offset * (task[i] == task[j])
+          + (noise + 1e-9 + np.broadcast_to(task_noise, (n,))[i] * (task[i] != -1)) * (i == j)
+          for j in range(n)] for i in range(n)]))
     mean, sd = [], []
     for q in Xq:
         k = np.array([(1 - noise) * matern52(q, X[i], length) + offset * (task[i] == -1) for i in range(n)])
@@ -81,15 +81,8 @@ def learned_task_noises(X, z, task, offset, grid):
     out = {}
     for t in sorted({int(v) for v in task if v != -1}):
         own = [i for i in range(len(z)) if task[i] == t]
-        best = None
-        for length in LENGTHS:
-            for noise in NOISES:
-                K = np.array([[(1 - noise) * matern52(X[i], X[j], length) + (noise + 1e-9) * (i == j) for j in own]
-                              for i in own])
-                ll = -0.5 * z[own] @ np.linalg.inv(K) @ z[own] - 0.5 * np.linalg.slogdet(K)[1]
-                if best is None or ll > best[0] + 1e-12:
-                    best = (ll, length, noise)
-        _, length, noise = best
+        length, noise, _ = best_fit(z[own], lambda length, noise, own=own: np.array(
+            [[(1 - noise) * matern52(X[i], X[j], length) + (noise + 1e-9) * (i == j) for j in own] for i in own]))
 
         def cov(i, j, s, length=length, noise=noise):
             return ((1 - noise) * matern52(X[i], X[j], length) + offset * (task[i] == task[j])
@@ -315,16 +308,9 @@ def gp_posterior_map(Xp, zp, task, X, z, Xq, offset, task_noise):
     m, _ = gp_posterior_tasks(Xp, zp, task, list(X) + list(Xq), offset, task_noise)
     r = np.asarray(z, dtype=float) - m[:len(X)]
     n = len(r)
-    best = None
-    for length in LENGTHS:
-        for noise in NOISES:
-            K = np.array([[(1 - noise) * matern52(X[i], X[j], length) + offset + (noise + 1e-9) * (i == j)
-                           for j in range(n)] for i in range(n)])
-            Kinv = np.linalg.inv(K)
-            ll = -0.5 * r @ Kinv @ r - 0.5 * np.linalg.slogdet(K)[1]
-            if best is None or ll > best[0] + 1e-12:
-                best = (ll, length, noise, Kinv)
-    _, length, noise, Kinv = best
+    length, noise, Kinv = best_fit(r, lambda length, noise: np.array(
+        [[(1 - noise) * matern52(X[i], X[j], length) + offset + (noise + 1e-9) * (i == j) for j in range(n)]
+         for i in range(n)]))
     mean, sd = [], []
     for k_, q in enumerate(Xq):
         k = np.array([(1 - noise) * matern52(q, X[i], length) + offset for i in range(n)])

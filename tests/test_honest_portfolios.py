@@ -18,13 +18,6 @@ KW = dict(budget=30, steps=12, seed=4, progress=False)
 
 
 @pytest.fixture(scope="module")
-def sources(pairs):
-    return [metafx.search(*pairs(a, b), budget=30, steps=6, seed=s, progress=False,
-                          engine_params={"n_init": 2, "portfolio_every": 2, "n_pool": 200})
-            for s, (a, b) in enumerate([(2, 3), (4, 5)])]
-
-
-@pytest.fixture(scope="module")
 def runs(pairs, sources):
     X, y = pairs(0, 1)
     base = metafx.search(X, y, warm_start=sources, engine_params={**PARAMS, "honest_portfolios": False}, **KW)

@@ -8,24 +8,14 @@ import json
 import naive_guided
 import numpy as np
 import pytest
+from prior_engine import peaked, told_engine
 
 import metafx
-from metafx.core.values import StepRecord
 from metafx.default_plugins.guided import GuidedSearch
 from metafx.learn.gp import TARGET, gp_posterior_map, quality_map
-from metafx.loop.components import make_component
-from metafx.loop.problem import SearchProblem
-from metafx.plugin import PriorObservation
 
 KW = dict(budget=30, steps=6, seed=4, progress=False)
 PARAMS = {"n_init": 4, "n_pool": 200, "prior_portfolio": None}
-
-
-@pytest.fixture(scope="module")
-def sources(pairs):
-    return [metafx.search(*pairs(a, b), budget=30, steps=6, seed=s, progress=False,
-                          engine_params={"n_init": 2, "portfolio_every": 2, "n_pool": 200})
-            for s, (a, b) in enumerate([(2, 3), (4, 5)])]
 
 
 @pytest.mark.parametrize("sizes,d", [((1, 5), 2), ((3, 4, 2), 3), ((7, 1, 6), 1), ((2, 3, 1, 7), 4), ((0, 3), 2)])
@@ -70,39 +60,11 @@ def test_quality_map_refuses_target_rows_and_no_rows():
                     task_noise=0.5)
 
 
-def _next_point(small, prior, mean):
-    """A guided engine after six warm points whose qualities on this task peak at numInputs == 6; its next point."""
-    X, y = small
-    prob = SearchProblem(make_component("family", "pixel-and"), X, y, make_component("set-evaluator", "cv-linear-svm"),
-                         30.0, eval_seed=0)
-    eng = GuidedSearch(n_pool=300, prior_portfolio=None, honest_portfolios=False, prior_mean=mean)
-    eng.setup(prob, 0)
-    warm = [prob.space.check_point({"numInputs": k, "percentPos": 50, "shiftInvLen": 1, "scatter": 2.0})
-            for k in (1, 2, 4, 6, 7, 8)]
-    eng.warm_start(warm)
-    eng.observe_prior(prior)
-    for step, point in enumerate(warm, 1):
-        assert eng.ask(step).point == point
-        q = 0.95 - 0.01 * (point["numInputs"] - 6) ** 2
-        eng.tell(StepRecord(step, point, q, 20.0, 10, 0.1, q, True))
-    return eng, eng.ask(len(warm) + 1).point
-
-
-def _peaked(peak, task, n, rng):
-    out = []
-    for _ in range(n):
-        k = int(rng.integers(1, 9))
-        point = {"numInputs": k, "percentPos": int(rng.integers(0, 101)), "shiftInvLen": int(rng.integers(1, 9)),
-                 "scatter": float(rng.uniform(1, 3.5))}
-        out.append(PriorObservation(point, 0.9 - 0.01 * (k - peak) ** 2 + 0.001 * rng.normal(), task))
-    return out
-
-
 def test_the_map_changes_the_proposal_with_a_prior(digits, rng):
     small = digits[0][:300], digits[1][:300]
-    prior = _peaked(3, 0, 40, rng) + _peaked(4, 1, 40, rng)
-    none, p_none = _next_point(small, prior, "none")
-    mapped, p_map = _next_point(small, prior, "map")
+    prior = peaked(3, 0, 40, rng) + peaked(4, 1, 40, rng)
+    none, p_none = told_engine(small, prior, prior_mean="none")
+    mapped, p_map = told_engine(small, prior, prior_mean="map")
     assert p_none != p_map
     assert mapped.metadata()["prior_mean"] == "map" and none.metadata()["prior_mean"] == "none"
 

@@ -8,24 +8,14 @@ import json
 import naive_guided
 import numpy as np
 import pytest
+from prior_engine import peaked, told_engine
 
 import metafx
-from metafx.core.values import StepRecord
 from metafx.default_plugins.guided import GuidedSearch
 from metafx.learn.gp import TARGET, TASK_NOISE_GRID, _distances, gp_posterior_tasks, learned_task_noises
-from metafx.loop.components import make_component
-from metafx.loop.problem import SearchProblem
-from metafx.plugin import PriorObservation
 
 KW = dict(budget=30, steps=6, seed=4, progress=False)
 PARAMS = {"n_init": 4, "n_pool": 200}
-
-
-@pytest.fixture(scope="module")
-def sources(pairs):
-    return [metafx.search(*pairs(a, b), budget=30, steps=6, seed=s, progress=False,
-                          engine_params={"n_init": 2, "portfolio_every": 2, "n_pool": 200})
-            for s, (a, b) in enumerate([(2, 3), (4, 5)])]
 
 
 @pytest.mark.parametrize("sizes,d", [((5, 1), 2), ((3, 4, 2), 3), ((9, 0, 6), 1), ((1, 2, 7), 4), ((0, 3), 2)])
@@ -68,39 +58,11 @@ def test_gp_posterior_tasks_takes_one_noise_per_row(rng):
     assert not np.allclose(mean, same)
 
 
-def _told_engine(small, prior, weight, rng):
-    """A guided engine after six warm points whose qualities on this task peak at numInputs == 6; its next point."""
-    X, y = small
-    prob = SearchProblem(make_component("family", "pixel-and"), X, y, make_component("set-evaluator", "cv-linear-svm"),
-                         30.0, eval_seed=0)
-    eng = GuidedSearch(n_pool=300, prior_portfolio=None, honest_portfolios=False, prior_weight=weight)
-    eng.setup(prob, 0)
-    warm = [prob.space.check_point({"numInputs": k, "percentPos": 50, "shiftInvLen": 1, "scatter": 2.0})
-            for k in (1, 2, 4, 6, 7, 8)]
-    eng.warm_start(warm)
-    eng.observe_prior(prior)
-    for step, point in enumerate(warm, 1):
-        assert eng.ask(step).point == point
-        q = 0.95 - 0.01 * (point["numInputs"] - 6) ** 2
-        eng.tell(StepRecord(step, point, q, 20.0, 10, 0.1, q, True))
-    return eng, eng.ask(len(warm) + 1).point
-
-
-def _peaked(peak, task, n, rng):
-    out = []
-    for _ in range(n):
-        k = int(rng.integers(1, 9))
-        point = {"numInputs": k, "percentPos": int(rng.integers(0, 101)), "shiftInvLen": int(rng.integers(1, 9)),
-                 "scatter": float(rng.uniform(1, 3.5))}
-        out.append(PriorObservation(point, 0.9 - 0.01 * (k - peak) ** 2 + 0.001 * rng.normal(), task))
-    return out
-
-
 def test_learned_weight_lets_a_misleading_related_task_cost_little(digits, rng):
     small = digits[0][:300], digits[1][:300]
-    prior = _peaked(6, 0, 15, rng) + _peaked(1, 1, 60, rng) + _peaked(2, 2, 60, rng)  # two misleading tasks
-    fixed, p_fixed = _told_engine(small, prior, "fixed", rng)
-    learned, p_learned = _told_engine(small, prior, "learned", rng)
+    prior = peaked(6, 0, 15, rng) + peaked(1, 1, 60, rng) + peaked(2, 2, 60, rng)  # two misleading tasks
+    fixed, p_fixed = told_engine(small, prior, prior_weight="fixed")
+    learned, p_learned = told_engine(small, prior, prior_weight="learned")
     noises = learned.metadata()["prior_task_noises"]
     assert len(noises) == 1 and noises[0]["1"] == noises[0]["2"] == 8.0 and noises[0]["0"] < 8.0, noises
     assert "prior_task_noises" not in fixed.metadata() and fixed.metadata()["prior_weight"] == "fixed"

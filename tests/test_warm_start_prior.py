@@ -21,14 +21,6 @@ from metafx.loop.problem import SearchProblem, step_rng
 from metafx.plugin import PriorObservation, SearchEngine
 
 
-@pytest.fixture(scope="module")
-def sources(pairs):
-    # n_init=2, portfolio_every=2: model steps and portfolio steps within 6 steps
-    return [metafx.search(*pairs(a, b), budget=30, steps=6, seed=s, progress=False,
-                          engine_params={"n_init": 2, "portfolio_every": 2, "n_pool": 200})
-            for s, (a, b) in enumerate([(2, 3), (4, 5)])]
-
-
 def _steps(res):
     return [(r.step, r.point, r.quality, r.n_features, r.cost, r.accepted, r.kind) for r in res.trajectory]
 
