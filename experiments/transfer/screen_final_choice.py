@@ -21,7 +21,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # experiments/records.py
 import records
 
-STORED = [f"transfer/records/final_choice_screen/scr_s{s}.jsonl" for s in (300, 301, 302, 303)]
+STORED = [str(Path(__file__).resolve().parent / "records" / "final_choice_screen" / f"scr_s{s}.jsonl")
+          for s in (300, 301, 302, 303)]
 JS = (5, 10, 20, 50)
 
 
