@@ -12,6 +12,8 @@ conditions) from its stored records.
         --parameter prior_portfolio --default 8 --gap --reach   # RULE_PRIOR_PORTFOLIO_LARGER.md (seeds 342-349)
     python experiments/transfer/analyse_portfolio.py --records prior_mean_dev --candidates Mmap \
         --parameter prior_mean --default none --gap --reach      # RULE_PRIOR_MEAN.md (seeds 358-365)
+    python experiments/transfer/analyse_portfolio.py --records final_choice_dev --candidates S5 --parameter reselect \
+        --default 3 --gap --own-cold --reach                      # RULE_FINAL_CHOICE.md (seeds 374-381)
     python experiments/transfer/analyse_portfolio.py --records prior_portfolio_default --criteria D
                                                           # issue 31's criteria for one arm's own cold and warm runs
 
@@ -140,7 +142,8 @@ SETS = (("0-15", "prior_portfolio_default", "D", "read by the diagnosis of RULE_
         ("350-357", "prior_portfolio_larger_more", "T",
          "run beside RULE_PRIOR_PORTFOLIO_LARGER.md, not deciding, the default"),
         ("358-365", "prior_mean_dev", "T", "development seeds of RULE_PRIOR_MEAN.md, the default"),
-        ("366-373", "prior_mean_more", "T", "run beside RULE_PRIOR_MEAN.md, not deciding, the default"))
+        ("366-373", "prior_mean_more", "T", "run beside RULE_PRIOR_MEAN.md, not deciding, the default"),
+        ("374-381", "final_choice_dev", "T", "development seeds of RULE_FINAL_CHOICE.md, the default"))
 
 
 def every_set() -> None:
