@@ -214,6 +214,96 @@ def summary(paths: list[str]) -> None:
                 print(f"  {item} {m}: " + "; ".join(f"{n}: {d:+.4f}, {g:+.4f}" for n, d, g, _ in h))
 
 
+def stage(item: str, model: str, fold: int, name: str, max_rows: int) -> dict:
+    """Where the default extractor's path drops the candidate ``name`` in one dev fold: its rank in the screen of
+    the family fitted on the guard's search rows (and the search evaluator's rescoring gain when shortlisted),
+    whether the search proposed it (the default record's ``searched``), its gain and corrected t **alone** beside
+    the columns on the guard's confirmation rows (the guard's model, seed and folds), and the whole set's t there."""
+    from sklearn.model_selection import KFold, StratifiedKFold
+
+    from metafx_tabular import CVLinear, CVTree, TableExtractor, TabularFamily
+    from metafx_tabular.guard import guard_decision, holdout_split, paired_differences, user_matrix
+
+    package, _, target, how = next(t for t in DEV_TABLES if t[1] == item)
+    X, y = load_dev(package, item, target, how, max_rows)
+    task = task_of(y)
+    kind = StratifiedKFold if task == "classification" else KFold
+    tr, _te = list(kind(n_splits=3, shuffle=True, random_state=0).split(np.zeros((len(y), 1)), y))[fold]
+    Xtr, ytr = X.iloc[tr].reset_index(drop=True), y[tr]
+    fx = TableExtractor(model=model, seed=fold)
+    fx._validate(Xtr, ytr, reset=True)
+    seed = fx._guard_seed()
+    s_rows, c_rows = holdout_split(ytr, seed)
+    fam = TabularFamily().fit(Xtr.iloc[s_rows], ytr[s_rows])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fam.bind_evaluator(CVLinear() if model == "linear" else CVTree(), fam.prepare(Xtr.iloc[s_rows]), ytr[s_rows],
+                           seed)
+    exprs = [e for e, _ in fam._screened]
+    names = [str(n) for n in fam.feature_names(fam.from_json([{"expr": e} for e in exprs]))]
+    rank = {int(i): r + 1 for r, i in enumerate(np.argsort(-np.asarray(fam._screen_rel), kind="stable"))}
+    rec = next(r for r in _load(DEFAULT_RECORDS[model]) if (r["table"], r["model"], r["fold"]) == (item, model, fold))
+    out = {"table": item, "model": model, "fold": fold, "candidate": name, "n_screened": len(exprs),
+           "proposed": name in rec["searched"], "searched": rec["searched"],
+           "set_t": (rec["confirmation"] or {}).get("t"), "returned": rec["names"]}
+    if name not in names:
+        return {**out, "rank": None}
+    i = names.index(name)
+    out.update(rank=rank[i], rel_over_floor=float(fam._screen_rel[i] / fam._floor) if fam._floor else None,
+               rescore_gain=fam._rescored.get(fam._screen_keys[i]))
+    Xcv, _ = fx._validate(Xtr.iloc[c_rows].reset_index(drop=True), reset=False)
+    F = fam.transform(Xcv, fam.from_json([{"expr": exprs[i]}]))
+    M_cols, cat_cols = user_matrix(fam, Xcv, F[:, :0], model)
+    M_c, cat_c = user_matrix(fam, Xcv, F, model)
+    d, _, _ = paired_differences(model, M_cols, M_c, cat_cols, cat_c, ytr[c_rows], seed)
+    g = guard_decision(d)
+    return {**out, "alone_gain": g["mean_diff"], "alone_se": g["se"], "alone_t": g["t"]}
+
+
+def stages(oracle_paths: list[str], out: str, max_rows: int) -> None:
+    """:func:`stage` for each fold of each pair whose honest choice is better while the default returns nothing
+    in that fold; the honest candidate of the fold is followed."""
+    import json
+
+    recs = [r for p in oracle_paths for r in _load(p)]
+    rows = []
+    for item in dict.fromkeys(r["table"] for r in recs):
+        for m in dict.fromkeys(r["model"] for r in recs):
+            rs = sorted((r for r in recs if r["table"] == item and r["model"] == m), key=lambda r: r["fold"])
+            if len(rs) != 3:
+                continue
+            honest = pair_choices(rs)["honest"]
+            if _verdict(np.array([h[1] for h in honest]))[2] != "better":
+                continue
+            default = {r["fold"]: r for r in _load(DEFAULT_RECORDS[m]) if (r["table"], r["model"]) == (item, m)}
+            for fold, (name, _d, _g, _k) in enumerate(honest):
+                if default[fold]["names"]:
+                    continue
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    rows.append(_json_safe(stage(item, m, fold, name, max_rows)))
+                print(rows[-1], flush=True)
+                with open(out, "w") as f:
+                    json.dump({"argv": sys.argv[1:], "stages": rows}, f, indent=0)
+
+
+def stages_table(path: str) -> None:
+    import json
+
+    from bench_guard import records
+
+    print("| table | model | fold | honest candidate | screen rank of N (relevance / floor) | rescore gain | "
+          "proposed by the search | alone on the confirmation rows: gain (t) | whole set t | returned |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for s in json.loads(records.read_text(path))["stages"]:
+        rank = "not screened" if s["rank"] is None else f"{s['rank']}/{s['n_screened']} ({s['rel_over_floor']:.1f})"
+        resc = "-" if s.get("rescore_gain") is None else f"{s['rescore_gain']:+.4f}"
+        alone = "-" if s.get("alone_t") is None else f"{s['alone_gain']:+.4f} ({s['alone_t']:+.2f})"
+        st = "-" if s["set_t"] is None else f"{s['set_t']:+.2f}"
+        print(f"| {s['table']} | {s['model']} | {s['fold']} | {s['candidate']} | {rank} | {resc} | "
+              f"{'yes' if s['proposed'] else 'no'} | {alone} | {st} | {', '.join(s['returned']) or '-'} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", default="linear,trees")
@@ -223,7 +313,17 @@ def main() -> None:
     ap.add_argument("--per-op", type=int, default=3, help="the best of each operator among them (by relevance)")
     ap.add_argument("--out")
     ap.add_argument("--summary", nargs="+")
+    ap.add_argument("--stages", nargs="+", help="oracle records: follow the honest choice where the default drops it")
+    ap.add_argument("--stages-table", help="the --stages record as the results page's table")
     a = ap.parse_args()
+    if a.stages_table:
+        stages_table(a.stages_table)
+        return
+    if a.stages:
+        if not a.out:
+            ap.error("--stages needs --out")
+        stages(a.stages, a.out, a.max_rows)
+        return
     if a.summary:
         summary(a.summary)
         return
