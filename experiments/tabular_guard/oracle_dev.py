@@ -40,12 +40,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import records
 from bench_guard import DEV_TABLES, _json_safe, _load, judge_model, load_dev, score, task_of, with_features
 
 #: the records of the default extractor on the same folds (linear: RULE.md's judgement after the batched draw;
 #: trees: RULE_early_stop.md's, the trees' default since)
-DEFAULT_RECORDS = {"linear": "experiments/tabular_guard/dev_after_batch.json",
-                   "trees": "experiments/tabular_guard/dev_es_trees.json"}
+HERE = Path(__file__).resolve().parent
+DEFAULT_RECORDS = {"linear": str(HERE / "dev_after_batch.json"), "trees": str(HERE / "dev_es_trees.json")}
 
 
 def candidates(Xtr, ytr, cap: int, per_op: int):
@@ -289,8 +290,6 @@ def stages(oracle_paths: list[str], out: str, max_rows: int) -> None:
 
 def stages_table(path: str) -> None:
     import json
-
-    from bench_guard import records
 
     print("| table | model | fold | honest candidate | screen rank of N (relevance / floor) | rescore gain | "
           "proposed by the search | alone on the confirmation rows: gain (t) | whole set t | returned |")
