@@ -250,8 +250,13 @@ def stage(item: str, model: str, fold: int, name: str, max_rows: int) -> dict:
     if name not in names:
         return {**out, "rank": None}
     i = names.index(name)
+    from metafx_tabular.screen import column_ranks, orthogonal
+
+    V = np.nan_to_num(np.asarray(fam._screened[i][1], dtype=float).reshape(-1, 1), nan=0.0)
+    left = [float(orthogonal(fam, W)[1][0]) for W in (V, column_ranks(V))]  # 1 - R^2 with the columns
     out.update(rank=rank[i], rel_over_floor=float(fam._screen_rel[i] / fam._floor) if fam._floor else None,
-               rescore_gain=fam._rescored.get(fam._screen_keys[i]))
+               rescore_gain=fam._rescored.get(fam._screen_keys[i]),
+               multiple_r=[math.sqrt(max(1.0 - v, 0.0)) for v in left])
     Xcv, _ = fx._validate(Xtr.iloc[c_rows].reset_index(drop=True), reset=False)
     F = fam.transform(Xcv, fam.from_json([{"expr": exprs[i]}]))
     M_cols, cat_cols = user_matrix(fam, Xcv, F[:, :0], model)
@@ -262,8 +267,8 @@ def stage(item: str, model: str, fold: int, name: str, max_rows: int) -> dict:
 
 
 def stages(oracle_paths: list[str], out: str, max_rows: int) -> None:
-    """:func:`stage` for each fold of each pair whose honest choice is better while the default returns nothing
-    in that fold; the honest candidate of the fold is followed."""
+    """:func:`stage` for each fold where the default returns nothing, of each pair whose honest choice is better
+    (its candidate of the fold is followed) or whose one-candidate oracle is better (that candidate is followed)."""
     import json
 
     recs = [r for p in oracle_paths for r in _load(p)]
@@ -273,16 +278,18 @@ def stages(oracle_paths: list[str], out: str, max_rows: int) -> None:
             rs = sorted((r for r in recs if r["table"] == item and r["model"] == m), key=lambda r: r["fold"])
             if len(rs) != 3:
                 continue
-            honest = pair_choices(rs)["honest"]
-            if _verdict(np.array([h[1] for h in honest]))[2] != "better":
-                continue
+            ch = pair_choices(rs)
+            follow = [("honest", h[0]) for h in ch["honest"]] \
+                if _verdict(np.array([h[1] for h in ch["honest"]]))[2] == "better" else []
+            if not follow and ch["one"][0] and _verdict(np.array(ch["one"][1]))[2] == "better":
+                follow = [("oracle", ch["one"][0])] * 3
             default = {r["fold"]: r for r in _load(DEFAULT_RECORDS[m]) if (r["table"], r["model"]) == (item, m)}
-            for fold, (name, _d, _g, _k) in enumerate(honest):
+            for fold, (why, name) in enumerate(follow):
                 if default[fold]["names"]:
                     continue
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
-                    rows.append(_json_safe(stage(item, m, fold, name, max_rows)))
+                    rows.append(_json_safe({**stage(item, m, fold, name, max_rows), "followed": why}))
                 print(rows[-1], flush=True)
                 with open(out, "w") as f:
                     json.dump({"argv": sys.argv[1:], "stages": rows}, f, indent=0)
@@ -291,16 +298,39 @@ def stages(oracle_paths: list[str], out: str, max_rows: int) -> None:
 def stages_table(path: str) -> None:
     import json
 
-    print("| table | model | fold | honest candidate | screen rank of N (relevance / floor) | rescore gain | "
-          "proposed by the search | alone on the confirmation rows: gain (t) | whole set t | returned |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| table | model | fold | candidate followed | screen rank of N (relevance / floor) | multiple R with the "
+          "columns (values, ranks) | rescore gain | proposed by the search | alone on the confirmation rows: gain (t) "
+          "| whole set t | returned |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for s in json.loads(records.read_text(path))["stages"]:
         rank = "not screened" if s["rank"] is None else f"{s['rank']}/{s['n_screened']} ({s['rel_over_floor']:.1f})"
         resc = "-" if s.get("rescore_gain") is None else f"{s['rescore_gain']:+.4f}"
         alone = "-" if s.get("alone_t") is None else f"{s['alone_gain']:+.4f} ({s['alone_t']:+.2f})"
         st = "-" if s["set_t"] is None else f"{s['set_t']:+.2f}"
-        print(f"| {s['table']} | {s['model']} | {s['fold']} | {s['candidate']} | {rank} | {resc} | "
+        mr = "-" if s.get("multiple_r") is None else " ".join(f"{r:.3f}" for r in s["multiple_r"])
+        print(f"| {s['table']} | {s['model']} | {s['fold']} | {s['candidate']} ({s['followed']}) | {rank} | {mr} | {resc} | "
               f"{'yes' if s['proposed'] else 'no'} | {alone} | {st} | {', '.join(s['returned']) or '-'} |")
+
+
+def probe(cut: float, models: list[str], tables: list[str] | None, max_rows: int, out: str) -> None:
+    """Development probe, not a judgement: ``bench_guard.py --part dev`` with the screen's copy test (a candidate's
+    relevance is 0 when its multiple correlation with the columns exceeds ``SCREEN_REDUNDANT``, 0.95) at ``cut``
+    instead; everything else the default extractor's."""
+    import bench_guard
+
+    from metafx_tabular import screen
+
+    def partial_relevance(fam, V):
+        R = fam._residual()
+        U, n2 = screen.orthogonal(fam, V)
+        num = (U.T @ R) ** 2
+        den = n2[:, None] * (R**2).sum(axis=0)[None, :]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rel = np.where(den > 0, num / den, 0.0).sum(axis=1)
+        return np.where(n2 > 1.0 - cut**2, rel, 0.0)
+
+    screen.partial_relevance = partial_relevance
+    bench_guard.run_dev(models, tables, max_rows, out, {})
 
 
 def main() -> None:
@@ -314,7 +344,15 @@ def main() -> None:
     ap.add_argument("--summary", nargs="+")
     ap.add_argument("--stages", nargs="+", help="oracle records: follow the honest choice where the default drops it")
     ap.add_argument("--stages-table", help="the --stages record as the results page's table")
+    ap.add_argument("--probe-copy-cut", type=float, help="development probe: the default extractor on the dev folds "
+                    "(bench_guard's records) with the screen's copy test at this multiple correlation")
     a = ap.parse_args()
+    if a.probe_copy_cut:
+        if not a.out:
+            ap.error("--probe-copy-cut needs --out")
+        probe(a.probe_copy_cut, [m for m in a.models.split(",") if m], [t for t in a.tables.split(",") if t] or None,
+              a.max_rows, a.out)
+        return
     if a.stages_table:
         stages_table(a.stages_table)
         return
