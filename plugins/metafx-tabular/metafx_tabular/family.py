@@ -599,7 +599,7 @@ class TabularFamily(FeatureFamily[TabularBatch]):
         leaves unexplained of the target (summed over the one-hot classes), of the values or of their
         ranks (times ``RANK_WEIGHT``, 0.9: a model is given the values), whichever is larger (a
         heavy-tailed ratio correlates by its ranks).  0 without a
-        target, and for a feature whose multiple correlation with the columns exceeds 0.999
+        target, and for a feature whose multiple correlation with the columns exceeds 0.95
         (``metafx_tabular.screen.relevance``)."""
         return screen.relevance(self, values)
 
