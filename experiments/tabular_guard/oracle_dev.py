@@ -346,7 +346,21 @@ def main() -> None:
     ap.add_argument("--stages-table", help="the --stages record as the results page's table")
     ap.add_argument("--probe-copy-cut", type=float, help="development probe: the default extractor on the dev folds "
                     "(bench_guard's records) with the screen's copy test at this multiple correlation")
+    ap.add_argument("--stage", nargs=4, metavar=("TABLE", "MODEL", "FOLD", "NAME"),
+                    help="one candidate's stages in one dev fold (appended to --out)")
     a = ap.parse_args()
+    if a.stage:
+        import json
+
+        rows = json.loads(records.read_text(a.out))["stages"] if a.out and records.exists(a.out) else []
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            rows.append(_json_safe({**stage(a.stage[0], a.stage[1], int(a.stage[2]), a.stage[3], a.max_rows),
+                                    "followed": "asked"}))
+        print(rows[-1])
+        if a.out:
+            Path(a.out).write_text(json.dumps({"argv": sys.argv[1:], "stages": rows}, indent=0))
+        return
     if a.probe_copy_cut:
         if not a.out:
             ap.error("--probe-copy-cut needs --out")
