@@ -295,14 +295,14 @@ def stages(oracle_paths: list[str], out: str, max_rows: int) -> None:
                     json.dump({"argv": sys.argv[1:], "stages": rows}, f, indent=0)
 
 
-def stages_table(path: str) -> None:
+def stages_table(paths: list[str]) -> None:
     import json
 
     print("| table | model | fold | candidate followed | screen rank of N (relevance / floor) | multiple R with the "
           "columns (values, ranks) | rescore gain | proposed by the search | alone on the confirmation rows: gain (t) "
           "| whole set t | returned |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
-    for s in json.loads(records.read_text(path))["stages"]:
+    for s in (s for p in paths for s in json.loads(records.read_text(p))["stages"]):
         rank = "not screened" if s["rank"] is None else f"{s['rank']}/{s['n_screened']} ({s['rel_over_floor']:.1f})"
         resc = "-" if s.get("rescore_gain") is None else f"{s['rescore_gain']:+.4f}"
         alone = "-" if s.get("alone_t") is None else f"{s['alone_gain']:+.4f} ({s['alone_t']:+.2f})"
@@ -343,7 +343,7 @@ def main() -> None:
     ap.add_argument("--out")
     ap.add_argument("--summary", nargs="+")
     ap.add_argument("--stages", nargs="+", help="oracle records: follow the honest choice where the default drops it")
-    ap.add_argument("--stages-table", help="the --stages record as the results page's table")
+    ap.add_argument("--stages-table", nargs="+", help="--stages records as the results page's table")
     ap.add_argument("--probe-copy-cut", type=float, help="development probe: the default extractor on the dev folds "
                     "(bench_guard's records) with the screen's copy test at this multiple correlation")
     ap.add_argument("--stage", nargs=4, metavar=("TABLE", "MODEL", "FOLD", "NAME"),
