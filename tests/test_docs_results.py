@@ -2555,3 +2555,36 @@ def test_transfer_final_choice_tables_are_their_records():
     assert len(found) == 4
     for name, figure in found:
         assert f"{name}: {figure}" in text, (name, figure)
+
+
+def test_guard_oracle_tables_are_their_records():
+    """docs/results/tabular.md, issue 43 (task tab43f): the per-pair upper bound of one family candidate, the honest
+    choice and the counts are what ``oracle_dev.py --summary`` prints from the stored records, and the stage table is
+    what ``oracle_dev.py --stages-table`` prints."""
+    E = REPO / "experiments" / "tabular_guard"
+    page = (REPO / "docs" / "results" / "tabular.md").read_text()
+    section = page.split("### How much could one feature of the family help? An upper bound per pair", 1)[1]
+    section = section.split("\n## ", 1)[0]
+    text = " ".join(section.split())
+    out = _run(str(E / "oracle_dev.py"), "--summary",
+               *(str(E / f"oracle_dev_{p}.json") for p in ("linear", "trees_a", "trees_b", "trees_c")))
+    rows = [line for line in out.splitlines() if line.startswith("| ")]
+    assert len(rows) == 17 and all(row in section for row in rows), [r for r in rows if r not in section]
+    counts = [line for line in out.splitlines() if line.startswith(("linear: ", "trees: "))]
+    assert len(counts) == 2 and all(f"* {c}" in text for c in counts), counts
+    honest = [line.strip() for line in out.split("honest choices per fold", 1)[1].splitlines()[1:] if line.strip()]
+    assert len(honest) == 16 and all(f"    {h}\n" in section for h in honest), [h for h in honest if h not in section]
+    for names in (("oracle_stages_linear.json", "oracle_stages_trees_ab.json", "oracle_stages_trees_c.json"),
+                  ("oracle_stages_copy.json",)):
+        stages = _run(str(E / "oracle_dev.py"), "--stages-table", *(str(E / name) for name in names))
+        rows = [line for line in stages.splitlines() if line.startswith("| ")]
+        assert len(rows) >= 4 and all(row in section for row in rows), [r for r in rows if r not in section]
+    # RULE_copy_cut.md's runs: the dev pairs, counts and noise counts; the comparison with the reference; planted
+    _guard_summary_said(_run(str(E / "bench_guard.py"), "--summary", str(E / "dev_copy.json"),
+                             str(E / "noise_copy.json")), section)
+    cmp = _run(str(E / "bench_guard.py"), "--compare", str(E / "dev_after_batch.json"), str(E / "dev_copy.json"))
+    assert cmp.splitlines()[0] in text
+    out = _run(str(REPO / "experiments" / "tabular_planted" / "bench_tabular_planted.py"), "--summarize",
+               str(E / "planted_trees_copy_a_seed0.json"))
+    rows = [line for line in out.splitlines() if re.match(r"^\| (?!style )", line)]
+    assert len(rows) == 4 and all(row in section for row in rows), [r for r in rows if r not in section]
