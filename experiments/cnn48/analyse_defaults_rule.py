@@ -1,6 +1,8 @@
 """The decision of experiments/cnn48/RULE_DEFAULTS_IMAGES.md from its stored records.
 
-    python experiments/cnn48/analyse_defaults_rule.py   # reads rule_defaults_{2000,8000,digits}.jsonl
+    python experiments/cnn48/analyse_defaults_rule.py            # reads rule_defaults_{2000,8000,digits}.jsonl
+    python experiments/cnn48/analyse_defaults_rule.py --second   # RULE_DEFAULTS_IMAGES2.md: rule_defaults2_*.jsonl
+    python experiments/cnn48/analyse_defaults_rule.py --screen   # screen_settings_{2000,8000}.jsonl, probe_8000.jsonl
 
 Per size: every partition's row (the CNN, today's defaults A, the candidate B), the paired differences B - A of
 the test error in points (mean, standard error, partitions where B is lower), the median ratios of training CPU
@@ -80,17 +82,84 @@ def digits() -> bool:
               f"| {d[-1]:+.2f} |")
     d = np.array(d)
     se = d.std(ddof=1) / np.sqrt(len(d))
-    print(f"\nB - A: {d.mean():+.2f} points (se {se:.2f}), B lower on {int((d < 0).sum())} of {len(d)}")
+    lost = [s for s, v in zip(seeds, d, strict=True) if v > 5]
+    print(f"\nB - A: {d.mean():+.2f} points (se {se:.2f}), B lower on {int((d < 0).sum())} of {len(d)}; B above A by "
+          f"more than 5 points on splits {', '.join(map(str, lost)) or 'none'} "
+          f"({', '.join(str(by[(s, 'B')]['n_features']) for s in lost)} features)")
     return bool(not d.mean() > 2 * se)
 
 
+def screen() -> None:
+    """The screen that led to the rule (spent partitions) and the probe at 8000 images."""
+    cnn = {}
+    for name in ("combined_2000.jsonl", "combined_2000_b.jsonl", "combined_8000.jsonl", "combined_8000_b.jsonl"):
+        cnn.update({r["partition"]: r for r in read(name) if r["method"] == "cnn"})
+    print("| partition | images | setting | search CPU s | features | test error %: plain / shifted copies "
+          "| search + shifted fit / CNN's training s | CNN multiply-adds / sliced ops |")
+    print("|---|---|---|---|---|---|---|---|")
+    for n in (2000, 8000):
+        for r in read(f"screen_settings_{n}.jsonl"):
+            c = cnn[r["partition"]]
+            t = (r["search_cpu_s"] + r["shift_copies_fit_cpu_s"]) / c["train_cpu_seconds"]
+            print(f"| {r['partition']} | {n} | {r['setting']} | {r['search_cpu_s']:.1f} | {r['n_features']} "
+                  f"| {100 * r['plain_test_error']:.2f} / {100 * r['shift_copies_test_error']:.2f} "
+                  f"(CNN {100 * c['test_error']:.2f}) | {t:.2f} | {r['cnn_macs_over_sliced_ops']:.0f} |")
+    print("\n| final model on the fixed features (partition 600, 8000 images) | C | training error % | test error % "
+          "| fit CPU s |")
+    print("|---|---|---|---|---|")
+    for r in read("probe_8000.jsonl"):
+        tr = "-" if r["train_error"] is None else f"{100 * r['train_error']:.2f}"
+        print(f"| {r['model']} | {r['C']:g} | {tr} | {100 * r['test_error']:.2f} | {r['fit_cpu_s']:.1f} |")
+
+
+def second() -> None:
+    """RULE_DEFAULTS_IMAGES2.md: arm C against A on partitions 870-877 and 880-881 (no CNN in these runs)."""
+    checks = []
+    for n in (2000, 8000):
+        by = {(r["partition"], r["method"]): r for r in read(f"rule_defaults2_{n}.jsonl")}
+        parts = sorted({p for p, m in by if (p, "metafx") in by and (p, B_METHOD) in by})
+        print(f"\n{n} training images, partitions {', '.join(map(str, parts))}\n")
+        print("| partition | A: every default, test error % (training CPU s, features) | C: budget 12544, 15 steps, "
+              "shifted copies | C - A | time C / A | predict cost C / A | CNN multiply-adds / C's sliced ops |")
+        print("|---|---|---|---|---|---|---|")
+        d, t, pc, sl = [], [], [], []
+        for p in parts:
+            a, c = by[(p, "metafx")], by[(p, B_METHOD)]
+            d.append(100 * (c["test_error"] - a["test_error"]))
+            t.append(c["train_cpu_seconds"] / a["train_cpu_seconds"])
+            pc.append(cost(c) / cost(a))
+            sl.append(4002304 / sliced_ops(c["logic_ops_per_image"], c["macs_per_image"]))
+            print(f"| {p} | {100 * a['test_error']:.2f} ({a['train_cpu_seconds']:.1f} s, {a['n_features']}) "
+                  f"| {100 * c['test_error']:.2f} ({c['train_cpu_seconds']:.1f} s, {c['n_features']}) | {d[-1]:+.2f} "
+                  f"| {t[-1]:.2f} | {pc[-1]:.2f} | {sl[-1]:.0f} |")
+        d = np.array(d)
+        se = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else float("nan")
+        print(f"\nC - A: {d.mean():+.2f} points (se {se:.2f}), C lower on {int((d < 0).sum())} of {len(d)}, above A "
+              f"by more than 1 point on {int((d > 1).sum())}; median time C / A {np.median(t):.2f}; median predict "
+              f"cost C / A {np.median(pc):.2f}; CNN multiply-adds over C's sliced ops: min {min(sl):.0f}")
+        if n == 2000:
+            need = int(np.ceil(5 / 8 * len(d)))
+            checks += [("1", bool(d.mean() < 0 and (d < 0).sum() >= need)), ("2", bool(np.median(t) <= 1.25)),
+                       ("3", bool(min(sl) >= 100 and np.median(pc) <= 2.5))]
+        else:
+            checks += [("4", bool(d.mean() <= 0)), ("5", bool(np.median(t) <= 1.5))]
+        checks.append((f"7 at {n}", bool((d <= 1).all())))
+    print("\nconditions: " + ", ".join(f"{k}: {v}" for k, v in checks) + f"; adopted: {all(v for _, v in checks)}")
+
+
 def main() -> None:
+    if "--screen" in sys.argv[1:]:
+        screen()
+        return
+    if "--second" in sys.argv[1:]:
+        second()
+        return
     s2, s8 = size(2000), size(8000)
     need = int(np.ceil(5 / 8 * s2["n"]))
     checks = [("1", bool(s2["d"].mean() < 0 and (s2["d"] < 0).sum() >= need)), ("2", bool(s2["t"] <= 1.25)),
               ("3", bool(s2["sl"] >= 100 and s2["pc"] <= 2.5)), ("4", bool(s8["d"].mean() <= 0)),
               ("5", bool(s8["t"] <= 1.5)), ("6", digits())]
-    print("\nconditions: " + ", ".join(f"{k}: {v}" for k, v in checks) + f"; adopted: {all(v for _, v in checks)}")
+    print("\nconditions: " + ", ".join(f"{k}: {v}" for k, v in checks) + f"; all hold: {all(v for _, v in checks)}")
 
 
 if __name__ == "__main__":
