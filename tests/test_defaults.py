@@ -1,4 +1,5 @@
-"""The defaults a user gets without asking: the engine and the budget (docs/results/defaults.md)."""
+"""The defaults a user gets without asking: the engine, the budget, the steps and the final model
+(docs/results/defaults.md, experiments/cnn48/RULE_DEFAULTS_IMAGES.md)."""
 
 from __future__ import annotations
 
@@ -7,15 +8,15 @@ import pytest
 
 import metafx
 import metafx.plugin
-from metafx.loop.api import DEFAULT_BUDGET, resolve_budget
+from metafx.loop.api import DEFAULT_BUDGET, DEFAULT_STEPS, resolve_budget, resolve_steps
 
 
 def _family(name="pixel-and"):
     return metafx.plugin.make_component("family", name)
 
 
-@pytest.mark.parametrize("shape, budget", [((28, 28), 6272.0), ((8, 8), 512.0), ((5, 7), 280.0)])
-def test_auto_budget_is_eight_per_pixel(shape, budget):
+@pytest.mark.parametrize("shape, budget", [((28, 28), 12544.0), ((8, 8), 1024.0), ((5, 7), 560.0)])
+def test_auto_budget_is_sixteen_per_pixel(shape, budget):
     X = np.zeros((4, *shape), np.uint8)
     for name in ("pixel-and", "pixels", "pixel-and-local"):
         fam = _family(name)
@@ -41,7 +42,7 @@ def test_bad_budgets_are_refused_naming_the_parameter(bad):
 def test_search_defaults_and_an_explicit_number_wins():
     X, y = metafx.load_dataset("digits")
     res = metafx.search(X[:200], y[:200], steps=2, seed=0, progress=False)
-    assert res.engine == "guided" and res.budget == 512.0 and res.total_cost <= 512.0
+    assert res.engine == "guided" and res.budget == 1024.0 and res.total_cost <= 1024.0
     res = metafx.search(X[:200], y[:200], budget=30, steps=2, engine="mufasa", seed=0, progress=False)
     assert res.engine == "mufasa" and res.budget == 30.0
 
@@ -51,9 +52,69 @@ def test_extractor_and_cli_resolve_auto_the_same_way(tmp_path, capsys):
 
     X, y = metafx.load_dataset("digits")
     fx = metafx.MetaFeatureExtractor(steps=2, progress=False).fit(X[:200], y[:200])
-    assert fx.result_.budget == 512.0 and fx.get_params()["budget"] == "auto"
+    assert fx.result_.budget == 1024.0 and fx.get_params()["budget"] == "auto"
     out = tmp_path / "r.json"
     assert main(["search", "--data", "digits", "--n-train", "200", "--n-test", "100", "--steps", "2",
                  "--engine", "mufasa", "--out", str(out)]) == 0
-    assert "budget 512 (--budget auto" in capsys.readouterr().err
-    assert metafx.SearchResult.from_json(out).budget == 512.0
+    assert "budget 1024 (--budget auto" in capsys.readouterr().err
+    assert metafx.SearchResult.from_json(out).budget == 1024.0
+
+
+def test_auto_steps_are_fifteen_for_images_and_fifty_otherwise():
+    for name in ("pixel-and", "pixels", "pixel-and-local"):
+        assert resolve_steps("auto", _family(name)) == 15
+    assert resolve_steps(7, _family()) == 7
+
+    class NoRule(type(_family())):
+        def default_steps(self):
+            return None
+
+    assert resolve_steps("auto", NoRule()) == DEFAULT_STEPS == 50
+
+
+@pytest.mark.parametrize("bad", ["abc", "", "Auto ", -1, 0, 2.5, True])
+def test_bad_steps_are_refused_naming_the_parameter(bad):
+    with pytest.raises(metafx.ValidationError, match="steps"):
+        resolve_steps(bad, _family())
+
+
+def test_the_image_defaults_are_the_settings_the_rule_judged():
+    """RULE_DEFAULTS_IMAGES.md ran its arm B with explicit settings: budget 16 per pixel, 15 steps and a final
+    model on shifted copies; the defaults must be exactly those."""
+    X, y = metafx.load_dataset("digits")
+    X, y = X[:240], y[:240]
+    auto = metafx.search(X, y, seed=1, progress=False)
+    explicit = metafx.search(X, y, budget=16 * 8 * 8, steps=15, seed=1, progress=False)
+    assert len(auto.trajectory) == 15 and auto.budget == 1024.0
+    assert auto.features == explicit.features
+    clf = metafx.FeatureClassifier(auto).fit(X, y)
+    shifted = metafx.FeatureClassifier(auto, shift_copies=True).fit(X, y)
+    plain = metafx.FeatureClassifier(auto, shift_copies=False).fit(X, y)
+    assert clf.shift_copies_ and not plain.shift_copies_
+    np.testing.assert_array_equal(clf.coef_, shifted.coef_)
+    assert not np.array_equal(clf.coef_, plain.coef_)
+    # flat images of the family's shape get their shifted copies too
+    flat = metafx.FeatureClassifier(auto).fit(X.reshape(len(X), -1), y)
+    np.testing.assert_array_equal(flat.coef_, shifted.coef_)
+
+
+def test_shift_copies_auto_is_off_for_a_family_that_is_not_images():
+    pytest.importorskip("metafx_tabular")
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.normal(size=120), "b": rng.normal(size=120)})
+    y = (X["a"] + 0.3 * rng.normal(size=120) > 0).astype(int).to_numpy()
+    res = metafx.search(X, y, family="tabular", budget=20, steps=2, seed=0, progress=False)
+    if res.n_features == 0:
+        pytest.skip("the tiny search kept no feature")
+    clf = metafx.FeatureClassifier(res).fit(X, y)
+    assert clf.shift_copies_ is False
+
+
+@pytest.mark.parametrize("bad", ["yes", 1, None])
+def test_bad_shift_copies_are_refused_naming_the_parameter(bad):
+    X, y = metafx.load_dataset("digits")
+    res = metafx.search(X[:100], y[:100], budget=40, steps=2, seed=0, progress=False)
+    with pytest.raises(metafx.ValidationError, match="shift_copies"):
+        metafx.FeatureClassifier(res, shift_copies=bad).fit(X[:100], y[:100])

@@ -186,6 +186,14 @@ class FeatureFamily(Component, ABC, Generic[BatchT]):
         """
         return None
 
+    def default_steps(self) -> int | None:
+        """The number of search steps a search gets when the user gives none (``steps="auto"``).
+
+        ``None`` (the default) means the fixed default of :func:`metafx.search` (50); image
+        families take 15 (``experiments/cnn48/RULE_DEFAULTS_IMAGES.md``).
+        """
+        return None
+
     @abstractmethod
     def space(self) -> MetaFeatureSpace:
         """The meta-feature space searched by engines."""

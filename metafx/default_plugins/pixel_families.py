@@ -125,9 +125,11 @@ def _scatter_of(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
     return np.hypot(rows - r0, cols - c0).mean(axis=1)
 
 
-#: ``budget="auto"`` on images: this much cost per pixel (28 x 28: 6272, 8 x 8: 512); chosen by the rule and the
-#: development runs (docs/guide/budget.md says how the budget is chosen)
-BUDGET_PER_PIXEL = 8
+#: ``budget="auto"`` on images: this much cost per pixel (28 x 28: 12544, 8 x 8: 1024); chosen with
+#: :data:`IMAGE_STEPS` by experiments/cnn48/RULE_DEFAULTS_IMAGES.md (docs/guide/budget.md says how the budget is chosen)
+BUDGET_PER_PIXEL = 16
+#: ``steps="auto"`` on images: the search's number of steps (other families: 50)
+IMAGE_STEPS = 15
 
 
 class _ImageFamily(FeatureFamily):
@@ -142,8 +144,12 @@ class _ImageFamily(FeatureFamily):
     }
 
     def default_budget(self, X: np.ndarray) -> float:
-        """``budget="auto"``: :data:`BUDGET_PER_PIXEL` (8) per pixel of the images ``X`` (n, H, W)."""
+        """``budget="auto"``: :data:`BUDGET_PER_PIXEL` (16) per pixel of the images ``X`` (n, H, W)."""
         return float(BUDGET_PER_PIXEL * X.shape[1] * X.shape[2])
+
+    def default_steps(self) -> int:
+        """``steps="auto"``: :data:`IMAGE_STEPS` (15)."""
+        return IMAGE_STEPS
 
     def _need_shape(self) -> tuple[int, int]:
         if self.image_shape is None:

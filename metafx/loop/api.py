@@ -23,13 +23,16 @@ __all__ = [
     "check_warm_start",
     "resolve_budget",
     "resolve_seed",
+    "resolve_steps",
     "search",
 ]
 
 #: the budget of a search with ``budget="auto"`` when the family has no rule of its own
 #: (image families: a budget per pixel, see :meth:`metafx.plugin.FeatureFamily.default_budget`)
 DEFAULT_BUDGET = 500.0
-#: the defaults of every front end (search, CLI, MetaFeatureExtractor)
+#: the steps of a search with ``steps="auto"`` when the family has no rule of its own (image families: 15, see
+#: :meth:`metafx.plugin.FeatureFamily.default_steps`); ``"auto"`` is the default of every front end (search, CLI,
+#: MetaFeatureExtractor)
 DEFAULT_STEPS = 50
 DEFAULT_ENGINE = "guided"
 
@@ -39,7 +42,7 @@ def search(
     y: Any,
     family: str | FeatureFamily[Any] = "pixel-and",
     budget: float | str = "auto",
-    steps: int = DEFAULT_STEPS,
+    steps: int | str = "auto",
     engine: str | SearchEngine = DEFAULT_ENGINE,
     evaluator: str | SetEvaluator = "cv-linear-svm",
     seed: int | None = 0,
@@ -80,12 +83,14 @@ def search(
     budget : float or "auto", default "auto"
         Total cost of the returned feature set (``pixel-and``: a feature with
         shift length ``a`` costs ``0.5 * (1 + a**2)``).  ``"auto"``: the
-        family's default for ``X`` -- 8 per pixel for image families (6272
-        on 28 x 28 images, 512 on 8 x 8 digits), 500 otherwise; the result's
+        family's default for ``X`` -- 16 per pixel for image families (12544
+        on 28 x 28 images, 1024 on 8 x 8 digits), 500 otherwise; the result's
         ``budget`` holds the number used.  See :doc:`/guide/budget`.
-    steps : int, default 50
-        Number of search steps (points evaluated).  The defaults are the
-        same in the CLI and ``MetaFeatureExtractor``.
+    steps : int or "auto", default "auto"
+        Number of search steps (points evaluated).  ``"auto"``: the family's
+        default -- 15 for image families, 50 otherwise (the result's
+        ``trajectory`` holds the steps run).  The defaults are the same in
+        the CLI and ``MetaFeatureExtractor``.
     engine : str or ~metafx.plugin.SearchEngine, default "guided"
         How the points are chosen: a registered engine name or a constructed
         :class:`~metafx.plugin.SearchEngine`; its parameters go in
@@ -226,7 +231,7 @@ def _check_arguments(family: Any, evaluator: Any, engine: Any, family_params: An
     fam = make_component("family", family, family_params, base=FeatureFamily)
     ev = make_component("set-evaluator", evaluator, evaluator_params)
     eng = make_component("engine", engine, engine_params, base=SearchEngine)
-    steps = check_int("steps", steps, 1)
+    steps = resolve_steps(steps, fam)
     n_jobs = check_n_jobs(n_jobs)
     seed = check_seed(secrets.randbelow(2**31) if seed is None else seed)
     return _Checked(fam, ev, eng, steps, n_jobs, seed)
@@ -263,6 +268,18 @@ def resolve_budget(budget: Any, family: FeatureFamily[Any], X: Any) -> float:
         budget = DEFAULT_BUDGET if rule is None else rule
     check_number("budget", budget, low=0, strict=True)
     return float(budget)
+
+
+def resolve_steps(steps: Any, family: FeatureFamily[Any]) -> int:
+    """The number a search's ``steps`` stands for: itself, or with ``"auto"`` the family's default
+    (:meth:`~metafx.plugin.FeatureFamily.default_steps`; :data:`DEFAULT_STEPS` when it has none)."""
+    if isinstance(steps, str):
+        if steps != "auto":
+            raise ValidationError(f"steps={steps!r} must be an integer >= 1 or 'auto' (the family's default: 15 for "
+                                  f"image families, {DEFAULT_STEPS} otherwise)")
+        rule = family.default_steps()
+        steps = DEFAULT_STEPS if rule is None else rule
+    return check_int("steps", steps, 1)
 
 
 def resolve_seed(seed: Any, random_state: Any, *, default: Any = 0,
