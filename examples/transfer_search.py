@@ -41,6 +41,10 @@ def parse_args(argv=None):
     ap.add_argument("--engine", default="guided", help="search engine (default: guided, metafx's default)")
     ap.add_argument("--engine-params", type=json.loads, default=None, metavar="JSON",
                     help='parameters of the engine, e.g. \'{"prior_portfolio_every": 2}\'')
+    ap.add_argument("--reselect", type=int, default=None,
+                    help="metafx.search's reselect for every search, sources too (default: the engine's)")
+    ap.add_argument("--reselect-splits", type=int, default=None,
+                    help="metafx.search's reselect_splits for every search, sources too (default: the engine's)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default=str(Path(os.environ.get("TMPDIR", "/tmp")) / "metafx-transfer"))
     return ap.parse_args(argv)
@@ -77,7 +81,8 @@ def main(argv=None) -> dict:
         for line in runs_path.read_text().splitlines():
             r = json.loads(line)
             done[r["key"]] = r
-    kw = dict(budget=a.budget, engine=a.engine, engine_params=a.engine_params, seed=a.seed, progress=False)
+    kw = dict(budget=a.budget, engine=a.engine, engine_params=a.engine_params, seed=a.seed, progress=False,
+              reselect=a.reselect, reselect_splits=a.reselect_splits)
 
     def record(r):
         done[r["key"]] = r
@@ -107,7 +112,8 @@ def main(argv=None) -> dict:
                 err, C = metafx.holdout_error(res, Xtr, ytr, Xte, yte)
                 record({"key": key, "target": list(t), "arm": arm, "J": J, "quality": res.best_quality,
                         "test_error": err, "C": C, "best_point": res.best_point, "best_step": res.best_step,
-                        "sources": [list(s) for s in srcs], "seconds": res.metadata.get("seconds")})
+                        "sources": [list(s) for s in srcs], "seconds": res.metadata.get("seconds"),
+                        "reselect_seconds": (res.metadata.get("reselect") or {}).get("seconds")})
     summary = report(done, plan, a)
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     (out / "summary.md").write_text(summary["markdown"])

@@ -2515,3 +2515,76 @@ def test_cnn_anchor_pool_rows_rule_is_its_records():
     assert f"the error is {c} (se {sc}), but {d} (se {sd}) with shifted copies" in text
     assert f"The median ratios are {t4} for time and {f4} for features" in text
     assert "3 at 8000: False" in out and "adopted: False" in out
+
+
+def test_transfer_final_choice_tables_are_their_records():
+    """docs/results/transfer.md: the tables of the rule RULE_FINAL_CHOICE.md (dev seeds 374-381, both arms with their
+    own sources and cold searches), the decision figures, the warm J = 10 - cold J = 50 gaps (each arm against its
+    own cold arm) and the cold arms' difference at J = 50, as experiments/transfer/analyse_portfolio.py prints them;
+    and the screen's table (spent seeds 300-303) as screen_final_choice.py prints it."""
+    page = (REPO / "docs" / "results" / "transfer.md").read_text().replace("`", "")
+    text = " ".join(page.split()[page.split().index("(reselect_splits):"):])  # this section on
+    out, d = _portfolio("--records", "final_choice_dev", "--candidates", "S5", "--parameter", "reselect",
+                        "--default", "3", "--gap", "--own-cold")
+    n = int(re.search(r"^seeds \d+-\d+ \((\d+)\)", out, flags=re.M).group(1))
+    rows = [line for line in out.splitlines() if line.startswith(("| cold", "| warm"))]
+    assert len(rows) == 4
+    for line in rows:
+        assert " | " + line.split(" | ", 1)[1].replace("+-", "±") in text, line
+    m, se, k = d[("S5", "mean")]
+    assert f"S is {m:+.3f} points from the default over the four J (se {se:.3f}, below 0 on {k} of {n} seeds)" in text
+    for J in (5, 10, 20, 50):
+        m, se, k = d[("S5", J)]
+        assert f"J = {J}: {m:+.3f} (se {se:.3f}, lower on {k} of {n})" in text, J
+    for arm, name in (("T", "the default"), ("S5", "S")):
+        m, se, k = d[(arm, "gap")]
+        assert f"{m:+.2f} (se {se:.2f}), at most 0 on {k} of {n}, with {name}" in text, arm
+    c = re.search(r"^cold J = 50, S5 - T: ([-+][\d.]+) \(se ([\d.]+)\), lower on (\d+)", out, flags=re.M)
+    assert f"S's cold J = 50 is {c.group(1)} points from the default's (se {c.group(2)}, lower on {c.group(3)} of " \
+           f"{n})" in text
+    checks = re.search(r"conditions 1-6 .*?: \[(.*)\]; adopted: (True|False)", out)
+    failed = [str(i) for i, c in enumerate(checks.group(1).split(", "), 1) if c == "False"]
+    named = failed[0] if len(failed) == 1 else ", ".join(failed[:-1]) + " and " + failed[-1] if failed else ""
+    decision = "Decision: adopted." if checks.group(2) == "True" else \
+        f"Decision: not adopted; condition{'s' if len(failed) > 1 else ''} {named} fail"
+    assert decision in text, decision
+    screen = _run(str(REPO / "experiments" / "transfer" / "screen_final_choice.py"))
+    assert "today's rule keeps the stored 50-step choice in 40 of 40" in screen
+    found = re.findall(r"^\| (reselect 5, 3 splits|best CV quality \(reselect 1\)|portfolios -0\.003|"
+                       r"smallest within 0\.001 of 3) \|.*\| ([-+]\d\.\d+ \(\d\.\d+\)) \|$", screen, flags=re.M)
+    assert len(found) == 4
+    for name, figure in found:
+        assert f"{name}: {figure}" in text, (name, figure)
+
+
+def test_guard_oracle_tables_are_their_records():
+    """docs/results/tabular.md, issue 43 (task tab43f): the per-pair upper bound of one family candidate, the honest
+    choice and the counts are what ``oracle_dev.py --summary`` prints from the stored records, and the stage table is
+    what ``oracle_dev.py --stages-table`` prints."""
+    E = REPO / "experiments" / "tabular_guard"
+    page = (REPO / "docs" / "results" / "tabular.md").read_text()
+    section = page.split("### How much could one feature of the family help? An upper bound per pair", 1)[1]
+    section = section.split("\n## ", 1)[0]
+    text = " ".join(section.split())
+    out = _run(str(E / "oracle_dev.py"), "--summary",
+               *(str(E / f"oracle_dev_{p}.json") for p in ("linear", "trees_a", "trees_b", "trees_c")))
+    rows = [line for line in out.splitlines() if line.startswith("| ")]
+    assert len(rows) == 17 and all(row in section for row in rows), [r for r in rows if r not in section]
+    counts = [line for line in out.splitlines() if line.startswith(("linear: ", "trees: "))]
+    assert len(counts) == 2 and all(f"* {c}" in text for c in counts), counts
+    honest = [line.strip() for line in out.split("honest choices per fold", 1)[1].splitlines()[1:] if line.strip()]
+    assert len(honest) == 16 and all(f"    {h}\n" in section for h in honest), [h for h in honest if h not in section]
+    for names in (("oracle_stages_linear.json", "oracle_stages_trees_ab.json", "oracle_stages_trees_c.json"),
+                  ("oracle_stages_copy.json",)):
+        stages = _run(str(E / "oracle_dev.py"), "--stages-table", *(str(E / name) for name in names))
+        rows = [line for line in stages.splitlines() if line.startswith("| ")]
+        assert len(rows) >= 4 and all(row in section for row in rows), [r for r in rows if r not in section]
+    # RULE_copy_cut.md's runs: the dev pairs, counts and noise counts; the comparison with the reference; planted
+    _guard_summary_said(_run(str(E / "bench_guard.py"), "--summary", str(E / "dev_copy.json"),
+                             str(E / "noise_copy.json")), section)
+    cmp = _run(str(E / "bench_guard.py"), "--compare", str(E / "dev_after_batch.json"), str(E / "dev_copy.json"))
+    assert cmp.splitlines()[0] in text
+    out = _run(str(REPO / "experiments" / "tabular_planted" / "bench_tabular_planted.py"), "--summarize",
+               str(E / "planted_trees_copy_a_seed0.json"))
+    rows = [line for line in out.splitlines() if re.match(r"^\| (?!style )", line)]
+    assert len(rows) == 4 and all(row in section for row in rows), [r for r in rows if r not in section]

@@ -97,3 +97,37 @@ def test_reselect_errors(small):
     with pytest.raises(metafx.ValidationError, match="metadata\\['reselect'\\]"):
         metafx.SearchResult.from_dict(d2)
     assert metafx.SearchResult.from_dict(d) == res
+
+
+def test_reselect_splits_keeps_the_best_mean_of_all_scores(small):
+    """reselect_splits=k: each of the r best sets is scored on k fresh splits, the best mean of 1 + k scores kept."""
+    X, y = small
+    kw = dict(budget=60, steps=8, seed=4, engine="guided", progress=False, reselect=4)
+    one = metafx.search(X, y, **kw)
+    res = metafx.search(X, y, reselect_splits=3, **kw)
+    assert [(r.point, r.quality) for r in res.trajectory] == [(r.point, r.quality) for r in one.trajectory]
+    m, m1 = res.metadata["reselect"], one.metadata["reselect"]
+    assert m["steps"] == m1["steps"] and m["splits"] == 3 and "splits" not in m1
+    assert m["split_seeds"] == [reselect_seed(4, i) for i in range(3)] and m["split_seeds"][0] == m1["seed"] == m["seed"]
+    assert len(set(m["split_seeds"]) | {4}) == 4
+    # the first fresh score is the one-split search's second score; second_qualities is the mean of the fresh ones
+    assert [f[0] for f in m["fresh_qualities"]] == m1["second_qualities"]
+    assert m["second_qualities"] == [sum(f) / 3 for f in m["fresh_qualities"]]
+    means = [(q + sum(f)) / 4 for q, f in zip(m["qualities"], m["fresh_qualities"], strict=True)]
+    k = max(range(4), key=lambda i: (means[i], m["qualities"][i], -i))
+    assert res.best_step == m["chosen_step"] == m["steps"][k]
+    fam, batch = res.feature_batch()
+    ev = metafx.plugin.make_component("set-evaluator", res.evaluator, res.evaluator_params)
+    vals = fam.compute(fam.prepare(fam.check_data(X)), batch)
+    assert [ev.evaluate(vals, y, random_state=s) for s in m["split_seeds"]] == m["fresh_qualities"][k]
+    assert metafx.SearchResult.from_json_text(res.to_json()) == res
+    # 1 is today's reselect, the same record
+    same = metafx.search(X, y, reselect_splits=1, **kw).metadata["reselect"]
+    assert {k: v for k, v in same.items() if k != "seconds"} == {k: v for k, v in m1.items() if k != "seconds"}
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, "2"])
+def test_reselect_splits_errors(small, bad):
+    X, y = small
+    with pytest.raises(metafx.ValidationError, match="reselect_splits"):
+        metafx.search(X, y, budget=40, steps=2, progress=False, reselect_splits=bad)

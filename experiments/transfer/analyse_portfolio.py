@@ -12,6 +12,8 @@ conditions) from its stored records.
         --parameter prior_portfolio --default 8 --gap --reach   # RULE_PRIOR_PORTFOLIO_LARGER.md (seeds 342-349)
     python experiments/transfer/analyse_portfolio.py --records prior_mean_dev --candidates Mmap \
         --parameter prior_mean --default none --gap --reach      # RULE_PRIOR_MEAN.md (seeds 358-365)
+    python experiments/transfer/analyse_portfolio.py --records final_choice_dev --candidates S5 --parameter reselect \
+        --default 3 --gap --own-cold --reach                      # RULE_FINAL_CHOICE.md (seeds 374-381)
     python experiments/transfer/analyse_portfolio.py --records prior_portfolio_default --criteria D
                                                           # issue 31's criteria for one arm's own cold and warm runs
 
@@ -58,6 +60,9 @@ def main(argv=None) -> None:
     ap.add_argument("--default", default="None", help="the parameter's value in the reference arm T (for the label)")
     ap.add_argument("--gap", action="store_true",
                     help="RULE_PRIOR_IN_PORTFOLIOS.md's condition 5: with C*, warm J = 10 - cold J = 50 at most 0")
+    ap.add_argument("--own-cold", action="store_true",
+                    help="RULE_FINAL_CHOICE.md: the candidates ran their own cold arms; condition 5 uses the "
+                         "candidate's cold J = 50, and condition 6: its cold J = 50 not above T's by 2 se")
     ap.add_argument("--every-set", action="store_true",
                     help="the default engine's warm start against no warm start on every seed set with stored records")
     args = ap.parse_args(argv)
@@ -77,6 +82,8 @@ def main(argv=None) -> None:
     print("|---|" + "---|" * len(JS))
     rows = [("cold (no warm start)", "T", "cold"), (f"warm, `{args.parameter}={args.default}` (T, default)", "T", "warm")]
     rows += [(f"warm, `{args.parameter}={C[1:]}`", C, "warm") for C in cands]
+    if args.own_cold:
+        rows += [(f"cold, `{args.parameter}={C[1:]}`", C, "cold") for C in cands]
     for label, arm, a in rows:
         cells = [np.array([data[arm][s][(a, J)] for s in seeds]) for J in JS]
         print(f"| {label} | " + " | ".join(f"{c.mean():.2f} +- {c.std(ddof=1):.2f}" for c in cells) + " |")
@@ -96,13 +103,20 @@ def main(argv=None) -> None:
         np.array([data[best][s][("warm", J)] - data["T"][s][("warm", J)] for s in seeds]))]
     need = 5 if len(seeds) == 8 else len(seeds) - 1  # 5 of 8 seeds; on fewer (RULE_PRIOR_IN_PORTFOLIOS.md) all but one
     checks = [bool(d.mean() < 0), bool((d < 0).sum() >= need), bool(e10.mean() < 0), not worse]
+    cold_of = best if args.own_cold else "T"
     if args.gap:
-        gap = np.array([data[best][s][("warm", 10)] - data["T"][s][("cold", 50)] for s in seeds])
+        gap = np.array([data[best][s][("warm", 10)] - data[cold_of][s][("cold", 50)] for s in seeds])
         checks.append(bool(gap.mean() <= 0))
+    if args.own_cold:
+        c50 = np.array([data[best][s][("cold", 50)] - data["T"][s][("cold", 50)] for s in seeds])
+        print(f"cold J = 50, {best} - T: {c50.mean():+.3f} (se {se(c50):.3f}), lower on {(c50 < 0).sum()} of "
+              f"{len(c50)}")
+        checks.append(bool(c50.mean() <= 2 * se(c50)))
     print(f"\nC* = {best}; conditions 1-{len(checks)} (2: below 0 on at least {need} of {len(seeds)} seeds): "
           f"{checks}; adopted: {all(checks)}")
     for arm in ["T", *cands]:
-        g = np.array([data[arm][s][("warm", 10)] - data["T"][s][("cold", 50)] for s in seeds])
+        g = np.array([data[arm][s][("warm", 10)] - data[arm if args.own_cold else "T"][s][("cold", 50)]
+                      for s in seeds])
         print(f"warm J = 10 ({arm}) - cold J = 50: {g.mean():+.3f} (se {se(g):.3f}), at most 0 on {(g <= 0).sum()} "
               f"of {len(g)}")
     if args.reach:
@@ -128,7 +142,8 @@ SETS = (("0-15", "prior_portfolio_default", "D", "read by the diagnosis of RULE_
         ("350-357", "prior_portfolio_larger_more", "T",
          "run beside RULE_PRIOR_PORTFOLIO_LARGER.md, not deciding, the default"),
         ("358-365", "prior_mean_dev", "T", "development seeds of RULE_PRIOR_MEAN.md, the default"),
-        ("366-373", "prior_mean_more", "T", "run beside RULE_PRIOR_MEAN.md, not deciding, the default"))
+        ("366-373", "prior_mean_more", "T", "run beside RULE_PRIOR_MEAN.md, not deciding, the default"),
+        ("374-381", "final_choice_dev", "T", "development seeds of RULE_FINAL_CHOICE.md, the default"))
 
 
 def every_set() -> None:
@@ -148,6 +163,12 @@ def every_set() -> None:
         print(f"| {label} ({why}) | " + " | ".join(cells) + " |")
 
 
+def seconds(run: dict) -> float:
+    """A target search's seconds: its steps', plus reselect's where the run recorded them (from issue 46's
+    RULE_FINAL_CHOICE.md on; before, reselect's few evaluations were not counted)."""
+    return (run.get("seconds") or np.nan) + (run.get("reselect_seconds") or 0.0)
+
+
 def time_to_reach(here: Path, arm: str, label: str = "") -> None:
     """Issue 46's user's view: per seed, the fewest steps J (of 5, 10, 20, 50) at which an arm's mean test error
     over the seed's targets is at most the cold arm's at J = 50, and the mean seconds of one target search of that
@@ -160,7 +181,7 @@ def time_to_reach(here: Path, arm: str, label: str = "") -> None:
     errors = per_seed(here, arm)
     for seed, rows in sorted(rec["runs"].items(), key=lambda t: int(t[0])):
         err = errors[int(seed)]
-        sec = {(a, J): float(np.mean([r.get("seconds") or np.nan for r in rows if r["arm"] == a and r["J"] == J]))
+        sec = {(a, J): float(np.mean([seconds(r) for r in rows if r["arm"] == a and r["J"] == J]))
                for a in ("cold", "warm") for J in JS}
         cells = []
         for a in ("cold", "warm"):
@@ -170,7 +191,7 @@ def time_to_reach(here: Path, arm: str, label: str = "") -> None:
                 reach[a].append(sec[(a, J)])
         print(f"| {seed} | {err[('cold', 50)]:.2f} | {cells[0]} | {cells[1]} |")
     n = len(rec["runs"])
-    mean_sec = {J: np.mean([np.mean([r.get("seconds") or np.nan for r in rows if r["arm"] == "warm" and r["J"] == J])
+    mean_sec = {J: np.mean([np.mean([seconds(r) for r in rows if r["arm"] == "warm" and r["J"] == J])
                             for rows in rec["runs"].values()]) for J in JS}
     print("\nmean seconds of one warm target search (mean over seeds): "
           + ", ".join(f"J = {J}: {v:.2f}" for J, v in mean_sec.items()))

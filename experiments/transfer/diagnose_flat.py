@@ -30,14 +30,27 @@ from transfer_search import pair_task
 class RecordingGuided(GuidedSearch):
     """The default engine, keeping every step's set (the one it scored) by step."""
 
+    extra_splits = 0
+
     def setup(self, problem, seed):
         super().setup(problem, seed)
         self.step_sets_ = {}
+        self.splits_ = {}
 
     def draw(self, problem, candidate, rng):
         batch = super().draw(problem, candidate, rng)
-        self.step_sets_[int(candidate.keys[1])] = problem.family.to_json(batch)
+        step = int(candidate.keys[1])
+        self.step_sets_[step] = problem.family.to_json(batch)
+        if self.extra_splits and len(batch):  # the set's scores on fresh splits, as reselect's second score
+            values = problem.family.compute(problem.prepared, batch)
+            self.splits_[step] = [float(problem.evaluator.evaluate(values, problem.y, random_state=s))
+                                  for s in split_seeds(problem.eval_seed, self.extra_splits)]
         return batch
+
+
+def split_seeds(eval_seed, k):
+    """The evaluator's seeds of ``k`` fresh splits: the first is reselect's (metafx.loop.loop.reselect_seed)."""
+    return [int(np.random.SeedSequence([int(eval_seed), 2 + i]).generate_state(1)[0]) for i in range(k)]
 
 
 def plan_of(seed, targets=5, sources=4):
@@ -59,6 +72,8 @@ def main(argv=None):
     ap.add_argument("--steps", type=int, default=50)
     ap.add_argument("--targets", type=int, nargs="*", help="only these target indices (0-4)")
     ap.add_argument("--engine-params", type=json.loads, default=None)
+    ap.add_argument("--extra-splits", type=int, default=0,
+                    help="score every step's set on this many fresh splits too (the first: reselect's)")
     ap.add_argument("--arms", nargs="+", default=["cold", "warm"], choices=["cold", "warm"])
     a = ap.parse_args(argv)
     X, y = metafx.load_dataset("mnist")
@@ -84,6 +99,7 @@ def main(argv=None):
             if key in done:
                 continue
             eng = RecordingGuided(**(a.engine_params or {}))
+            eng.extra_splits = a.extra_splits
             res = metafx.search(Xtr, ytr, steps=a.steps, engine=eng, warm_start=warm if arm == "warm" else None, **kw)
             steps = []
             for rec in res.trajectory:
@@ -94,6 +110,8 @@ def main(argv=None):
                 kind = "prior" if src == "prior" else rec.kind
                 steps.append({"step": rec.step, "kind": kind, "quality": rec.quality, "n": rec.n_features,
                               "test_error": err, "point": rec.point})
+                if a.extra_splits:
+                    steps[-1]["splits"] = eng.splits_.get(rec.step)
             line = {"key": key, "seed": a.seed, "target": list(t), "arm": arm, "best_step": res.best_step,
                     "reselect": res.metadata.get("reselect"), "warm_points": len(warm) if arm == "warm" else 0,
                     "test_error": metafx.holdout_error(res, Xtr, ytr, Xte, yte)[0], "steps": steps}

@@ -505,7 +505,7 @@ class SearchEngine(Component, ABC):
     Class attributes tune the loop: ``independent_steps`` (proposals never
     depend on results: the loop may evaluate several steps at once),
     ``max_steps`` (the engine makes at most this many steps), ``accept_ties``,
-    ``reselect`` (the default of :func:`metafx.search`'s ``reselect``),
+    ``reselect`` and ``reselect_splits`` (the defaults of :func:`metafx.search`'s),
     ``steps_are_trials`` (each step is one trial of an optuna study).  The loop
     keeps the steps (a journal file or an optuna study, chosen from
     ``storage=``); an engine never reads or writes them, and has no setting of
@@ -524,6 +524,8 @@ class SearchEngine(Component, ABC):
     steps_are_trials: ClassVar[bool] = False
     #: ``reselect`` of a search that does not set it: how many of the best steps are scored again at the end
     reselect: ClassVar[int] = 1
+    #: ``reselect_splits`` of a search that does not set it: on how many fresh splits each of those sets is scored
+    reselect_splits: ClassVar[int] = 1
     #: parameters that act only on prior observations (a warm start holding results, :meth:`observe_prior`): a
     #: search without them leaves these parameters out of its signature, so changing them does not refuse its journal
     prior_params: ClassVar[tuple[str, ...]] = ()

@@ -64,6 +64,7 @@ def search(
     verbose: bool | int = False,
     random_state: int | None = None,
     reselect: int | None = None,
+    reselect_splits: int | None = None,
 ) -> SearchResult:
     """Search a feature family's meta-feature space under a cost budget.
 
@@ -188,6 +189,14 @@ def search(
         ``metadata["reselect"]`` holds the steps, both scores and the choice.
         Costs ``r`` evaluations; not when the steps live in an optuna study
         (``optuna``); :meth:`metafx.SearchResult.bound` refuses.
+    reselect_splits : int, optional
+        The engine's default when not given (1 for every bundled engine).
+        ``k``: each of the ``r`` sets is scored on ``k`` fresh splits (seeds
+        derived from ``seed``, the first the one of ``k = 1``) and the result
+        keeps the best mean of its ``1 + k`` scores; costs ``r * k``
+        evaluations.  ``metadata["reselect"]`` then also holds ``splits``,
+        ``split_seeds`` and every fresh score (``fresh_qualities``;
+        ``second_qualities`` is their mean per set).
 
     Returns
     -------
@@ -210,7 +219,8 @@ def search(
         return run_search(problem, checked.engine, steps=checked.steps, seed=checked.seed,
                           callbacks=list(callbacks or ()), progress=auto_progress() if progress is None else progress,
                           storage=storage, study_name=study_name, n_jobs=checked.n_jobs, timeout=timeout,
-                          warm_start=warm, reselect=reselect, prior=prior, storage_options=storage_options)
+                          warm_start=warm, reselect=reselect, prior=prior, storage_options=storage_options,
+                          reselect_splits=reselect_splits)
 
 
 class _Checked(NamedTuple):

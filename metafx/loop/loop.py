@@ -296,7 +296,7 @@ def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed
                timeout: float | None = None, log_every: int = 10,
                warm_start: Sequence[Mapping[str, Any]] = (), reselect: int | None = None,
                store: StepStore | None = None, prior: Sequence[PriorObservation] = (),
-               storage_options: Mapping[str, Any] | None = None) -> SearchResult:
+               storage_options: Mapping[str, Any] | None = None, reselect_splits: int | None = None) -> SearchResult:
     """Run ``engine`` on ``problem`` for ``steps`` steps and return the result (see the module docstring).
 
     ``storage`` (with ``study_name`` and ``storage_options``) names the step store
@@ -311,8 +311,11 @@ def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed
     ``reselect = r > 1``: the ``r`` best steps' sets are scored once more on a fresh split (the
     evaluator with another seed, ``reselect_seed``) and the result keeps the one with the best
     mean of its two scores (see :func:`metafx.search`); None: the engine's ``reselect``.
+    ``reselect_splits = k``: each of those sets is scored on ``k`` fresh splits, and the result keeps the best
+    mean of its ``1 + k`` scores; None: the engine's ``reselect_splits`` (1 unless it says otherwise).
     """
     cap, reselect, n_jobs, timeout = _checked(engine, steps, reselect, n_jobs, timeout, callbacks)
+    splits = check_int("reselect_splits", engine.reselect_splits if reselect_splits is None else reselect_splits, 1)
     if study_name is not None and storage is None and store is None:
         raise ValidationError("study_name was given without storage; a study lives in a storage")
     warm = [problem.space.check_point(p) for p in warm_start]
@@ -344,7 +347,7 @@ def run_search(problem: SearchProblem, engine: SearchEngine, *, steps: int, seed
     finally:
         engine.close(error)
         store.close(error)
-    return _outcome(run, reselect, error)
+    return _outcome(run, reselect, error, splits)
 
 
 def _checked(engine: SearchEngine, steps: Any, reselect: Any, n_jobs: Any, timeout: Any,
@@ -460,7 +463,7 @@ def _step_record(run: _Run, step: int, cands: list[Candidate], evs: list[tuple[E
                       kind=kind)
 
 
-def _outcome(run: _Run, reselect: int, error: BaseException | None) -> SearchResult:
+def _outcome(run: _Run, reselect: int, error: BaseException | None, splits: int = 1) -> SearchResult:
     """The result: the store's finished steps (a shared store: every process's), the best re-drawn
     when it was found before a restart or elsewhere, ``reselect`` among the best."""
     pairs = run.store.finished(run.state.trajectory)
@@ -473,7 +476,7 @@ def _outcome(run: _Run, reselect: int, error: BaseException | None) -> SearchRes
             best = _Best(rec.step, cand, ev)
     choice = None
     if reselect > 1 and not isinstance(error, KeyboardInterrupt) and len(run.top.entries) > 1:
-        best, choice = _reselect(run.problem, run.engine, trajectory, run.top.entries)
+        best, choice = _reselect(run.problem, run.engine, trajectory, run.top.entries, splits)
     result = _result(run, trajectory, best, error, choice)
     result.metadata["planned_steps"] = run.state.total_steps  # SearchResult.bound counts the steps planned
     if best is not None and any(r.step == best.step and r.kind == "portfolio" for r in trajectory):
@@ -518,9 +521,10 @@ class _Top:
         del self.entries[self.r:]
 
 
-def reselect_seed(eval_seed: int) -> int:
-    """The evaluator's seed for ``reselect``'s second scores: derived from the search's, and another."""
-    return int(np.random.SeedSequence([int(eval_seed), 2]).generate_state(1)[0])
+def reselect_seed(eval_seed: int, split: int = 0) -> int:
+    """The evaluator's seed for ``reselect``'s second scores (``split``: the how-manieth fresh split of
+    ``reselect_splits``, 0 the first): derived from the search's, and another."""
+    return int(np.random.SeedSequence([int(eval_seed), 2 + int(split)]).generate_state(1)[0])
 
 
 def _evaluation_of(problem: SearchProblem, engine: SearchEngine, trajectory: list[StepRecord],
@@ -536,24 +540,28 @@ def _evaluation_of(problem: SearchProblem, engine: SearchEngine, trajectory: lis
 
 
 def _reselect(problem: SearchProblem, engine: SearchEngine, trajectory: list[StepRecord],
-              entries: list[tuple[float, _Best]]) -> tuple[_Best, dict[str, Any]]:
-    """Score the best steps' sets on a fresh split; keep the best mean of the two scores (ties: the
-    better first score, then the order of ``entries``, whose first is the loop's own best)."""
+              entries: list[tuple[float, _Best]], splits: int = 1) -> tuple[_Best, dict[str, Any]]:
+    """Score the best steps' sets on ``splits`` fresh splits; keep the best mean of the ``1 + splits``
+    scores (ties: the better first score, then the order of ``entries``, whose first is the loop's own
+    best).  ``second_qualities``: each set's mean fresh score (its one fresh score when ``splits`` is 1)."""
     t0 = time.perf_counter()
-    second_seed = reselect_seed(problem.eval_seed)
+    seeds = [reselect_seed(problem.eval_seed, i) for i in range(splits)]
     rows = []
     for quality, entry in entries:
         ev = _evaluation_of(problem, engine, trajectory, entry)
         values = problem.family.compute(problem.prepared, ev.batch)
-        second = float(problem.evaluator.evaluate(values, problem.y, random_state=second_seed))
-        if not math.isfinite(second):
-            raise ValidationError(f"evaluator {problem.evaluator.name!r} returned quality {second!r} when "
+        fresh = [float(problem.evaluator.evaluate(values, problem.y, random_state=s)) for s in seeds]
+        if not all(math.isfinite(q) for q in fresh):
+            raise ValidationError(f"evaluator {problem.evaluator.name!r} returned quality {fresh!r} when "
                                   f"reselecting step {entry.step}")
-        rows.append((quality, second, _Best(entry.step, entry.candidate, ev)))
-    k = max(range(len(rows)), key=lambda i: ((rows[i][0] + rows[i][1]) / 2, rows[i][0], -i))
-    choice: dict[str, Any] = {"r": len(rows), "seed": second_seed, "steps": [b.step for _, _, b in rows],
-              "qualities": [q for q, _, _ in rows], "second_qualities": [q2 for _, q2, _ in rows],
+        rows.append((quality, fresh, _Best(entry.step, entry.candidate, ev)))
+    k = max(range(len(rows)), key=lambda i: ((rows[i][0] + sum(rows[i][1])) / (1 + splits), rows[i][0], -i))
+    choice: dict[str, Any] = {"r": len(rows), "seed": seeds[0], "steps": [b.step for _, _, b in rows],
+              "qualities": [q for q, _, _ in rows],
+              "second_qualities": [sum(q2) / splits for _, q2, _ in rows],
               "chosen_step": rows[k][2].step, "seconds": time.perf_counter() - t0}
+    if splits > 1:  # the default's record (one fresh split) is unchanged
+        choice.update(splits=splits, split_seeds=seeds, fresh_qualities=[q2 for _, q2, _ in rows])
     logger.info("%s: reselect among steps %s (second scores %s): step %d", engine.name, choice["steps"],
                 ", ".join(f"{q:.4f}" for q in choice["second_qualities"]), choice["chosen_step"])
     return rows[k][2], choice
