@@ -84,11 +84,12 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
     budget : float or "auto", default="auto"
         Total cost of the chosen feature set (for ``pixel-and`` a feature of
         shift length ``a`` costs ``0.5 * (1 + a**2)``).  ``"auto"``, as in
-        :func:`metafx.search`: 16 per pixel for image families, 500 otherwise.
+        :func:`metafx.search`: for image families 16 per pixel on images of at
+        least 16 x 16 pixels and 8 on smaller ones, 500 otherwise.
     steps : int or "auto", default="auto"
         Number of search steps (points of meta-feature space evaluated).
-        ``"auto"``, as in :func:`metafx.search`: 15 for image families, 50
-        otherwise.
+        ``"auto"``, as in :func:`metafx.search`: 15 on images of at least
+        16 x 16 pixels, 50 otherwise.
     engine : str or ~metafx.plugin.SearchEngine, default="guided"
         The search engine (``"mufasa"``: the thesis's Algorithm 6).
     evaluator : str or ~metafx.plugin.SetEvaluator, default="cv-linear-svm"

@@ -163,9 +163,9 @@ def _search_options(g: Any) -> None:
                         "binary images; list below)")
     g.add_argument("--budget", type=_BUDGET, default="auto",
                    help="total cost of the chosen features, or 'auto' (default): the family's default for the data "
-                        f"(image families: 16 per pixel; others {DEFAULT_BUDGET:g})")
+                        f"(images: 16 per pixel from 16 x 16 pixels, else 8; others {DEFAULT_BUDGET:g})")
     g.add_argument("--steps", type=_STEPS, default="auto",
-                   help=f"search steps J, or 'auto' (default): the family's default (image families: 15; others "
+                   help=f"search steps J, or 'auto' (default): the family's default (images from 16 x 16 pixels: 15; others "
                         f"{DEFAULT_STEPS})")
     g.add_argument("--engine", default=DEFAULT_ENGINE,
                    help=f"search engine (default {DEFAULT_ENGINE}; mufasa is the thesis's Algorithm 6; list below)")

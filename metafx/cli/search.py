@@ -201,7 +201,7 @@ def _search(args: argparse.Namespace) -> int:
               file=sys.stderr)
     if args.steps == "auto":
         fam = make_component("family", args.family, dict(args.family_param), base=FeatureFamily)
-        args.steps = resolve_steps("auto", fam)
+        args.steps = resolve_steps("auto", fam, fam.check_data(data.X_train))
         print(f"steps {args.steps} (--steps auto: the {args.family} family's default)", file=sys.stderr)
     warm = [SearchResult.from_json(f) for f in args.warm_start] if args.warm_start else None
     if storage_kind(args.storage) == "study" and not from_file:  # a study workers can join

@@ -50,8 +50,9 @@ class FeatureClassifier(ClassifierMixin, BaseEstimator):
         down, left and right (zeros shifted in; 5 x the images), ``C`` chosen by the CV on the
         images themselves.  The features and the predict cost are the same; on MNIST it lowered the
         test error by about a point on development partitions (:doc:`/results/cnn_anchor`).
-        ``"auto"``: True when the result's family is an image family (``data_kind`` ``"binary-image"``,
-        as ``pixel-and``), False otherwise (``experiments/cnn48/RULE_DEFAULTS_IMAGES.md``).  ``shift_copies_``
+        ``"auto"``: the family's ``default_shift_copies()`` when it has one, else False.  The built-in image
+        families (``pixel-and``, ...) say True for images of at least 16 x 16 pixels (MNIST's 28 x 28; not the
+        8 x 8 digits, where it did harm; ``experiments/cnn48/RULE_DEFAULTS_IMAGES2.md``).  ``shift_copies_``
         holds the choice made.
 
     Attributes
@@ -208,8 +209,9 @@ class FeatureClassifier(ClassifierMixin, BaseEstimator):
     def _shifts(self) -> bool:
         """``shift_copies`` resolved: ``"auto"`` is True for an image family."""
         if isinstance(self.shift_copies, str):
-            family = self.result.feature_batch()[0]
-            return getattr(family, "data_kind", None) == "binary-image"
+            # the family's rule (the built-in image families: images of at least 16 x 16 pixels); none: off
+            rule = getattr(self.result.feature_batch()[0], "default_shift_copies", None)
+            return bool(rule()) if callable(rule) else False
         return bool(self.shift_copies)
 
     def _images(self, X: Any) -> np.ndarray:
