@@ -30,7 +30,7 @@ from .core.binarization import InputRule
 from .core.exceptions import ValidationError
 from .core.validation import check_label_types, not_binary_message
 from .hooks.manager import get_registry
-from .loop.api import DEFAULT_ENGINE, DEFAULT_STEPS, resolve_seed, search
+from .loop.api import DEFAULT_ENGINE, resolve_seed, search
 
 __all__ = ["MetaFeatureExtractor"]
 
@@ -84,9 +84,12 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
     budget : float or "auto", default="auto"
         Total cost of the chosen feature set (for ``pixel-and`` a feature of
         shift length ``a`` costs ``0.5 * (1 + a**2)``).  ``"auto"``, as in
-        :func:`metafx.search`: 8 per pixel for image families, 500 otherwise.
-    steps : int, default=50
+        :func:`metafx.search`: for image families 16 per pixel on images of at
+        least 16 x 16 pixels and 8 on smaller ones, 500 otherwise.
+    steps : int or "auto", default="auto"
         Number of search steps (points of meta-feature space evaluated).
+        ``"auto"``, as in :func:`metafx.search`: 15 on images of at least
+        16 x 16 pixels, 50 otherwise.
     engine : str or ~metafx.plugin.SearchEngine, default="guided"
         The search engine (``"mufasa"``: the thesis's Algorithm 6).
     evaluator : str or ~metafx.plugin.SetEvaluator, default="cv-linear-svm"
@@ -171,7 +174,7 @@ class MetaFeatureExtractor(TransformerMixin, BaseEstimator):
         self,
         family: Any = "pixel-and",
         budget: float | str = "auto",
-        steps: int = DEFAULT_STEPS,
+        steps: int | str = "auto",
         engine: Any = DEFAULT_ENGINE,
         evaluator: Any = "cv-linear-svm",
         random_state: int | None = 0,

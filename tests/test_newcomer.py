@@ -31,7 +31,7 @@ def test_one_set_of_defaults_everywhere():
     cli = build_parser().parse_args(["search"])
     assert search["budget"].default == fx["budget"].default == cli.budget == "auto"
     assert search["engine"].default == fx["engine"].default == cli.engine == DEFAULT_ENGINE == "guided"
-    assert search["steps"].default == fx["steps"].default == cli.steps == DEFAULT_STEPS == 50
+    assert search["steps"].default == fx["steps"].default == cli.steps == "auto" and DEFAULT_STEPS == 50
     assert search["progress"].default is fx["progress"].default is cli.progress is None
     assert search["verbose"].default is fx["verbose"].default is False
 

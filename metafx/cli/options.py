@@ -47,6 +47,16 @@ def _BUDGET(text: str) -> float | str:
     return _above_0_or("auto", text, "allowed: a total feature cost above 0, e.g. 500, or auto")
 
 
+def _STEPS(text: str) -> int | str:
+    """``--steps``: an integer, or ``auto``."""
+    if text.strip().lower() == "auto":
+        return "auto"
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer or auto") from None
+
+
 def _final_c(text: str) -> float | str:
     """``--final-c``: a number above 0, or ``cv``."""
     return _above_0_or("cv", text, "allowed: the C of the final linear SVM, a number above 0 (e.g. 0.1), or cv")

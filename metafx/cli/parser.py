@@ -14,7 +14,7 @@ from ..hooks.registry import KINDS
 from ..loop.api import DEFAULT_BUDGET, DEFAULT_ENGINE, DEFAULT_STEPS, search
 from ..loop.logs import LOG_LEVELS
 from .data import DEFAULT_TEST_SIZE
-from .options import _BUDGET, _INT, _NUMBER, _final_c, _HelpFormatter, _kv, _Parser, _test_size, _threshold
+from .options import _BUDGET, _INT, _NUMBER, _STEPS, _final_c, _HelpFormatter, _kv, _Parser, _test_size, _threshold
 
 
 def _defaults_of(cls: type) -> str:
@@ -163,8 +163,10 @@ def _search_options(g: Any) -> None:
                         "binary images; list below)")
     g.add_argument("--budget", type=_BUDGET, default="auto",
                    help="total cost of the chosen features, or 'auto' (default): the family's default for the data "
-                        f"(image families: 8 per pixel; others {DEFAULT_BUDGET:g})")
-    g.add_argument("--steps", type=_INT, default=DEFAULT_STEPS, help=f"search steps J (default {DEFAULT_STEPS})")
+                        f"(images: 16 per pixel from 16 x 16 pixels, else 8; others {DEFAULT_BUDGET:g})")
+    g.add_argument("--steps", type=_STEPS, default="auto",
+                   help=f"search steps J, or 'auto' (default): the family's default (images from 16 x 16 pixels: 15; others "
+                        f"{DEFAULT_STEPS})")
     g.add_argument("--engine", default=DEFAULT_ENGINE,
                    help=f"search engine (default {DEFAULT_ENGINE}; mufasa is the thesis's Algorithm 6; list below)")
     g.add_argument("--evaluator", default=None,

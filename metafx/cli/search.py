@@ -18,7 +18,7 @@ from ..core.files import check_output_path
 from ..core.userdata import MANY_LEVELS, TABLE_SUFFIXES, looks_like_path
 from ..distributed import ProblemSpec, run_shared_search, run_worker
 from ..hooks.manager import get_registry
-from ..loop.api import resolve_budget, search
+from ..loop.api import resolve_budget, resolve_steps, search
 from ..loop.checks import check_fixed
 from ..loop.components import make_component
 from ..loop.loop import SearchInterrupted
@@ -116,7 +116,7 @@ def _check_arguments(args: argparse.Namespace, cls: type, from_file: bool, evalu
                      engine_params: dict[str, Any]) -> None:
     """Every argument that can be checked without the data, each refusal naming its option (before any data is
     read: a misspelt engine must not wait for a large folder of images)."""
-    if args.steps < 1:
+    if args.steps != "auto" and args.steps < 1:
         raise ValidationError(f"--steps={args.steps} must be an integer >= 1 (the number of search steps)")
     if args.target is not None and from_file and not _is_table_path(args, from_file):
         labels = ("its class sub-folders" if os.path.isdir(args.data) else "--labels FILE (or the array 'y' of an .npz)")
@@ -199,6 +199,10 @@ def _search(args: argparse.Namespace) -> int:
         args.budget = resolve_budget("auto", fam, fam.check_data(data.X_train))
         print(f"budget {args.budget:g} (--budget auto: the {args.family} family's default for this data)",
               file=sys.stderr)
+    if args.steps == "auto":
+        fam = make_component("family", args.family, dict(args.family_param), base=FeatureFamily)
+        args.steps = resolve_steps("auto", fam, fam.check_data(data.X_train))
+        print(f"steps {args.steps} (--steps auto: the {args.family} family's default)", file=sys.stderr)
     warm = [SearchResult.from_json(f) for f in args.warm_start] if args.warm_start else None
     if storage_kind(args.storage) == "study" and not from_file:  # a study workers can join
         if warm:

@@ -186,6 +186,15 @@ class FeatureFamily(Component, ABC, Generic[BatchT]):
         """
         return None
 
+    def default_steps(self, X: Any) -> int | None:
+        """The number of search steps a search of ``X`` gets when the user gives none (``steps="auto"``).
+
+        ``X`` is what :meth:`check_data` returned.  ``None`` (the default) means the fixed default of
+        :func:`metafx.search` (50); image families take 15 on images of at least 16 x 16 pixels
+        (``experiments/cnn48/RULE_DEFAULTS_IMAGES2.md``).
+        """
+        return None
+
     @abstractmethod
     def space(self) -> MetaFeatureSpace:
         """The meta-feature space searched by engines."""

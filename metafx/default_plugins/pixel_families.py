@@ -46,6 +46,7 @@ from ..core.exceptions import ValidationError
 from ..core.params import Interval, Options, Satisfies
 from ..core.validation import check_binary_images
 from ..core.values import Dimension, FeatureValues, MetaFeatureSpace
+from ..loop.checks import MAX_FEATURES_PER_SAMPLE
 from .pixel_export import pixel_c, pixel_numpy
 
 __all__ = ["LocationDescriber", "PixelAndBatch", "PixelAndFamily", "PixelBatch", "PixelsFamily", "RadiusDescriber"]
@@ -125,9 +126,20 @@ def _scatter_of(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
     return np.hypot(rows - r0, cols - c0).mean(axis=1)
 
 
-#: ``budget="auto"`` on images: this much cost per pixel (28 x 28: 6272, 8 x 8: 512); chosen by the rule and the
-#: development runs (docs/guide/budget.md says how the budget is chosen)
+#: ``budget="auto"`` on images smaller than :data:`LARGE_SIDE`: this much cost per pixel (8 x 8: 512), chosen by the
+#: rule and the development runs of docs/results/defaults.md (docs/guide/budget.md says how the budget is chosen)
 BUDGET_PER_PIXEL = 8
+#: images whose smaller side has at least this many pixels get :data:`LARGE_BUDGET_PER_PIXEL`, :data:`LARGE_STEPS`
+#: and a final model on shifted copies (``FeatureClassifier(shift_copies="auto")``), by
+#: experiments/cnn48/RULE_DEFAULTS_IMAGES2.md (on 8 x 8 digits they did harm, RULE_DEFAULTS_IMAGES.md)
+LARGE_SIDE = 16
+LARGE_BUDGET_PER_PIXEL = 16
+LARGE_STEPS = 15
+
+
+def is_large_image(shape: Sequence[int] | None) -> bool:
+    """Whether images of ``shape`` (H, W) get the defaults of large images (smaller side >= :data:`LARGE_SIDE`)."""
+    return shape is not None and min(int(v) for v in shape) >= LARGE_SIDE
 
 
 class _ImageFamily(FeatureFamily):
@@ -142,8 +154,25 @@ class _ImageFamily(FeatureFamily):
     }
 
     def default_budget(self, X: np.ndarray) -> float:
-        """``budget="auto"``: :data:`BUDGET_PER_PIXEL` (8) per pixel of the images ``X`` (n, H, W)."""
-        return float(BUDGET_PER_PIXEL * X.shape[1] * X.shape[2])
+        """``budget="auto"``: per pixel of the images ``X`` (n, H, W), :data:`BUDGET_PER_PIXEL` (8), and on images
+        of at least :data:`LARGE_SIDE` (16) pixels a side :data:`LARGE_BUDGET_PER_PIXEL` (16) as long as it allows
+        at most ``MAX_FEATURES_PER_SAMPLE`` (20) features per training image (the search's size check refuses
+        more; 28 x 28 images get 12544 from 628 images on, ``20 n`` from 314 to 627, 6272 below)."""
+        pixels = X.shape[1] * X.shape[2]
+        budget = float(BUDGET_PER_PIXEL * pixels)
+        if is_large_image(X.shape[1:3]):
+            cap = MAX_FEATURES_PER_SAMPLE * self.min_cost() * X.shape[0]
+            budget = max(budget, min(float(LARGE_BUDGET_PER_PIXEL * pixels), cap))
+        return budget
+
+    def default_shift_copies(self) -> bool:
+        """``FeatureClassifier(shift_copies="auto")``: True for images of at least 16 x 16 pixels."""
+        return is_large_image(self.image_shape)
+
+    def default_steps(self, X: np.ndarray) -> int | None:
+        """``steps="auto"``: :data:`LARGE_STEPS` (15) on images of at least 16 x 16 pixels, else the search's
+        default (50)."""
+        return LARGE_STEPS if is_large_image(X.shape[1:3]) else None
 
     def _need_shape(self) -> tuple[int, int]:
         if self.image_shape is None:

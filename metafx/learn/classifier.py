@@ -45,11 +45,15 @@ class FeatureClassifier(ClassifierMixin, BaseEstimator):
         Folds of the choice of ``C``.
     random_state : int, default 0
         Seed of the folds (an integer in ``[0, 2**63)``; taken modulo ``2**32``).
-    shift_copies : bool, default False
+    shift_copies : bool or "auto", default "auto"
         Images only: fit the SVM on the training images and on their copies shifted by one pixel up,
         down, left and right (zeros shifted in; 5 x the images), ``C`` chosen by the CV on the
         images themselves.  The features and the predict cost are the same; on MNIST it lowered the
         test error by about a point on development partitions (:doc:`/results/cnn_anchor`).
+        ``"auto"``: the family's ``default_shift_copies()`` when it has one, else False.  The built-in image
+        families (``pixel-and``, ...) say True for images of at least 16 x 16 pixels (MNIST's 28 x 28; not the
+        8 x 8 digits, where it did harm; ``experiments/cnn48/RULE_DEFAULTS_IMAGES2.md``).  ``shift_copies_``
+        holds the choice made.
 
     Attributes
     ----------
@@ -96,7 +100,7 @@ class FeatureClassifier(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, result: Any, C: float | None = None, Cs: Sequence[float] | None = None, n_splits: int = 3,
-                 random_state: int = 0, shift_copies: bool = False) -> None:
+                 random_state: int = 0, shift_copies: bool | str = "auto") -> None:
         self.result = result
         self.C = C
         self.Cs = Cs
@@ -113,6 +117,7 @@ class FeatureClassifier(ClassifierMixin, BaseEstimator):
         y = check_labels(y, len(X) if hasattr(X, "__len__") else None, continuous_ok=False)
         values = self._values(X)
         self._set_input_shape(X)
+        self.shift_copies_ = self._shifts()
         if values.n_features == 0:
             self.classes_, counts = np.unique(y, return_counts=True)
             majority = int(np.argmax(counts))
@@ -129,7 +134,7 @@ class FeatureClassifier(ClassifierMixin, BaseEstimator):
         seed = check_seed(self.random_state, "random_state") % 2**32
         model = fit_linear_svm(values, y, C="cv" if C is None else C, Cs=grid, n_splits=self.n_splits,
                                random_state=seed)
-        if self.shift_copies:
+        if self.shift_copies_:
             # C as the CV on the images chose it (no copy of a training image in another fold), then the final fit
             # on the images and their shifted copies
             images = self._images(X)
@@ -194,15 +199,27 @@ class FeatureClassifier(ClassifierMixin, BaseEstimator):
             raise ValidationError(f"result={self.result!r} must be a SearchResult")
         check_int("n_splits", self.n_splits, 2)
         check_seed(self.random_state, "random_state")
-        if not isinstance(self.shift_copies, (bool, np.bool_)):
-            raise ValidationError(f"shift_copies={self.shift_copies!r} must be True or False")
+        if not isinstance(self.shift_copies, (bool, np.bool_)) and not (isinstance(self.shift_copies, str)
+                                                                       and self.shift_copies == "auto"):
+            raise ValidationError(f"shift_copies={self.shift_copies!r} must be True, False or 'auto'")
         if isinstance(self.C, str) and self.C == "cv":
             return None
         return check_number("C", self.C, low=0, strict=True, allow_none=True)
 
+    def _shifts(self) -> bool:
+        """``shift_copies`` resolved: ``"auto"`` is True for an image family."""
+        if isinstance(self.shift_copies, str):
+            # the family's rule (the built-in image families: images of at least 16 x 16 pixels); none: off
+            rule = getattr(self.result.feature_batch()[0], "default_shift_copies", None)
+            return bool(rule()) if callable(rule) else False
+        return bool(self.shift_copies)
+
     def _images(self, X: Any) -> np.ndarray:
         binarize = getattr(self.result, "binarize", None)
         images = np.asarray(X if binarize is None else binarize(X))
+        family = self.result.feature_batch()[0]
+        if images.ndim == 2 and getattr(family, "data_kind", None) == "binary-image":
+            images = family.check_data(images)  # flat images of the family's shape
         if images.ndim != 3:
             raise ValidationError(f"shift_copies=True needs images of shape (n, height, width); X has shape "
                                   f"{np.shape(X)}")

@@ -23,13 +23,16 @@ __all__ = [
     "check_warm_start",
     "resolve_budget",
     "resolve_seed",
+    "resolve_steps",
     "search",
 ]
 
 #: the budget of a search with ``budget="auto"`` when the family has no rule of its own
 #: (image families: a budget per pixel, see :meth:`metafx.plugin.FeatureFamily.default_budget`)
 DEFAULT_BUDGET = 500.0
-#: the defaults of every front end (search, CLI, MetaFeatureExtractor)
+#: the steps of a search with ``steps="auto"`` when the family has no rule of its own (image families: 15, see
+#: :meth:`metafx.plugin.FeatureFamily.default_steps`); ``"auto"`` is the default of every front end (search, CLI,
+#: MetaFeatureExtractor)
 DEFAULT_STEPS = 50
 DEFAULT_ENGINE = "guided"
 
@@ -39,7 +42,7 @@ def search(
     y: Any,
     family: str | FeatureFamily[Any] = "pixel-and",
     budget: float | str = "auto",
-    steps: int = DEFAULT_STEPS,
+    steps: int | str = "auto",
     engine: str | SearchEngine = DEFAULT_ENGINE,
     evaluator: str | SetEvaluator = "cv-linear-svm",
     seed: int | None = 0,
@@ -81,12 +84,15 @@ def search(
     budget : float or "auto", default "auto"
         Total cost of the returned feature set (``pixel-and``: a feature with
         shift length ``a`` costs ``0.5 * (1 + a**2)``).  ``"auto"``: the
-        family's default for ``X`` -- 8 per pixel for image families (6272
-        on 28 x 28 images, 512 on 8 x 8 digits), 500 otherwise; the result's
+        family's default for ``X`` -- for image families 16 per pixel on
+        images of at least 16 x 16 pixels (12544 on 28 x 28 MNIST) and 8 per
+        pixel on smaller ones (512 on the 8 x 8 digits), 500 otherwise; the result's
         ``budget`` holds the number used.  See :doc:`/guide/budget`.
-    steps : int, default 50
-        Number of search steps (points evaluated).  The defaults are the
-        same in the CLI and ``MetaFeatureExtractor``.
+    steps : int or "auto", default "auto"
+        Number of search steps (points evaluated).  ``"auto"``: the family's
+        default for ``X`` -- 15 for images of at least 16 x 16 pixels, 50
+        otherwise (the result's ``trajectory`` holds the steps run).  The defaults are the same in
+        the CLI and ``MetaFeatureExtractor``.
     engine : str or ~metafx.plugin.SearchEngine, default "guided"
         How the points are chosen: a registered engine name or a constructed
         :class:`~metafx.plugin.SearchEngine`; its parameters go in
@@ -208,10 +214,10 @@ def search(
     checked = _check_arguments(family, evaluator, engine, family_params, evaluator_params, engine_params,
                                steps=steps, n_jobs=n_jobs, seed=seed, random_state=random_state)
     check_storage_options(storage_options)  # before the data is read
-    problem, warm, prior = _build_problem(checked, X, y, budget, fixed=fixed, oversample=oversample, prune_by=prune_by,
-                                   warm_start=warm_start)
+    problem, warm, prior, steps = _build_problem(checked, X, y, budget, fixed=fixed, oversample=oversample,
+                                                 prune_by=prune_by, warm_start=warm_start)
     with verbosity(verbose):
-        return run_search(problem, checked.engine, steps=checked.steps, seed=checked.seed,
+        return run_search(problem, checked.engine, steps=steps, seed=checked.seed,
                           callbacks=list(callbacks or ()), progress=auto_progress() if progress is None else progress,
                           storage=storage, study_name=study_name, n_jobs=checked.n_jobs, timeout=timeout,
                           warm_start=warm, reselect=reselect, prior=prior, storage_options=storage_options,
@@ -224,7 +230,7 @@ class _Checked(NamedTuple):
     family: FeatureFamily[Any]
     evaluator: SetEvaluator
     engine: SearchEngine
-    steps: int
+    steps: int | str  # "auto" until the data is read
     n_jobs: int
     seed: int
 
@@ -236,26 +242,28 @@ def _check_arguments(family: Any, evaluator: Any, engine: Any, family_params: An
     fam = make_component("family", family, family_params, base=FeatureFamily)
     ev = make_component("set-evaluator", evaluator, evaluator_params)
     eng = make_component("engine", engine, engine_params, base=SearchEngine)
-    steps = check_int("steps", steps, 1)
+    if not (isinstance(steps, str) and steps == "auto"):
+        steps = resolve_steps(steps, fam, None)  # a number is checked before the data is read
     n_jobs = check_n_jobs(n_jobs)
     seed = check_seed(secrets.randbelow(2**31) if seed is None else seed)
     return _Checked(fam, ev, eng, steps, n_jobs, seed)
 
 
 def _build_problem(checked: _Checked, X: Any, y: Any, budget: Any, *, fixed: Any, oversample: Any, prune_by: Any,
-                   warm_start: Any) -> tuple[SearchProblem, list[Any], list[Any]]:
-    """The second phase of :func:`search`: the checked data, the budget, the problem, the warm-start points and
-    the prior observations for an engine that takes them."""
+                   warm_start: Any) -> tuple[SearchProblem, list[Any], list[Any], int]:
+    """The second phase of :func:`search`: the checked data, the budget, the problem, the warm-start points,
+    the prior observations for an engine that takes them and the number of steps."""
     X_checked = checked.family.check_data(X)
     budget = resolve_budget(budget, checked.family, X_checked)
+    steps = resolve_steps(checked.steps, checked.family, X_checked)
     y = check_labels(y, X_checked.shape[0])
     problem = SearchProblem(checked.family, X_checked, y, checked.evaluator, float(budget), fixed=fixed,
                             eval_seed=checked.seed % 2**32, oversample=oversample, prune_by=prune_by)
     check_warm_start(warm_start, problem.family, problem.space)
-    warm = warm_start_points(warm_start, problem.space, limit=max(1, checked.steps // 2))
+    warm = warm_start_points(warm_start, problem.space, limit=max(1, steps // 2))
     sets_of = problem.family if checked.engine.uses_prior_sets else None
     prior = prior_observations(warm_start, problem.space, sets_of) if checked.engine.uses_prior else []
-    return problem, warm, prior
+    return problem, warm, prior, steps
 
 
 def resolve_budget(budget: Any, family: FeatureFamily[Any], X: Any) -> float:
@@ -273,6 +281,19 @@ def resolve_budget(budget: Any, family: FeatureFamily[Any], X: Any) -> float:
         budget = DEFAULT_BUDGET if rule is None else rule
     check_number("budget", budget, low=0, strict=True)
     return float(budget)
+
+
+def resolve_steps(steps: Any, family: FeatureFamily[Any], X: Any) -> int:
+    """The number a search's ``steps`` stands for: itself, or with ``"auto"`` the family's default for ``X``
+    (:meth:`~metafx.plugin.FeatureFamily.default_steps`; :data:`DEFAULT_STEPS` when it has none).  ``X`` is the
+    family's checked data (``None`` only for a number)."""
+    if isinstance(steps, str):
+        if steps != "auto":
+            raise ValidationError(f"steps={steps!r} must be an integer >= 1 or 'auto' (the family's default: 15 for "
+                                  f"images of at least 16 x 16 pixels, {DEFAULT_STEPS} otherwise)")
+        rule = family.default_steps(X)
+        steps = DEFAULT_STEPS if rule is None else rule
+    return check_int("steps", steps, 1)
 
 
 def resolve_seed(seed: Any, random_state: Any, *, default: Any = 0,
