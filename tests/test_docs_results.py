@@ -2517,6 +2517,33 @@ def test_cnn_anchor_pool_rows_rule_is_its_records():
     assert "3 at 8000: False" in out and "adopted: False" in out
 
 
+def test_cnn_anchor_image_defaults_rules_are_their_records():
+    """docs/results/cnn_anchor.md, "New image defaults": the screen, the probe and the two rules' tables and
+    decisions, as experiments/cnn48/analyse_defaults_rule.py prints them from the stored records."""
+    page = (REPO / "docs" / "results" / "cnn_anchor.md").read_text()
+    text = " ".join(page.split())
+    script = str(REPO / "experiments" / "cnn48" / "analyse_defaults_rule.py")
+    for args, n_rows in (((), 8 + 2 + 8), (("--second",), 8 + 2), (("--screen",), 18 + 19)):
+        out = _run(script, *args)
+        rows = [line for line in out.splitlines() if line.startswith("| ") and "---" not in line
+                and not line.startswith("| partition") and not line.startswith("| split")
+                and not line.startswith("| final model")]
+        assert len(rows) == n_rows, (args, len(rows))
+        for line in rows:
+            assert line in page, line
+        for line in out.splitlines():
+            if line.startswith(("B - A:", "B - CNN:", "C - A:")):
+                assert line in text, line
+    first = _run(script)
+    assert "all hold: True" in first and "splits 3, 7 (44, 66 features)" in first
+    assert "by 12.7 and 9.0 points on splits 3 and 7" in text and "**Decision: not adopted.**" in text
+    second = _run(script, "--second")
+    assert "adopted: True" in second and "**Decision: adopted.**" in text
+    assert re.search(r"C - A: -0\.69 points \(se 0\.19\)", second)
+    assert "+0.04 points from the CNN's (se 0.16)" in text and "median time is 0.188 of the CNN's" in text
+    assert "At 8000 images the error is +0.33 points (se 0.22)" in text
+
+
 def test_transfer_final_choice_tables_are_their_records():
     """docs/results/transfer.md: the tables of the rule RULE_FINAL_CHOICE.md (dev seeds 374-381, both arms with their
     own sources and cold searches), the decision figures, the warm J = 10 - cold J = 50 gaps (each arm against its
