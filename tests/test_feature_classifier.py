@@ -133,7 +133,7 @@ def test_scikit_learn_conventions(digits, digits_result):
     X, y = digits
     clf = FeatureClassifier(digits_result, C=0.1)
     assert clf.get_params() == {"result": digits_result, "C": 0.1, "Cs": None, "n_splits": 3, "random_state": 0,
-                                "shift_copies": False}
+                                "shift_copies": "auto"}
     with pytest.raises(NotFittedError):
         clf.predict(X[:3])
     twin = clone(clf)
@@ -147,7 +147,7 @@ def test_scikit_learn_conventions(digits, digits_result):
 
 @pytest.mark.parametrize("params, match", [
     ({"C": -1.0}, "C="), ({"C": "best"}, "C="), ({"n_splits": 1}, "n_splits"), ({"random_state": -2}, "random_state"),
-    ({"Cs": [0.1, 0]}, "Cs"), ({"Cs": []}, "Cs"), ({"shift_copies": 1}, "shift_copies=1 must be True or False"),
+    ({"Cs": [0.1, 0]}, "Cs"), ({"Cs": []}, "Cs"), ({"shift_copies": 1}, "shift_copies=1 must be True, False or 'auto'"),
 ])
 def test_bad_parameters_name_themselves(digits, digits_result, params, match):
     X, y = digits
@@ -309,7 +309,21 @@ def test_shift_copies_fits_on_the_shifted_images_with_the_c_of_the_images(digits
     np.testing.assert_array_equal(clf.predict(X[300:400]), twin.predict(X[300:400]))
 
 
-def test_shift_copies_refuses_rows_that_are_not_images(digits, digits_result):
+def test_shift_copies_take_flat_images_of_the_family_shape_and_refuse_others(digits, digits_result):
     X, y = digits
-    with pytest.raises(ValidationError, match=r"shift_copies=True needs images of shape \(n, height, width\)"):
-        FeatureClassifier(digits_result, shift_copies=True).fit(X[:200].reshape(200, -1), y[:200])
+    images = FeatureClassifier(digits_result, shift_copies=True).fit(X[:200], y[:200])
+    flat = FeatureClassifier(digits_result, shift_copies=True).fit(X[:200].reshape(200, -1), y[:200])
+    np.testing.assert_array_equal(flat.coef_, images.coef_)
+    with pytest.raises(ValidationError, match="60 pixels per sample but image_shape"):
+        FeatureClassifier(digits_result, shift_copies=True).fit(X[:200].reshape(200, -1)[:, :60], y[:200])
+
+
+def test_shift_copies_auto_follows_the_family(digits, digits_result):
+    """"auto": on for the built-in image families from 16 x 16 pixels (RULE_DEFAULTS_IMAGES2.md), off on the 8 x 8
+    digits and for a family without a ``default_shift_copies`` rule."""
+    X, y = digits
+    assert FeatureClassifier(digits_result).fit(X[:200], y[:200]).shift_copies_ is False
+    family = digits_result.feature_batch()[0]
+    assert family.default_shift_copies() is False
+    assert type(family)(image_shape=(16, 16)).default_shift_copies() is True
+    assert type(family)(image_shape=(28, 15)).default_shift_copies() is False
