@@ -30,9 +30,9 @@ __all__ = [
 #: the budget of a search with ``budget="auto"`` when the family has no rule of its own
 #: (image families: a budget per pixel, see :meth:`metafx.plugin.FeatureFamily.default_budget`)
 DEFAULT_BUDGET = 500.0
-#: the steps of a search with ``steps="auto"`` when the family has no rule of its own (image families: 15, see
-#: :meth:`metafx.plugin.FeatureFamily.default_steps`); ``"auto"`` is the default of every front end (search, CLI,
-#: MetaFeatureExtractor)
+#: the steps of a search with ``steps="auto"`` when the family has no rule of its own (images of at least 16 x 16
+#: pixels: 15, see :meth:`metafx.plugin.FeatureFamily.default_steps`); ``"auto"`` is the default of every front end
+#: (search, CLI, MetaFeatureExtractor)
 DEFAULT_STEPS = 50
 DEFAULT_ENGINE = "guided"
 
