@@ -95,6 +95,14 @@ def task_of(y: np.ndarray) -> str:
     return infer_task(y)
 
 
+def dev_splits(y: np.ndarray, task: str, seed: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
+    """RULE.md's 3 folds of ``y`` (stratified for classification), shuffled by ``seed`` (0: the outer dev folds)."""
+    from sklearn.model_selection import KFold, StratifiedKFold
+
+    kind = StratifiedKFold if task == "classification" else KFold
+    return list(kind(n_splits=3, shuffle=True, random_state=seed).split(np.zeros((len(y), 1)), y))
+
+
 def judge_model(model: str, task: str, X: pd.DataFrame):
     """The downstream model of RULE.md on a DataFrame: numeric columns imputed (mean) and standardized,
     categories one-hot (missing a level of its own), logistic / ridge; or HistGradientBoosting with
@@ -149,8 +157,6 @@ def _json_safe(obj):
 
 
 def run_dev(models: list[str], tables: list[str] | None, max_rows: int, out: str, extractor_kw: dict) -> None:
-    from sklearn.model_selection import KFold, StratifiedKFold
-
     from metafx_tabular import TableExtractor
 
     records = _load(out)
@@ -160,8 +166,7 @@ def run_dev(models: list[str], tables: list[str] | None, max_rows: int, out: str
             continue
         X, y = load_dev(package, item, target, how, max_rows)
         task = task_of(y)
-        cv = (StratifiedKFold if task == "classification" else KFold)(n_splits=3, shuffle=True, random_state=0)
-        for fold, (tr, te) in enumerate(cv.split(np.zeros((len(y), 1)), y)):
+        for fold, (tr, te) in enumerate(dev_splits(y, task)):
             Xtr, Xte = X.iloc[tr].reset_index(drop=True), X.iloc[te].reset_index(drop=True)
             for m in models:
                 if (item, m, fold) in done:

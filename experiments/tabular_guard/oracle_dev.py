@@ -41,7 +41,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import records
-from bench_guard import DEV_TABLES, _json_safe, _load, judge_model, load_dev, score, task_of, with_features
+from bench_guard import DEV_TABLES, _json_safe, _load, dev_splits, judge_model, load_dev, score, task_of, with_features
 
 #: the records of the default extractor on the same folds (linear: RULE.md's judgement after the batched draw;
 #: trees: RULE_early_stop.md's, the trees' default since)
@@ -87,8 +87,6 @@ def scores_with(model: str, task: str, Xtr, ytr, Xte, yte, Ftr, Fte, inner) -> t
 
 
 def run(models: list[str], tables: list[str] | None, max_rows: int, cap: int, per_op: int, out: str) -> None:
-    from sklearn.model_selection import KFold, StratifiedKFold
-
     recs = _load(out)
     done = {(r["table"], r["model"], r["fold"]) for r in recs}
     for package, item, target, how in DEV_TABLES:
@@ -96,8 +94,7 @@ def run(models: list[str], tables: list[str] | None, max_rows: int, cap: int, pe
             continue
         X, y = load_dev(package, item, target, how, max_rows)
         task = task_of(y)
-        kind = StratifiedKFold if task == "classification" else KFold
-        for fold, (tr, te) in enumerate(kind(n_splits=3, shuffle=True, random_state=0).split(np.zeros((len(y), 1)), y)):
+        for fold, (tr, te) in enumerate(dev_splits(y, task)):
             if all((item, m, fold) in done for m in models):
                 continue
             Xtr, Xte = X.iloc[tr].reset_index(drop=True), X.iloc[te].reset_index(drop=True)
@@ -105,7 +102,7 @@ def run(models: list[str], tables: list[str] | None, max_rows: int, cap: int, pe
             fam, cands, n_screened = candidates(Xtr, y[tr], cap, per_op)
             batch = fam.from_json([{"expr": c[0]} for c in cands])
             Ftr, Fte = fam.transform(Xtr, batch), fam.transform(Xte, batch)
-            inner = list(kind(n_splits=3, shuffle=True, random_state=fold).split(np.zeros((len(tr), 1)), y[tr]))
+            inner = dev_splits(y[tr], task, seed=fold)
             for m in models:
                 if (item, m, fold) in done:
                     continue
@@ -177,6 +174,15 @@ def _kept(model: str, item: str) -> str:
     return f"{_verdict(D)[2]} ({'; '.join(', '.join(r['names']) or '-' for r in rs)})"
 
 
+def _pairs(recs: list[dict]):
+    """``(table, model, its 3 fold records by fold)`` for every (table, model) pair with all 3 folds, in record order."""
+    for item in dict.fromkeys(r["table"] for r in recs):
+        for m in dict.fromkeys(r["model"] for r in recs):
+            rs = sorted((r for r in recs if r["table"] == item and r["model"] == m), key=lambda r: r["fold"])
+            if len(rs) == 3:
+                yield item, m, rs
+
+
 def summary(paths: list[str]) -> None:
     recs = [r for p in paths for r in _load(p)]
     print("| table | model | candidates judged (of screened) | oracle per fold: diffs | mean | 2 se | verdict | "
@@ -184,35 +190,28 @@ def summary(paths: list[str]) -> None:
           "default extractor: verdict (kept) |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     counts: dict[str, dict[str, int]] = {}
-    for item in dict.fromkeys(r["table"] for r in recs):
-        for m in dict.fromkeys(r["model"] for r in recs):
-            rs = sorted((r for r in recs if r["table"] == item and r["model"] == m), key=lambda r: r["fold"])
-            if len(rs) != 3:
-                continue
-            ch = pair_choices(rs)
-            Do, Dh = np.array([d for _, d in ch["oracle"]]), np.array([h[1] for h in ch["honest"]])
-            (mo, so, vo), (mh, sh, vh) = _verdict(Do), _verdict(Dh)
-            one, d1 = ch["one"]
-            m1, s1, v1 = _verdict(np.array(d1))
-            c = counts.setdefault(m, {"oracle": 0, "one": 0, "honest": 0, "honest_worse": 0})
-            c["oracle"] += vo == "better"
-            c["one"] += v1 == "better"
-            c["honest"] += vh == "better"
-            c["honest_worse"] += vh == "worse"
-            n = f"{int(np.median([len(r['candidates']) for r in rs]))} ({int(np.median([r['n_screened'] for r in rs]))})"
-            hon = " ".join(f"{d:+.4f}" for d in Dh)
-            print(f"| {item} | {m} | {n} | {' '.join(f'{d:+.4f}' for d in Do)} | {mo:+.4f} | {so:.4f} | {vo} | "
-                  f"{one}, {m1:+.4f}, {s1:.4f}, {v1} | {hon} | {mh:+.4f} | {sh:.4f} | {vh} | {_kept(m, item)} |")
+    for item, m, rs in _pairs(recs):
+        ch = pair_choices(rs)
+        Do, Dh = np.array([d for _, d in ch["oracle"]]), np.array([h[1] for h in ch["honest"]])
+        (mo, so, vo), (mh, sh, vh) = _verdict(Do), _verdict(Dh)
+        one, d1 = ch["one"]
+        m1, s1, v1 = _verdict(np.array(d1))
+        c = counts.setdefault(m, {"oracle": 0, "one": 0, "honest": 0, "honest_worse": 0})
+        c["oracle"] += vo == "better"
+        c["one"] += v1 == "better"
+        c["honest"] += vh == "better"
+        c["honest_worse"] += vh == "worse"
+        n = f"{int(np.median([len(r['candidates']) for r in rs]))} ({int(np.median([r['n_screened'] for r in rs]))})"
+        hon = " ".join(f"{d:+.4f}" for d in Dh)
+        print(f"| {item} | {m} | {n} | {' '.join(f'{d:+.4f}' for d in Do)} | {mo:+.4f} | {so:.4f} | {vo} | "
+              f"{one}, {m1:+.4f}, {s1:.4f}, {v1} | {hon} | {mh:+.4f} | {sh:.4f} | {vh} | {_kept(m, item)} |")
     for m, c in counts.items():
         print(f"{m}: better under the oracle {c['oracle']}, under the one-candidate oracle {c['one']}, "
               f"honest better {c['honest']} (worse {c['honest_worse']}) of 8")
     print("honest choices per fold (name: outer diff, inner gain):")
-    for item in dict.fromkeys(r["table"] for r in recs):
-        for m in dict.fromkeys(r["model"] for r in recs):
-            rs = sorted((r for r in recs if r["table"] == item and r["model"] == m), key=lambda r: r["fold"])
-            if len(rs) == 3:
-                h = pair_choices(rs)["honest"]
-                print(f"  {item} {m}: " + "; ".join(f"{n}: {d:+.4f}, {g:+.4f}" for n, d, g, _ in h))
+    for item, m, rs in _pairs(recs):
+        h = pair_choices(rs)["honest"]
+        print(f"  {item} {m}: " + "; ".join(f"{n}: {d:+.4f}, {g:+.4f}" for n, d, g, _ in h))
 
 
 def stage(item: str, model: str, fold: int, name: str, max_rows: int) -> dict:
@@ -220,16 +219,13 @@ def stage(item: str, model: str, fold: int, name: str, max_rows: int) -> dict:
     the family fitted on the guard's search rows (and the search evaluator's rescoring gain when shortlisted),
     whether the search proposed it (the default record's ``searched``), its gain and corrected t **alone** beside
     the columns on the guard's confirmation rows (the guard's model, seed and folds), and the whole set's t there."""
-    from sklearn.model_selection import KFold, StratifiedKFold
-
     from metafx_tabular import CVLinear, CVTree, TableExtractor, TabularFamily
     from metafx_tabular.guard import guard_decision, holdout_split, paired_differences, user_matrix
 
     package, _, target, how = next(t for t in DEV_TABLES if t[1] == item)
     X, y = load_dev(package, item, target, how, max_rows)
     task = task_of(y)
-    kind = StratifiedKFold if task == "classification" else KFold
-    tr, _te = list(kind(n_splits=3, shuffle=True, random_state=0).split(np.zeros((len(y), 1)), y))[fold]
+    tr, _te = dev_splits(y, task)[fold]
     Xtr, ytr = X.iloc[tr].reset_index(drop=True), y[tr]
     fx = TableExtractor(model=model, seed=fold)
     fx._validate(Xtr, ytr, reset=True)
@@ -273,26 +269,22 @@ def stages(oracle_paths: list[str], out: str, max_rows: int) -> None:
 
     recs = [r for p in oracle_paths for r in _load(p)]
     rows = []
-    for item in dict.fromkeys(r["table"] for r in recs):
-        for m in dict.fromkeys(r["model"] for r in recs):
-            rs = sorted((r for r in recs if r["table"] == item and r["model"] == m), key=lambda r: r["fold"])
-            if len(rs) != 3:
+    for item, m, rs in _pairs(recs):
+        ch = pair_choices(rs)
+        follow = [("honest", h[0]) for h in ch["honest"]] \
+            if _verdict(np.array([h[1] for h in ch["honest"]]))[2] == "better" else []
+        if not follow and ch["one"][0] and _verdict(np.array(ch["one"][1]))[2] == "better":
+            follow = [("oracle", ch["one"][0])] * 3
+        default = {r["fold"]: r for r in _load(DEFAULT_RECORDS[m]) if (r["table"], r["model"]) == (item, m)}
+        for fold, (why, name) in enumerate(follow):
+            if default[fold]["names"]:
                 continue
-            ch = pair_choices(rs)
-            follow = [("honest", h[0]) for h in ch["honest"]] \
-                if _verdict(np.array([h[1] for h in ch["honest"]]))[2] == "better" else []
-            if not follow and ch["one"][0] and _verdict(np.array(ch["one"][1]))[2] == "better":
-                follow = [("oracle", ch["one"][0])] * 3
-            default = {r["fold"]: r for r in _load(DEFAULT_RECORDS[m]) if (r["table"], r["model"]) == (item, m)}
-            for fold, (why, name) in enumerate(follow):
-                if default[fold]["names"]:
-                    continue
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    rows.append(_json_safe({**stage(item, m, fold, name, max_rows), "followed": why}))
-                print(rows[-1], flush=True)
-                with open(out, "w") as f:
-                    json.dump({"argv": sys.argv[1:], "stages": rows}, f, indent=0)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                rows.append(_json_safe({**stage(item, m, fold, name, max_rows), "followed": why}))
+            print(rows[-1], flush=True)
+            with open(out, "w") as f:
+                json.dump({"argv": sys.argv[1:], "stages": rows}, f, indent=0)
 
 
 def stages_table(paths: list[str]) -> None:
