@@ -194,15 +194,16 @@ def _search(args: argparse.Namespace) -> int:
     print(data.line, file=sys.stderr)
     if from_file:
         _check_two_labels(args, data.y_train, data.meta.get("classes"))
-    if args.budget == "auto":
+    if "auto" in (args.budget, args.steps):  # the family's defaults for this data (one family, one check)
         fam = make_component("family", args.family, dict(args.family_param), base=FeatureFamily)
-        args.budget = resolve_budget("auto", fam, fam.check_data(data.X_train))
-        print(f"budget {args.budget:g} (--budget auto: the {args.family} family's default for this data)",
-              file=sys.stderr)
-    if args.steps == "auto":
-        fam = make_component("family", args.family, dict(args.family_param), base=FeatureFamily)
-        args.steps = resolve_steps("auto", fam, fam.check_data(data.X_train))
-        print(f"steps {args.steps} (--steps auto: the {args.family} family's default)", file=sys.stderr)
+        checked = fam.check_data(data.X_train)
+        if args.budget == "auto":
+            args.budget = resolve_budget("auto", fam, checked)
+            print(f"budget {args.budget:g} (--budget auto: the {args.family} family's default for this data)",
+                  file=sys.stderr)
+        if args.steps == "auto":
+            args.steps = resolve_steps("auto", fam, checked)
+            print(f"steps {args.steps} (--steps auto: the {args.family} family's default)", file=sys.stderr)
     warm = [SearchResult.from_json(f) for f in args.warm_start] if args.warm_start else None
     if storage_kind(args.storage) == "study" and not from_file:  # a study workers can join
         if warm:
