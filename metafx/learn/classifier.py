@@ -49,7 +49,7 @@ class FeatureClassifier(ClassifierMixin, BaseEstimator):
         Images only: fit the SVM on the training images and on their copies shifted by one pixel up,
         down, left and right (zeros shifted in; 5 x the images), ``C`` chosen by the CV on the
         images themselves.  The features and the predict cost are the same; on MNIST it lowered the
-        test error by about a point on development partitions (:doc:`/results/cnn_anchor`).
+        test error (figures: :doc:`/results/cnn_anchor`).
         ``"auto"``: the family's ``default_shift_copies()`` when it has one, else False.  The built-in image
         families (``pixel-and``, ...) say True for images of at least 16 x 16 pixels (MNIST's 28 x 28; not the
         8 x 8 digits, where it did harm; ``experiments/cnn48/RULE_DEFAULTS_IMAGES2.md``).  ``shift_copies_``
